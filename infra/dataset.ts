@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import * as v from 'valibot';
+import { hashApiKey } from '../shared/auth/api-keys.ts';
+import { putApiKey } from '../shared/db/repositories/api-keys.ts';
+import { ContactRecord, putContact } from '../shared/db/repositories/contacts.ts';
+import { CustomerRecord, putCustomer } from '../shared/db/repositories/customers.ts';
+import { ensureProcessIdFloor } from '../shared/db/repositories/processes.ts';
+import { ProviderRecord, putProvider } from '../shared/db/repositories/providers.ts';
+import { Permission, WireTime } from '../shared/schemas/primitives.ts';
+import { toWireTime } from '../shared/time.ts';
+
+/** An API key in a dataset: in clear (demo data; hashed on load) or already hashed (an export). */
+const DatasetApiKey = v.pipe(
+  v.strictObject({
+    key: v.optional(v.pipe(v.string(), v.minLength(1))),
+    keyHash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))),
+    customer: v.string(),
+    user: v.string(),
+    permissions: v.array(Permission),
+    createdDate: v.optional(WireTime),
+  }),
+  v.check((k) => (k.key === undefined) !== (k.keyHash === undefined), 'give exactly one of key and keyHash'),
+);
+
+/**
+ * A dataset file: the demo data (infra/demo-data.json), or any other. Every section is optional
+ * and each goes through its repository, so a dataset can never hold what the service cannot read.
+ */
+export const DatasetSchema = v.strictObject({
+  customers: v.optional(v.array(CustomerRecord)),
+  apiKeys: v.optional(v.array(DatasetApiKey)),
+  contacts: v.optional(v.array(ContactRecord)),
+  providers: v.optional(v.array(ProviderRecord)),
+  counters: v.optional(v.strictObject({ process: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
+});
+export type Dataset = v.InferOutput<typeof DatasetSchema>;
+
+export interface LoadOptions {
+  /** Replace existing items; by default an item already present is kept (so a reload is a no-op). */
+  overwrite?: boolean;
+  /** Called after each item with the running count and the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Per section: how many items were written and how many were already there and kept. */
+export type LoadReport = Record<string, { written: number; kept: number }>;
+
+/** Validates a dataset, naming the first problems with their paths. */
+export function parseDataset(data: unknown): Dataset {
+  const result = v.safeParse(DatasetSchema, data);
+  if (result.success) return result.output;
+  const problems = result.issues.slice(0, 5).map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
+  throw new Error(`Invalid dataset: ${problems.join('; ')}`);
+}
+
+export async function readDatasetFile(file: string): Promise<Dataset> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read dataset ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`Dataset ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseDataset(json);
+}
+
+/** Loads a dataset through the repositories; idempotent unless `overwrite` is set. */
+export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): Promise<LoadReport> {
+  const ifAbsent = !options.overwrite;
+  const now = toWireTime(new Date());
+  const sections: [string, (() => Promise<boolean>)[]][] = [
+    ['customers', (dataset.customers ?? []).map((c) => () => putCustomer(c, ifAbsent))],
+    [
+      'apiKeys',
+      (dataset.apiKeys ?? []).map((k) => () =>
+        putApiKey(
+          {
+            keyHash: k.keyHash ?? hashApiKey(k.key as string),
+            customer: k.customer,
+            user: k.user,
+            permissions: k.permissions,
+            createdDate: k.createdDate ?? now,
+          },
+          ifAbsent,
+        ),
+      ),
+    ],
+    ['contacts', (dataset.contacts ?? []).map((c) => () => putContact(c, ifAbsent))],
+    ['providers', (dataset.providers ?? []).map((p) => () => putProvider(p, ifAbsent))],
+  ];
+  const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);
+  let done = 0;
+  const report: LoadReport = {};
+  for (const [name, tasks] of sections) {
+    const entry = { written: 0, kept: 0 };
+    report[name] = entry;
+    await forEachLimited(tasks, 16, async (task) => {
+      if (await task()) entry.written++;
+      else entry.kept++;
+      options.onProgress?.(++done, total);
+    });
+  }
+  if (dataset.counters?.process !== undefined) await ensureProcessIdFloor(dataset.counters.process);
+  return report;
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight. */
+export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  });
+  await Promise.all(workers);
+}
+
+/** The demo dataset shipped with the project (README: "Demo data"). */
+export const demoDataFile = new URL('./demo-data.json', import.meta.url).pathname;

@@ -1,0 +1,42 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import { clientConfig } from '../../shared/db/client.ts';
+import { createTableInput, table } from '../../shared/db/table.ts';
+
+/**
+ * Creates the table from the shared definition when it does not exist yet (the same definition the
+ * CDK stack deploys), with its TTL attribute. True when it was created.
+ */
+export async function ensureTable(name: string): Promise<boolean> {
+  const client = new DynamoDBClient(clientConfig());
+  try {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: name }));
+      return false;
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    }
+    try {
+      await client.send(new CreateTableCommand(createTableInput(name)));
+    } catch (error) {
+      // Another process created it in the meantime: that is fine.
+      if ((error as Error).name !== 'ResourceInUseException') throw error;
+      return false;
+    }
+    await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: name });
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true },
+      }),
+    );
+    return true;
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayTokenAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { apiKeyHeaderPattern } from '../../shared/auth/api-keys.ts';
+import { type GatewayAnswer, gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
+import { jsonContentType } from '../../shared/http/response.ts';
+import { authorizerCacheSeconds, authorizerDir, fallbackDir, matchRoute } from '../../shared/routes.ts';
+
+/** A plain HTTP request as the local server received it. */
+export interface LocalRequest {
+  method: string;
+  /** Path and query string, as on the request line. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: string;
+  sourceIp?: string;
+}
+
+export interface LocalResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
+type ProxyHandler = LambdaHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
+type AuthorizerHandler = LambdaHandler<APIGatewayTokenAuthorizerEvent, APIGatewayAuthorizerResult>;
+
+const modules = new Map<string, Promise<{ handler: unknown }>>();
+
+/** Loads a function's handler module, the very file its Lambda bundles, once. */
+function loadHandler<T>(dir: string): Promise<T> {
+  let module = modules.get(dir);
+  if (!module) {
+    module = import(`../../functions/${dir}/handler.ts`) as Promise<{ handler: unknown }>;
+    modules.set(dir, module);
+  }
+  return module.then((m) => m.handler as T);
+}
+
+/** A Lambda context as the runtime passes it. */
+export function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function answer(a: GatewayAnswer, requestId: string): LocalResponse {
+  return {
+    status: a.status,
+    headers: { 'Content-Type': jsonContentType, 'X-Request-Id': requestId, ...a.headers },
+    body: gatewayBody(a, requestId),
+  };
+}
+
+/** The parts of a REST API (payload 1.0) proxy event that vary per request. */
+export interface ProxyEventParts {
+  method: string;
+  path: string;
+  resource: string;
+  headers: Record<string, string>;
+  multiValueHeaders?: Record<string, string[]>;
+  query?: Record<string, string> | null;
+  multiQuery?: Record<string, string[]> | null;
+  pathParameters: Record<string, string> | null;
+  body: string | null;
+  authorizer: APIGatewayProxyEvent['requestContext']['authorizer'];
+  requestId: string;
+  sourceIp?: string;
+}
+
+/** Builds the event API Gateway (REST API, Lambda proxy integration) hands a function. */
+export function proxyEvent(p: ProxyEventParts): APIGatewayProxyEvent {
+  const userAgent = Object.entries(p.headers).find(([k]) => k.toLowerCase() === 'user-agent')?.[1] ?? null;
+  return {
+    resource: p.resource,
+    path: p.path,
+    httpMethod: p.method,
+    headers: p.headers,
+    multiValueHeaders: p.multiValueHeaders ?? Object.fromEntries(Object.entries(p.headers).map(([k, val]) => [k, [val]])),
+    queryStringParameters: p.query ?? null,
+    multiValueQueryStringParameters:
+      p.multiQuery ?? (p.query ? Object.fromEntries(Object.entries(p.query).map(([k, val]) => [k, [val]])) : null),
+    pathParameters: p.pathParameters,
+    stageVariables: null,
+    body: p.body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: p.authorizer,
+      httpMethod: p.method,
+      identity: {
+        sourceIp: p.sourceIp ?? '127.0.0.1',
+        userAgent,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        user: null,
+        userArn: null,
+      },
+      path: `/local${p.path}`,
+      protocol: 'HTTP/1.1',
+      requestId: p.requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: p.resource,
+      stage: 'local',
+    },
+  };
+}
+
+export interface GatewayOptions {
+  /** Seconds an authorizer answer is cached per Authorization header (API Gateway's TTL). */
+  authorizerCacheSeconds?: number;
+}
+
+/**
+ * The local stand-in for API Gateway (REST API, payload 1.0): matches the route table, runs the
+ * authorizer (with a result cache, as API Gateway does), builds the event and invokes the handler.
+ */
+export function createGateway(options: GatewayOptions = {}) {
+  const ttlMs = (options.authorizerCacheSeconds ?? authorizerCacheSeconds) * 1000;
+  const cache = new Map<string, { expires: number; context: Record<string, string>; principalId: string }>();
+
+  async function authorize(header: string | undefined, methodArn: string, requestId: string) {
+    if (!header || !apiKeyHeaderPattern.test(header)) return undefined; // refused by the token validation regex
+    const hit = cache.get(header);
+    if (hit && hit.expires > Date.now()) return hit;
+    const authorizer = await loadHandler<AuthorizerHandler>(authorizerDir);
+    try {
+      const result = await authorizer({ type: 'TOKEN', authorizationToken: header, methodArn }, lambdaContext('authorizer', requestId));
+      const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+      if (!allowed) return undefined;
+      const entry = {
+        expires: Date.now() + ttlMs,
+        principalId: result.principalId,
+        context: Object.fromEntries(Object.entries(result.context ?? {}).map(([k, val]) => [k, String(val)])),
+      };
+      cache.set(header, entry);
+      return entry;
+    } catch {
+      return undefined; // 'Unauthorized'
+    }
+  }
+
+  return {
+    /** Handles one HTTP request end to end. */
+    async handle(request: LocalRequest): Promise<LocalResponse> {
+      const requestId = randomUUID();
+      const url = new URL(request.url, 'http://localhost');
+      const headers: Record<string, string> = {};
+      const multiValueHeaders: Record<string, string[]> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value === undefined) continue;
+        const values = Array.isArray(value) ? value : [value];
+        headers[name] = values.join(',');
+        multiValueHeaders[name] = values;
+      }
+      const query: Record<string, string> = {};
+      const multiQuery: Record<string, string[]> = {};
+      for (const [k, val] of url.searchParams) {
+        query[k] = val;
+        (multiQuery[k] ??= []).push(val);
+      }
+      const method = request.method.toUpperCase();
+      const match = matchRoute(method, url.pathname);
+      const route = match.kind === 'route' ? match.route : undefined;
+      const resourcePath = route?.path ?? '/{proxy+}';
+      const methodArn = `arn:aws:execute-api:local:000000000000:local/local/${method}${url.pathname}`;
+
+      let authorizer: APIGatewayProxyEvent['requestContext']['authorizer'] = null;
+      if (route) {
+        const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+        const granted = await authorize(authHeader, methodArn, requestId);
+        if (!granted) return answer(gatewayAnswers.UNAUTHORIZED, requestId);
+        authorizer = { ...granted.context, principalId: granted.principalId, integrationLatency: 0 };
+      }
+
+      const event = proxyEvent({
+        method,
+        path: url.pathname,
+        resource: resourcePath,
+        headers,
+        multiValueHeaders,
+        query: url.searchParams.size > 0 ? query : null,
+        multiQuery: url.searchParams.size > 0 ? multiQuery : null,
+        pathParameters: match.kind === 'route' ? match.pathParameters : { proxy: url.pathname.slice(1) },
+        body: request.body === undefined || request.body === '' ? null : request.body,
+        authorizer,
+        requestId,
+        sourceIp: request.sourceIp ?? '127.0.0.1',
+      });
+      const handler = await loadHandler<ProxyHandler>(route?.dir ?? fallbackDir);
+      let result: APIGatewayProxyResult;
+      try {
+        result = await handler(event, lambdaContext(route?.id ?? 'fallback', requestId));
+      } catch {
+        // A Lambda that throws makes API Gateway answer 502; ours never should, but say so the same way.
+        return answer({ ...gatewayAnswers.DEFAULT_5XX, status: 502 }, requestId);
+      }
+      const outHeaders: Record<string, string> = {};
+      for (const [k, val] of Object.entries(result.headers ?? {})) outHeaders[k] = String(val);
+      return { status: result.statusCode, headers: outHeaders, body: result.body };
+    },
+  };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

@@ -1,0 +1,31 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** API keys are stored only as this hash (hex SHA-256); the clear key is shown once, at creation. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}
+
+/**
+ * The header's shape. API Gateway's token validation regex uses it too, so malformed headers are
+ * refused before any function runs.
+ */
+export const apiKeyHeaderPattern = /^ApiKey [A-Za-z0-9._~+/=-]{1,256}$/;
+const header = /^ApiKey ([A-Za-z0-9._~+/=-]{1,256})$/;
+
+/** The key from an `Authorization: ApiKey <key>` header, or undefined when missing or malformed. */
+export function parseAuthorization(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  return header.exec(value)?.[1];
+}
+
+/** A fresh key: 32 random bytes, base64url, with a prefix that makes leaked keys easy to grep for. */
+export function generateApiKey(): string {
+  return `rrk_${randomBytes(32).toString('base64url')}`;
+}

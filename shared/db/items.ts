@@ -1,0 +1,75 @@
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { db } from './client.ts';
+import type { ItemKey } from './keys.ts';
+import { tableName } from './table.ts';
+
+/**
+ * The few item operations every repository shares. Items carry their keys, an `entity` name and the
+ * record's fields; reads go through the record's schema, so a malformed row fails loudly.
+ */
+
+/** Checks the entity tag and parses the record fields (valibot objects drop the key attributes). */
+export function parseItem<S extends v.GenericSchema>(schema: S, entity: string, item: Record<string, unknown>): v.InferOutput<S> {
+  if (item.entity !== entity) {
+    throw new Error(`Item ${String(item.pk)}/${String(item.sk)} is a '${String(item.entity)}', expected '${entity}'`);
+  }
+  return v.parse(schema, item);
+}
+
+/** The full item for a record: keys, entity tag, fields. */
+export function toItem(key: ItemKey, entity: string, record: object): Record<string, unknown> {
+  return { ...record, ...key, entity };
+}
+
+/** Puts an item. With `ifAbsent`, an existing item is kept and false is returned. */
+export async function putItem(item: Record<string, unknown>, ifAbsent = false): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ...(ifAbsent ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (ifAbsent && (error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** One GetItem, parsed; undefined when absent. */
+export async function getItem<S extends v.GenericSchema>(
+  key: { pk: string; sk: string },
+  schema: S,
+  entity: string,
+): Promise<v.InferOutput<S> | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
+  return out.Item ? parseItem(schema, entity, out.Item) : undefined;
+}
+
+/** A Query paged to the end (DynamoDB returns at most 1 MB a page), raw items. */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** BatchGet of up to 100 keys, retrying what DynamoDB leaves unprocessed; raw items, any order. */
+export async function batchGetAll(itemKeys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let pending: Record<string, unknown>[] = itemKeys.map(({ pk, sk }) => ({ pk, sk }));
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+    items.push(...(out.Responses?.[tableName()] ?? []));
+    pending = out.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+  }
+  return items;
+}

@@ -1,0 +1,52 @@
+/**
+ * Every partition and sort key of the single table is built here and nowhere else. Each key starts
+ * with its entity's prefix, so a query for one entity can never return another's items.
+ */
+
+/** The generic key attributes every item carries, plus its entity type. */
+export interface ItemKey {
+  pk: string;
+  sk: string;
+  gsi1pk?: string;
+  gsi1sk?: string;
+}
+
+/** Zero-padded so numeric ids sort in numeric order inside a sort key. */
+function pad(id: number): string {
+  return String(id).padStart(12, '0');
+}
+
+export const keys = {
+  /** An API key, found by the SHA-256 of the key; listed per customer through gsi1. */
+  apiKey: (keyHash: string, customer: string, user: string): ItemKey => ({
+    pk: `APIKEY#${keyHash}`,
+    sk: 'APIKEY',
+    gsi1pk: `APIKEYS#${customer}`,
+    gsi1sk: `APIKEY#${user}#${keyHash}`,
+  }),
+  apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  apiKeysOfCustomer: (customer: string) => ({ gsi1pk: `APIKEYS#${customer}` }),
+
+  customer: (handle: string): ItemKey => ({ pk: `CUSTOMER#${handle}`, sk: 'CUSTOMER' }),
+
+  /** Contacts live in their own partition per customer, so a handle lookup is one GetItem. */
+  contact: (customer: string, handle: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
+  contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}` }),
+
+  /** Registry (and later certificate authority) metadata, by kind and name. */
+  provider: (kind: string, name: string): ItemKey => ({ pk: `PROVIDER#${kind}#${name}`, sk: 'PROVIDER' }),
+  /** Which registry serves an extension (`co.uk`, `uk`); looked up longest match first. */
+  providerExtension: (extension: string): ItemKey => ({ pk: `EXTENSION#${extension}`, sk: 'EXTENSION' }),
+
+  /** Atomic counters (ADD), e.g. the process id sequence. */
+  counter: (name: string): ItemKey => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
+
+  /** A process by id; listed per customer in id order through gsi1. */
+  process: (id: number, customer: string): ItemKey => ({
+    pk: `PROCESS#${id}`,
+    sk: 'PROCESS',
+    gsi1pk: `PROCESSES#${customer}`,
+    gsi1sk: `PROCESS#${pad(id)}`,
+  }),
+  processById: (id: number) => ({ pk: `PROCESS#${id}`, sk: 'PROCESS' }),
+} as const;

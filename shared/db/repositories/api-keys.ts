@@ -1,0 +1,46 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { Permission, WireTime } from '../../schemas/primitives.ts';
+import { db } from '../client.ts';
+import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+
+const entity = 'apiKey';
+
+export const ApiKeyRecord = v.object({
+  keyHash: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  customer: v.string(),
+  user: v.string(),
+  permissions: v.array(Permission),
+  createdDate: WireTime,
+});
+export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
+
+/** Stores a key record (by hash). With `ifAbsent`, an existing record is left as it is. */
+export function putApiKey(record: ApiKeyRecord, ifAbsent = false): Promise<boolean> {
+  return putItem(toItem(keys.apiKey(record.keyHash, record.customer, record.user), entity, record), ifAbsent);
+}
+
+/** The key record for a hash, or undefined. One GetItem. */
+export function getApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+  return getItem(keys.apiKeyByHash(keyHash), ApiKeyRecord, entity);
+}
+
+/** Every key of a customer, through gsi1. */
+export async function listApiKeys(customer: string): Promise<ApiKeyRecord[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiKeysOfCustomer(customer).gsi1pk },
+  });
+  return items.map((item) => parseItem(ApiKeyRecord, entity, item));
+}
+
+/** Deletes a key record; true when it existed. */
+export async function deleteApiKey(keyHash: string): Promise<boolean> {
+  const out = await db().send(
+    new DeleteCommand({ TableName: tableName(), Key: keys.apiKeyByHash(keyHash), ReturnValues: 'ALL_OLD' }),
+  );
+  return out.Attributes !== undefined;
+}

@@ -1,0 +1,97 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { Handle, WireTime } from '../../schemas/primitives.ts';
+import { db } from '../client.ts';
+import { getItem, putItem, toItem } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+
+const entity = 'process';
+
+/** Process statuses (contract section 5). */
+export const ProcessStatus = v.picklist([
+  'NEW', 'VALIDATED', 'RUNNING', 'COMPLETED', 'INVALID', 'CANCELLED', 'FAILED', 'IN_DOUBT', 'SCHEDULED', 'SUSPENDED',
+]);
+
+/** A charged (or quoted) line: contract section 4. */
+export const ChargedBillable = v.object({
+  product: v.string(),
+  action: v.string(),
+  quantity: v.pipe(v.number(), v.integer()),
+  amount: v.pipe(v.number(), v.integer()),
+  refundable: v.boolean(),
+  total: v.pipe(v.number(), v.integer()),
+});
+
+/**
+ * A process (contract section 5). `details` holds the type-specific state (transfer result,
+ * certificate validations, ...), parsed by the module that owns that type.
+ */
+export const ProcessRecord = v.object({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  customer: Handle,
+  user: v.string(),
+  type: v.string(),
+  action: v.string(),
+  identifier: v.string(),
+  status: ProcessStatus,
+  createdDate: WireTime,
+  updatedDate: WireTime,
+  billables: v.array(ChargedBillable),
+  details: v.optional(v.record(v.string(), v.unknown())),
+});
+export type ProcessRecord = v.InferOutput<typeof ProcessRecord>;
+
+/** The item a process is stored as (for use inside a caller's transaction). */
+export function processItem(record: ProcessRecord): Record<string, unknown> {
+  return toItem(keys.process(record.id, record.customer), entity, record);
+}
+
+export function putProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
+  return putItem(processItem(record), ifAbsent);
+}
+
+/** A process of this customer; another customer's process reads as absent (contract section 1). */
+export async function getProcess(id: number, customer: string): Promise<ProcessRecord | undefined> {
+  const process = await getItem(keys.processById(id), ProcessRecord, entity);
+  return process && process.customer === customer ? process : undefined;
+}
+
+/**
+ * Allocates the next process id: one atomic ADD on a counter, so concurrent callers always get
+ * distinct, increasing ids (an id whose process is never written leaves a gap, never a duplicate).
+ */
+export async function allocateProcessId(): Promise<number> {
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter('process'),
+      UpdateExpression: 'ADD #value :one SET entity = :entity',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'counter' },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return v.parse(v.pipe(v.number(), v.integer(), v.minValue(1)), out.Attributes?.value);
+}
+
+/**
+ * Raises the process counter to at least `floor` (used when loading a dataset whose processes
+ * carry ids of their own), never lowers it.
+ */
+export async function ensureProcessIdFloor(floor: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.counter('process'),
+        UpdateExpression: 'SET #value = :floor, entity = :entity',
+        ConditionExpression: 'attribute_not_exists(#value) OR #value < :floor',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':floor': floor, ':entity': 'counter' },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}

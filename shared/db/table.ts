@@ -1,0 +1,45 @@
+/**
+ * The single table, defined once: the CDK stack, the local sandbox and the tests all build the
+ * table from this description, so they cannot drift apart.
+ */
+export const table = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Items whose `expiresAt` (epoch seconds) has passed are deleted by DynamoDB's TTL. */
+  ttlAttribute: 'expiresAt',
+  globalSecondaryIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+} as const;
+
+/** Default table name for the local sandbox and the admin CLI; Lambdas get TABLE_NAME from the stack. */
+export const defaultLocalTableName = 'registrar';
+
+/** The name the code uses: `TABLE_NAME`, else the local default. */
+export function tableName(): string {
+  return process.env.TABLE_NAME || defaultLocalTableName;
+}
+
+/** CreateTable input for DynamoDB (Local or AWS) from the definition above, on-demand billing. */
+export function createTableInput(name: string) {
+  const attributes = new Set<string>([table.partitionKey, table.sortKey]);
+  for (const gsi of table.globalSecondaryIndexes) {
+    attributes.add(gsi.partitionKey);
+    attributes.add(gsi.sortKey);
+  }
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: table.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: table.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: table.globalSecondaryIndexes.map((gsi) => ({
+      IndexName: gsi.indexName,
+      KeySchema: [
+        { AttributeName: gsi.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: gsi.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The one error hierarchy of the service (contract section 2). Use cases throw these; the HTTP
+ * boundary (shared/http/pipeline.ts) is the only place that turns them into responses.
+ */
+
+/** One violated rule, named by its field path (`ns[2]`, `contacts[0].handle`). */
+export interface Violation {
+  field: string;
+  message: string;
+  value?: string | number | boolean;
+}
+
+/** Base class: `type` and `status` go on the wire; `expose` is false for 5xx (generic message). */
+export class AppError extends Error {
+  readonly type: string;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+  get expose(): boolean {
+    return this.status < 500;
+  }
+  constructor(
+    type: string,
+    status: number,
+    message: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = type;
+    this.type = type;
+    this.status = status;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+export class InvalidMessage extends AppError {
+  constructor(message: string, status = 400) {
+    super('InvalidMessage', status, message);
+  }
+}
+
+export class UnrecognizedProperty extends AppError {
+  constructor(property: string) {
+    super('UnrecognizedPropertyException', 400, `Unrecognized property '${property}'.`, { property });
+  }
+}
+
+export class ConstraintViolation extends AppError {
+  constructor(violations: Violation[]) {
+    super('ConstraintViolationException', 400, summarise(violations), { violations });
+  }
+}
+
+/** A well-formed request that breaks a business rule. */
+export class ValidationError extends AppError {
+  constructor(message: string, violations?: Violation[]) {
+    super('ValidationError', 400, message, violations ? { violations } : {});
+  }
+}
+
+/**
+ * An object that does not exist, or exists for another customer (both answer alike, so existence
+ * does not leak). 404 when the path names it, 400 when the body refers to it.
+ */
+export class ObjectDoesNotExist extends AppError {
+  constructor(objectType: string, identifier: string, where: 'path' | 'body' = 'path') {
+    super(
+      'ObjectDoesNotExist',
+      where === 'path' ? 404 : 400,
+      `${objectType} '${identifier}' does not exist.`,
+      { objectType, identifier },
+    );
+  }
+}
+
+export class ObjectExists extends AppError {
+  constructor(message: string) {
+    super('ObjectExists', 400, message);
+  }
+}
+
+export class ObjectStatusProhibitsOperation extends AppError {
+  constructor(message: string) {
+    super('ObjectStatusProhibitsOperation', 400, message);
+  }
+}
+
+export class BillableAcknowledgmentNeeded extends AppError {
+  constructor(quote: unknown) {
+    super(
+      'BillableAcknowledgmentNeededException',
+      400,
+      'This request has charges that need acknowledgment: send the quoted billables back in `billables`.',
+      { quote },
+    );
+  }
+}
+
+export class AuthenticationError extends AppError {
+  constructor(message = 'Missing, malformed or unknown API key. Send the header `Authorization: ApiKey <key>`.') {
+    super('AuthenticationError', 401, message);
+  }
+}
+
+export class AuthorizationError extends AppError {
+  constructor(message: string) {
+    super('AuthorizationError', 403, message);
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(path: string) {
+    super('NotFound', 404, `No route for '${path}'.`);
+  }
+}
+
+export class MethodNotAllowed extends AppError {
+  constructor(method: string, allow: string[]) {
+    super('MethodNotAllowed', 405, `Method ${method} is not allowed here; allowed: ${allow.join(', ')}.`, {}, {
+      Allow: allow.join(', '),
+    });
+  }
+}
+
+export class PayloadTooLarge extends AppError {
+  constructor(limit: number) {
+    super('PayloadTooLarge', 413, `The request body is larger than ${limit} bytes.`);
+  }
+}
+
+export class TooManyRequests extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super('TooManyRequests', 429, 'Too many requests for this API key; retry later.', {}, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}
+
+export class ProviderUnavailable extends AppError {
+  constructor(message = 'A backing service is unavailable or throttling; retry later.', retryAfterSeconds = 1) {
+    super('ProviderUnavailable', 503, message, {}, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+function summarise(violations: Violation[]): string {
+  const first = violations[0];
+  if (!first) return 'The request violates a constraint.';
+  const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
+  return `${first.field}: ${first.message}${more}`;
+}

@@ -1,0 +1,231 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import { type Principal, principalFromContext } from '../auth/principal.ts';
+import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
+import { logger } from '../logger.ts';
+import { type Reply, toResult } from './response.ts';
+import { trimStrings, validateRequest } from './validation.ts';
+
+/** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
+export const maxBodyBytes = 64 * 1024;
+
+/** What a use case receives: the validated input, the caller, and the request's headers (lower-case). */
+export interface ApiRequest<I> {
+  input: I;
+  principal: Principal;
+  requestId: string;
+  headers: Record<string, string>;
+}
+
+export interface EndpointOptions<S extends v.GenericSchema> {
+  /** The route id (from the route table), used in logs. */
+  route: string;
+  /** One schema over `{path, query, body}`; the body part should be a strictObject. */
+  request: S;
+  /** Whether the route takes a JSON body (POST): enables the content-type, size and JSON checks. */
+  body?: boolean;
+}
+
+interface State {
+  requestId: string;
+  started: number;
+  headers: Record<string, string>;
+  principal?: Principal;
+  input?: unknown;
+}
+
+type Event = APIGatewayProxyEvent;
+type ApiContext = Context & { state?: State };
+
+function state(request: { context: ApiContext }): State {
+  const s = request.context.state;
+  if (!s) throw new Error('pipeline state missing');
+  return s;
+}
+
+/**
+ * The boundary: request id, the closing log line, ETags, and the single mapping of errors to the
+ * contract's error bodies (architecture practice 2). Registered first, so its after/onError run last.
+ */
+function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
+  const finish = (request: { event: Event; context: ApiContext }, reply: Reply): APIGatewayProxyResult => {
+    const s = state(request);
+    const result = toResult(withEtag(request.event, s, reply), s.requestId);
+    logger.info('request', {
+      route,
+      method: request.event.httpMethod,
+      status: result.statusCode,
+      customer: s.principal?.customer,
+      user: s.principal?.user,
+      durationMs: Date.now() - s.started,
+    });
+    return result;
+  };
+  return {
+    before: (request) => {
+      const headers: Record<string, string> = {};
+      for (const [k, val] of Object.entries(request.event.headers ?? {})) if (val !== undefined) headers[k.toLowerCase()] = val;
+      const requestId = request.event.requestContext?.requestId || randomUUID();
+      request.context.state = { requestId, started: Date.now(), headers };
+      logger.appendKeys({ requestId, route });
+    },
+    after: (request) => {
+      request.response = finish(request, request.response as unknown as Reply);
+    },
+    onError: (request) => {
+      const error = request.error;
+      request.context.state ??= { requestId: randomUUID(), started: Date.now(), headers: {} };
+      const appError = toAppError(error);
+      if (appError.status >= 500) {
+        logger.error('request failed', { route, errorType: appError.type, error: error as Error });
+      }
+      const s = state(request);
+      const body: Record<string, unknown> = { type: appError.type, message: appError.message, ...appError.extra, requestId: s.requestId };
+      request.response = finish(request, { status: appError.status, body, headers: appError.headers });
+    },
+  };
+}
+
+/** Maps anything thrown to an AppError; only our own errors and middy's HTTP errors are exposed. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const e = error as { statusCode?: number; expose?: boolean; message?: string } | undefined;
+  if (e?.statusCode === 415) return new InvalidMessage('Content-Type must be application/json.', 415);
+  if (e?.statusCode === 422 && e.expose) return new InvalidMessage(`${e.message ?? "Invalid JSON"}.`);
+  if (isTransient(error)) return new ProviderUnavailable();
+  return new AppError('InternalError', 500, 'An internal error occurred; it has been logged with the request id.');
+}
+
+const transientNames = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionConflictException',
+  'TransactionInProgressException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+const transientCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+const transientReasons = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/** A data-store failure that a retry may cure (throttling, time-outs, 5xx, conflicts): 503. */
+export function isTransient(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as {
+    name?: string;
+    code?: string;
+    $fault?: string;
+    $retryable?: unknown;
+    CancellationReasons?: { Code?: string }[];
+  };
+  if (e.name && transientNames.has(e.name)) return true;
+  if (e.code && transientCodes.has(e.code)) return true;
+  if (e.$fault === 'server' || e.$retryable) return true;
+  if (e.name === 'TransactionCanceledException') {
+    return (e.CancellationReasons ?? []).some((r) => r.Code !== undefined && transientReasons.has(r.Code));
+  }
+  return false;
+}
+
+/** Strong ETag over the JSON body of a 200 GET; `If-None-Match` with it answers 304, no body. */
+function withEtag(event: Event, s: State, reply: Reply): Reply {
+  if (event.httpMethod !== 'GET' || reply.status !== 200 || reply.body === undefined) return reply;
+  const etag = `"${createHash('sha256').update(JSON.stringify(reply.body)).digest('base64url').slice(0, 27)}"`;
+  const headers = { ...reply.headers, ETag: etag };
+  const ifNoneMatch = s.headers['if-none-match'];
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+    return { status: 304, headers };
+  }
+  return { ...reply, headers };
+}
+
+/** The caller, as the API Gateway authorizer (or the local gateway running it) put it in the event. */
+function authenticate(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
+  return {
+    before: (request) => {
+      const principal = principalFromContext(request.event.requestContext?.authorizer);
+      if (!principal) throw new AuthenticationError();
+      state(request).principal = principal;
+      logger.appendKeys({ customer: principal.customer });
+    },
+  };
+}
+
+/** Content type and size, before the JSON parser sees the body. */
+function bodyGuard(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
+  return {
+    before: (request) => {
+      const { body, isBase64Encoded } = request.event;
+      const contentType = state(request).headers['content-type'] ?? '';
+      if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+        throw new InvalidMessage('Content-Type must be application/json.', 415);
+      }
+      if (body && Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8') > maxBodyBytes) {
+        throw new PayloadTooLarge(maxBodyBytes);
+      }
+      if (body === null || body === undefined || body.trim() === '') {
+        throw new InvalidMessage('The request body must be a JSON object.');
+      }
+    },
+  };
+}
+
+function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
+  return {
+    before: (request) => {
+      const { event } = request;
+      const body: unknown = hasBody ? event.body : undefined;
+      if (hasBody && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+        throw new InvalidMessage('The request body must be a JSON object.');
+      }
+      state(request).input = validateRequest(schema, {
+        path: trimStrings(event.pathParameters ?? {}),
+        query: trimStrings(event.queryStringParameters ?? {}),
+        body: hasBody ? trimStrings(body) : undefined,
+      });
+    },
+  };
+}
+
+/**
+ * Builds a Lambda handler for one route: request id -> authentication -> JSON body -> validation
+ * -> the use case -> response, with one error mapping at the boundary. Handlers stay thin.
+ */
+export function endpoint<S extends v.GenericSchema>(
+  options: EndpointOptions<S>,
+  run: (request: ApiRequest<v.InferOutput<S>>) => Promise<Reply>,
+) {
+  const chain = middy<Event, APIGatewayProxyResult, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(boundary(options.route))
+    .use(authenticate());
+  if (options.body) {
+    chain.use(bodyGuard()).use(httpJsonBodyParser({ disableContentTypeCheck: true }) as MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext>);
+  }
+  chain.use(validate(options.request, options.body ?? false));
+  return chain.handler(async (_event, context) => {
+    const s = context.state as State;
+    const reply = await run({
+      input: s.input as v.InferOutput<S>,
+      principal: s.principal as Principal,
+      requestId: s.requestId,
+      headers: s.headers,
+    });
+    return reply as unknown as APIGatewayProxyResult;
+  });
+}
+
+/** For handlers outside the authenticated routes (the 404/405 fallback): only the boundary. */
+export function unauthenticated(route: string, run: (event: Event, requestId: string) => Promise<Reply>) {
+  return middy<Event, APIGatewayProxyResult, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(boundary(route))
+    .handler(async (event, context) => (await run(event, (context.state as State).requestId)) as unknown as APIGatewayProxyResult);
+}

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { ConstraintViolation, UnrecognizedProperty, type Violation } from '../errors.ts';
+
+/** Fields whose values are never echoed back in a violation (contract section 2: no auth codes). */
+const secretFields = new Set(['authcode', 'csr', 'voice', 'publicKey']);
+
+/** Contract section 1: leading and trailing whitespace of every string value is trimmed. */
+export function trimStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(trimStrings);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(value)) {
+      Object.defineProperty(out, k, { value: trimStrings(val), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return value;
+}
+
+/** A valibot issue path as the contract's field path: `ns[2]`, `contacts[0].handle`. */
+function fieldPath(issue: v.BaseIssue<unknown>): string {
+  const keys = (issue.path ?? []).map((item) => item.key as string | number);
+  // The first key says where the value came from (path, query, body); the contract names the field only.
+  const rest = keys.slice(1);
+  let out = '';
+  for (const key of rest) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out || String(keys[0] ?? 'body');
+}
+
+function describe(issue: v.BaseIssue<unknown>): string {
+  if (issue.input === undefined && issue.kind === 'schema') return 'is required';
+  return issue.message.replace(/^Invalid (type|key|value|length): /, '').replace(/^Expected/, 'expected');
+}
+
+function echo(field: string, input: unknown): Pick<Violation, 'value'> {
+  const last = field.split(/[.[]/).pop() ?? '';
+  if (secretFields.has(last)) return {};
+  if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
+  if (typeof input === 'string' && input.length <= 100) return { value: input };
+  return {};
+}
+
+/**
+ * Validates path, query and body together and reports every violation at once (architecture
+ * practice 4). An unknown body property is its own error (contract section 2).
+ */
+export function validateRequest<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const unknown = result.issues.find((issue) => issue.type === 'strict_object' && issue.expected === 'never');
+  if (unknown) throw new UnrecognizedProperty(fieldPath(unknown));
+  const violations: Violation[] = result.issues.map((issue) => {
+    const field = fieldPath(issue);
+    return { field, message: describe(issue), ...echo(field, issue.input) };
+  });
+  throw new ConstraintViolation(violations);
+}

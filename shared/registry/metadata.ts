@@ -1,0 +1,65 @@
+import * as v from 'valibot';
+import { WireTime } from '../schemas/primitives.ts';
+
+/** Client domain statuses a registry may let the registrar set (contract 3.4). */
+export const ClientDomainStatus = v.picklist([
+  'CLIENT_HOLD',
+  'CLIENT_DELETE_PROHIBITED',
+  'CLIENT_UPDATE_PROHIBITED',
+  'CLIENT_RENEW_PROHIBITED',
+  'CLIENT_TRANSFER_PROHIBITED',
+  'IRTPC_TRANSFER_PROHIBITED',
+]);
+
+/** DNSSEC algorithm numbers the spec allows (spec 2.4). */
+export const dnssecAlgorithms = [3, 5, 6, 7, 8, 10, 12, 13, 14, 15, 16, 17, 23] as const;
+export const DnssecAlgorithm = v.picklist(dnssecAlgorithms);
+
+/** One shape for contactProperties and certificateProperties entries (spec 2.10, contract 3.4). */
+export const PropertyDefinition = v.object({
+  name: v.string(),
+  label: v.string(),
+  description: v.string(),
+  type: v.picklist(['String', 'Integer', 'Date', 'Boolean', 'Enum']),
+  mandatory: v.boolean(),
+  values: v.optional(v.record(v.string(), v.string())),
+});
+
+export const LaunchPhase = v.object({
+  phase: v.string(),
+  startDate: v.optional(WireTime),
+  endDate: v.optional(WireTime),
+});
+
+const Periods = v.array(v.pipe(v.number(), v.integer(), v.minValue(0)));
+
+/** Provider metadata under the contract's wire keys (spec 2.10, contract 3.4); every field optional. */
+export const ProviderMetadata = v.object({
+  possibleDomainExtensions: v.optional(v.array(v.string())),
+  createDomainPeriods: v.optional(Periods),
+  renewDomainPeriods: v.optional(Periods),
+  transferDomainPeriods: v.optional(Periods),
+  adjustableAuthCode: v.optional(v.boolean()),
+  transferSupportsAuthcode: v.optional(v.boolean()),
+  transferRequiresAuthcode: v.optional(v.boolean()),
+  possibleClientDomainStatuses: v.optional(v.array(ClientDomainStatus)),
+  explicitRenewSupported: v.optional(v.boolean()),
+  allowedDnssecRecords: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  allowedDnssecAlgorithms: v.optional(v.array(DnssecAlgorithm)),
+  contactProperties: v.optional(v.array(PropertyDefinition)),
+  certificateProperties: v.optional(v.array(PropertyDefinition)),
+  launchPhases: v.optional(v.array(LaunchPhase)),
+});
+export type ProviderMetadata = v.InferOutput<typeof ProviderMetadata>;
+
+/** The provider kinds a path may name; the spec documents REGISTRY only (spec 4.4). */
+export const ProviderKind = v.picklist(['REGISTRY']);
+export type ProviderKind = v.InferOutput<typeof ProviderKind>;
+
+/** The extension candidates of a domain, longest first: `a.b.co.uk` -> `b.co.uk`, `co.uk`, `uk`. */
+export function extensionCandidates(domainName: string): string[] {
+  const labels = domainName.split('.');
+  const result: string[] = [];
+  for (let i = 1; i < labels.length; i++) result.push(labels.slice(i).join('.'));
+  return result;
+}

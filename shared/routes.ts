@@ -1,0 +1,96 @@
+/**
+ * The route table: the single source of truth for the API. The CDK stack, the local gateway and
+ * the 404/405 fallback are all built from it. It names handler modules by path and imports none,
+ * so reading it costs nothing at run time.
+ */
+
+export type TableAccess = 'read' | 'readwrite';
+
+export interface Route {
+  /** Stable id: the function's name in the stack and the route's name in logs. */
+  id: string;
+  method: 'GET' | 'POST';
+  /** API Gateway resource path, `{param}` segments. */
+  path: string;
+  /** Folder under functions/ holding `handler.ts`. */
+  dir: string;
+  /** What the function may do to the table (least privilege, architecture practice 8). */
+  access: TableAccess;
+  summary: string;
+}
+
+export const routes: readonly Route[] = [
+  {
+    id: 'provider-info',
+    method: 'GET',
+    path: '/v2/providers/REGISTRY/{name}/info',
+    dir: 'provider-info',
+    access: 'read',
+    summary: 'Registry metadata: extensions, periods, auth-code rules, DNSSEC limits, properties.',
+  },
+];
+
+/** Scheduled functions: same shape of entry, a schedule instead of a path. */
+export interface Job {
+  id: string;
+  dir: string;
+  access: TableAccess;
+  /** EventBridge schedule expression (deployed) ... */
+  schedule: string;
+  /** ... and the interval at which `npm start` runs it locally. */
+  localIntervalSeconds: number;
+  summary: string;
+}
+
+export const jobs: readonly Job[] = [];
+
+/** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
+export const authorizerDir = 'authorizer';
+export const fallbackDir = 'fallback';
+
+/** How long API Gateway (and the local gateway) caches an authorizer's answer per key. */
+export const authorizerCacheSeconds = 300;
+
+export type RouteMatch =
+  | { kind: 'route'; route: Route; pathParameters: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
+
+function segments(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+/**
+ * Finds the route for a request path (a trailing slash is accepted, contract section 1). A path
+ * that exists with other methods answers method-not-allowed.
+ */
+export function matchRoute(method: string, rawPath: string): RouteMatch {
+  const parts = segments(rawPath);
+  const allow: string[] = [];
+  for (const route of routes) {
+    const pattern = segments(route.path);
+    if (pattern.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < pattern.length; i++) {
+      const p = pattern[i] as string;
+      const actual = parts[i] as string;
+      if (p.startsWith('{') && p.endsWith('}')) {
+        let value: string;
+        try {
+          value = decodeURIComponent(actual);
+        } catch {
+          value = actual;
+        }
+        params[p.slice(1, -1)] = value;
+      } else if (p !== actual) {
+        matched = false;
+        break;
+      }
+    }
+    if (!matched) continue;
+    if (route.method === method.toUpperCase()) return { kind: 'route', route, pathParameters: params };
+    allow.push(route.method);
+  }
+  return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
+}

@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+
+/**
+ * Shared request primitives (spec sections 2 and 8). Strings are trimmed by the pipeline before
+ * validation (contract section 1); normalisation such as lower-casing happens inside the pipe.
+ */
+
+/** Spec 2.8: the domain-name pattern; lower-cased first, punycode only. */
+export const domainNamePattern = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z][a-z0-9-]{0,61}[a-z0-9])$/;
+
+export const DomainName = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.minLength(3, 'must be 3 to 255 characters long'),
+  v.maxLength(255, 'must be 3 to 255 characters long'),
+  v.regex(domainNamePattern, 'is not a valid domain name (lower-case, punycode for IDN)'),
+);
+
+/** Spec 2.1: customer, registrant, contact and template handles. */
+export const Handle = v.pipe(
+  v.string(),
+  v.minLength(3, 'must be 3 to 40 characters long'),
+  v.maxLength(40, 'must be 3 to 40 characters long'),
+  v.regex(/^[a-zA-Z0-9\-_@.]+$/, 'may contain only letters, digits and - _ @ .'),
+);
+
+/** A provider name in a path (`sidn`); case-insensitive, stored lower-case. */
+export const ProviderName = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(40, 'must be at most 40 characters long'),
+  v.regex(/^[a-z0-9][a-z0-9\-_.]*$/, 'may contain only letters, digits and - _ .'),
+);
+
+/** A positive integer id in a path segment (`processId`, `certificateId`). */
+export const PathId = v.pipe(
+  v.string(),
+  v.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer'),
+  v.transform(Number),
+);
+
+/** A boolean query flag such as `quote`: `true` or `false` (case-insensitive). */
+export const QueryBoolean = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.picklist(['true', 'false'], 'must be true or false'),
+  v.transform((s) => s === 'true'),
+);
+
+export const Currency = v.pipe(v.string(), v.toUpperCase(), v.picklist(['EUR', 'USD'], 'must be EUR or USD'));
+
+export const Permission = v.picklist(['DESIGNATED_AGENT']);
+export type Permission = v.InferOutput<typeof Permission>;
+
+/** A wire timestamp `yyyy-MM-ddTHH:mm:ssZ` (contract section 1), as stored in items. */
+export const WireTime = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'must be yyyy-MM-ddTHH:mm:ssZ'));

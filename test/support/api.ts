@@ -1,0 +1,86 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { principalToContext, type Principal } from '../../shared/auth/principal.ts';
+import { createGateway, lambdaContext, type LocalResponse, proxyEvent } from '../../infra/local/gateway.ts';
+
+/** The demo API keys (infra/demo-data.json). */
+export const demoKey = 'demo-key';
+export const limitedKey = 'demo-limited-key';
+export const otherKey = 'other-key';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: any;
+  raw: string;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON with `Content-Type: application/json`; a string is sent as is. */
+  body?: unknown;
+}
+
+const gateway = createGateway();
+
+function parse(out: LocalResponse): ApiResponse {
+  const headers = Object.fromEntries(Object.entries(out.headers).map(([k, val]) => [k.toLowerCase(), val]));
+  let body: unknown;
+  if (out.body !== '') body = JSON.parse(out.body);
+  return { status: out.status, headers, body, raw: out.body };
+}
+
+/**
+ * Calls the API as a client would, minus the socket: the local gateway matches the route table,
+ * runs the authorizer and invokes the real handler with a real API Gateway event.
+ */
+export async function call(method: string, url: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? demoKey : options.key;
+  if (key !== null && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+    headers.Authorization = `ApiKey ${key}`;
+  }
+  let body: string | undefined;
+  if (typeof options.body === 'string') body = options.body;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  }
+  return parse(await gateway.handle({ method, url, headers, body }));
+}
+
+/** A proxy event for calling a handler directly, as the given principal (or none). */
+export function apiEvent(options: {
+  method: string;
+  path: string;
+  resource: string;
+  pathParameters?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string | null;
+  principal?: Principal | null;
+}): APIGatewayProxyEvent {
+  const principal = options.principal === undefined ? { customer: 'demo', user: 'alice', permissions: ['DESIGNATED_AGENT' as const] } : options.principal;
+  return proxyEvent({
+    method: options.method,
+    path: options.path,
+    resource: options.resource,
+    headers: options.headers ?? {},
+    query: options.query ?? null,
+    pathParameters: options.pathParameters ?? null,
+    body: options.body ?? null,
+    authorizer: principal ? { ...principalToContext(principal), principalId: `${principal.customer}/${principal.user}` } : null,
+    requestId: crypto.randomUUID(),
+  });
+}
+
+/** Invokes a handler directly with an event and a Lambda context; returns the parsed response. */
+export async function invoke(
+  handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>,
+  event: APIGatewayProxyEvent,
+): Promise<ApiResponse> {
+  const result = await handler(event, lambdaContext('test', event.requestContext.requestId));
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, val]) => [k, String(val)]));
+  return parse({ status: result.statusCode, headers, body: result.body });
+}
