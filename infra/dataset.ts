@@ -4,8 +4,12 @@ import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { ContactRecord, putContact } from '../shared/db/repositories/contacts.ts';
 import { CustomerRecord, putCustomer } from '../shared/db/repositories/customers.ts';
-import { ensureProcessIdFloor } from '../shared/db/repositories/processes.ts';
+import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
+import { DomainRecord, putDomain } from '../shared/db/repositories/domains.ts';
+import { PriceRecord, PromoRecord, putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { ProviderRecord, putProvider } from '../shared/db/repositories/providers.ts';
+import { putRates, RateRecord } from '../shared/db/repositories/rates.ts';
+import { putTemplate, putZone, TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 
@@ -31,7 +35,14 @@ export const DatasetSchema = v.strictObject({
   apiKeys: v.optional(v.array(DatasetApiKey)),
   contacts: v.optional(v.array(ContactRecord)),
   providers: v.optional(v.array(ProviderRecord)),
-  counters: v.optional(v.strictObject({ process: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) })),
+  prices: v.optional(v.array(PriceRecord)),
+  promos: v.optional(v.array(PromoRecord)),
+  rates: v.optional(v.array(RateRecord)),
+  templates: v.optional(v.array(TemplateRecord)),
+  domains: v.optional(v.array(DomainRecord)),
+  zones: v.optional(v.array(ZoneRecord)),
+  /** Floors for id sequences (`process`, `zone`, ...), above the ids the dataset itself uses. */
+  counters: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)))),
 });
 export type Dataset = v.InferOutput<typeof DatasetSchema>;
 
@@ -92,6 +103,12 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ],
     ['contacts', (dataset.contacts ?? []).map((c) => () => putContact(c, ifAbsent))],
     ['providers', (dataset.providers ?? []).map((p) => () => putProvider(p, ifAbsent))],
+    ['prices', (dataset.prices ?? []).map((p) => () => putPrice(p, ifAbsent))],
+    ['promos', (dataset.promos ?? []).map((p) => () => putPromo(p, ifAbsent))],
+    ['rates', (dataset.rates ?? []).map((r) => () => putRates(r, ifAbsent))],
+    ['templates', (dataset.templates ?? []).map((t) => () => putTemplate(t, ifAbsent))],
+    ['domains', (dataset.domains ?? []).map((d) => () => putDomain(d, ifAbsent))],
+    ['zones', (dataset.zones ?? []).map((z) => () => putZone(z, ifAbsent))],
   ];
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);
   let done = 0;
@@ -105,7 +122,7 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
       options.onProgress?.(++done, total);
     });
   }
-  if (dataset.counters?.process !== undefined) await ensureProcessIdFloor(dataset.counters.process);
+  for (const [sequence, floor] of Object.entries(dataset.counters ?? {})) await ensureIdFloor(sequence, floor);
   return report;
 }
 

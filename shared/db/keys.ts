@@ -49,4 +49,46 @@ export const keys = {
     gsi1sk: `PROCESS#${pad(id)}`,
   }),
   processById: (id: number) => ({ pk: `PROCESS#${id}`, sk: 'PROCESS' }),
+  processesOfCustomer: (customer: string) => ({ gsi1pk: `PROCESSES#${customer}` }),
+
+  /** A domain in an account, by name (a name is in at most one account); listed per customer. */
+  domain: (domainName: string, customer: string): ItemKey => ({
+    pk: `DOMAIN#${domainName}`,
+    sk: 'DOMAIN',
+    gsi1pk: `DOMAINS#${customer}`,
+    gsi1sk: `DOMAIN#${domainName}`,
+  }),
+  domainByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'DOMAIN' }),
+  domainsOfCustomer: (customer: string) => ({ gsi1pk: `DOMAINS#${customer}` }),
+
+  /** The DNS zone of a domain name (records inline); listed per customer. */
+  zone: (domainName: string, customer: string): ItemKey => ({
+    pk: `ZONE#${domainName}`,
+    sk: 'ZONE',
+    gsi1pk: `ZONES#${customer}`,
+    gsi1sk: `ZONE#${domainName}`,
+  }),
+  zoneByName: (domainName: string) => ({ pk: `ZONE#${domainName}`, sk: 'ZONE' }),
+  zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
+
+  /** Zone templates of a customer. */
+  template: (customer: string, name: string): ItemKey => ({ pk: `TEMPLATE#${customer}`, sk: `TEMPLATE#${name}` }),
+
+  /**
+   * A customer's price list: prices (current and scheduled) and promos share one partition, so the
+   * whole list is one Query. Sort keys keep the stable order: product, then action, then date.
+   */
+  price: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
+    pk: `PRICELIST#${customer}`,
+    sk: `PRICE#${product}#${action}#${fromDate}`,
+  }),
+  promo: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
+    pk: `PRICELIST#${customer}`,
+    sk: `PROMO#${product}#${action}#${fromDate}`,
+  }),
+  priceList: (customer: string) => ({ pk: `PRICELIST#${customer}` }),
+
+  /** Daily exchange rates against a base currency (the ECB publishes EUR rates), by date. */
+  rate: (base: string, date: string): ItemKey => ({ pk: `RATES#${base}`, sk: `RATE#${date}` }),
+  ratesOf: (base: string) => ({ pk: `RATES#${base}` }),
 } as const;

@@ -1,10 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { Handle, WireTime } from '../../schemas/primitives.ts';
-import { db } from '../client.ts';
 import { getItem, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
-import { tableName } from '../table.ts';
+import { nextId } from './counters.ts';
 
 const entity = 'process';
 
@@ -57,41 +55,7 @@ export async function getProcess(id: number, customer: string): Promise<ProcessR
   return process && process.customer === customer ? process : undefined;
 }
 
-/**
- * Allocates the next process id: one atomic ADD on a counter, so concurrent callers always get
- * distinct, increasing ids (an id whose process is never written leaves a gap, never a duplicate).
- */
-export async function allocateProcessId(): Promise<number> {
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.counter('process'),
-      UpdateExpression: 'ADD #value :one SET entity = :entity',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'counter' },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return v.parse(v.pipe(v.number(), v.integer(), v.minValue(1)), out.Attributes?.value);
-}
-
-/**
- * Raises the process counter to at least `floor` (used when loading a dataset whose processes
- * carry ids of their own), never lowers it.
- */
-export async function ensureProcessIdFloor(floor: number): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.counter('process'),
-        UpdateExpression: 'SET #value = :floor, entity = :entity',
-        ConditionExpression: 'attribute_not_exists(#value) OR #value < :floor',
-        ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':floor': floor, ':entity': 'counter' },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+/** The next process id (atomic; see counters.ts). */
+export function allocateProcessId(): Promise<number> {
+  return nextId('process');
 }
