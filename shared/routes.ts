@@ -17,6 +17,8 @@ export interface Route {
   /** What the function may do to the table (least privilege, architecture practice 8). */
   access: TableAccess;
   summary: string;
+  /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
+  environment?: Record<string, string>;
 }
 
 export const routes: readonly Route[] = [
@@ -40,6 +42,8 @@ export interface Job {
   /** ... and the interval at which `npm start` runs it locally. */
   localIntervalSeconds: number;
   summary: string;
+  /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
+  environment?: Record<string, string>;
 }
 
 export const jobs: readonly Job[] = [];

@@ -61,14 +61,19 @@ export const keys = {
   domainByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'DOMAIN' }),
   domainsOfCustomer: (customer: string) => ({ gsi1pk: `DOMAINS#${customer}` }),
 
-  /** The DNS zone of a domain name (records inline); listed per customer. */
+  /**
+   * The DNS zone of a domain name (records inline), in the domain's item collection so the domain
+   * and its zone are one Query; listed per customer.
+   */
   zone: (domainName: string, customer: string): ItemKey => ({
-    pk: `ZONE#${domainName}`,
+    pk: `DOMAIN#${domainName}`,
     sk: 'ZONE',
     gsi1pk: `ZONES#${customer}`,
     gsi1sk: `ZONE#${domainName}`,
   }),
-  zoneByName: (domainName: string) => ({ pk: `ZONE#${domainName}`, sk: 'ZONE' }),
+  zoneByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'ZONE' }),
+  /** The item collection of a domain name: the domain item and its zone (and later per-domain state). */
+  domainCollection: (domainName: string) => ({ pk: `DOMAIN#${domainName}` }),
   zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
 
   /** Zone templates of a customer. */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { DnssecAlgorithm } from '../../registry/metadata.ts';
 import { DomainName, Handle, WireTime } from '../../schemas/primitives.ts';
 import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { ZoneRecord, zoneEntity } from './zones.ts';
 import { keys } from '../keys.ts';
 
 const entity = 'domain';
@@ -64,4 +65,21 @@ export async function listDomains(customer: string): Promise<DomainRecord[]> {
     ExpressionAttributeValues: { ':pk': keys.domainsOfCustomer(customer).gsi1pk },
   });
   return items.map((item) => parseItem(DomainRecord, entity, item));
+}
+
+/**
+ * A domain name's item collection in one Query: the domain (if some account holds it) and its
+ * zone (if the service has one). Callers check the customer of each.
+ */
+export async function getDomainAndZone(domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneRecord }> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.domainCollection(domainName).pk },
+  });
+  const out: { domain?: DomainRecord; zone?: ZoneRecord } = {};
+  for (const item of items) {
+    if (item.entity === entity) out.domain = parseItem(DomainRecord, entity, item);
+    else if (item.entity === zoneEntity) out.zone = parseItem(ZoneRecord, zoneEntity, item);
+  }
+  return out;
 }

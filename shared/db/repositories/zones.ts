@@ -3,7 +3,7 @@ import { DomainName, Handle, WireTime } from '../../schemas/primitives.ts';
 import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 
-const zoneEntity = 'zone';
+export const zoneEntity = 'zone';
 const templateEntity = 'template';
 
 /** Record types of contract 3.6. */
