@@ -93,7 +93,31 @@ export const keys = {
   }),
   priceList: (customer: string) => ({ pk: `PRICELIST#${customer}` }),
 
+  /**
+   * An idempotency record (shared/http/idempotency.ts): one partition per hashed key, so retries of
+   * different requests never share a hot partition. `hashedKey` already names operation and caller.
+   */
+  idempotency: (hashedKey: string): ItemKey => ({ pk: `IDEMPOTENCY#${hashedKey}`, sk: 'IDEMPOTENCY' }),
+
   /** Daily exchange rates against a base currency (the ECB publishes EUR rates), by date. */
   rate: (base: string, date: string): ItemKey => ({ pk: `RATES#${base}`, sk: `RATE#${date}` }),
   ratesOf: (base: string) => ({ pk: `RATES#${base}` }),
+
+  /** A certificate by id; listed per customer in id order through gsi1. */
+  certificate: (id: number, customer: string): ItemKey => ({
+    pk: `CERTIFICATE#${id}`,
+    sk: 'CERTIFICATE',
+    gsi1pk: `CERTIFICATES#${customer}`,
+    gsi1sk: `CERTIFICATE#${pad(id)}`,
+  }),
+  certificateById: (id: number) => ({ pk: `CERTIFICATE#${id}`, sk: 'CERTIFICATE' }),
+  certificatesOfCustomer: (customer: string) => ({ gsi1pk: `CERTIFICATES#${customer}` }),
+
+  /** Certificate products (ssl product metadata): one partition, so the catalogue is one Query. */
+  certificateProduct: (product: string): ItemKey => ({ pk: 'SSLPRODUCT', sk: `SSLPRODUCT#${product}` }),
+  certificateProducts: () => ({ pk: 'SSLPRODUCT' }),
+  /** A certificate authority's configuration (and the sandbox authority's behaviour). */
+  certificateAuthority: (name: string): ItemKey => ({ pk: `CA#${name}`, sk: 'CA' }),
+  /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
+  oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
 } as const;

@@ -1,0 +1,177 @@
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { db } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import { table, tableName } from '../db/table.ts';
+import { ConstraintViolation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { isTransient } from './pipeline.ts';
+import type { Reply } from './response.ts';
+
+/**
+ * The `Idempotency-Key` mechanism of the state-changing operations (transfer, renew), built on
+ * Powertools for AWS Lambda (idempotency) with its DynamoDB persistence layer on our single table.
+ *
+ * Usage, inside a use case (never around a quote, which changes nothing):
+ *
+ *   return idempotent({ operation: 'transfer', customer, headers, request: input }, () => startTransfer(...));
+ *
+ * - Without the header, `run` simply runs.
+ * - The first request with a key runs `run` and stores its Reply (status, body, headers) for 24 hours.
+ * - A later request with the same key, operation and customer and the same `request` gets the stored
+ *   Reply again, plus the header `Idempotent-Replayed: true`; `run` does not run.
+ * - The same key with a different `request`: 400 ValidationError on `Idempotency-Key`.
+ * - A request whose twin is still running waits for it (polling) and replays its answer; if the
+ *   twin takes longer than `waitForTwinMs`, 503 ProviderUnavailable (safe to retry).
+ * - When `run` throws, nothing is stored: a retry runs again (so a 400 can be corrected and resent
+ *   under the same key only with the same body, which then fails or succeeds on its own merits).
+ */
+
+/** Header carrying the client's key (case-insensitive; pipeline headers are lower-case). */
+export const idempotencyHeader = 'idempotency-key';
+/** Header marking a replayed answer. */
+export const replayedHeader = 'Idempotent-Replayed';
+/** How long an answer is kept for replay (seconds); the record then expires through the table's TTL. */
+export const replayWindowSeconds = 24 * 60 * 60;
+/**
+ * How long an attempt may hold its key before a retry may take over (ms). API Gateway gives up
+ * on a request after 29 s, so an attempt older than this is dead from the client's point of view.
+ */
+export const inProgressTimeoutMs = 30_000;
+/** How long a duplicate waits for its twin in progress before answering 503 (ms). */
+export const waitForTwinMs = 20_000;
+
+/** Keys: 1 to 255 printable ASCII characters (a UUID is the usual choice). */
+const keyPattern = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotentOptions {
+  /** The operation's name (`transfer`, `renew`): keys are scoped to it. */
+  operation: string;
+  /** The caller's customer handle: keys are scoped to it, so customers never collide. */
+  customer: string;
+  /** The request headers as the pipeline passes them (lower-case names). */
+  headers: Record<string, string>;
+  /** What identifies the request: the validated input `{path, query, body}`; its hash is compared. */
+  request: unknown;
+}
+
+/** What the persistence layer hashes: the key part and the payload part (JMESPath below). */
+interface Envelope {
+  customer: string;
+  key: string;
+  request: unknown;
+}
+
+/**
+ * The persistence layer on our single table. Powertools puts composite-key records in one static
+ * partition; `getKey` is overridden so every record gets its own partition with our key prefix
+ * (shared/db/keys.ts). The TTL attribute is the table's `expiresAt` (epoch seconds).
+ */
+class SingleTablePersistenceLayer extends DynamoDBPersistenceLayer {
+  protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
+    const { pk, sk } = keys.idempotency(idempotencyKey);
+    return { [table.partitionKey]: { S: pk }, [table.sortKey]: { S: sk } };
+  }
+}
+
+// One layer per operation and client: a layer remembers its configuration and key prefix, and
+// tests may swap the client (setDb) to inject faults.
+const layers = new WeakMap<object, Map<string, SingleTablePersistenceLayer>>();
+
+function layerFor(operation: string): SingleTablePersistenceLayer {
+  const client = db();
+  let byOperation = layers.get(client);
+  if (!byOperation) {
+    byOperation = new Map();
+    layers.set(client, byOperation);
+  }
+  const name = `${tableName()}#${operation}`;
+  let layer = byOperation.get(name);
+  if (!layer) {
+    layer = new SingleTablePersistenceLayer({
+      tableName: tableName(),
+      keyAttr: table.partitionKey,
+      sortKeyAttr: table.sortKey,
+      expiryAttr: table.ttlAttribute,
+      statusAttr: 'idempotencyStatus',
+      inProgressExpiryAttr: 'inProgressExpiresAtMs',
+      dataAttr: 'reply',
+      validationKeyAttr: 'requestHash',
+      // The document client shares its middleware stack and config with the plain client it wraps,
+      // and the layer sends plain (marshalled) commands: the same client, retries and fault injection.
+      awsSdkV3Client: client as unknown as DynamoDBClient,
+    });
+    byOperation.set(name, layer);
+  }
+  return layer;
+}
+
+/** The `Idempotency-Key` of a request, validated; undefined when the header is absent. */
+export function idempotencyKeyOf(headers: Record<string, string>): string | undefined {
+  const raw = headers[idempotencyHeader];
+  if (raw === undefined) return undefined;
+  const key = raw.trim();
+  if (!keyPattern.test(key)) {
+    throw new ConstraintViolation([
+      { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters without spaces' },
+    ]);
+  }
+  return key;
+}
+
+/** A Reply as plain JSON (no undefined values), the form in which it is stored and replayed. */
+function plain(reply: Reply): Reply {
+  return JSON.parse(JSON.stringify(reply)) as Reply;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a state-changing operation at most once per `Idempotency-Key` (see the module comment);
+ * without the header it just runs it.
+ */
+export async function idempotent(options: IdempotentOptions, run: () => Promise<Reply>): Promise<Reply> {
+  const key = idempotencyKeyOf(options.headers);
+  if (key === undefined) return run();
+  const started = Date.now();
+  const envelope: Envelope = { customer: options.customer, key, request: options.request };
+  const once = makeIdempotent(async (_envelope: Envelope) => plain(await run()), {
+    persistenceStore: layerFor(options.operation),
+    keyPrefix: options.operation,
+    config: new IdempotencyConfig({
+      eventKeyJmesPath: '[customer, key]',
+      payloadValidationJmesPath: 'request',
+      throwOnNoIdempotencyKey: true,
+      expiresAfterSeconds: replayWindowSeconds,
+      hashFunction: 'sha256',
+      lambdaContext: { getRemainingTimeInMillis: () => Math.max(1, inProgressTimeoutMs - (Date.now() - started)) } as never,
+      responseHook: (response) => {
+        const reply = response as unknown as Reply;
+        return { ...reply, headers: { ...reply.headers, [replayedHeader]: 'true' } } as never;
+      },
+    }),
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await once(envelope)) as unknown as Reply;
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'IdempotencyValidationError') {
+        throw new ValidationError('This Idempotency-Key was already used with a different request.', [
+          { field: 'Idempotency-Key', message: 'was already used with a different request' },
+        ]);
+      }
+      if (name === 'IdempotencyAlreadyInProgressError') {
+        if (Date.now() - started >= waitForTwinMs) {
+          throw new ProviderUnavailable('A request with this Idempotency-Key is still in progress; retry later.', 2);
+        }
+        await sleep(Math.min(25 * 2 ** attempt, 400));
+        continue;
+      }
+      // The library wraps data-store failures; a transient one is a 503 like anywhere else.
+      const cause = (error as { cause?: unknown }).cause;
+      if (name.startsWith('Idempotency') && (isTransient(cause) || isTransient(error))) throw new ProviderUnavailable();
+      throw error;
+    }
+  }
+}
