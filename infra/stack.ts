@@ -1,0 +1,219 @@
+import { join } from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { table as tableDefinition } from '../shared/db/table.ts';
+import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
+import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
+import {
+  authorizerCacheSeconds,
+  authorizerDir,
+  fallbackDir,
+  jobs,
+  type Route,
+  routes,
+  type TableAccess,
+} from '../shared/routes.ts';
+
+const root = join(import.meta.dirname, '..');
+
+export interface RegistrarStackProps extends StackProps {
+  /** Stage throttling for the whole API (requests per second and burst); per-key limits come from usage plans. */
+  throttle?: { rateLimit: number; burstLimit: number };
+  /** Extra environment for every function (e.g. POWERTOOLS_LOG_LEVEL). */
+  environment?: Record<string, string>;
+}
+
+/**
+ * The deployed service, generated from the route table and the table definition: one DynamoDB
+ * table, one Lambda per route and per scheduled job, a REST API with an API-key authorizer.
+ */
+export class RegistrarStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly api: apigateway.RestApi;
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: RegistrarStackProps = {}) {
+    super(scope, id, props);
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: tableDefinition.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    });
+    for (const gsi of tableDefinition.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.indexName,
+        partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    const fn = (id: string, dir: string, access: TableAccess | 'none', environment: Record<string, string> = {}) => {
+      const logGroup = new logs.LogGroup(this, `${id}-logs`, {
+        retention: logs.RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      const f = new NodejsFunction(this, id, {
+        entry: join(root, 'functions', dir, 'handler.ts'),
+        handler: 'handler',
+        runtime: lambda.Runtime.NODEJS_24_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: 512,
+        timeout: Duration.seconds(10),
+        logGroup,
+        tracing: lambda.Tracing.ACTIVE,
+        environment: {
+          TABLE_NAME: this.table.tableName,
+          POWERTOOLS_SERVICE_NAME: 'registrar',
+          NODE_OPTIONS: '--enable-source-maps',
+          ...props.environment,
+          ...environment,
+        },
+        bundling: {
+          minify: true,
+          sourceMap: true,
+          target: 'node24',
+          format: OutputFormat.ESM,
+          mainFields: ['module', 'main'],
+          // Bundle the AWS SDK too: tree-shaken, pinned, and no dependence on the runtime's copy.
+          externalModules: [],
+          banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        },
+      });
+      if (access === 'read') this.table.grantReadData(f);
+      else if (access === 'readwrite') this.table.grantReadWriteData(f);
+      this.functions.set(id, f);
+      return f;
+    };
+
+    // The API-key authorizer reads the key record; nothing else.
+    const authorizerFn = fn('authorizer', authorizerDir, 'read');
+    const authorizer = new apigateway.TokenAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: authorizerFn,
+      identitySource: apigateway.IdentitySource.header('Authorization'),
+      validationRegex: apiKeyHeaderPattern.source,
+      resultsCacheTtl: Duration.seconds(authorizerCacheSeconds),
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: logs.RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
+    this.api = new apigateway.RestApi(this, 'Api', {
+      restApiName: 'registrar',
+      description: 'Registrar API: transfers, certificates, processes, providers, price lists and zones.',
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
+      deployOptions: {
+        stageName: 'live',
+        throttlingRateLimit: throttle.rateLimit,
+        throttlingBurstLimit: throttle.burstLimit,
+        tracingEnabled: true,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: true,
+        }),
+      },
+    });
+
+    for (const [name, a] of Object.entries(gatewayAnswers)) {
+      this.api.addGatewayResponse(`Gateway${name}`, {
+        type: apigateway.ResponseType.of(name as GatewayAnswerName),
+        statusCode: String(a.status),
+        responseHeaders: {
+          'X-Request-Id': 'context.requestId',
+          'Content-Type': "'application/json; charset=utf-8'",
+          ...Object.fromEntries(Object.entries('headers' in a ? a.headers : {}).map(([k, val]) => [k, `'${val}'`])),
+        },
+        templates: {
+          'application/json': JSON.stringify({ type: a.type, message: a.message, requestId: '$context.requestId' }),
+        },
+      });
+    }
+
+    // Whatever no route takes: 404, or 405 on a known path (see functions/fallback).
+    const fallback = new apigateway.LambdaIntegration(fn('fallback', fallbackDir, 'none'));
+    this.api.root.addMethod('ANY', fallback);
+    this.api.root.addProxy({ defaultIntegration: fallback, anyMethod: true });
+
+    const pathsWithFallback = new Set<string>();
+    for (const route of routes) {
+      const resource = this.api.root.resourceForPath(route.path);
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(this.routeFunction(fn, route)), {
+        authorizer,
+        authorizationType: apigateway.AuthorizationType.CUSTOM,
+      });
+      if (!pathsWithFallback.has(route.path)) {
+        resource.addMethod('ANY', fallback);
+        pathsWithFallback.add(route.path);
+      }
+    }
+
+    for (const job of jobs) {
+      const jobFn = fn(job.id, job.dir, job.access, job.environment);
+      new events.Rule(this, `${job.id}-schedule`, {
+        description: job.summary,
+        schedule: events.Schedule.expression(job.schedule),
+        targets: [new targets.LambdaFunction(jobFn, { retryAttempts: 2 })],
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.url}v2/`, description: 'Base URL of the API (clients append paths to it).' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table (for the admin CLI).' });
+
+    this.acknowledgeFindings();
+  }
+
+  private routeFunction(
+    fn: (id: string, dir: string, access: TableAccess | 'none', environment?: Record<string, string>) => NodejsFunction,
+    route: Route,
+  ): NodejsFunction {
+    return this.functions.get(route.id) ?? fn(route.id, route.dir, route.access, route.environment);
+  }
+
+  /** cdk-nag AwsSolutions findings we accept on purpose, each with its reason. */
+  private acknowledgeFindings(): void {
+    const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id: `AwsSolutions::${id}`, reason });
+    const tableArn = `<${this.getLogicalId(this.table.node.defaultChild as dynamodb.CfnTable)}.Arn>`;
+    ack(
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'The functions\' managed policy grants CloudWatch Logs writes only.',
+    );
+    ack(
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      'API Gateway\'s account-level logging role needs exactly this policy to write execution and access logs.',
+    );
+    ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
+    ack(`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, 'Queries on the table\'s own global secondary indexes (gsi1); no other table.');
+    ack('AwsSolutions-APIG2', 'Requests are validated inside each function against valibot schemas, so every violation is reported with the contract\'s error body; a gateway request validator would answer in another shape.');
+    ack('AwsSolutions-APIG3', 'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.');
+    ack('AwsSolutions-APIG4', 'Only the 404/405 fallback methods are unauthenticated: they read nothing and answer the contract\'s NotFound/MethodNotAllowed; every route uses the API-key authorizer.');
+    ack('AwsSolutions-COG4', 'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.');
+  }
+}
