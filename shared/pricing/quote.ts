@@ -1,0 +1,116 @@
+import * as v from 'valibot';
+import { BillableAcknowledgmentNeeded } from '../errors.ts';
+import { effectivePrice, type PriceList } from './price-list.ts';
+
+/**
+ * Quotes and billable acknowledgment (contract section 4). A use case prices what a request would
+ * charge as quote lines, builds the quote body from them, and, unless the request is only a quote,
+ * checks that the caller acknowledged every line its own price list does not predict.
+ */
+
+/** Billable actions of spec 2.5. */
+export const billableActions = [
+  'CREATE', 'REQUEST', 'TRANSFER', 'RENEW', 'RESTORE', 'TRANSFER_RESTORE', 'UPDATE', 'REGISTRANT_CHANGE', 'LOCAL_CONTACT',
+  'NEGATIVE_MARKUP', 'PRIVACY_PROTECT', 'EXTRA_WILDCARD', 'EXTRA_DOMAIN', 'REGISTRY_LOCK',
+] as const;
+export type BillableAction = (typeof billableActions)[number];
+
+/** One acknowledged billable in a request body (spec 2.5): `quantity` is the maximum, default 1. */
+export const AcknowledgedBillable = v.strictObject({
+  product: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters long')),
+  action: v.picklist(billableActions, `must be one of ${billableActions.join(', ')}`),
+  quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1')), 1),
+});
+export type AcknowledgedBillable = v.InferOutput<typeof AcknowledgedBillable>;
+
+/** The `billables` field of a request body (transfer, renew). */
+export const AcknowledgedBillables = v.pipe(v.array(AcknowledgedBillable), v.maxLength(50, 'must have at most 50 items'));
+
+/** One charge of a quote: `amount` cents per unit, `total = quantity * amount`. */
+export interface Billable {
+  product: string;
+  action: string;
+  quantity: number;
+  amount: number;
+  refundable: boolean;
+  total: number;
+}
+
+/** A charge before the quote adds it up. */
+export type QuoteLine = Omit<Billable, 'total'>;
+
+/** The `quote` object: `currency` and `billables` are left out when `total` is 0. */
+export interface Quote {
+  total: number;
+  currency?: string;
+  billables?: Billable[];
+}
+
+/** The body of a `?quote=true` answer. */
+export interface QuoteBody {
+  command: string;
+  quote: Quote;
+}
+
+/**
+ * Builds the quote body for an operation (`command`, e.g. `DomainTransfer`) from its charges in
+ * one currency. Lines of quantity 0 are dropped; a total of 0 leaves out currency and billables.
+ */
+export function buildQuote(command: string, currency: string, lines: readonly QuoteLine[]): QuoteBody {
+  const billables: Billable[] = [];
+  for (const line of lines) {
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 0) throw new RangeError(`Invalid quantity ${line.quantity} for ${line.product}`);
+    if (!Number.isSafeInteger(line.amount)) throw new RangeError(`Amount of ${line.product} must be whole cents`);
+    if (line.quantity === 0) continue;
+    billables.push({ ...line, total: line.quantity * line.amount });
+  }
+  const total = billables.reduce((sum, b) => sum + b.total, 0);
+  return { command, quote: total === 0 ? { total } : { total, currency, billables } };
+}
+
+/**
+ * A quote line at the customer's own price (the effective price now: list price or applicable
+ * promo). Undefined when the list has no price for the product and action.
+ */
+export function listPriceLine(
+  list: PriceList,
+  product: string,
+  action: BillableAction,
+  quantity: number,
+  at: Date,
+  refundable = true,
+): { line: QuoteLine; currency: string } | undefined {
+  const price = effectivePrice(list, product, action, at);
+  if (!price) return undefined;
+  return { line: { product, action, quantity, amount: price.price, refundable }, currency: price.currency };
+}
+
+/**
+ * The billables of a quote that need acknowledgment: those whose amount differs from the
+ * customer's own effective price for that product and action (premium and restore fees, products
+ * missing from the list, another currency).
+ */
+export function billablesNeedingAcknowledgment(quote: Quote, list: PriceList, at: Date): Billable[] {
+  return (quote.billables ?? []).filter((b) => {
+    const own = effectivePrice(list, b.product, b.action, at);
+    return !own || own.currency !== quote.currency || own.price !== b.amount;
+  });
+}
+
+/**
+ * Throws BillableAcknowledgmentNeeded (carrying the quote) unless the caller's `billables` hold,
+ * for every billable that needs acknowledgment, an entry with the same product and action and a
+ * quantity at least the quoted one.
+ */
+export function assertAcknowledged(
+  body: QuoteBody,
+  list: PriceList,
+  acknowledged: readonly { product: string; action: string; quantity?: number }[] | undefined,
+  at: Date,
+): void {
+  const sent = acknowledged ?? [];
+  for (const billable of billablesNeedingAcknowledgment(body.quote, list, at)) {
+    const covered = sent.some((a) => a.product === billable.product && a.action === billable.action && (a.quantity ?? 1) >= billable.quantity);
+    if (!covered) throw new BillableAcknowledgmentNeeded(body.quote);
+  }
+}
