@@ -164,8 +164,10 @@ export function createGateway(options: GatewayOptions = {}) {
       };
       cache.set(header, entry);
       return entry;
-    } catch {
-      return undefined; // 'Unauthorized'
+    } catch (error) {
+      // 'Unauthorized' is a refusal (401); any other failure is API Gateway's AUTHORIZER_FAILURE.
+      if ((error as Error).message === 'Unauthorized') return undefined;
+      return 'failure' as const;
     }
   }
 
@@ -199,6 +201,7 @@ export function createGateway(options: GatewayOptions = {}) {
         const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
         const granted = await authorize(authHeader, methodArn, requestId);
         if (!granted) return answer(gatewayAnswers.UNAUTHORIZED, requestId);
+        if (granted === 'failure') return answer(gatewayAnswers.AUTHORIZER_FAILURE, requestId);
         authorizer = { ...granted.context, principalId: granted.principalId, integrationLatency: 0 };
       }
 

@@ -15,6 +15,13 @@ export const gatewayAnswers = {
     type: 'AuthenticationError',
     message: 'Missing, malformed or unknown API key. Send the header `Authorization: ApiKey <key>`.',
   },
+  /** The authorizer failed (e.g. the key store throttled): safe to retry. */
+  AUTHORIZER_FAILURE: {
+    status: 503,
+    type: 'ProviderUnavailable',
+    message: 'Authentication is temporarily unavailable; retry later.',
+    headers: { 'Retry-After': '1' },
+  },
   ACCESS_DENIED: { status: 403, type: 'AuthorizationError', message: 'This API key may not call this operation.' },
   THROTTLED: {
     status: 429,

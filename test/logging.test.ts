@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endpoint } from '../shared/http/pipeline.ts';
+import { apiEvent, call, demoKey, invoke } from './support/api.ts';
+
+// This file logs at INFO (the others run silent), set before any module creates the logger.
+vi.hoisted(() => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+});
+
+/** Runs `fn` and returns what was written to stdout and stderr meanwhile (the logger's JSON lines). */
+async function captureStdout(fn: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  const capture = (chunk: unknown) => {
+    lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  try {
+    await fn();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return lines;
+}
+
+const boom = endpoint({ route: 'boom', request: v.object({ path: v.object({}), query: v.object({}), body: v.undefined() }) }, async () => {
+  throw new Error('database password is hunter2');
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('logging', () => {
+  it('turns an unexpected error into a generic 500 with a log line, and no internals on the wire', async () => {
+    let res: Awaited<ReturnType<typeof invoke>> | undefined;
+    const lines = await captureStdout(async () => {
+      res = await invoke(boom, apiEvent({ method: 'GET', path: '/v2/boom', resource: '/v2/boom' }));
+    });
+    if (!res) throw new Error('no response');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      type: 'InternalError',
+      message: 'An internal error occurred; it has been logged with the request id.',
+      requestId: res.headers['x-request-id'],
+    });
+    expect(res.raw).not.toContain('hunter2');
+    const failure = lines.map((l) => JSON.parse(l)).find((l) => l.message === 'request failed');
+    expect(failure).toMatchObject({ level: 'ERROR', route: 'boom', requestId: res.headers['x-request-id'], errorType: 'InternalError' });
+    expect(failure.error.message).toBe('database password is hunter2');
+  });
+
+  it('logs one line per request with route, status and customer, and never the API key', async () => {
+    const lines = await captureStdout(async () => {
+      await call('GET', '/v2/providers/REGISTRY/sidn/info');
+      await call('GET', '/v2/providers/REGISTRY/sidn/info', { key: 'not-a-real-key' });
+    });
+    const records = lines.map((l) => JSON.parse(l));
+    const request = records.find((l) => l.message === 'request');
+    expect(request).toMatchObject({ level: 'INFO', route: 'provider-info', status: 200, customer: 'demo', user: 'alice', method: 'GET' });
+    expect(request.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request.durationMs).toEqual(expect.any(Number));
+    const all = lines.join('\n');
+    expect(all).not.toContain(demoKey);
+    expect(all).not.toContain('not-a-real-key');
+  });
+
+  it('redacts secret fields wherever they appear in a logged object', async () => {
+    const { logger } = await import('../shared/logger.ts');
+    const lines = await captureStdout(async () => {
+      logger.info('payload', { body: { authcode: 'NL-SECRET', nested: { csr: '-----BEGIN', voice: '+31.2' } }, Authorization: 'ApiKey x' });
+    });
+    const record = JSON.parse(lines[0] as string);
+    expect(record.body).toEqual({ authcode: '[redacted]', nested: { csr: '[redacted]', voice: '[redacted]' } });
+    expect(record.Authorization).toBe('[redacted]');
+  });
+});
