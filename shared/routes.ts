@@ -30,6 +30,22 @@ export const routes: readonly Route[] = [
     access: 'read',
     summary: 'Registry metadata: extensions, periods, auth-code rules, DNSSEC limits, properties.',
   },
+  {
+    id: 'pricelist',
+    method: 'GET',
+    path: '/v2/customers/{customer}/pricelist',
+    dir: 'pricelist',
+    access: 'read',
+    summary: 'The caller\'s price list: current prices, scheduled changes, promos; optionally converted (?currency=EUR|USD).',
+  },
+  {
+    id: 'zone',
+    method: 'GET',
+    path: '/v2/domains/{domainName}/zone',
+    dir: 'zone',
+    access: 'read',
+    summary: 'The DNS zone of a domain in the caller\'s account, as JSON or (Accept: text/dns) an RFC 1035 zone file.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -7,7 +7,7 @@ import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
 import { logger } from '../logger.ts';
-import { type Reply, toResult } from './response.ts';
+import { type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
 /** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
@@ -134,10 +134,15 @@ export function isTransient(error: unknown): boolean {
   return false;
 }
 
-/** Strong ETag over the JSON body of a 200 GET; `If-None-Match` with it answers 304, no body. */
+/**
+ * Strong ETag over the body of a 200 GET, as sent, and its content type (so two representations of
+ * one resource never share a tag); `If-None-Match` with it answers 304, no body.
+ */
 function withEtag(event: Event, s: State, reply: Reply): Reply {
   if (event.httpMethod !== 'GET' || reply.status !== 200 || reply.body === undefined) return reply;
-  const etag = `"${createHash('sha256').update(JSON.stringify(reply.body)).digest('base64url').slice(0, 27)}"`;
+  const hash = createHash('sha256');
+  if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
+  const etag = `"${hash.update(serializeBody(reply)).digest('base64url').slice(0, 27)}"`;
   const headers = { ...reply.headers, ETag: etag };
   const ifNoneMatch = s.headers['if-none-match'];
   if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {

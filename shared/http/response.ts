@@ -5,6 +5,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Set for a body that is not JSON: `body` is then a string, sent as is with this content type. */
+  contentType?: string;
 }
 
 export const jsonContentType = 'application/json; charset=utf-8';
@@ -14,10 +16,24 @@ export function ok(body: unknown, headers: Record<string, string> = {}): Reply {
   return { status: 200, body, headers };
 }
 
+/** 200 with a text body of the given content type (e.g. a zone file as `text/dns`). */
+export function okText(body: string, contentType: string, headers: Record<string, string> = {}): Reply {
+  return { status: 200, body, headers, contentType };
+}
+
+/** The body as sent on the wire: the text as is for a text reply, else JSON. */
+export function serializeBody(reply: Reply): string {
+  if (reply.contentType !== undefined) {
+    if (typeof reply.body !== 'string') throw new TypeError('A reply with a contentType needs a string body');
+    return reply.body;
+  }
+  return JSON.stringify(reply.body);
+}
+
 /** Serialises a reply into the API Gateway (REST, payload 1.0) result. */
 export function toResult(reply: Reply, requestId: string): APIGatewayProxyResult {
   const headers: Record<string, string> = { ...reply.headers, 'X-Request-Id': requestId };
   if (reply.body === undefined) return { statusCode: reply.status, headers, body: '' };
-  headers['Content-Type'] = jsonContentType;
-  return { statusCode: reply.status, headers, body: JSON.stringify(reply.body) };
+  headers['Content-Type'] = reply.contentType ?? jsonContentType;
+  return { statusCode: reply.status, headers, body: serializeBody(reply) };
 }

@@ -10,7 +10,7 @@ export const otherKey = 'other-key';
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  /** Parsed JSON, or undefined for an empty body. */
+  /** Parsed JSON, the text itself for a non-JSON content type, or undefined for an empty body. */
   body: any;
   raw: string;
 }
@@ -27,7 +27,8 @@ const gateway = createGateway();
 function parse(out: LocalResponse): ApiResponse {
   const headers = Object.fromEntries(Object.entries(out.headers).map(([k, val]) => [k.toLowerCase(), val]));
   let body: unknown;
-  if (out.body !== '') body = JSON.parse(out.body);
+  const json = !headers['content-type'] || /[/+]json\b/i.test(headers['content-type']);
+  if (out.body !== '') body = json ? JSON.parse(out.body) : out.body;
   return { status: out.status, headers, body, raw: out.body };
 }
 

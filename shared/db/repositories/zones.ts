@@ -17,13 +17,17 @@ export const RecordType = v.picklist(recordTypes);
  * A DNS record as stored: `name` may hold the `##DOMAIN##` placeholder (templates, linked zones);
  * it is replaced when the zone is answered. `prio` only for MX and SRV.
  */
-export const ZoneRecordEntry = v.object({
-  name: v.string(),
-  type: RecordType,
-  content: v.string(),
-  ttl: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  prio: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-});
+export const ZoneRecordEntry = v.pipe(
+  v.object({
+    name: v.string(),
+    type: RecordType,
+    content: v.string(),
+    ttl: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    prio: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  }),
+  // Spec 2.12: prio is mandatory for MX and SRV; a row without it must not be served with a made-up one.
+  v.check((r) => (r.type === 'MX' || r.type === 'SRV') === (r.prio !== undefined), 'prio is set exactly for MX and SRV records'),
+);
 export type ZoneRecordEntry = v.InferOutput<typeof ZoneRecordEntry>;
 
 /** SOA timers shared by zones and templates (spec 2.12). */
