@@ -81,7 +81,7 @@ describe('npm start (local sandbox)', () => {
     const res = await providerInfo(sandbox.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await res.json()).name).toBe('sidn');
+    expect(((await res.json()) as { name: string }).name).toBe('sidn');
     const unauthorized = await fetch(`${sandbox.url}/v2/providers/REGISTRY/sidn/info`);
     expect(unauthorized.status).toBe(401);
 
