@@ -1,33 +1,64 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../functions/provider-info/handler.ts';
-import { apiEvent, call, invoke, otherKey } from './support/api.ts';
+import { apiEvent, call, invoke, limitedKey, otherKey } from './support/api.ts';
+
+const demo = JSON.parse(readFileSync(new URL('../infra/demo-data.json', import.meta.url), 'utf8')) as {
+  providers: { name: string; metadata: Record<string, unknown> }[];
+};
+
+const metadataKeys = [
+  'possibleDomainExtensions',
+  'createDomainPeriods',
+  'renewDomainPeriods',
+  'transferDomainPeriods',
+  'adjustableAuthCode',
+  'transferSupportsAuthcode',
+  'transferRequiresAuthcode',
+  'possibleClientDomainStatuses',
+  'explicitRenewSupported',
+  'allowedDnssecRecords',
+  'allowedDnssecAlgorithms',
+  'contactProperties',
+  'certificateProperties',
+  'launchPhases',
+];
 
 describe('GET /v2/providers/REGISTRY/{name}/info', () => {
-  it('answers the registry metadata under the contract keys', async () => {
-    const res = await call('GET', '/v2/providers/REGISTRY/sidn/info');
+  it.each(['sidn', 'verisign', 'nominet'])('answers every metadata field of %s under the contract keys', async (name) => {
+    const res = await call('GET', `/v2/providers/REGISTRY/${name}/info`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.body.name).toBe('sidn');
-    expect(res.body.metadata).toMatchObject({
-      possibleDomainExtensions: ['nl'],
-      transferDomainPeriods: [12],
-      adjustableAuthCode: false,
-      transferSupportsAuthcode: true,
-      transferRequiresAuthcode: true,
-    });
+    const expected = demo.providers.find((p) => p.name === name);
+    expect(res.body).toEqual({ name, metadata: expected?.metadata });
+    expect(Object.keys(res.body.metadata).sort()).toEqual([...metadataKeys].sort());
   });
 
-  it('works through the handler directly with an API Gateway event', async () => {
+  it('describes contact properties with their allowed values (SIDN legal form)', async () => {
+    const res = await call('GET', '/v2/providers/REGISTRY/sidn/info');
+    const legalForm = res.body.metadata.contactProperties.find((p: { name: string }) => p.name === 'legalForm');
+    expect(legalForm).toMatchObject({ label: 'Legal form', type: 'Enum', mandatory: true });
+    expect(legalForm.values).toMatchObject({ PERSOON: 'Natural person', BV: expect.stringContaining('besloten vennootschap') });
+  });
+
+  it('lists launch phases with wire timestamps (Nominet)', async () => {
+    const res = await call('GET', '/v2/providers/REGISTRY/nominet/info');
+    expect(res.body.metadata.launchPhases).toContainEqual({ phase: 'GENERAL_AVAILABILITY', startDate: '2014-06-10T07:00:00Z' });
+    expect(res.body.metadata.possibleDomainExtensions).toEqual(['uk', 'co.uk']);
+    expect(res.body.metadata.transferRequiresAuthcode).toBe(false);
+  });
+
+  it('works through the handler directly with an API Gateway event, name case-insensitive', async () => {
     const res = await invoke(
       handler,
-      apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/nominet/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'nominet' } }),
+      apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/Nominet/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'Nominet' } }),
     );
     expect(res.status).toBe(200);
-    expect(res.body.metadata.possibleDomainExtensions).toEqual(['uk', 'co.uk']);
+    expect(res.body.name).toBe('nominet');
   });
 
-  it('is readable by every customer', async () => {
-    const res = await call('GET', '/v2/providers/REGISTRY/verisign/info', { key: otherKey });
+  it.each([otherKey, limitedKey])('is readable by every customer and user (%s)', async (key) => {
+    const res = await call('GET', '/v2/providers/REGISTRY/verisign/info', { key });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('verisign');
   });
@@ -42,5 +73,11 @@ describe('GET /v2/providers/REGISTRY/{name}/info', () => {
       identifier: 'nosuch',
       requestId: res.headers['x-request-id'],
     });
+  });
+
+  it('answers 404 NotFound for a provider kind other than REGISTRY', async () => {
+    const res = await call('GET', '/v2/providers/SSL/sectigo/info');
+    expect(res.status).toBe(404);
+    expect(res.body.type).toBe('NotFound');
   });
 });
