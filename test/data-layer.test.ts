@@ -1,0 +1,63 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { db } from '../shared/db/client.ts';
+import { keys } from '../shared/db/keys.ts';
+import { getCustomer } from '../shared/db/repositories/customers.ts';
+import { ensureIdFloor, nextId } from '../shared/db/repositories/counters.ts';
+import { allocateProcessId } from '../shared/db/repositories/processes.ts';
+import { findRegistryForDomain } from '../shared/db/repositories/providers.ts';
+import { tableName } from '../shared/db/table.ts';
+import { extensionCandidates } from '../shared/registry/metadata.ts';
+
+describe('id sequences', () => {
+  it('hands out unique, increasing process ids under 200 concurrent allocations', async () => {
+    const ids = await Promise.all(Array.from({ length: 200 }, () => allocateProcessId()));
+    expect(new Set(ids).size).toBe(200);
+    // The demo data floors the process sequence at 1000, above its own process ids.
+    expect(Math.min(...ids)).toBeGreaterThan(1000);
+    const next = await allocateProcessId();
+    expect(next).toBeGreaterThan(Math.max(...ids));
+  });
+
+  it('raises a sequence to a floor but never lowers it', async () => {
+    await ensureIdFloor('test-seq', 50);
+    expect(await nextId('test-seq')).toBe(51);
+    await ensureIdFloor('test-seq', 10);
+    expect(await nextId('test-seq')).toBe(52);
+  });
+});
+
+describe('repositories', () => {
+  it('fail loudly on a malformed row instead of passing it on', async () => {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.customer('broken'), entity: 'customer', handle: 'broken', name: 'Broken', currency: 'GBP', privacyProtect: 'yes' },
+      }),
+    );
+    await expect(getCustomer('broken')).rejects.toThrow(/currency|privacyProtect|Invalid/);
+  });
+
+  it('refuse an item of another entity under the expected key', async () => {
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.customer('imposter'), entity: 'contact' } }));
+    await expect(getCustomer('imposter')).rejects.toThrow("is a 'contact', expected 'customer'");
+  });
+
+  it('find the registry of a domain by its longest known extension', async () => {
+    expect(extensionCandidates('shop.example.co.uk')).toEqual(['example.co.uk', 'co.uk', 'uk']);
+    expect((await findRegistryForDomain('example.co.uk'))?.provider.name).toBe('nominet');
+    expect((await findRegistryForDomain('example.uk'))?.extension).toBe('uk');
+    expect((await findRegistryForDomain('shop.example.nl'))?.provider.name).toBe('sidn');
+    expect(await findRegistryForDomain('example.org')).toBeUndefined();
+  });
+});
+
+describe('keys', () => {
+  it('start every key with its entity prefix', () => {
+    expect(keys.apiKey('ab', 'demo', 'alice')).toEqual({ pk: 'APIKEY#ab', sk: 'APIKEY', gsi1pk: 'APIKEYS#demo', gsi1sk: 'APIKEY#alice#ab' });
+    expect(keys.contact('demo', 'demo-admin')).toEqual({ pk: 'CONTACT#demo', sk: 'CONTACT#demo-admin' });
+    expect(keys.process(42, 'demo')).toEqual({ pk: 'PROCESS#42', sk: 'PROCESS', gsi1pk: 'PROCESSES#demo', gsi1sk: 'PROCESS#000000000042' });
+    expect(keys.zone('demo-shop.nl', 'demo').pk).toBe(keys.domain('demo-shop.nl', 'demo').pk);
+    expect(keys.zone('demo-shop.nl', 'demo').sk).toBe('ZONE');
+  });
+});
