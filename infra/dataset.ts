@@ -10,6 +10,7 @@ import { PriceRecord, PromoRecord, putPrice, putPromo } from '../shared/db/repos
 import { ProviderRecord, putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates, RateRecord } from '../shared/db/repositories/rates.ts';
 import { putTemplate, putZone, TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
+import { putRegistryDomain, RegistryDomainRecord } from '../shared/registry/sandbox.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 
@@ -41,6 +42,8 @@ export const DatasetSchema = v.strictObject({
   templates: v.optional(v.array(TemplateRecord)),
   domains: v.optional(v.array(DomainRecord)),
   zones: v.optional(v.array(ZoneRecord)),
+  /** Domains as the sandbox registry knows them (shared/registry/sandbox.ts, docs/transfer.md). */
+  registryDomains: v.optional(v.array(RegistryDomainRecord)),
   /** Floors for id sequences (`process`, `zone`, ...), above the ids the dataset itself uses. */
   counters: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)))),
 });
@@ -109,6 +112,7 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['templates', (dataset.templates ?? []).map((t) => () => putTemplate(t, ifAbsent))],
     ['domains', (dataset.domains ?? []).map((d) => () => putDomain(d, ifAbsent))],
     ['zones', (dataset.zones ?? []).map((z) => () => putZone(z, ifAbsent))],
+    ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
   ];
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);
   let done = 0;

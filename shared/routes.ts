@@ -46,6 +46,14 @@ export const routes: readonly Route[] = [
     access: 'read',
     summary: 'The DNS zone of a domain in the caller\'s account, as JSON or (Accept: text/dns) an RFC 1035 zone file.',
   },
+  {
+    id: 'transfer',
+    method: 'POST',
+    path: '/v2/domains/{domainName}/transfer',
+    dir: 'transfer',
+    access: 'readwrite',
+    summary: 'Transfer a domain into the account (?quote=true: the quote and plan only); Idempotency-Key supported.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
@@ -62,7 +70,16 @@ export interface Job {
   environment?: Record<string, string>;
 }
 
-export const jobs: readonly Job[] = [];
+export const jobs: readonly Job[] = [
+  {
+    id: 'transfer-poll',
+    dir: 'transfer-poll',
+    access: 'readwrite',
+    schedule: 'rate(1 minute)',
+    localIntervalSeconds: 10,
+    summary: 'Applies the registry\'s answers to pending transfers whose actionDate has passed (completes, rejects, fails).',
+  },
+];
 
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
 export const authorizerDir = 'authorizer';

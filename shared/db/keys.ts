@@ -76,6 +76,24 @@ export const keys = {
   domainCollection: (domainName: string) => ({ pk: `DOMAIN#${domainName}` }),
   zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
 
+  /**
+   * A domain's transfer in progress (the domain's pending state), in the domain's item collection,
+   * so at most one transfer per name can exist (a conditional put). While it waits for the registry
+   * it is listed by due time (`actionDate`) in one gsi1 partition for the scheduled poller.
+   */
+  domainTransfer: (domainName: string, actionDate: string): ItemKey => ({
+    pk: `DOMAIN#${domainName}`,
+    sk: 'TRANSFER',
+    gsi1pk: 'TRANSFERS#DUE',
+    gsi1sk: `TRANSFER#${actionDate}#${domainName}`,
+  }),
+  domainTransferByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'TRANSFER' }),
+  /** Pending transfers due at or before a time: gsi1sk <= `TRANSFER#<time>#~`. */
+  transfersDue: (at: string) => ({ gsi1pk: 'TRANSFERS#DUE', gsi1skMax: `TRANSFER#${at}#~`, gsi1skMin: 'TRANSFER#' }),
+
+  /** A domain as the sandbox registry knows it (shared/registry/sandbox.ts), by name. */
+  registryDomain: (domainName: string): ItemKey => ({ pk: `REGISTRYDOMAIN#${domainName}`, sk: 'REGISTRYDOMAIN' }),
+
   /** Zone templates of a customer. */
   template: (customer: string, name: string): ItemKey => ({ pk: `TEMPLATE#${customer}`, sk: `TEMPLATE#${name}` }),
 

@@ -1,0 +1,18 @@
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { logger } from '../../shared/logger.ts';
+import { now } from '../../shared/time.ts';
+import { type PollSummary, pollDueTransfers } from '../../shared/transfer/lifecycle.ts';
+
+/**
+ * The scheduled transfer poller (contract section 6): applies the registry's answers to the
+ * transfers whose actionDate has passed. The run's instant is the schedule's (`event.time`), so a
+ * run is reproducible; without one, the clock.
+ */
+export async function handler(event: ScheduledEvent, context: Context): Promise<PollSummary> {
+  const time = event?.time ? new Date(event.time) : now();
+  const at = Number.isNaN(time.getTime()) ? now() : time;
+  logger.appendKeys({ job: 'transfer-poll', requestId: context?.awsRequestId });
+  const summary = await pollDueTransfers(at);
+  if (summary.due > 0) logger.info('transfer poll', { at: at.toISOString(), ...summary });
+  return summary;
+}

@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import type { KeyData } from '../db/repositories/domains.ts';
+
+/**
+ * The gateway to the registries (contract section 6): everything the service asks a registry
+ * about a transfer goes through this interface, so the use cases never know whether a real EPP
+ * connection or the sandbox (shared/registry/sandbox.ts) answers.
+ */
+
+/** Transfer statuses (spec section 3). */
+export const transferStatuses = [
+  'pendingwhois', 'pendingfoa', 'pendingvalidation', 'pending', 'approved', 'cancelled', 'rejected', 'failed', 'completed',
+] as const;
+export const TransferStatus = v.picklist(transferStatuses);
+export type TransferStatus = v.InferOutput<typeof TransferStatus>;
+
+/** The statuses in which a transfer still waits for someone (the registry, a contact, the losing side). */
+export const waitingStatuses = ['pendingwhois', 'pendingfoa', 'pendingvalidation', 'pending', 'approved'] as const;
+export const WaitingStatus = v.picklist(waitingStatuses);
+export type WaitingStatus = v.InferOutput<typeof WaitingStatus>;
+
+/** The statuses that end a transfer. */
+export const finalStatuses = ['completed', 'rejected', 'failed', 'cancelled'] as const;
+export type FinalStatus = (typeof finalStatuses)[number];
+
+/** Whether a transfer status ends the transfer. */
+export function isFinal(status: TransferStatus): status is FinalStatus {
+  return (finalStatuses as readonly string[]).includes(status);
+}
+
+/** Statuses in which the registrant (or its contact) must still act: a designated agent cannot act for them. */
+export const registrantInteractionStatuses: readonly TransferStatus[] = ['pendingwhois', 'pendingfoa', 'pendingvalidation'];
+
+/** What a registry tells about a domain that is about to be transferred in. */
+export interface TransferCandidate {
+  domainName: string;
+  registry: string;
+  /** Current expiry at the registry. */
+  expiryDate: string;
+  /** Current name servers and DNSSEC key data at the registry. */
+  ns: string[];
+  keyData: KeyData[];
+  /** A premium (registry-priced) name: the transfer price per 12 months in the registry's currency. */
+  premium?: { currency: 'EUR' | 'USD'; amount: number };
+  /** Whether the registry accepts a designated agent for this name (ICANN change-of-registrant policy). */
+  designatedAgentAllowed: boolean;
+  /** Whether the registrant (or a contact) must still act before the transfer can complete. */
+  registrantInteraction: boolean;
+}
+
+/** A transfer as the service refers to it at the registry. */
+export interface TransferReference {
+  domainName: string;
+  registry: string;
+  /** When the transfer was requested (wire time). */
+  requestedDate: string;
+  /** Months the transfer adds. */
+  periodMonths: number;
+}
+
+/** Where a transfer stands at the registry. */
+export interface RegistryTransferState {
+  status: TransferStatus;
+  /** When the current status expires (waiting statuses only). */
+  actionDate?: string;
+  /** When the transfer ended (final statuses only). */
+  endDate?: string;
+  /** Why it was rejected or failed, as the registry says. */
+  reason?: string;
+  /** After completion: the domain as the registry now holds it for us. */
+  domain?: { expiryDate: string; ns: string[]; keyData: KeyData[] };
+}
+
+export interface RegistryGateway {
+  /**
+   * Looks a domain up for a transfer-in. Throws ObjectDoesNotExist (400) for a name the registry
+   * does not know, ObjectStatusProhibitsOperation for a name it will not transfer (locks), and
+   * ValidationError on `authcode` for a wrong auth code.
+   */
+  prepareTransfer(request: { domainName: string; registry: string; authcode?: string }): Promise<TransferCandidate>;
+  /** Submits a transfer (after prepareTransfer succeeded); answers the registry's first status. */
+  requestTransfer(reference: TransferReference & { authcode?: string }): Promise<RegistryTransferState>;
+  /** Where a submitted transfer stands at `at`. */
+  transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
+}
+
+let gateway: RegistryGateway | undefined;
+
+/**
+ * The registry gateway in use. `REGISTRY_GATEWAY` selects it; `sandbox` (the default, and the only
+ * implementation shipped) is the data-driven sandbox registry.
+ */
+export async function registryGateway(): Promise<RegistryGateway> {
+  if (gateway) return gateway;
+  const kind = process.env.REGISTRY_GATEWAY || 'sandbox';
+  if (kind !== 'sandbox') throw new Error(`Unknown REGISTRY_GATEWAY '${kind}'; the only implementation is 'sandbox'`);
+  const { sandboxRegistry } = await import('./sandbox.ts');
+  gateway = sandboxRegistry;
+  return gateway;
+}

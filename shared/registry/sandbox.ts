@@ -1,0 +1,149 @@
+import * as v from 'valibot';
+import { getItem, putItem, toItem } from '../db/items.ts';
+import { keys } from '../db/keys.ts';
+import { KeyData } from '../db/repositories/domains.ts';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
+import { DomainName, WireTime } from '../schemas/primitives.ts';
+import { addMonths, toWireTime } from '../time.ts';
+import { isValidPath } from '../transfer/state.ts';
+import {
+  type RegistryGateway,
+  type RegistryTransferState,
+  registrantInteractionStatuses,
+  type TransferCandidate,
+  type TransferReference,
+  WaitingStatus,
+} from './gateway.ts';
+
+/**
+ * The sandbox registry (contract section 6): a deterministic registry driven by data. Each domain
+ * it knows is one item (dataset section `registryDomains`) saying which registry runs it, its auth
+ * code, its EPP statuses (locks), its premium price, its expiry, name servers and DNSSEC, and how a
+ * transfer of it runs: a script of waiting stages, each lasting a number of seconds, then an
+ * outcome. Where a transfer stands is a pure function of that script and the time since the
+ * request, so the same question always gets the same answer and no network is needed.
+ */
+
+const entity = 'registryDomain';
+
+/** One waiting stage of a transfer script: its status and how long it lasts. */
+export const TransferStage = v.object({
+  status: WaitingStatus,
+  seconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** EPP statuses that make a registry refuse a transfer (RFC 5731 and the ICANN transfer policy). */
+export const transferBlockingStatuses = [
+  'clientTransferProhibited',
+  'serverTransferProhibited',
+  'pendingTransfer',
+  'pendingDelete',
+  'redemptionPeriod',
+] as const;
+
+/** A domain as the sandbox registry holds it. */
+export const RegistryDomainRecord = v.object({
+  domainName: DomainName,
+  /** Provider name of the registry (must serve the extension). */
+  registry: v.string(),
+  /** The current auth code; absent at registries without auth codes (Nominet). */
+  authcode: v.optional(v.string()),
+  /** EPP statuses (`ok`, `clientTransferProhibited`, ...). */
+  statuses: v.array(v.string()),
+  expiryDate: WireTime,
+  ns: v.array(v.string()),
+  keyData: v.array(KeyData),
+  /** Premium name: the registry's transfer price per 12 months. */
+  premium: v.optional(v.object({ currency: v.picklist(['EUR', 'USD']), amount: v.pipe(v.number(), v.integer(), v.minValue(0)) })),
+  /** Whether the registry accepts a designated agent for this name (gTLDs under ICANN policy). */
+  designatedAgentAllowed: v.optional(v.boolean(), false),
+  /** How a transfer runs: waiting stages in order, then the outcome. No stages: the outcome at once. */
+  transfer: v.pipe(
+    v.object({
+      stages: v.array(TransferStage),
+      outcome: v.picklist(['completed', 'rejected', 'failed']),
+      /** What the registry says when the outcome is rejected or failed. */
+      reason: v.optional(v.string()),
+    }),
+    // A registry that refuses at once does so through its statuses (locks), not through a script.
+    v.check((t) => t.outcome === 'completed' || t.stages.length > 0, 'a rejected or failed outcome needs a waiting stage first'),
+    v.check((t) => isValidPath([...t.stages.map((s) => s.status), t.outcome]), 'the stages and outcome must follow the transfer state machine'),
+  ),
+  /** One line for the docs: what this candidate demonstrates. */
+  description: v.optional(v.string()),
+});
+export type RegistryDomainRecord = v.InferOutput<typeof RegistryDomainRecord>;
+
+/** Stores a sandbox registry domain (datasets, tests). */
+export function putRegistryDomain(record: RegistryDomainRecord, ifAbsent = false): Promise<boolean> {
+  return putItem(toItem(keys.registryDomain(record.domainName), entity, record), ifAbsent);
+}
+
+/** A sandbox registry domain by name. */
+export function getRegistryDomain(domainName: string): Promise<RegistryDomainRecord | undefined> {
+  return getItem(keys.registryDomain(domainName), RegistryDomainRecord, entity);
+}
+
+async function known(domainName: string, registry: string): Promise<RegistryDomainRecord> {
+  const record = await getRegistryDomain(domainName);
+  // A name held by another registry is as unknown to this one as a name nobody holds.
+  if (!record || record.registry !== registry) throw new ObjectDoesNotExist('Domain', domainName, 'body');
+  return record;
+}
+
+/**
+ * Where a transfer of `record` requested at `requestedDate` stands at `at`: the stage whose window
+ * holds `at` (its end is the actionDate), or, after the last stage, the outcome.
+ */
+export function scriptedState(record: RegistryDomainRecord, reference: TransferReference, at: Date): RegistryTransferState {
+  const start = new Date(reference.requestedDate).getTime();
+  let end = start;
+  for (const stage of record.transfer.stages) {
+    end += stage.seconds * 1000;
+    if (at.getTime() < end) return { status: stage.status, actionDate: toWireTime(end) };
+  }
+  const endDate = toWireTime(end);
+  if (record.transfer.outcome !== 'completed') {
+    return { status: record.transfer.outcome, endDate, reason: record.transfer.reason ?? `The registry answered '${record.transfer.outcome}'.` };
+  }
+  return {
+    status: 'completed',
+    endDate,
+    domain: { expiryDate: toWireTime(addMonths(new Date(record.expiryDate), reference.periodMonths)), ns: record.ns, keyData: record.keyData },
+  };
+}
+
+/** The sandbox implementation of the registry gateway. */
+export const sandboxRegistry: RegistryGateway = {
+  async prepareTransfer({ domainName, registry, authcode }): Promise<TransferCandidate> {
+    const record = await known(domainName, registry);
+    const blocking = record.statuses.filter((s) => (transferBlockingStatuses as readonly string[]).includes(s));
+    if (blocking.length > 0) {
+      throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status is ${blocking.join(', ')}.`);
+    }
+    if (record.authcode !== undefined && authcode !== record.authcode) {
+      throw new ValidationError('The auth code is not valid for this domain.', [{ field: 'authcode', message: 'is not valid for this domain' }]);
+    }
+    const first = record.transfer.stages[0]?.status;
+    return {
+      domainName,
+      registry,
+      expiryDate: record.expiryDate,
+      ns: record.ns,
+      keyData: record.keyData,
+      ...(record.premium ? { premium: record.premium } : {}),
+      designatedAgentAllowed: record.designatedAgentAllowed,
+      registrantInteraction: first !== undefined && registrantInteractionStatuses.includes(first),
+    };
+  },
+
+  async requestTransfer(reference) {
+    const record = await known(reference.domainName, reference.registry);
+    return scriptedState(record, reference, new Date(reference.requestedDate));
+  },
+
+  async transferState(reference, at) {
+    const record = await known(reference.domainName, reference.registry);
+    return scriptedState(record, reference, at);
+  },
+};

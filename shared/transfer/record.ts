@@ -1,0 +1,117 @@
+import * as v from 'valibot';
+import { DomainContact, KeyData } from '../db/repositories/domains.ts';
+import type { ProcessRecord } from '../db/repositories/processes.ts';
+import { TransferStatus } from '../registry/gateway.ts';
+import { WireTime } from '../schemas/primitives.ts';
+
+/**
+ * What a transfer process keeps in `details` (the process record itself is contract section 5):
+ * where the transfer stands, what it will change (the plan), and what was applied.
+ */
+
+const Change = v.picklist(['kept', 'replaced', 'removed']);
+
+/** The zone part of a plan: what happens to the domain's DNS zone on completion (spec 2.2). */
+export const ZonePlan = v.object({
+  change: v.picklist(['created', 'converted', 'untouched']),
+  /** Whether a zone of the service exists for the domain in the caller's account (before). */
+  exists: v.boolean(),
+  service: v.optional(v.picklist(['BASIC', 'PREMIUM'])),
+  template: v.optional(v.string()),
+  link: v.optional(v.boolean()),
+  master: v.optional(v.string()),
+  dnssec: v.optional(v.boolean()),
+});
+export type ZonePlan = v.InferOutput<typeof ZonePlan>;
+
+/** What a transfer will change (the `plan` of a quote; kept on the process and applied on completion). */
+export const TransferPlan = v.object({
+  periodMonths: v.number(),
+  expiry: v.object({ before: WireTime, after: WireTime }),
+  nameServers: v.object({ change: Change, before: v.array(v.string()), after: v.array(v.string()) }),
+  dnssec: v.object({ change: Change, before: v.array(KeyData), after: v.array(KeyData) }),
+  zone: ZonePlan,
+  contacts: v.object({ registrant: v.string(), contacts: v.array(DomainContact) }),
+  privacyProtect: v.boolean(),
+  autoRenew: v.boolean(),
+  designatedAgent: v.object({
+    requested: v.picklist(['NONE', 'OLD', 'NEW', 'BOTH']),
+    applied: v.picklist(['NONE', 'NEW']),
+    note: v.optional(v.string()),
+  }),
+});
+export type TransferPlan = v.InferOutput<typeof TransferPlan>;
+
+/** The transfer's state in a process's `details`. */
+export const TransferDetails = v.object({
+  domainName: v.string(),
+  registry: v.string(),
+  extension: v.string(),
+  type: v.literal('IN'),
+  status: TransferStatus,
+  /** False until the registry has answered the request (the transfer then shows as `pending`). */
+  submitted: v.boolean(),
+  /** Bumped on every change; the domain's pending-state item carries the same number (optimistic lock). */
+  version: v.pipe(v.number(), v.integer()),
+  requestedDate: WireTime,
+  actionDate: v.optional(WireTime),
+  endDate: v.optional(WireTime),
+  expiryDate: v.optional(WireTime),
+  reason: v.optional(v.string()),
+  plan: TransferPlan,
+  /** Accepted and recorded (contract 3.1); the sandbox registry needs neither. */
+  transferContacts: v.optional(v.array(v.string())),
+  languageCode: v.optional(v.string()),
+  /** Every status the transfer went through, with when. */
+  history: v.array(v.object({ status: TransferStatus, date: WireTime })),
+  /** Set on completion: the zone created or converted. */
+  zoneId: v.optional(v.number()),
+  /** Set when a rejected or failed transfer's refundable billables were refunded. */
+  refunded: v.optional(v.boolean()),
+});
+export type TransferDetails = v.InferOutput<typeof TransferDetails>;
+
+/** Whether a process is a domain transfer. */
+export function isTransferProcess(process: ProcessRecord): boolean {
+  return process.type === 'domain' && process.action === 'transfer';
+}
+
+/** A transfer process's details, parsed (a malformed record fails loudly). */
+export function transferDetailsOf(process: ProcessRecord): TransferDetails {
+  return v.parse(TransferDetails, process.details);
+}
+
+/** The transfer result of spec 2.6 / contract 3.1. */
+export interface TransferResult {
+  domainName: string;
+  status: TransferStatus;
+  requestedDate: string;
+  expiryDate?: string;
+  actionDate?: string;
+  type: 'IN';
+  processId: number;
+}
+
+/**
+ * Renders a transfer process in the spec 2.6 shape with its current status: `expiryDate` only when
+ * completed, `actionDate` only while waiting. Before the registry has answered, the transfer is
+ * `pending` (at the registry). Used by the transfer endpoint and by process info (contract 3.3).
+ */
+export function transferResultOf(process: ProcessRecord): TransferResult {
+  const d = transferDetailsOf(process);
+  const status: TransferStatus = d.submitted ? d.status : 'pending';
+  return {
+    domainName: d.domainName,
+    status,
+    requestedDate: d.requestedDate,
+    ...(status === 'completed' && d.expiryDate ? { expiryDate: d.expiryDate } : {}),
+    ...(d.actionDate && !['completed', 'rejected', 'failed', 'cancelled'].includes(status) ? { actionDate: d.actionDate } : {}),
+    type: 'IN',
+    processId: process.id,
+  };
+}
+
+/** The HTTP status a transfer result answers with (contract 3.1): 200 once completed, else 202. */
+export function httpStatusOf(result: TransferResult): 200 | 202 {
+  return result.status === 'completed' ? 200 : 202;
+}

@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import { dnssecAlgorithms } from '../registry/metadata.ts';
+import { AcknowledgedBillables } from '../pricing/index.ts';
+import { DomainName, domainNamePattern, Handle, QueryBoolean } from '../schemas/primitives.ts';
+
+/**
+ * POST /v2/domains/{domainName}/transfer[?quote=true]: spec 2.1-2.5 with the limits of spec 8 and
+ * the extra keys contract 3.1 allows (`transferContacts`, `languageCode`).
+ */
+
+/** A name server host name (spec 2.1): the domain-name pattern, 4 to 255 characters. */
+const NameServer = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.minLength(4, 'must be 4 to 255 characters long'),
+  v.maxLength(255, 'must be 4 to 255 characters long'),
+  v.regex(domainNamePattern, 'is not a valid host name (lower-case, punycode for IDN)'),
+);
+
+/** Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. */
+export const ZoneRequest = v.strictObject({
+  service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
+  template: v.optional(Handle),
+  link: v.optional(v.boolean()),
+  master: v.optional(v.pipe(v.string(), v.ip('must be an IPv4 or IPv6 address'))),
+  dnssec: v.optional(v.boolean()),
+});
+
+/** Spec 2.3. */
+export const ContactRequest = v.strictObject({
+  role: v.picklist(['ADMIN', 'BILLING', 'TECH'], 'must be ADMIN, BILLING or TECH'),
+  handle: Handle,
+});
+
+/** Base64 per RFC 4648 (padding required); whitespace inside is ignored (contract 3.1). */
+const Base64 = v.pipe(
+  v.string(),
+  v.transform((s) => s.replace(/\s+/g, '')),
+  v.minLength(4, 'must be a base64 encoded public key'),
+  v.maxLength(8192, 'must be at most 8192 characters long'),
+  v.regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be valid base64'),
+);
+
+/** Spec 2.4. */
+export const KeyDataRequest = v.strictObject({
+  protocol: v.literal(3, 'must be 3'),
+  flags: v.picklist([256, 257], 'must be 256 (ZSK) or 257 (KSK)'),
+  algorithm: v.picklist(dnssecAlgorithms, `must be one of ${dnssecAlgorithms.join(', ')}`),
+  publicKey: Base64,
+});
+
+/** True when no two items share a key. */
+const distinct = <T>(items: readonly T[], key: (item: T) => string) => new Set(items.map(key)).size === items.length;
+
+/** Spec 2.1 plus contract 3.1's `transferContacts` and `languageCode`. */
+export const TransferBody = v.strictObject({
+  customer: Handle,
+  registrant: Handle,
+  privacyProtect: v.optional(v.boolean()),
+  period: v.optional(v.pipe(v.number(), v.integer('must be an integer number of months'), v.minValue(1, 'must be at least 1'), v.maxValue(120, 'must be at most 120'))),
+  authcode: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(64, 'must be at most 64 characters long'))),
+  autoRenew: v.optional(v.boolean()),
+  ns: v.optional(
+    v.pipe(
+      v.array(NameServer),
+      v.maxLength(10, 'must have at most 10 items'),
+      v.check((items) => distinct(items, (n) => n), 'must not list a name server twice'),
+    ),
+  ),
+  designatedAgent: v.optional(v.picklist(['NONE', 'OLD', 'NEW', 'BOTH'], 'must be NONE, OLD, NEW or BOTH')),
+  zone: v.optional(ZoneRequest),
+  contacts: v.optional(
+    v.pipe(
+      v.array(ContactRequest),
+      v.maxLength(10, 'must have at most 10 items'),
+      v.check((items) => distinct(items, (c) => `${c.role} ${c.handle}`), 'must not list a contact twice in one role'),
+    ),
+  ),
+  keyData: v.optional(v.pipe(v.array(KeyDataRequest), v.maxLength(20, 'must have at most 20 items'))),
+  billables: v.optional(AcknowledgedBillables),
+  transferContacts: v.optional(
+    v.pipe(
+      v.array(v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT or ADMIN')),
+      v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
+    ),
+  ),
+  languageCode: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as de or zh-Hans'), v.maxLength(35, 'must be at most 35 characters long'))),
+});
+export type TransferBody = v.InferOutput<typeof TransferBody>;
+
+export const TransferRequest = v.object({
+  path: v.object({ domainName: DomainName }),
+  query: v.object({ quote: v.optional(QueryBoolean) }),
+  body: TransferBody,
+});
+export type TransferRequest = v.InferOutput<typeof TransferRequest>;

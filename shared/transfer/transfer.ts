@@ -1,0 +1,275 @@
+import type { Principal } from '../auth/principal.ts';
+import { getContact } from '../db/repositories/contacts.ts';
+import { getCustomer } from '../db/repositories/customers.ts';
+import { getPriceList } from '../db/repositories/prices.ts';
+import { allocateProcessId, type ProcessRecord } from '../db/repositories/processes.ts';
+import { findRegistryForDomain } from '../db/repositories/providers.ts';
+import { getTemplate } from '../db/repositories/zones.ts';
+import {
+  AuthorizationError,
+  ObjectDoesNotExist,
+  ObjectExists,
+  ObjectStatusProhibitsOperation,
+  ValidationError,
+  type Violation,
+} from '../errors.ts';
+import { idempotent } from '../http/idempotency.ts';
+import type { Reply } from '../http/response.ts';
+import {
+  assertAcknowledged,
+  buildQuote,
+  convertCents,
+  domainProduct,
+  latestRates,
+  listPriceLine,
+  type PriceList,
+  type QuoteBody,
+  type QuoteLine,
+} from '../pricing/index.ts';
+import { type ProviderMetadata } from '../registry/metadata.ts';
+import { type RegistryGateway, registryGateway, type TransferCandidate } from '../registry/gateway.ts';
+import { addMonths, now, toWireTime } from '../time.ts';
+import { advance } from './lifecycle.ts';
+import { planTransfer } from './plan.ts';
+import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
+import type { TransferRequest } from './request.ts';
+import { readDomainCollection, startTransfer, type TransferLock } from './store.ts';
+
+/**
+ * The transfer-in use case (spec 2.1-2.6, 4.1; contract 3.1, 4, 5, 6): validate against the spec,
+ * the registry's metadata and the account; price it; with `quote=true` answer the quote and the
+ * plan; otherwise check the acknowledgment, write the process and the domain's pending state in
+ * one transaction, submit to the registry and apply its first answer.
+ */
+
+export interface TransferCall {
+  input: TransferRequest;
+  principal: Principal;
+  headers: Record<string, string>;
+}
+
+/** The quote answer: contract section 4 plus the plan of what the transfer will change. */
+export type TransferQuote = QuoteBody & { plan: TransferPlan };
+
+interface Evaluation {
+  registry: string;
+  extension: string;
+  plan: TransferPlan;
+  quote: TransferQuote;
+  list: PriceList;
+  gateway: RegistryGateway;
+}
+
+const designatedAgentPermission = 'DESIGNATED_AGENT';
+/** Registries cap a domain's registration at ten years ahead (ICANN; the sandbox follows it). */
+const maxYearsAhead = 10;
+
+/** POST /v2/domains/{domainName}/transfer: the quote, or the transfer (idempotent per `Idempotency-Key`). */
+export async function transferDomain(call: TransferCall): Promise<Reply> {
+  if (call.input.query.quote === true) {
+    const { quote } = await evaluate(call, now());
+    return { status: 200, body: quote };
+  }
+  return idempotent(
+    { operation: 'transfer', customer: call.principal.customer, headers: call.headers, request: call.input },
+    () => start(call),
+  );
+}
+
+/** Spec 2.1 / 5: the caller's own account, and the DESIGNATED_AGENT permission for any value but NONE. */
+function authorize({ input, principal }: TransferCall): void {
+  if (input.body.customer !== principal.customer) {
+    throw new AuthorizationError(`Customer '${input.body.customer}' is not your account.`);
+  }
+  const agent = input.body.designatedAgent;
+  if (agent !== undefined && agent !== 'NONE' && !principal.permissions.includes(designatedAgentPermission)) {
+    throw new AuthorizationError(`designatedAgent ${agent} requires the ${designatedAgentPermission} permission.`);
+  }
+}
+
+/** The registry's rules (contract 3.1): period, auth code, DNSSEC algorithms and count. All broken rules at once. */
+function registryRules(call: TransferCall, registry: string, metadata: ProviderMetadata): number {
+  const body = call.input.body;
+  const violations: Violation[] = [];
+  const periods = [...(metadata.transferDomainPeriods ?? [12])].sort((a, b) => a - b);
+  const period = body.period ?? (periods[0] as number);
+  if (!periods.includes(period)) {
+    violations.push({ field: 'period', message: `must be one of ${periods.join(', ')} (months) at ${registry}`, value: period });
+  }
+  const supportsAuthcode = metadata.transferSupportsAuthcode ?? true;
+  if (body.authcode === undefined && metadata.transferRequiresAuthcode === true) {
+    violations.push({ field: 'authcode', message: `is required for a transfer at ${registry}` });
+  }
+  if (body.authcode !== undefined && !supportsAuthcode) {
+    violations.push({ field: 'authcode', message: `is not used for transfers at ${registry}; leave it out` });
+  }
+  const keyData = body.keyData ?? [];
+  const allowed = metadata.allowedDnssecAlgorithms;
+  keyData.forEach((k, i) => {
+    if (allowed && !allowed.includes(k.algorithm)) {
+      violations.push({ field: `keyData[${i}].algorithm`, message: `is not supported at ${registry}; use one of ${allowed.join(', ')}`, value: k.algorithm });
+    }
+  });
+  const max = metadata.allowedDnssecRecords;
+  if (max !== undefined && keyData.length > max) {
+    violations.push({ field: 'keyData', message: max === 0 ? `DNSSEC is not supported at ${registry}` : `must have at most ${max} items at ${registry}` });
+  }
+  if (violations.length > 0) throw new ValidationError(`The request breaks the transfer rules of ${registry}.`, violations);
+  return period;
+}
+
+/** Spec 2.1: what is applied of `designatedAgent` (recorded on the process). */
+function designatedAgentOf(requested: TransferPlan['designatedAgent']['requested'], candidate: TransferCandidate): TransferPlan['designatedAgent'] {
+  if (requested === 'NONE') return { requested, applied: 'NONE' };
+  if (!candidate.designatedAgentAllowed) return { requested, applied: 'NONE', note: 'ignored: the registry allows no designated agent' };
+  if (candidate.registrantInteraction) return { requested, applied: 'NONE', note: 'ignored: interaction with the registrant is still required' };
+  if (requested === 'OLD') return { requested, applied: 'NONE', note: 'ignored: acting for the old registrant is impossible on a transfer-in' };
+  return { requested, applied: 'NEW', ...(requested === 'BOTH' ? { note: 'BOTH acts as NEW on a transfer-in' } : {}) };
+}
+
+/** The charges (contract section 4): TRANSFER for the period (premium where it applies) and PRIVACY_PROTECT when enabled and priced. */
+async function priceTransfer(list: PriceList, extension: string, domainName: string, plan: TransferPlan, candidate: TransferCandidate, at: Date): Promise<QuoteBody> {
+  const product = domainProduct(extension);
+  // Prices are per 12 months; a shorter period is billed as a year.
+  const years = Math.max(1, Math.ceil(plan.periodMonths / 12));
+  const transfer = listPriceLine(list, product, 'TRANSFER', years, at);
+  if (!transfer) {
+    throw new ValidationError(`${domainName} cannot be transferred into this account: its price list has no TRANSFER price for ${product}.`, [
+      { field: 'domainName', message: `has no TRANSFER price (${product}) on this account's price list`, value: domainName },
+    ]);
+  }
+  const lines: QuoteLine[] = [transfer.line];
+  if (candidate.premium) {
+    const { currency, amount } = candidate.premium;
+    let converted = amount;
+    if (currency !== transfer.currency) {
+      const rates = await latestRates();
+      if (!rates) throw new ValidationError(`No exchange rates are stored; the premium price in ${currency} cannot be quoted.`);
+      converted = convertCents(amount, currency, transfer.currency, rates);
+    }
+    lines[0] = { ...transfer.line, amount: converted };
+  }
+  if (plan.privacyProtect) {
+    const privacy = listPriceLine(list, product, 'PRIVACY_PROTECT', years, at);
+    if (privacy && privacy.currency === transfer.currency) lines.push(privacy.line);
+  }
+  return buildQuote('DomainTransfer', transfer.currency, lines);
+}
+
+/** Everything a transfer and its quote check and decide, in the order the errors are reported. */
+async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
+  authorize(call);
+  const { input, principal } = call;
+  const domainName = input.path.domainName;
+  const body = input.body;
+
+  const found = await findRegistryForDomain(domainName);
+  if (!found) {
+    throw new ValidationError(`No registry serves the extension of ${domainName}.`, [
+      { field: 'domainName', message: 'has an extension no registry serves', value: domainName },
+    ]);
+  }
+  const registry = found.provider.name;
+  const period = registryRules(call, registry, found.provider.metadata);
+
+  const handles = [body.registrant, ...(body.contacts ?? []).map((c) => c.handle)];
+  const [customer, contacts, template, collection, list] = await Promise.all([
+    getCustomer(principal.customer),
+    Promise.all([...new Set(handles)].map(async (h) => [h, await getContact(principal.customer, h)] as const)),
+    body.zone?.template !== undefined ? getTemplate(principal.customer, body.zone.template) : Promise.resolve(undefined),
+    readDomainCollection(domainName),
+    getPriceList(principal.customer),
+  ]);
+  if (!customer) throw new AuthorizationError(`Customer '${principal.customer}' is not your account.`);
+  const missing = contacts.find(([, contact]) => contact === undefined);
+  if (missing) throw new ObjectDoesNotExist('Contact', missing[0], 'body');
+  if (body.zone?.template !== undefined && !template) throw new ObjectDoesNotExist('Template', body.zone.template, 'body');
+
+  if (collection.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
+  if (collection.lock) throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+  // A name another account of the service holds is not available for a transfer-in; said like a lock.
+  if (collection.domain) throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
+  const foreignZone = collection.zone !== undefined && collection.zone.customer !== principal.customer;
+  if (foreignZone && body.zone !== undefined) {
+    throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
+  }
+
+  const gateway = await registryGateway();
+  const candidate = await gateway.prepareTransfer({ domainName, registry, ...(body.authcode !== undefined ? { authcode: body.authcode } : {}) });
+
+  const plan = planTransfer({
+    body,
+    candidate,
+    periodMonths: period,
+    privacyProtect: body.privacyProtect ?? customer.privacyProtect,
+    existingZone: foreignZone ? undefined : collection.zone,
+    designatedAgent: designatedAgentOf(body.designatedAgent ?? 'NONE', candidate),
+  });
+  if (plan.expiry.after > toWireTime(addMonths(at, maxYearsAhead * 12))) {
+    throw new ValidationError(`The transfer would extend ${domainName} beyond ${maxYearsAhead} years from now.`, [
+      { field: 'period', message: `would put the expiry (${plan.expiry.after}) more than ${maxYearsAhead} years ahead`, value: period },
+    ]);
+  }
+  const quote = await priceTransfer(list, found.extension, domainName, plan, candidate, at);
+  return { registry, extension: found.extension, plan, quote: { ...quote, plan }, list, gateway };
+}
+
+/** The transfer itself (never a quote): one transaction, then the registry's first answer applied. */
+async function start(call: TransferCall): Promise<Reply> {
+  const at = now();
+  const ev = await evaluate(call, at);
+  const { input, principal } = call;
+  const domainName = input.path.domainName;
+  assertAcknowledged(ev.quote, ev.list, input.body.billables, at);
+
+  const id = await allocateProcessId();
+  const requestedDate = toWireTime(at);
+  const details: TransferDetails = {
+    domainName,
+    registry: ev.registry,
+    extension: ev.extension,
+    type: 'IN',
+    status: 'pending',
+    submitted: false,
+    version: 1,
+    requestedDate,
+    // Due at once: should the registry's answer never be recorded, the poller picks the transfer up.
+    actionDate: requestedDate,
+    plan: ev.plan,
+    ...(input.body.transferContacts ? { transferContacts: input.body.transferContacts } : {}),
+    ...(input.body.languageCode ? { languageCode: input.body.languageCode } : {}),
+    history: [],
+  };
+  const process: ProcessRecord = {
+    id,
+    customer: principal.customer,
+    user: principal.user,
+    type: 'domain',
+    action: 'transfer',
+    identifier: domainName,
+    status: 'RUNNING',
+    createdDate: requestedDate,
+    updatedDate: requestedDate,
+    billables: ev.quote.quote.billables ?? [],
+    details,
+  };
+  const lock: TransferLock = { domainName, customer: principal.customer, processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate };
+  const conflict = await startTransfer(process, lock);
+  if (conflict === 'pending') throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+  if (conflict === 'held') {
+    const { domain } = await readDomainCollection(domainName);
+    if (domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
+    throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
+  }
+
+  const state = await ev.gateway.requestTransfer({
+    domainName,
+    registry: ev.registry,
+    requestedDate,
+    periodMonths: ev.plan.periodMonths,
+    ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
+  });
+  const current = await advance(process, lock, state, at);
+  const result = transferResultOf(current);
+  return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(id) } };
+}
