@@ -5,6 +5,16 @@ import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { ContactRecord, putContact } from '../shared/db/repositories/contacts.ts';
 import { CustomerRecord, putCustomer } from '../shared/db/repositories/customers.ts';
 import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
+import { CertificateAuthority, CertificateProduct } from '../shared/certificates/model.ts';
+import {
+  DatasetCertificate,
+  putCertificate,
+  putCertificateAuthority,
+  putCertificateProduct,
+  putDatasetProcess,
+  resolveDatasetCertificate,
+} from '../shared/db/repositories/certificates.ts';
+import { ProcessRecord } from '../shared/db/repositories/processes.ts';
 import { DomainRecord, putDomain } from '../shared/db/repositories/domains.ts';
 import { PriceRecord, PromoRecord, putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { ProviderRecord, putProvider } from '../shared/db/repositories/providers.ts';
@@ -44,6 +54,11 @@ export const DatasetSchema = v.strictObject({
   zones: v.optional(v.array(ZoneRecord)),
   /** Domains as the sandbox registry knows them (shared/registry/sandbox.ts, docs/transfer.md). */
   registryDomains: v.optional(v.array(RegistryDomainRecord)),
+  certificateAuthorities: v.optional(v.array(CertificateAuthority)),
+  certificateProducts: v.optional(v.array(CertificateProduct)),
+  /** Certificates; dates may be relative (`now+25d`), resolved at load time. */
+  certificates: v.optional(v.array(DatasetCertificate)),
+  processes: v.optional(v.array(ProcessRecord)),
   /** Floors for id sequences (`process`, `zone`, ...), above the ids the dataset itself uses. */
   counters: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)))),
 });
@@ -112,6 +127,10 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['templates', (dataset.templates ?? []).map((t) => () => putTemplate(t, ifAbsent))],
     ['domains', (dataset.domains ?? []).map((d) => () => putDomain(d, ifAbsent))],
     ['zones', (dataset.zones ?? []).map((z) => () => putZone(z, ifAbsent))],
+    ['certificateAuthorities', (dataset.certificateAuthorities ?? []).map((a) => () => putCertificateAuthority(a, ifAbsent))],
+    ['certificateProducts', (dataset.certificateProducts ?? []).map((p) => () => putCertificateProduct(p, ifAbsent))],
+    ['certificates', (dataset.certificates ?? []).map((c) => () => putCertificate(resolveDatasetCertificate(c, new Date()), ifAbsent))],
+    ['processes', (dataset.processes ?? []).map((p) => () => putDatasetProcess(p, ifAbsent))],
     ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
   ];
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);

@@ -54,6 +54,22 @@ export const routes: readonly Route[] = [
     access: 'readwrite',
     summary: 'Transfer a domain into the account (?quote=true: the quote and plan only); Idempotency-Key supported.',
   },
+  {
+    id: 'renew',
+    method: 'POST',
+    path: '/v2/ssl/certificates/{certificateId}/renew',
+    dir: 'renew',
+    access: 'readwrite',
+    summary: 'Renew a certificate in its renewal window with a fresh CSR (?quote=true prices it); opens a certificate process.',
+  },
+  {
+    id: 'process-info',
+    method: 'GET',
+    path: '/v2/processes/{processId}/info',
+    dir: 'process-info',
+    access: 'read',
+    summary: 'Context specific info on a process: certificate and acme validations with nextAction, transfer status.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
@@ -78,6 +94,14 @@ export const jobs: readonly Job[] = [
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 10,
     summary: 'Applies the registry\'s answers to pending transfers whose actionDate has passed (completes, rejects, fails).',
+  },
+  {
+    id: 'dcv-check',
+    dir: 'dcv-check',
+    access: 'readwrite',
+    schedule: 'rate(5 minutes)',
+    localIntervalSeconds: 15,
+    summary: 'Checks open certificate requests (DCV records in managed zones, sandbox authority checks) and issues validated certificates.',
   },
 ];
 

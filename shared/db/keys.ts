@@ -138,4 +138,10 @@ export const keys = {
   certificateAuthority: (name: string): ItemKey => ({ pk: `CA#${name}`, sk: 'CA' }),
   /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
   oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
+  /**
+   * Certificate requests still validating, in one partition the scheduled DCV check reads with one
+   * Query (written with the process, deleted when it completes).
+   */
+  openCertificateRequest: (processId: number): ItemKey => ({ pk: 'CERTREQUEST#OPEN', sk: `CERTREQUEST#${pad(processId)}` }),
+  openCertificateRequests: () => ({ pk: 'CERTREQUEST#OPEN' }),
 } as const;

@@ -1,0 +1,28 @@
+import * as v from 'valibot';
+import { type AcmeInfo, acmeInfo, type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
+import { AcmeProcessState, CertificateProcessState } from '../../shared/certificates/model.ts';
+import { getCertificateAuthority } from '../../shared/db/repositories/certificates.ts';
+import { getProcess } from '../../shared/db/repositories/processes.ts';
+import { ObjectDoesNotExist, ValidationError } from '../../shared/errors.ts';
+import { now } from '../../shared/time.ts';
+import { isTransferProcess, type TransferResult, transferResultOf } from '../../shared/transfer/record.ts';
+
+/**
+ * Process info (spec 2.9, contract 3.3): the shape follows the process's type. Certificate and
+ * acme processes answer the spec's shapes (plus nextAction), domain transfers their transfer
+ * result; any other type has no info (400).
+ */
+export async function processInfo(id: number, customer: string): Promise<CertificateInfo | AcmeInfo | TransferResult> {
+  const process = await getProcess(id, customer);
+  if (!process) throw new ObjectDoesNotExist('Process', String(id));
+  if (process.type === 'certificate' || process.type === 'acme') {
+    const authorityName = v.parse(v.object({ authority: v.string() }), process.details).authority;
+    const authority = await getCertificateAuthority(authorityName);
+    if (!authority) throw new Error(`Process ${id} names unknown certificate authority '${authorityName}'`);
+    return process.type === 'certificate'
+      ? certificateInfo(process, v.parse(CertificateProcessState, process.details), authority, now())
+      : acmeInfo(process, v.parse(AcmeProcessState, process.details), authority, now());
+  }
+  if (isTransferProcess(process)) return transferResultOf(process);
+  throw new ValidationError(`There is no info for processes of type ${process.type} (action ${process.action}).`);
+}

@@ -1,0 +1,7 @@
+import { endpoint } from '../../shared/http/pipeline.ts';
+import { renewCertificate } from './renew.ts';
+import { RenewRequest } from './schema.ts';
+
+export const handler = endpoint({ route: 'renew', request: RenewRequest, body: true }, ({ input, principal, headers }) =>
+  renewCertificate(input, principal, headers),
+);

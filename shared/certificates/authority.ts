@@ -1,0 +1,169 @@
+import type { ZoneRecord } from '../db/repositories/zones.ts';
+import { toWireTime } from '../time.ts';
+import { caaStatus } from './caa.ts';
+import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
+import {
+  attentionChecks,
+  type CaaRecordStatus,
+  type CertificateAuthority,
+  type DcvState,
+  type DcvType,
+  organizationChecks,
+  type ValidationLevel,
+  type Validations,
+} from './model.ts';
+
+/**
+ * The certificate-authority gateway (contract section 6): everything the service asks of an
+ * authority goes through this interface. The one implementation shipped is the sandbox authority,
+ * driven by the authority's record (`sandbox` settings in the data): no network, deterministic.
+ */
+
+/** What the service knows of a request when it asks the authority for validation state. */
+export interface RequestView {
+  processId: number;
+  validationLevel: ValidationLevel;
+  period: number;
+  csrSha256: string;
+  uniqueValue: string;
+  /** When the request was placed: the sandbox's clock for "found after N seconds". */
+  requestedAt: Date;
+  validations: Validations;
+}
+
+/** A DCV method chosen for one name. */
+export interface DcvChoice {
+  commonName: string;
+  type: DcvType;
+  email?: string;
+}
+
+/** A certificate as the authority issues it. */
+export interface Issued {
+  serialNumber: string;
+  startDate: string;
+  expiryDate: string;
+  /** End of the subscription when the period is longer than one certificate may last. */
+  subscriptionEndDate?: string;
+}
+
+export interface CertificateAuthorityGateway {
+  /** The first validation state of a request: DCV entries with their instructions, organization checks. */
+  open(request: Omit<RequestView, 'validations'>, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Validations;
+  /** The validation state after the authority looked again (DNS records, e-mails, files, organization). */
+  check(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Validations;
+  /** Whether every name can be validated at once by auth key (immediate issuance). */
+  validatableAtOnce(validations: Validations): boolean;
+  /** Issues the certificate of a fully validated request. */
+  issue(request: RequestView, now: Date): Issued;
+  /** The validation manager took the customer's answers: ATTENTION checks are resolved. */
+  resolveAttention(validations: Validations): Validations;
+}
+
+const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
+
+/** Adds months in UTC, clamping to the last day of a shorter month. */
+export function addMonths(date: Date, months: number): Date {
+  const d = new Date(date.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+/** The sandbox authority for one authority record. */
+export class SandboxAuthority implements CertificateAuthorityGateway {
+  constructor(readonly authority: CertificateAuthority) {}
+
+  open(request: Omit<RequestView, 'validations'>, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Validations {
+    const entries: DcvState[] = dcv.map((choice) => ({
+      ...dcvInstructions(this.authority, request.csrSha256, request.uniqueValue, choice.commonName, choice.type, choice.email),
+      status: 'WAITING',
+      caaRecordStatus: 'UNKNOWN',
+      ...(this.authority.riskChecks ? { riskStatus: 'WAITING' as const } : {}),
+    }));
+    const validations: Validations = { dcv: entries };
+    if (request.validationLevel !== 'DV') for (const check of organizationChecks) validations[check] = 'WAITING';
+    for (const entry of entries) {
+      const zone = zones.get(entry.commonName);
+      if (entry.type === 'DNS' && zone) entry.zone = zone.domainName;
+    }
+    return this.check({ ...request, validations }, zones, request.requestedAt);
+  }
+
+  check(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Validations {
+    const elapsed = (now.getTime() - request.requestedAt.getTime()) / 1000;
+    const after = (seconds: number | null) => seconds !== null && elapsed >= seconds;
+    const sandbox = this.authority.sandbox;
+    const dcv = request.validations.dcv.map((entry): DcvState => {
+      const zone = zones.get(entry.commonName);
+      const caaRecordStatus = caaStatus(entry.commonName, zone, this.authority);
+      let status = entry.status;
+      if (badCaa.has(caaRecordStatus)) status = 'ATTENTION';
+      else if (entry.type === 'DNS' && zone) status = dnsRecordStatus(entry, zone);
+      else if (status !== 'VALIDATED') {
+        const found =
+          entry.type === 'DNS' ? after(sandbox.externalDnsFoundAfterSeconds)
+          : entry.type === 'FILE' ? after(sandbox.fileFoundAfterSeconds)
+          : after(sandbox.emailApprovedAfterSeconds);
+        status = found ? 'VALIDATED' : 'WAITING';
+      }
+      const next: DcvState = { ...entry, status, caaRecordStatus };
+      if (this.authority.riskChecks) next.riskStatus = status === 'VALIDATED' ? 'PASSED' : 'WAITING';
+      return next;
+    });
+    const out: Validations = { ...request.validations, dcv };
+    for (const check of organizationChecks) {
+      if (out[check] !== 'WAITING') continue;
+      const rule = sandbox.organizationChecks[check];
+      if (elapsed >= rule.afterSeconds) out[check] = rule.result;
+    }
+    return out;
+  }
+
+  validatableAtOnce(validations: Validations): boolean {
+    return (
+      organizationChecks.every((c) => validations[c] === undefined) &&
+      validations.dcv.length > 0 &&
+      validations.dcv.every((e) => e.type === 'DNS' && e.zone !== undefined && !badCaa.has(e.caaRecordStatus))
+    );
+  }
+
+  issue(request: RequestView, now: Date): Issued {
+    const months = Math.min(request.period, this.authority.maxValidityMonths);
+    return {
+      serialNumber: digest(`${this.authority.name}:${request.processId}:${request.csrSha256}`).slice(0, 32).toUpperCase(),
+      startDate: toWireTime(now),
+      expiryDate: toWireTime(addMonths(now, months)),
+      ...(request.period > months ? { subscriptionEndDate: toWireTime(addMonths(now, request.period)) } : {}),
+    };
+  }
+
+  resolveAttention(validations: Validations): Validations {
+    const out = { ...validations };
+    for (const check of attentionChecks) if (out[check] === 'ATTENTION') out[check] = 'VALIDATED';
+    return out;
+  }
+}
+
+/** A DNS entry against the managed zone: the record with the right contents validates it. */
+function dnsRecordStatus(entry: DcvState, zone: ZoneRecord): DcvState['status'] {
+  const wanted = entry.dnsRecord?.toLowerCase();
+  const records = zone.records.filter((r) => r.type === entry.dnsType && absoluteRecordName(r.name, zone.domainName) === wanted);
+  if (records.length === 0) return entry.status === 'VALIDATED' ? 'VALIDATED' : 'WAITING';
+  const norm = (s: string) => s.trim().replace(/^"|"$/g, '').replace(/\.$/, '').toLowerCase();
+  return records.some((r) => norm(r.content) === norm(entry.dnsContents ?? '')) ? 'VALIDATED' : 'ATTENTION';
+}
+
+/**
+ * The gateway for an authority. Only the sandbox exists; `SANDBOX_AUTHORITY=false` (a deployment
+ * meant to reach real authorities) refuses rather than pretend.
+ */
+export function authorityGateway(authority: CertificateAuthority): CertificateAuthorityGateway {
+  if (process.env.SANDBOX_AUTHORITY === 'false') {
+    throw new Error(`No live integration with certificate authority '${authority.name}' is configured`);
+  }
+  return new SandboxAuthority(authority);
+}

@@ -1,0 +1,236 @@
+import * as v from 'valibot';
+import { Handle, WireTime } from '../schemas/primitives.ts';
+
+/**
+ * The certificate domain's records and enums: products (the spec's "ssl product metadata"),
+ * authorities (with the sandbox authority's behaviour as data), certificates, and the state a
+ * certificate or acme process keeps. Wire enums per contract 3.3.
+ */
+
+const NonNegative = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+export const ValidationLevel = v.picklist(['DV', 'OV', 'EV']);
+export type ValidationLevel = v.InferOutput<typeof ValidationLevel>;
+
+/** Contract 3.3: statuses of organization, docs, voice, agreement, whois and each DCV entry. */
+export const ValidationStatus = v.picklist(['WAITING', 'ATTENTION', 'VALIDATED']);
+export type ValidationStatus = v.InferOutput<typeof ValidationStatus>;
+
+export const DcvType = v.picklist(['EMAIL', 'DNS', 'FILE']);
+export type DcvType = v.InferOutput<typeof DcvType>;
+
+export const DnsType = v.picklist(['CNAME', 'TXT']);
+
+export const CaaRecordStatus = v.picklist([
+  'UNKNOWN', 'VALID', 'INVALID', 'WAITING', 'EMPTY', 'TIMEOUT', 'UNRECOGNIZED_CRITICAL_TAG', 'MALFORMED_RESPONSE',
+]);
+export type CaaRecordStatus = v.InferOutput<typeof CaaRecordStatus>;
+
+export const RiskStatus = v.picklist(['PASSED', 'WAITING', 'FAILED']);
+
+/** The organization checks of OV/EV requests (spec 2.9), in wire order. */
+export const organizationChecks = ['organization', 'docs', 'voice', 'agreement', 'whois'] as const;
+export type OrganizationCheck = (typeof organizationChecks)[number];
+/** Only these may be ATTENTION (spec 2.9), and only these open the validation manager. */
+export const attentionChecks = ['organization', 'voice', 'agreement'] as const;
+
+/** Renewal fields whose use each product decides (spec 2.7: "usage per the ssl product metadata"). */
+export const productFields = [
+  'domainName', 'organization', 'department', 'state', 'address', 'postalCode', 'city', 'coc', 'approver', 'saEmail',
+] as const;
+export type ProductField = (typeof productFields)[number];
+
+/** A certificate product: configuration, one item per product. */
+export const CertificateProduct = v.object({
+  product: v.pipe(v.string(), v.regex(/^[a-z0-9_]+$/)),
+  /** The certificate authority's name (see CertificateAuthority). */
+  authority: v.string(),
+  name: v.string(),
+  validationType: ValidationLevel,
+  certificateType: v.picklist(['SINGLE_DOMAIN', 'MULTI_DOMAIN']),
+  /** Validity periods offered, in months; more than 12 is delivered as a subscription. */
+  periods: v.pipe(v.array(Positive), v.minLength(1)),
+  /** Names included in the price (the common name counts; the free www/non-www name does not). */
+  includedDomains: Positive,
+  /** Most names a request may hold (the free www/non-www name does not count). */
+  maxDomains: Positive,
+  wildcard: v.boolean(),
+  /** Whether auth-key validation (immediate issuance) is offered. */
+  authKey: v.boolean(),
+  /** Days before expiry from which a certificate of this product may be renewed. */
+  renewalWindowDays: Positive,
+  requiredFields: v.array(v.picklist(productFields)),
+  optionalFields: v.array(v.picklist(productFields)),
+});
+export type CertificateProduct = v.InferOutput<typeof CertificateProduct>;
+
+/** When the sandbox finishes one organization check, and with which status. */
+const SandboxCheck = v.object({ afterSeconds: NonNegative, result: ValidationStatus });
+
+/** A certificate authority: how it validates, and how the sandbox authority behaves (data, not code). */
+export const CertificateAuthority = v.object({
+  name: v.pipe(v.string(), v.regex(/^[a-z0-9_-]+$/)),
+  displayName: v.string(),
+  /** Issuer domain names this authority recognises in CAA `issue`/`issuewild` records (RFC 8659). */
+  caaIdentifiers: v.pipe(v.array(v.string()), v.minLength(1)),
+  /** Whether it runs a validation manager that one-time links lead to (spec 2.9 oneTimeLink). */
+  validationManager: v.boolean(),
+  /** Whether it exposes risk checks (dcv riskStatus). */
+  riskChecks: v.boolean(),
+  /** DNS DCV: the record type it asks for and the domain its CNAME targets / TXT values name. */
+  dcv: v.object({ dnsType: DnsType, target: v.string() }),
+  /** Months a single certificate is valid (longer periods are subscriptions with reissues). */
+  maxValidityMonths: Positive,
+  sandbox: v.object({
+    /** Seconds after the request at which an approval e-mail is answered; null: never. */
+    emailApprovedAfterSeconds: v.nullable(NonNegative),
+    /** Seconds after which the validation file is found on the web server; null: never. */
+    fileFoundAfterSeconds: v.nullable(NonNegative),
+    /** Seconds after which a DNS record in a zone not managed here is found; null: never. */
+    externalDnsFoundAfterSeconds: v.nullable(NonNegative),
+    /** Outcome of each organization check of OV/EV requests. */
+    organizationChecks: v.object({
+      organization: SandboxCheck,
+      docs: SandboxCheck,
+      voice: SandboxCheck,
+      agreement: SandboxCheck,
+      whois: SandboxCheck,
+    }),
+  }),
+});
+export type CertificateAuthority = v.InferOutput<typeof CertificateAuthority>;
+
+export const CertificateStatus = v.picklist(['ACTIVE', 'EXPIRED', 'REVOKED', 'SUSPENDED']);
+
+/** An issued certificate in a customer's account. */
+export const CertificateRecord = v.object({
+  id: Positive,
+  customer: Handle,
+  product: v.string(),
+  commonName: v.string(),
+  san: v.array(v.string()),
+  status: CertificateStatus,
+  serialNumber: v.string(),
+  startDate: WireTime,
+  expiryDate: WireTime,
+  /** End of a multi-year subscription this certificate belongs to. */
+  subscriptionEndDate: v.optional(WireTime),
+  organization: v.optional(v.string()),
+  keyType: v.optional(v.string()),
+  /** The process that issued it. */
+  processId: v.optional(Positive),
+  /** The renewal process now open for it (one at a time); absent when none. */
+  renewalProcessId: v.optional(Positive),
+  /** The certificate that replaced it, once a renewal completed. */
+  renewedBy: v.optional(Positive),
+  createdDate: WireTime,
+  updatedDate: WireTime,
+});
+export type CertificateRecord = v.InferOutput<typeof CertificateRecord>;
+
+/** What the CSR asks to certify, as the answer shows it ("csrSummary"). */
+export const CsrSummary = v.object({
+  commonName: v.optional(v.string()),
+  san: v.array(v.string()),
+  subject: v.object({
+    organization: v.optional(v.string()),
+    organizationalUnit: v.optional(v.string()),
+    locality: v.optional(v.string()),
+    state: v.optional(v.string()),
+    country: v.optional(v.string()),
+    email: v.optional(v.string()),
+  }),
+  keyType: v.picklist(['RSA', 'EC']),
+  keySize: Positive,
+  curve: v.optional(v.string()),
+  signatureAlgorithm: v.string(),
+  sha256: v.string(),
+});
+export type CsrSummary = v.InferOutput<typeof CsrSummary>;
+
+/** A difference between the CSR and what will be certified. */
+export const Mismatch = v.object({ field: v.string(), message: v.string() });
+export type Mismatch = v.InferOutput<typeof Mismatch>;
+
+/** One DCV entry as the process keeps it: the wire fields plus where the service put the record. */
+export const DcvState = v.object({
+  commonName: v.string(),
+  type: DcvType,
+  email: v.optional(v.string()),
+  status: ValidationStatus,
+  caaRecordStatus: CaaRecordStatus,
+  dnsRecord: v.optional(v.string()),
+  dnsType: v.optional(DnsType),
+  dnsContents: v.optional(v.string()),
+  fileLocation: v.optional(v.string()),
+  fileContents: v.optional(v.string()),
+  riskStatus: v.optional(RiskStatus),
+  /** The managed zone (domain name) the service added the DNS record to, if it did. */
+  zone: v.optional(v.string()),
+});
+export type DcvState = v.InferOutput<typeof DcvState>;
+
+export const Validations = v.object({
+  organization: v.optional(ValidationStatus),
+  docs: v.optional(ValidationStatus),
+  voice: v.optional(ValidationStatus),
+  agreement: v.optional(ValidationStatus),
+  whois: v.optional(ValidationStatus),
+  dcv: v.array(DcvState),
+});
+export type Validations = v.InferOutput<typeof Validations>;
+
+export const Approver = v.object({
+  firstName: v.string(),
+  lastName: v.string(),
+  jobTitle: v.optional(v.string()),
+  email: v.string(),
+  voice: v.string(),
+});
+
+/** Contract 3.3 notes (deprecated on the wire, still kept). */
+export const Note = v.object({ createdDate: WireTime, type: v.picklist(['INCOMING', 'OUTGOING']), message: v.string() });
+
+/** The `details` of a certificate process: the request and its validation state. */
+export const CertificateProcessState = v.object({
+  /** The certificate being renewed (action renew). */
+  certificateId: v.optional(Positive),
+  product: v.string(),
+  authority: v.string(),
+  validationLevel: ValidationLevel,
+  period: Positive,
+  /** Multi-year requests: a subscription of `period` months, reissued every `certificateMonths`. */
+  subscription: v.optional(v.object({ months: Positive, certificateMonths: Positive, reissues: NonNegative })),
+  commonName: v.string(),
+  san: v.array(v.string()),
+  csr: v.string(),
+  csrSummary: CsrSummary,
+  mismatches: v.array(Mismatch),
+  uniqueValue: v.string(),
+  language: v.string(),
+  authKey: v.boolean(),
+  /** Organization fields of OV/EV requests, after the CSR fallbacks (organization, state, city, ...). */
+  subject: v.record(v.string(), v.string()),
+  approver: v.optional(Approver),
+  saEmail: v.optional(v.string()),
+  validations: Validations,
+  /** Set when the certificate was issued at once through auth-key validation (spec 2.9). */
+  issuedImmediately: v.optional(v.boolean()),
+  issuedCertificateId: v.optional(Positive),
+  notes: v.array(Note),
+});
+export type CertificateProcessState = v.InferOutput<typeof CertificateProcessState>;
+
+/** The `details` of an acme process: the account's organization checks only (spec 2.9). */
+export const AcmeProcessState = v.object({
+  authority: v.string(),
+  validationLevel: ValidationLevel,
+  validations: v.object({
+    organization: v.optional(ValidationStatus),
+    docs: v.optional(ValidationStatus),
+    voice: v.optional(ValidationStatus),
+    agreement: v.optional(ValidationStatus),
+  }),
+});
+export type AcmeProcessState = v.InferOutput<typeof AcmeProcessState>;

@@ -1,0 +1,138 @@
+import * as v from 'valibot';
+import {
+  CertificateAuthority,
+  CertificateProduct,
+  CertificateRecord,
+} from '../../certificates/model.ts';
+import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { keys } from '../keys.ts';
+import { type ProcessRecord, putProcess } from './processes.ts';
+
+/** Certificates, certificate products and authorities (shared/certificates/model.ts has the records). */
+
+const certificateEntity = 'certificate';
+const productEntity = 'certificateProduct';
+const authorityEntity = 'certificateAuthority';
+export const openRequestEntity = 'openCertificateRequest';
+
+/** The item a certificate is stored as (for use inside a caller's transaction). */
+export function certificateItem(record: CertificateRecord): Record<string, unknown> {
+  return toItem(keys.certificate(record.id, record.customer), certificateEntity, record);
+}
+
+export function putCertificate(record: CertificateRecord, ifAbsent = false): Promise<boolean> {
+  return putItem(certificateItem(record), ifAbsent);
+}
+
+/** A certificate of this customer; another customer's reads as absent (contract section 1). */
+export async function getCertificateOf(customer: string, id: number): Promise<CertificateRecord | undefined> {
+  const certificate = await getItem(keys.certificateById(id), CertificateRecord, certificateEntity);
+  return certificate?.customer === customer ? certificate : undefined;
+}
+
+export async function listCertificates(customer: string): Promise<CertificateRecord[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.certificatesOfCustomer(customer).gsi1pk },
+  });
+  return items.map((item) => parseItem(CertificateRecord, certificateEntity, item));
+}
+
+export function putCertificateProduct(record: CertificateProduct, ifAbsent = false): Promise<boolean> {
+  return putItem(toItem(keys.certificateProduct(record.product), productEntity, record), ifAbsent);
+}
+
+export function getCertificateProduct(product: string): Promise<CertificateProduct | undefined> {
+  return getItem(keys.certificateProduct(product), CertificateProduct, productEntity);
+}
+
+/** The whole product catalogue (one Query). */
+export async function listCertificateProducts(): Promise<CertificateProduct[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.certificateProducts().pk },
+  });
+  return items.map((item) => parseItem(CertificateProduct, productEntity, item));
+}
+
+export function putCertificateAuthority(record: CertificateAuthority, ifAbsent = false): Promise<boolean> {
+  return putItem(toItem(keys.certificateAuthority(record.name), authorityEntity, record), ifAbsent);
+}
+
+export function getCertificateAuthority(name: string): Promise<CertificateAuthority | undefined> {
+  return getItem(keys.certificateAuthority(name), CertificateAuthority, authorityEntity);
+}
+
+/** Several authorities by name in one BatchGet. */
+export async function getCertificateAuthorities(names: string[]): Promise<Map<string, CertificateAuthority>> {
+  const unique = [...new Set(names)];
+  const items = unique.length ? await batchGetAll(unique.map((n) => keys.certificateAuthority(n))) : [];
+  const out = new Map<string, CertificateAuthority>();
+  for (const item of items) {
+    const authority = parseItem(CertificateAuthority, authorityEntity, item);
+    out.set(authority.name, authority);
+  }
+  return out;
+}
+
+const OpenRequest = v.object({ processId: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+
+/** The marker item listing a certificate process as still validating. */
+export function openRequestItem(processId: number): Record<string, unknown> {
+  return toItem(keys.openCertificateRequest(processId), openRequestEntity, { processId });
+}
+
+/** Ids of the certificate processes still validating, oldest first (one Query). */
+export async function listOpenRequests(): Promise<number[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.openCertificateRequests().pk },
+  });
+  return items.map((item) => parseItem(OpenRequest, openRequestEntity, item).processId);
+}
+
+/** A dataset time: a wire time, or `now+Nd` / `now-Nd` resolved when the dataset is loaded. */
+export const DatasetTime = v.union([
+  v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)),
+  v.pipe(v.string(), v.regex(/^now[+-]\d{1,5}d$/, 'must be a wire time or now+Nd / now-Nd')),
+]);
+
+/**
+ * A certificate in a dataset: dates may be relative, so demo certificates stay "expiring within
+ * 30 days" whenever the demo data is loaded.
+ */
+export const DatasetCertificate = v.object({
+  ...CertificateRecord.entries,
+  startDate: DatasetTime,
+  expiryDate: DatasetTime,
+  createdDate: DatasetTime,
+  updatedDate: DatasetTime,
+});
+export type DatasetCertificate = v.InferOutput<typeof DatasetCertificate>;
+
+/** Resolves a dataset time against `at`. */
+export function resolveDatasetTime(value: string, at: Date): string {
+  const match = /^now([+-])(\d+)d$/.exec(value);
+  if (!match) return value;
+  const days = Number(match[2]) * (match[1] === '-' ? -1 : 1);
+  return new Date(Math.floor(at.getTime() / 1000) * 1000 + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A dataset certificate as a record, its relative dates resolved against `at`. */
+export function resolveDatasetCertificate(c: DatasetCertificate, at: Date): CertificateRecord {
+  return {
+    ...c,
+    startDate: resolveDatasetTime(c.startDate, at),
+    expiryDate: resolveDatasetTime(c.expiryDate, at),
+    createdDate: resolveDatasetTime(c.createdDate, at),
+    updatedDate: resolveDatasetTime(c.updatedDate, at),
+  };
+}
+
+/** Loads a dataset process; a certificate request still validating also gets its open-request marker. */
+export async function putDatasetProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
+  const written = await putProcess(record, ifAbsent);
+  if (written && record.type === 'certificate' && record.status === 'RUNNING') await putItem(openRequestItem(record.id));
+  return written;
+}
