@@ -103,6 +103,16 @@ export const jobs: readonly Job[] = [
     localIntervalSeconds: 15,
     summary: 'Checks open certificate requests (DCV records in managed zones, sandbox authority checks) and issues validated certificates.',
   },
+  {
+    id: 'exchange-rates',
+    dir: 'exchange-rates',
+    access: 'readwrite',
+    // The ECB publishes around 16:00 CET on working days; 16:30 UTC is after that all year round.
+    schedule: 'cron(30 16 * * ? *)',
+    localIntervalSeconds: 3600,
+    summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
+    environment: { ECB_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' },
+  },
 ];
 
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */

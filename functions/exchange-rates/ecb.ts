@@ -1,0 +1,111 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import * as v from 'valibot';
+
+/**
+ * The European Central Bank's daily euro foreign exchange reference rates (eurofxref-daily.xml):
+ * a gesmes envelope holding `<Cube><Cube time="yyyy-mm-dd"><Cube currency="USD" rate="1.1523"/>...`.
+ * Parsing is all or nothing: one malformed entry rejects the whole document, so a partial or zero
+ * rate is never stored.
+ */
+
+/** The ECB's public URL of the daily rates (override with `ECB_RATES_URL`). */
+export const defaultEcbRatesUrl = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
+
+/** Currencies the service converts to; a document without them is incomplete. */
+export const requiredCurrencies = ['USD'] as const;
+
+export interface DailyRates {
+  /** The ECB's reference date, `yyyy-mm-dd`. */
+  date: string;
+  /** 1 EUR = rates[X] X. */
+  rates: Record<string, number>;
+}
+
+/** Why a fetched document was refused. */
+export class RatesDocumentError extends Error {
+  override name = 'RatesDocumentError';
+}
+
+const Rate = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^\d{1,9}(?:\.\d{1,10})?$/, 'rate must be a positive decimal number'),
+  v.transform(Number),
+  v.number(),
+  v.finite(),
+  v.gtValue(0, 'rate must be above zero'),
+);
+
+const Entry = v.object({
+  currency: v.pipe(v.string(), v.trim(), v.regex(/^[A-Z]{3}$/, 'currency must be a three-letter ISO 4217 code')),
+  rate: Rate,
+});
+
+const ReferenceDate = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'time must be yyyy-mm-dd'),
+  v.check((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'time is not a calendar date'),
+);
+
+const Day = v.object({
+  time: ReferenceDate,
+  Cube: v.pipe(v.array(Entry), v.minLength(1, 'the day lists no rates')),
+});
+
+const Document = v.object({
+  Envelope: v.object({
+    Cube: v.pipe(
+      v.array(v.object({ Cube: v.pipe(v.array(Day), v.length(1, 'expected exactly one day of rates')) })),
+      v.length(1, 'expected one outer Cube'),
+    ),
+  }),
+});
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  // Attribute values stay strings: the rate's decimal digits are validated before they become numbers.
+  parseAttributeValue: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'Cube',
+  processEntities: false,
+});
+
+/** Parses and checks the ECB daily XML; throws RatesDocumentError for anything incomplete or malformed. */
+export function parseEcbDaily(xml: string, today: Date = new Date()): DailyRates {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new RatesDocumentError(`Not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const parsed = v.safeParse(Document, parser.parse(xml));
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    throw new RatesDocumentError(`Not an ECB daily rates document: ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
+  }
+  const day = parsed.output.Envelope.Cube[0]?.Cube[0] as v.InferOutput<typeof Day>;
+  // The ECB never publishes ahead; a date after tomorrow (any time zone) means a broken feed.
+  if (Date.parse(`${day.time}T00:00:00Z`) > today.getTime() + 86_400_000) {
+    throw new RatesDocumentError(`The rates are dated ${day.time}, in the future`);
+  }
+  const rates: Record<string, number> = {};
+  for (const entry of day.Cube) {
+    if (entry.currency === 'EUR') throw new RatesDocumentError('The document lists a EUR rate against the euro');
+    if (entry.currency in rates) throw new RatesDocumentError(`The document lists ${entry.currency} twice`);
+    rates[entry.currency] = entry.rate;
+  }
+  const missing = requiredCurrencies.filter((c) => !(c in rates));
+  if (missing.length > 0) throw new RatesDocumentError(`The document lacks the ${missing.join(', ')} rate`);
+  return { date: day.time, rates };
+}
+
+/** Fetches the daily XML (time-limited, size-limited); throws on a network error or a non-200 answer. */
+export async function fetchEcbDaily(url: string, timeoutMs = 10_000): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/xml, text/xml' } });
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new RatesDocumentError(`The rates URL answered HTTP ${response.status}`);
+  }
+  const text = await response.text();
+  if (text.length > 1_000_000) throw new RatesDocumentError('The rates document is larger than 1 MB');
+  return text;
+}

@@ -1,0 +1,225 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../functions/exchange-rates/handler.ts';
+import { defaultEcbRatesUrl, fetchEcbDaily, parseEcbDaily, RatesDocumentError } from '../functions/exchange-rates/ecb.ts';
+import { ecbRatesUrl, updateExchangeRates } from '../functions/exchange-rates/job.ts';
+import { getLatestRates, listRates } from '../shared/db/repositories/rates.ts';
+import { jobs } from '../shared/routes.ts';
+import { call } from './support/api.ts';
+
+// This file logs at INFO (the others run silent), set before any module creates the logger.
+vi.hoisted(() => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+});
+
+const sample = readFileSync(new URL('./fixtures/ecb/eurofxref-daily-2026-11-20.xml', import.meta.url), 'utf8');
+
+/** The sample with its rate lines replaced, for broken documents. */
+function withRates(lines: string, time = '2026-11-20'): string {
+  return sample.replace(/\t\t<Cube time='[^']*'>[\s\S]*?\t\t<\/Cube>\n/, `\t\t<Cube time='${time}'>\n${lines}\n\t\t</Cube>\n`);
+}
+
+/** What the local stand-in for the ECB answers, per path. */
+const documents: Record<string, { status: number; body: string; delayMs?: number }> = {
+  '/eurofxref-daily.xml': { status: 200, body: sample },
+  '/server-error.xml': { status: 500, body: '<html>Internal Server Error</html>' },
+  '/not-found.xml': { status: 404, body: 'Not Found' },
+  '/html.xml': { status: 200, body: '<!DOCTYPE html><html><body>Maintenance</body></html>' },
+  '/truncated.xml': { status: 200, body: sample.slice(0, sample.indexOf("<Cube currency='GBP'") + 10) },
+  '/empty.xml': { status: 200, body: '' },
+  '/no-usd.xml': { status: 200, body: withRates("\t\t\t<Cube currency='JPY' rate='179.87'/>\n\t\t\t<Cube currency='GBP' rate='0.87830'/>") },
+  '/zero-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='GBP' rate='0'/>") },
+  '/negative-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='-1.1498'/>") },
+  '/text-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='n/a'/>") },
+  '/missing-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='GBP'/>") },
+  '/bad-currency.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='pound' rate='0.8'/>") },
+  '/duplicate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='USD' rate='1.2'/>") },
+  '/bad-date.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>", '2026-02-30') },
+  '/future-date.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>", '2099-01-02') },
+  '/no-day.xml': { status: 200, body: sample.replace(/\t\t<Cube time='[^']*'>[\s\S]*?\t\t<\/Cube>\n/, '') },
+  '/two-days.xml': { status: 200, body: sample.replace(/(\t\t<Cube time='[^']*'>[\s\S]*?\t\t<\/Cube>\n)/, '$1$1') },
+  '/slow.xml': { status: 200, body: sample, delayMs: 2_000 },
+};
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const doc = documents[req.url ?? ''];
+    const send = () => {
+      if (res.destroyed) return;
+      if (!doc) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(doc.status, { 'Content-Type': 'text/xml' }).end(doc.body);
+    };
+    if (doc?.delayMs) setTimeout(send, doc.delayMs);
+    else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  delete process.env.ECB_RATES_URL;
+});
+
+const event = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent;
+const context = { functionName: 'exchange-rates', awsRequestId: 'test' } as Context;
+
+/** Runs `fn` and returns the logger's JSON lines written meanwhile. */
+async function captureLogs(fn: () => Promise<unknown>): Promise<Record<string, any>[]> {
+  const lines: string[] = [];
+  const capture = (chunk: unknown) => {
+    lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  try {
+    await fn();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return lines.map((l) => JSON.parse(l));
+}
+
+const expectedRates = {
+  USD: 1.1498, JPY: 179.87, CZK: 24.312, DKK: 7.4612, GBP: 0.8783, HUF: 386.45, PLN: 4.2265, RON: 5.0876, SEK: 10.9915, CHF: 0.9231,
+  ISK: 146.9, NOK: 11.721, TRY: 48.6123, AUD: 1.7764, BRL: 6.1702, CAD: 1.6148, CNY: 8.1794, HKD: 8.9462, IDR: 19247.36, ILS: 3.7531,
+  INR: 101.8415, KRW: 1689.52, MXN: 21.2438, MYR: 4.8012, NZD: 2.0317, PHP: 67.834, SGD: 1.4987, THB: 37.326, ZAR: 20.0215,
+};
+
+describe('parsing the ECB daily XML', () => {
+  it('reads the date and every rate of the recorded sample', () => {
+    expect(parseEcbDaily(sample, new Date('2026-11-21T12:00:00Z'))).toEqual({ date: '2026-11-20', rates: expectedRates });
+  });
+
+  it.each([
+    ['/html.xml', /Not an ECB daily rates document: Envelope/],
+    ['/truncated.xml', /Not well-formed XML/],
+    ['/no-usd.xml', /lacks the USD rate/],
+    ['/zero-rate.xml', /rate must be above zero/],
+    ['/negative-rate.xml', /rate must be a positive decimal number/],
+    ['/text-rate.xml', /rate must be a positive decimal number/],
+    ['/missing-rate.xml', /Envelope\.Cube\.0\.Cube\.0\.Cube\.1\.rate/],
+    ['/bad-currency.xml', /currency must be a three-letter ISO 4217 code/],
+    ['/duplicate.xml', /lists USD twice/],
+    ['/bad-date.xml', /time is not a calendar date/],
+    ['/two-days.xml', /expected exactly one day of rates/],
+    ['/future-date.xml', /dated 2099-01-02, in the future/],
+    ['/no-day.xml', /Not an ECB daily rates document: Envelope\.Cube\.0/],
+  ])('refuses %s as a whole', (path, message) => {
+    const doc = documents[path] as { body: string };
+    expect(() => parseEcbDaily(doc.body, new Date('2026-11-21T12:00:00Z'))).toThrow(RatesDocumentError);
+    expect(() => parseEcbDaily(doc.body, new Date('2026-11-21T12:00:00Z'))).toThrow(message);
+  });
+
+  it('refuses an empty document', () => {
+    expect(() => parseEcbDaily('')).toThrow(RatesDocumentError);
+    expect(() => parseEcbDaily('')).toThrow(/Not well-formed XML/);
+  });
+});
+
+describe('the exchange-rate job', () => {
+  it('is a scheduled job of the route table, daily, reading and writing the table', () => {
+    expect(jobs.find((j) => j.id === 'exchange-rates')).toEqual({
+      id: 'exchange-rates',
+      dir: 'exchange-rates',
+      access: 'readwrite',
+      schedule: 'cron(30 16 * * ? *)',
+      localIntervalSeconds: 3600,
+      summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
+      environment: { ECB_RATES_URL: defaultEcbRatesUrl },
+    });
+  });
+
+  it('reads its URL from ECB_RATES_URL, the ECB public URL by default', () => {
+    expect(ecbRatesUrl()).toBe('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml');
+    process.env.ECB_RATES_URL = `${base}/eurofxref-daily.xml`;
+    expect(ecbRatesUrl()).toBe(`${base}/eurofxref-daily.xml`);
+  });
+
+  it('keeps the last good rates, logs an error and fails on every broken fetch', async () => {
+    const before = await listRates();
+    for (const path of Object.keys(documents).filter((p) => p !== '/eurofxref-daily.xml' && p !== '/slow.xml')) {
+      process.env.ECB_RATES_URL = `${base}${path}`;
+      let failure: unknown;
+      const logs = await captureLogs(async () => {
+        failure = await handler(event, context).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      });
+      expect(failure, path).toBeInstanceOf(Error);
+      const line = logs.find((l) => l.message === 'exchange-rate update failed; the last stored rates stay in force');
+      expect(line, path).toMatchObject({ level: 'ERROR', error: { message: (failure as Error).message } });
+    }
+    expect(await listRates()).toEqual(before);
+  });
+
+  it('fails when the rates server cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    process.env.ECB_RATES_URL = `http://127.0.0.1:${port}/eurofxref-daily.xml`;
+    await expect(captureLogs(() => handler(event, context))).rejects.toThrow('fetch failed');
+  });
+
+  it('gives up on a rates server that does not answer in time', async () => {
+    await expect(fetchEcbDaily(`${base}/slow.xml`, 200)).rejects.toThrow(/aborted|timeout/i);
+  });
+
+  it('stores the rates of the recorded sample with their date, and the price list converts at them', async () => {
+    const before = await call('GET', '/v2/customers/demo/pricelist?currency=USD');
+    expect(before.headers['x-exchange-rate-date']).toBe('2026-11-19');
+
+    process.env.ECB_RATES_URL = `${base}/eurofxref-daily.xml`;
+    let result: unknown;
+    const logs = await captureLogs(async () => {
+      result = await handler(event, context);
+    });
+    expect(result).toEqual({ date: '2026-11-20', currencies: 29, stored: true });
+    expect(logs.find((l) => l.message === 'exchange rates updated')).toMatchObject({ level: 'INFO', date: '2026-11-20', stored: true });
+
+    const latest = await getLatestRates();
+    expect(latest).toEqual({
+      base: 'EUR',
+      date: '2026-11-20',
+      rates: expectedRates,
+      source: `${base}/eurofxref-daily.xml`,
+      fetchedDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+    });
+
+    const after = await call('GET', '/v2/customers/demo/pricelist?currency=USD');
+    expect(after.headers['x-exchange-rate-date']).toBe('2026-11-20');
+    // domain_com CREATE: 1049 EUR cents x 1.1498 = 1206.1402 -> 1206 USD cents
+    expect(after.body.prices.find((p: { product: string; action: string }) => p.product === 'domain_com' && p.action === 'CREATE')).toEqual({
+      product: 'domain_com',
+      action: 'CREATE',
+      currency: 'USD',
+      price: 1206,
+      fromDate: '2025-09-01T00:00:00Z',
+    });
+  });
+
+  it('changes nothing when run again for the same day', async () => {
+    process.env.ECB_RATES_URL = `${base}/eurofxref-daily.xml`;
+    const before = await listRates();
+    expect(before.map((r) => r.date)).toEqual(['2026-11-18', '2026-11-19', '2026-11-20']);
+    expect(await updateExchangeRates()).toEqual({ date: '2026-11-20', currencies: 29, stored: false });
+    expect(await updateExchangeRates()).toEqual({ date: '2026-11-20', currencies: 29, stored: false });
+    expect(await listRates()).toEqual(before);
+  });
+});
