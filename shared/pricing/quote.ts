@@ -20,6 +20,11 @@ export const AcknowledgedBillable = v.strictObject({
   product: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters long')),
   action: v.picklist(billableActions, `must be one of ${billableActions.join(', ')}`),
   quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1')), 1),
+  // Contract section 4: clients echo `quote.billables` back as they got them, so the quote's own
+  // fields are accepted too (type-checked, then ignored: the acknowledgment is product, action, quantity).
+  amount: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
+  refundable: v.optional(v.boolean()),
+  total: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
 });
 export type AcknowledgedBillable = v.InferOutput<typeof AcknowledgedBillable>;
 
