@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import { caaStatus, parseCaa } from '../shared/certificates/caa.ts';
+import { CsrRejected, parseCsr } from '../shared/certificates/csr.ts';
+import { absoluteRecordName, approverEmails, dcvInstructions, wwwCounterpart } from '../shared/certificates/dcv.ts';
+import type { CertificateAuthority } from '../shared/certificates/model.ts';
+import { OneTimeLinkRejected, oneTimeLink, redeemOneTimeLink } from '../shared/certificates/one-time-link.ts';
+import type { ZoneRecord } from '../shared/db/repositories/zones.ts';
+import { makeCsr } from './support/csr.ts';
+
+const authority: CertificateAuthority = {
+  name: 'sectigo',
+  displayName: 'Sectigo',
+  caaIdentifiers: ['sectigo.com', 'comodoca.com'],
+  validationManager: true,
+  riskChecks: false,
+  dcv: { dnsType: 'CNAME', target: 'sectigo.com' },
+  maxValidityMonths: 12,
+  sandbox: {
+    emailApprovedAfterSeconds: 60,
+    fileFoundAfterSeconds: 120,
+    externalDnsFoundAfterSeconds: 120,
+    organizationChecks: {
+      organization: { afterSeconds: 1, result: 'VALIDATED' },
+      docs: { afterSeconds: 1, result: 'VALIDATED' },
+      voice: { afterSeconds: 1, result: 'VALIDATED' },
+      agreement: { afterSeconds: 1, result: 'VALIDATED' },
+      whois: { afterSeconds: 1, result: 'VALIDATED' },
+    },
+  },
+};
+
+function zone(records: { name: string; type: 'CAA' | 'A'; content: string }[]): ZoneRecord {
+  return {
+    id: 1,
+    domainName: 'example.nl',
+    customer: 'demo',
+    managed: true,
+    service: 'BASIC',
+    dnssec: false,
+    hostMaster: 'hostmaster@example.nl',
+    refresh: 1,
+    retry: 1,
+    expire: 1,
+    ttl: 1,
+    records: records.map((r) => ({ ...r, ttl: 300 })),
+    createdDate: '2026-01-01T00:00:00Z',
+  };
+}
+
+async function rejection(csr: string): Promise<string> {
+  try {
+    await parseCsr(csr);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CsrRejected);
+    return (error as Error).message;
+  }
+  throw new Error('the CSR was accepted');
+}
+
+describe('CSR parsing and verification', () => {
+  it('summarises an RSA 2048 CSR: common name, SANs, subject, key and signature algorithm', async () => {
+    const csr = makeCsr({
+      key: 'rsa2048',
+      subject: 'CN=WWW.Example.NL, O=Example B.V., OU=IT, L=Amsterdam, ST=Noord-Holland, C=NL',
+      san: ['www.example.nl', 'example.nl'],
+    });
+    const { summary } = await parseCsr(csr);
+    expect(summary).toEqual({
+      commonName: 'www.example.nl',
+      san: ['www.example.nl', 'example.nl'],
+      subject: { organization: 'Example B.V.', organizationalUnit: 'IT', locality: 'Amsterdam', state: 'Noord-Holland', country: 'NL' },
+      keyType: 'RSA',
+      keySize: 2048,
+      signatureAlgorithm: 'sha256WithRSAEncryption',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
+  it('accepts EC P-256 and P-384 keys and names the curve', async () => {
+    expect((await parseCsr(makeCsr({ key: 'p256' }))).summary).toMatchObject({ keyType: 'EC', keySize: 256, curve: 'P-256', signatureAlgorithm: 'ecdsa-with-SHA256' });
+    expect((await parseCsr(makeCsr({ key: 'p384' }))).summary).toMatchObject({ keyType: 'EC', keySize: 384, curve: 'P-384' });
+  });
+
+  it('refuses an RSA key below 2048 bits', async () => {
+    expect(await rejection(makeCsr({ key: 'rsa1024' }))).toBe('has an RSA key of 1024 bits; at least 2048 bits are required');
+  });
+
+  it('refuses EC curves below P-256 and curves the authorities do not accept', async () => {
+    expect(await rejection(makeCsr({ key: 'p192' }))).toBe('has an EC key on curve prime192v1; use P-256, P-384 or P-521');
+    expect(await rejection(makeCsr({ key: 'secp256k1' }))).toBe('has an EC key on curve secp256k1; use P-256, P-384 or P-521');
+    expect(await rejection(makeCsr({ key: 'ed25519' }))).toMatch(/^has a ed25519 key/);
+  });
+
+  it('refuses a CSR whose signature does not verify (RSA and EC)', async () => {
+    const message = 'has a signature that does not verify against its own public key';
+    expect(await rejection(makeCsr({ key: 'rsa2048', breakSignature: true }))).toBe(message);
+    expect(await rejection(makeCsr({ key: 'p256', breakSignature: true }))).toBe(message);
+  });
+
+  it('refuses SHA-1 signatures and text that is no CSR', async () => {
+    expect(await rejection(makeCsr({ sha1: true }))).toBe('is signed with sha1WithRSAEncryption; use SHA-256 or stronger');
+    expect(await rejection('not a csr')).toBe('is not a PEM encoded PKCS#10 certificate signing request');
+    const pem = makeCsr();
+    expect(await rejection(pem.slice(0, 200) + pem.slice(260))).toBe('is not a PEM encoded PKCS#10 certificate signing request');
+  });
+
+  it('reads a CSR without common name and without SANs', async () => {
+    const { summary } = await parseCsr(makeCsr({ subject: 'O=No Name Ltd, C=GB' }));
+    expect(summary.commonName).toBeUndefined();
+    expect(summary.san).toEqual([]);
+    expect(summary.subject).toEqual({ organization: 'No Name Ltd', country: 'GB' });
+  });
+});
+
+describe('DCV values', () => {
+  const sha = 'ab'.repeat(32);
+
+  it('derives DNS, FILE and EMAIL entries deterministically from the CSR hash and unique value', () => {
+    expect(dcvInstructions(authority, sha, 'Unique42', 'www.example.nl', 'DNS')).toEqual({
+      commonName: 'www.example.nl',
+      type: 'DNS',
+      dnsRecord: `_${'ab'.repeat(16)}.www.example.nl`,
+      dnsType: 'CNAME',
+      dnsContents: `${'ab'.repeat(16)}.${'ab'.repeat(16)}.unique42.sectigo.com`,
+    });
+    expect(dcvInstructions(authority, sha, 'Unique42', 'www.example.nl', 'FILE')).toEqual({
+      commonName: 'www.example.nl',
+      type: 'FILE',
+      fileLocation: `http://www.example.nl/.well-known/pki-validation/${'AB'.repeat(16)}.txt`,
+      fileContents: `${sha}\nsectigo.com\nUnique42`,
+    });
+    expect(dcvInstructions(authority, sha, 'u', '*.example.nl', 'EMAIL', 'admin@example.nl')).toEqual({
+      commonName: '*.example.nl',
+      type: 'EMAIL',
+      email: 'admin@example.nl',
+    });
+  });
+
+  it('validates a wildcard on its base name', () => {
+    expect(dcvInstructions(authority, sha, 'u', '*.example.nl', 'DNS').dnsRecord).toBe(`_${'ab'.repeat(16)}.example.nl`);
+  });
+
+  it('offers the constructed approver mailboxes of the name and its parents', () => {
+    expect(approverEmails('shop.example.nl')).toEqual([
+      'admin@shop.example.nl', 'administrator@shop.example.nl', 'hostmaster@shop.example.nl', 'postmaster@shop.example.nl', 'webmaster@shop.example.nl',
+      'admin@example.nl', 'administrator@example.nl', 'hostmaster@example.nl', 'postmaster@example.nl', 'webmaster@example.nl',
+    ]);
+  });
+
+  it('pairs www and non-www names, never for wildcards', () => {
+    expect(wwwCounterpart('www.example.nl')).toBe('example.nl');
+    expect(wwwCounterpart('example.nl')).toBe('www.example.nl');
+    expect(wwwCounterpart('*.example.nl')).toBeUndefined();
+  });
+
+  it('makes zone record names absolute', () => {
+    expect(absoluteRecordName('##DOMAIN##', 'example.nl')).toBe('example.nl');
+    expect(absoluteRecordName('www.##DOMAIN##', 'example.nl')).toBe('www.example.nl');
+    expect(absoluteRecordName('@', 'example.nl')).toBe('example.nl');
+    expect(absoluteRecordName('www', 'example.nl')).toBe('www.example.nl');
+    expect(absoluteRecordName('www.example.nl.', 'example.nl')).toBe('www.example.nl');
+  });
+});
+
+describe('CAA evaluation (RFC 8659)', () => {
+  it('answers UNKNOWN when the zone is not managed here and EMPTY without CAA records', () => {
+    expect(caaStatus('www.example.nl', undefined, authority)).toBe('UNKNOWN');
+    expect(caaStatus('www.example.nl', zone([{ name: 'example.nl', type: 'A', content: '192.0.2.1' }]), authority)).toBe('EMPTY');
+  });
+
+  it('climbs to the closest CAA set and checks the issuer', () => {
+    const z = zone([{ name: '##DOMAIN##', type: 'CAA', content: '0 issue "sectigo.com"' }]);
+    expect(caaStatus('www.example.nl', z, authority)).toBe('VALID');
+    const other = zone([{ name: '##DOMAIN##', type: 'CAA', content: '0 issue "letsencrypt.org"' }]);
+    expect(caaStatus('www.example.nl', other, authority)).toBe('INVALID');
+    const closer = zone([
+      { name: '##DOMAIN##', type: 'CAA', content: '0 issue "sectigo.com"' },
+      { name: 'shop.##DOMAIN##', type: 'CAA', content: '0 issue "digicert.com"' },
+    ]);
+    expect(caaStatus('shop.example.nl', closer, authority)).toBe('INVALID');
+    expect(caaStatus('www.example.nl', closer, authority)).toBe('VALID');
+  });
+
+  it('uses issuewild for wildcard names when present, issue otherwise', () => {
+    const z = zone([
+      { name: 'example.nl', type: 'CAA', content: '0 issue "sectigo.com"' },
+      { name: 'example.nl', type: 'CAA', content: '0 issuewild ";"' },
+    ]);
+    expect(caaStatus('*.example.nl', z, authority)).toBe('INVALID');
+    expect(caaStatus('example.nl', z, authority)).toBe('VALID');
+  });
+
+  it('ignores parameters after the issuer and sets with only iodef', () => {
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '0 issue "comodoca.com; validationmethods=dns-01"' }]), authority)).toBe('VALID');
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '0 iodef "mailto:x@example.nl"' }]), authority)).toBe('VALID');
+  });
+
+  it('reports unknown critical tags and malformed records', () => {
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '128 tbs "x"' }]), authority)).toBe('UNRECOGNIZED_CRITICAL_TAG');
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: 'issue sectigo.com' }]), authority)).toBe('MALFORMED_RESPONSE');
+    expect(parseCaa('0 issue "sectigo.com"')).toEqual({ critical: false, tag: 'issue', value: 'sectigo.com' });
+  });
+});
+
+describe('one-time links', () => {
+  const at = new Date('2026-11-21T12:00:00Z');
+
+  it('leads to the configured validation manager with a signed token, stable within its window', () => {
+    process.env.VALIDATION_MANAGER_URL = 'https://vm.example.test/validate';
+    try {
+      const link = oneTimeLink(501, 'sectigo', at);
+      expect(link).toMatch(/^https:\/\/vm\.example\.test\/validate\?token=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      expect(oneTimeLink(501, 'sectigo', new Date(at.getTime() + 1000))).toBe(link);
+      expect(oneTimeLink(502, 'sectigo', at)).not.toBe(link);
+    } finally {
+      delete process.env.VALIDATION_MANAGER_URL;
+    }
+  });
+
+  it('works once: a second use, even concurrent, is refused', async () => {
+    const token = new URL(oneTimeLink(7001, 'sectigo', at)).searchParams.get('token') as string;
+    const results = await Promise.allSettled([redeemOneTimeLink(token, at), redeemOneTimeLink(token, at)]);
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ processId: 7001, authority: 'sectigo' }]);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(OneTimeLinkRejected);
+    expect(refused.reason.message).toBe('link already used');
+  });
+
+  it('refuses a tampered or expired token', async () => {
+    const token = new URL(oneTimeLink(7002, 'sectigo', at)).searchParams.get('token') as string;
+    const [payload, signature] = token.split('.') as [string, string];
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), p: 1 })).toString('base64url');
+    await expect(redeemOneTimeLink(`${forged}.${signature}`, at)).rejects.toThrow('invalid signature');
+    await expect(redeemOneTimeLink(token, new Date(at.getTime() + 3 * 86_400_000))).rejects.toThrow('link expired');
+    await expect(redeemOneTimeLink('garbage', at)).rejects.toThrow('malformed link');
+  });
+
+  it('requires a strong secret when one is configured, and a secret outside the sandbox', () => {
+    process.env.ONE_TIME_LINK_SECRET = 'short';
+    try {
+      expect(() => oneTimeLink(1, 'sectigo', at)).toThrow('ONE_TIME_LINK_SECRET must be at least 32 characters long');
+    } finally {
+      delete process.env.ONE_TIME_LINK_SECRET;
+    }
+    process.env.SANDBOX_AUTHORITY = 'false';
+    try {
+      expect(() => oneTimeLink(1, 'sectigo', at)).toThrow('ONE_TIME_LINK_SECRET is not set');
+    } finally {
+      delete process.env.SANDBOX_AUTHORITY;
+    }
+  });
+});
