@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler } from '../functions/process-info/handler.ts';
+import { completeValidationManager } from '../shared/certificates/validation-manager.ts';
 import { putProcess } from '../shared/db/repositories/processes.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { sandboxDomain, transfer } from './support/transfer.ts';
@@ -131,5 +132,16 @@ describe('GET /v2/processes/{id}/info', () => {
     const res = await call('GET', `/v2/processes/${started.body.processId}/info`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(started.body);
+  });
+});
+
+describe('the validation manager behind a one-time link', () => {
+  it('resolves the attention once the customer completed it, and accepts the link only once', async () => {
+    const before = await call('GET', '/v2/processes/502/info');
+    const done = await completeValidationManager(before.body.oneTimeLink, new Date());
+    expect(done).toEqual({ processId: 502, validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'VALIDATED' } });
+    const after = await call('GET', '/v2/processes/502/info');
+    expect(after.body).toEqual({ requiresAttention: false, validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'VALIDATED' } });
+    await expect(completeValidationManager(before.body.oneTimeLink, new Date())).rejects.toThrow('link already used');
   });
 });

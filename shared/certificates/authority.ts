@@ -1,5 +1,5 @@
 import type { ZoneRecord } from '../db/repositories/zones.ts';
-import { toWireTime } from '../time.ts';
+import { addMonths, toWireTime } from '../time.ts';
 import { caaStatus } from './caa.ts';
 import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
 import {
@@ -61,17 +61,6 @@ export interface CertificateAuthorityGateway {
 }
 
 const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
-
-/** Adds months in UTC, clamping to the last day of a shorter month. */
-export function addMonths(date: Date, months: number): Date {
-  const d = new Date(date.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
-}
 
 /** The sandbox authority for one authority record. */
 export class SandboxAuthority implements CertificateAuthorityGateway {

@@ -6,6 +6,7 @@ import {
 } from '../../certificates/model.ts';
 import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { toWireTime } from '../../time.ts';
 import { type ProcessRecord, putProcess } from './processes.ts';
 
 /** Certificates, certificate products and authorities (shared/certificates/model.ts has the records). */
@@ -116,7 +117,7 @@ export function resolveDatasetTime(value: string, at: Date): string {
   const match = /^now([+-])(\d+)d$/.exec(value);
   if (!match) return value;
   const days = Number(match[2]) * (match[1] === '-' ? -1 : 1);
-  return new Date(Math.floor(at.getTime() / 1000) * 1000 + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return toWireTime(at.getTime() + days * 86_400_000);
 }
 
 /** A dataset certificate as a record, its relative dates resolved against `at`. */
