@@ -5,7 +5,8 @@ import { getZone } from '../shared/db/repositories/zones.ts';
 import { transferDetailsOf, transferResultOf } from '../shared/transfer/record.ts';
 import { readDomainCollection, startTransfer } from '../shared/transfer/store.ts';
 import { toWireTime } from '../shared/time.ts';
-import { call } from './support/api.ts';
+import { db } from '../shared/db/client.ts';
+import { call, otherKey } from './support/api.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
 const key13 = 'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==';
@@ -234,5 +235,63 @@ describe('transfer lifecycle: the scheduled poller', () => {
     expect(await resultOf(id)).toEqual({ domainName: 'crashed.com', status: 'pending', requestedDate, actionDate: requestedDate, type: 'IN', processId: id });
     await poll(plus(requestedDate, 1));
     expect(await resultOf(id)).toMatchObject({ status: 'completed', expiryDate: '2028-06-15T12:00:00Z' });
+  });
+
+  it('shows the current transfer result through GET /v2/processes/{id}/info, to its own customer only', async () => {
+    await sandboxDomain('info.com');
+    const res = await transfer('info.com', { ...demoBody, authcode: 'TEST-CODE' });
+    const info = await call('GET', `/v2/processes/${res.body.processId}/info`);
+    expect(info.status).toBe(200);
+    expect(info.body).toEqual(res.body);
+    await poll(plus(res.body.actionDate, 1));
+    const done = await call('GET', `/v2/processes/${res.body.processId}/info`);
+    expect(done.body).toEqual({ ...res.body, status: 'completed', actionDate: undefined, expiryDate: '2028-06-15T12:00:00Z' });
+    expect((await call('GET', `/v2/processes/${res.body.processId}/info`, { key: otherKey })).status).toBe(404);
+  });
+});
+
+describe('transfer under data-store faults', () => {
+  function inject(name: string, when: (commandName: string, input: Record<string, any>) => boolean) {
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (when(String(context.commandName), args.input as Record<string, any>)) {
+          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client', $metadata: {} });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    return () => db().middlewareStack.remove(name);
+  }
+
+  it('answers 503 when the transfer transaction is throttled, leaves nothing behind, and a retry with the same key succeeds', async () => {
+    await sandboxDomain('throttled.com');
+    const headers = { 'Idempotency-Key': 'key-throttled' };
+    const remove = inject('throttle-transfer', (command) => command.startsWith('TransactWrite'));
+    let res;
+    try {
+      res = await transfer('throttled.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers });
+    } finally {
+      remove();
+    }
+    expect(res.status).toBe(503);
+    expect(res.body.type).toBe('ProviderUnavailable');
+    expect(await readDomainCollection('throttled.com')).toEqual({});
+    const retry = await transfer('throttled.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers });
+    expect(retry.status).toBe(202);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('answers 503 when the idempotency record cannot be written', async () => {
+    await sandboxDomain('throttled-key.com');
+    const remove = inject('throttle-idempotency', (command, input) => command.startsWith('PutItem') && String(input.Item?.pk?.S ?? '').startsWith('IDEMPOTENCY#'));
+    try {
+      const res = await transfer('throttled-key.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers: { 'Idempotency-Key': 'key-not-stored' } });
+      expect(res.status).toBe(503);
+      expect(res.body.type).toBe('ProviderUnavailable');
+    } finally {
+      remove();
+    }
+    expect(await readDomainCollection('throttled-key.com')).toEqual({});
   });
 });
