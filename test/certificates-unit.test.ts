@@ -4,6 +4,7 @@ import { CsrRejected, parseCsr } from '../shared/certificates/csr.ts';
 import { absoluteRecordName, approverEmails, dcvInstructions, wwwCounterpart } from '../shared/certificates/dcv.ts';
 import type { CertificateAuthority } from '../shared/certificates/model.ts';
 import { OneTimeLinkRejected, oneTimeLink, redeemOneTimeLink } from '../shared/certificates/one-time-link.ts';
+import { listCertificateProducts, listCertificates } from '../shared/db/repositories/certificates.ts';
 import type { ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { makeCsr } from './support/csr.ts';
 
@@ -248,5 +249,22 @@ describe('one-time links', () => {
     } finally {
       delete process.env.SANDBOX_AUTHORITY;
     }
+  });
+});
+
+describe('certificate repository', () => {
+  it('lists a customer\'s certificates in id order with relative demo dates resolved, and the product catalogue', async () => {
+    const certificates = await listCertificates('demo');
+    expect(certificates.map((c) => c.id)).toEqual([1001, 1002, 1003]);
+    const daysLeft = (new Date(certificates[0]?.expiryDate as string).getTime() - Date.now()) / 86_400_000;
+    expect(daysLeft).toBeGreaterThan(24);
+    expect(daysLeft).toBeLessThanOrEqual(25);
+    expect((await listCertificates('other')).map((c) => c.id)).toEqual([2001]);
+    expect((await listCertificateProducts()).map((p) => [p.product, p.authority, p.validationType, p.certificateType])).toEqual([
+      ['ssl_digicert_ev', 'digicert', 'EV', 'MULTI_DOMAIN'],
+      ['ssl_sectigo_dv', 'sectigo', 'DV', 'SINGLE_DOMAIN'],
+      ['ssl_sectigo_dv_multi', 'sectigo', 'DV', 'MULTI_DOMAIN'],
+      ['ssl_sectigo_ov', 'sectigo', 'OV', 'SINGLE_DOMAIN'],
+    ]);
   });
 });
