@@ -6,7 +6,6 @@ import {
   assertAcknowledged,
   billablesNeedingAcknowledgment,
   buildQuote,
-  certificateProduct,
   convertCents,
   currentPrice,
   currentPrices,
@@ -49,9 +48,7 @@ describe('product names', () => {
   it('names domain products domain_<extension> and certificate products ssl_<product>', () => {
     expect(domainProduct('com')).toBe('domain_com');
     expect(domainProduct('.CO.UK')).toBe('domain_co.uk');
-    expect(certificateProduct('sectigo_dv_multi')).toBe('ssl_sectigo_dv_multi');
     expect(() => domainProduct('co..uk')).toThrow(RangeError);
-    expect(() => certificateProduct('sectigo dv')).toThrow(RangeError);
   });
 });
 

@@ -5,9 +5,9 @@
  * - domains: `domain_<extension>` (`domain_com`, `domain_nl`, `domain_co.uk`; the registry's
  *   longest-matching extension, lower-case) with the actions CREATE, RENEW, TRANSFER, RESTORE and
  *   PRIVACY_PROTECT; build it with `domainProduct(extension)`.
- * - certificates: `ssl_<product>` (`ssl_sectigo_dv`, `ssl_sectigo_dv_multi`, `ssl_sectigo_ov`,
- *   `ssl_digicert_ev`) with the actions REQUEST, RENEW, EXTRA_DOMAIN and EXTRA_WILDCARD; build it
- *   with `certificateProduct(product)`.
+ * - certificates: the certificate product's own name, which starts with `ssl_` (`ssl_sectigo_dv`,
+ *   `ssl_sectigo_dv_multi`, `ssl_sectigo_ov`, `ssl_digicert_ev`) with the actions REQUEST, RENEW,
+ *   EXTRA_DOMAIN and EXTRA_WILDCARD.
  * - prices are per unit and per 12 months; a billable for several years carries the number of
  *   years (or of extra names times years) as its quantity.
  *

@@ -5,8 +5,9 @@
  * - domains: `domain_<extension>` (`domain_com`, `domain_nl`, `domain_co.uk`), with the actions
  *   CREATE, RENEW, TRANSFER, RESTORE and PRIVACY_PROTECT; the extension is the registry's
  *   (longest-matching) extension, lower-case.
- * - certificates: `ssl_<product>` (`ssl_sectigo_dv`, `ssl_sectigo_dv_multi`, `ssl_sectigo_ov`,
- *   `ssl_digicert_ev`), with the actions REQUEST, RENEW, EXTRA_DOMAIN and EXTRA_WILDCARD.
+ * - certificates: the certificate product's own name, which starts with `ssl_` (`ssl_sectigo_dv`,
+ *   `ssl_sectigo_dv_multi`, `ssl_sectigo_ov`, `ssl_digicert_ev`; see shared/certificates/model.ts),
+ *   with the actions REQUEST, RENEW, EXTRA_DOMAIN and EXTRA_WILDCARD.
  *
  * Domain and certificate prices are per 12 months; a billable for a longer period carries the
  * number of years as its quantity.
@@ -21,7 +22,6 @@ export const certificateActions = ['REQUEST', 'RENEW', 'EXTRA_DOMAIN', 'EXTRA_WI
 export type CertificateAction = (typeof certificateActions)[number];
 
 const extensionPattern = /^[a-z0-9]+(?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9]+(?:[a-z0-9-]*[a-z0-9])?)*$/;
-const certificatePattern = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 
 /** The product name of a domain extension: `com` -> `domain_com`, `co.uk` -> `domain_co.uk`. */
 export function domainProduct(extension: string): string {
@@ -29,11 +29,3 @@ export function domainProduct(extension: string): string {
   if (!extensionPattern.test(ext)) throw new RangeError(`Not a domain extension: '${extension}'`);
   return `domain_${ext}`;
 }
-
-/** The product name of a certificate product: `sectigo_dv` -> `ssl_sectigo_dv`. */
-export function certificateProduct(product: string): string {
-  const name = product.toLowerCase();
-  if (!certificatePattern.test(name)) throw new RangeError(`Not a certificate product: '${product}'`);
-  return `ssl_${name}`;
-}
-
