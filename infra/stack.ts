@@ -7,6 +7,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { table as tableDefinition } from '../shared/db/table.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
@@ -16,8 +17,8 @@ import {
   authorizerDir,
   fallbackDir,
   jobs,
-  type Route,
   routes,
+  type StackSecret,
   type TableAccess,
 } from '../shared/routes.ts';
 
@@ -60,6 +61,24 @@ export class RegistrarStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+
+    // Generated secrets, handed to the functions that declare them as a CloudFormation dynamic
+    // reference (resolved at deploy time; the value never appears in the template).
+    const secrets = new Map<StackSecret, secretsmanager.Secret>();
+    const secretEnvironment = (names: readonly StackSecret[] = []) =>
+      Object.fromEntries(
+        names.map((name) => {
+          let secret = secrets.get(name);
+          if (!secret) {
+            secret = new secretsmanager.Secret(this, `Secret-${name}`, {
+              description: `${name} for the registrar functions`,
+              generateSecretString: { passwordLength: 48, excludePunctuation: true },
+            });
+            secrets.set(name, secret);
+          }
+          return [name, secret.secretValue.unsafeUnwrap()];
+        }),
+      );
 
     const fn = (id: string, dir: string, access: TableAccess | 'none', environment: Record<string, string> = {}) => {
       const logGroup = new logs.LogGroup(this, `${id}-logs`, {
@@ -165,7 +184,10 @@ export class RegistrarStack extends Stack {
     const pathsWithFallback = new Set<string>();
     for (const route of routes) {
       const resource = this.api.root.resourceForPath(route.path);
-      resource.addMethod(route.method, new apigateway.LambdaIntegration(this.routeFunction(fn, route)), {
+      const routeFn =
+        this.functions.get(route.id) ??
+        fn(route.id, route.dir, route.access, { ...route.environment, ...secretEnvironment(route.secrets) });
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(routeFn), {
         authorizer,
         authorizationType: apigateway.AuthorizationType.CUSTOM,
       });
@@ -176,7 +198,7 @@ export class RegistrarStack extends Stack {
     }
 
     for (const job of jobs) {
-      const jobFn = fn(job.id, job.dir, job.access, job.environment);
+      const jobFn = fn(job.id, job.dir, job.access, { ...job.environment, ...secretEnvironment(job.secrets) });
       new events.Rule(this, `${job.id}-schedule`, {
         description: job.summary,
         schedule: events.Schedule.expression(job.schedule),
@@ -188,13 +210,6 @@ export class RegistrarStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table (for the admin CLI).' });
 
     this.acknowledgeFindings();
-  }
-
-  private routeFunction(
-    fn: (id: string, dir: string, access: TableAccess | 'none', environment?: Record<string, string>) => NodejsFunction,
-    route: Route,
-  ): NodejsFunction {
-    return this.functions.get(route.id) ?? fn(route.id, route.dir, route.access, route.environment);
   }
 
   /** cdk-nag AwsSolutions findings we accept on purpose, each with its reason. */
@@ -214,6 +229,7 @@ export class RegistrarStack extends Stack {
     ack('AwsSolutions-APIG2', 'Requests are validated inside each function against valibot schemas, so every violation is reported with the contract\'s error body; a gateway request validator would answer in another shape.');
     ack('AwsSolutions-APIG3', 'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.');
     ack('AwsSolutions-APIG4', 'Only the 404/405 fallback methods are unauthenticated: they read nothing and answer the contract\'s NotFound/MethodNotAllowed; every route uses the API-key authorizer.');
+    ack('AwsSolutions-SMG4', 'The generated secrets are HMAC keys for short-lived one-time links; rotating one invalidates the links in flight, so it is rotated by hand (update the secret, redeploy).');
     ack('AwsSolutions-COG4', 'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.');
   }
 }

@@ -6,6 +6,12 @@
 
 export type TableAccess = 'read' | 'readwrite';
 
+/**
+ * Secrets the deployed stack generates and hands to the functions that declare them, as an
+ * environment variable of the same name (locally, the sandbox default of each applies).
+ */
+export type StackSecret = 'ONE_TIME_LINK_SECRET';
+
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
   id: string;
@@ -19,6 +25,7 @@ export interface Route {
   summary: string;
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
+  secrets?: readonly StackSecret[];
 }
 
 export const routes: readonly Route[] = [
@@ -60,6 +67,7 @@ export const routes: readonly Route[] = [
     path: '/v2/ssl/certificates/{certificateId}/renew',
     dir: 'renew',
     access: 'readwrite',
+    secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Renew a certificate in its renewal window with a fresh CSR (?quote=true prices it); opens a certificate process.',
   },
   {
@@ -68,6 +76,7 @@ export const routes: readonly Route[] = [
     path: '/v2/processes/{processId}/info',
     dir: 'process-info',
     access: 'read',
+    secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Context specific info on a process: certificate and acme validations with nextAction, transfer status.',
   },
 ];
@@ -84,6 +93,7 @@ export interface Job {
   summary: string;
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
+  secrets?: readonly StackSecret[];
 }
 
 export const jobs: readonly Job[] = [

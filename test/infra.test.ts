@@ -99,6 +99,20 @@ describe('CDK stack', () => {
     expect(actionsOf('fallback').filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
   });
 
+  it('hands generated secrets only to the functions that declare them, never in clear in the template', () => {
+    const fns = template.findResources('AWS::Lambda::Function');
+    for (const route of routes) {
+      const fn = stack.functions.get(route.id);
+      const variables = fns[stack.getLogicalId(fn?.node.defaultChild as never)]?.Properties.Environment.Variables;
+      if (route.secrets?.includes('ONE_TIME_LINK_SECRET')) {
+        expect(JSON.stringify(variables.ONE_TIME_LINK_SECRET), route.id).toMatch(/resolve:secretsmanager/);
+      } else {
+        expect(variables.ONE_TIME_LINK_SECRET, route.id).toBeUndefined();
+      }
+    }
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  });
+
   it('throttles the stage, writes access logs and answers gateway errors in the contract shape', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]),
