@@ -11,8 +11,8 @@ import { type PollSummary, pollDueTransfers } from '../../shared/transfer/lifecy
 export async function handler(event: ScheduledEvent, context: Context): Promise<PollSummary> {
   const time = event?.time ? new Date(event.time) : now();
   const at = Number.isNaN(time.getTime()) ? now() : time;
-  logger.appendKeys({ job: 'transfer-poll', requestId: context?.awsRequestId });
   const summary = await pollDueTransfers(at);
-  if (summary.due > 0) logger.info('transfer poll', { at: at.toISOString(), ...summary });
+  // Keys go on the line itself, not on the shared logger: under `npm start` all jobs share one process.
+  if (summary.due > 0) logger.info('transfer poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
   return summary;
 }

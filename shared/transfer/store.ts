@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db } from '../db/client.ts';
 import { parseItem, queryAll, toItem } from '../db/items.ts';
@@ -52,16 +52,22 @@ export async function readDomainCollection(domainName: string): Promise<{ domain
   return out;
 }
 
-/** Pending transfers whose actionDate is at or before `at`, oldest first (one gsi1 Query). */
+/**
+ * Pending transfers whose actionDate is at or before `at`, oldest first: one gsi1 Query page of at
+ * most `limit` (a run takes the oldest; the rest are still due at the next run).
+ */
 export async function dueTransfers(at: string, limit = 100): Promise<TransferLock[]> {
   const k = keys.transfersDue(at);
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
-    ExpressionAttributeValues: { ':pk': k.gsi1pk, ':min': k.gsi1skMin, ':max': k.gsi1skMax },
-    Limit: limit,
-  });
-  return items.slice(0, limit).map((item) => parseItem(TransferLock, lockEntity, item));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':min': k.gsi1skMin, ':max': k.gsi1skMax },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => parseItem(TransferLock, lockEntity, item));
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
