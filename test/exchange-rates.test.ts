@@ -9,6 +9,7 @@ import { ecbRatesUrl, updateExchangeRates } from '../functions/exchange-rates/jo
 import { getLatestRates, listRates } from '../shared/db/repositories/rates.ts';
 import { jobs } from '../shared/routes.ts';
 import { call } from './support/api.ts';
+import { captureLogs } from './support/logs.ts';
 
 // This file logs at INFO (the others run silent), set before any module creates the logger.
 vi.hoisted(() => {
@@ -78,21 +79,6 @@ beforeEach(() => {
 const event = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent;
 const context = { functionName: 'exchange-rates', awsRequestId: 'test' } as Context;
 
-/** Runs `fn` and returns the logger's JSON lines written meanwhile. */
-async function captureLogs(fn: () => Promise<unknown>): Promise<Record<string, any>[]> {
-  const lines: string[] = [];
-  const capture = (chunk: unknown) => {
-    lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
-    return true;
-  };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
-  try {
-    await fn();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return lines.map((l) => JSON.parse(l));
-}
 
 const expectedRates = {
   USD: 1.1498, JPY: 179.87, CZK: 24.312, DKK: 7.4612, GBP: 0.8783, HUF: 386.45, PLN: 4.2265, RON: 5.0876, SEK: 10.9915, CHF: 0.9231,

@@ -2,27 +2,13 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { endpoint } from '../shared/http/pipeline.ts';
 import { apiEvent, call, demoKey, invoke } from './support/api.ts';
+import { captureOutput } from './support/logs.ts';
 
 // This file logs at INFO (the others run silent), set before any module creates the logger.
 vi.hoisted(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 });
 
-/** Runs `fn` and returns what was written to stdout and stderr meanwhile (the logger's JSON lines). */
-async function captureStdout(fn: () => Promise<unknown>): Promise<string[]> {
-  const lines: string[] = [];
-  const capture = (chunk: unknown) => {
-    lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
-    return true;
-  };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
-  try {
-    await fn();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return lines;
-}
 
 const boom = endpoint({ route: 'boom', request: v.object({ path: v.object({}), query: v.object({}), body: v.undefined() }) }, async () => {
   throw new Error('database password is hunter2');
@@ -35,7 +21,7 @@ afterEach(() => {
 describe('logging', () => {
   it('turns an unexpected error into a generic 500 with a log line, and no internals on the wire', async () => {
     let res: Awaited<ReturnType<typeof invoke>> | undefined;
-    const lines = await captureStdout(async () => {
+    const lines = await captureOutput(async () => {
       res = await invoke(boom, apiEvent({ method: 'GET', path: '/v2/boom', resource: '/v2/boom' }));
     });
     if (!res) throw new Error('no response');
@@ -52,7 +38,7 @@ describe('logging', () => {
   });
 
   it('logs one line per request with route, status and customer, and never the API key', async () => {
-    const lines = await captureStdout(async () => {
+    const lines = await captureOutput(async () => {
       await call('GET', '/v2/providers/REGISTRY/sidn/info');
       await call('GET', '/v2/providers/REGISTRY/sidn/info', { key: 'not-a-real-key' });
     });
@@ -68,7 +54,7 @@ describe('logging', () => {
 
   it('redacts secret fields wherever they appear in a logged object', async () => {
     const { logger } = await import('../shared/logger.ts');
-    const lines = await captureStdout(async () => {
+    const lines = await captureOutput(async () => {
       logger.info('payload', { body: { authcode: 'NL-SECRET', nested: { csr: '-----BEGIN', voice: '+31.2' } }, Authorization: 'ApiKey x' });
     });
     const record = JSON.parse(lines[0] as string);
