@@ -187,10 +187,12 @@ export class RegistrarStack extends Stack {
       const routeFn =
         this.functions.get(route.id) ??
         fn(route.id, route.dir, route.access, { ...route.environment, ...secretEnvironment(route.secrets) });
-      resource.addMethod(route.method, new apigateway.LambdaIntegration(routeFn), {
-        authorizer,
-        authorizationType: apigateway.AuthorizationType.CUSTOM,
-      });
+      // `auth: false` (the API description only) is public; every other route goes through the authorizer.
+      resource.addMethod(
+        route.method,
+        new apigateway.LambdaIntegration(routeFn),
+        route.auth === false ? {} : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
+      );
       if (!pathsWithFallback.has(route.path)) {
         resource.addMethod('ANY', fallback);
         pathsWithFallback.add(route.path);
@@ -228,7 +230,7 @@ export class RegistrarStack extends Stack {
     ack(`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, 'Queries on the table\'s own global secondary indexes (gsi1); no other table.');
     ack('AwsSolutions-APIG2', 'Requests are validated inside each function against valibot schemas, so every violation is reported with the contract\'s error body; a gateway request validator would answer in another shape.');
     ack('AwsSolutions-APIG3', 'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.');
-    ack('AwsSolutions-APIG4', 'Only the 404/405 fallback methods are unauthenticated: they read nothing and answer the contract\'s NotFound/MethodNotAllowed; every route uses the API-key authorizer.');
+    ack('AwsSolutions-APIG4', 'Only the 404/405 fallback methods and GET /v2/openapi.json (the public API description) are unauthenticated: they read nothing from the table; every other route uses the API-key authorizer.');
     ack('AwsSolutions-SMG4', 'The generated secrets are HMAC keys for short-lived one-time links; rotating one invalidates the links in flight, so it is rotated by hand (update the secret, redeploy).');
     ack('AwsSolutions-COG4', 'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.');
   }

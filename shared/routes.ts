@@ -20,12 +20,14 @@ export interface Route {
   path: string;
   /** Folder under functions/ holding `handler.ts`. */
   dir: string;
-  /** What the function may do to the table (least privilege, architecture practice 8). */
-  access: TableAccess;
+  /** What the function may do to the table (least privilege, architecture practice 8); 'none': no access. */
+  access: TableAccess | 'none';
   summary: string;
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  /** False for a public route, served without the API-key authorizer (only the API description). */
+  auth?: false;
 }
 
 export const routes: readonly Route[] = [
@@ -78,6 +80,15 @@ export const routes: readonly Route[] = [
     access: 'read',
     secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Context specific info on a process: certificate and acme validations with nextAction, transfer status.',
+  },
+  {
+    id: 'openapi',
+    method: 'GET',
+    path: '/v2/openapi.json',
+    dir: 'openapi',
+    access: 'none',
+    auth: false,
+    summary: 'This API\'s OpenAPI 3.1 description, generated from the route table and the request and response schemas.',
   },
 ];
 

@@ -124,7 +124,8 @@ export function proxyEvent(p: ProxyEventParts): APIGatewayProxyEvent {
         user: null,
         userArn: null,
       },
-      path: `/local${p.path}`,
+      // As behind a custom domain: the stage is not part of the path the client called.
+      path: p.path,
       protocol: 'HTTP/1.1',
       requestId: p.requestId,
       requestTimeEpoch: Date.now(),
@@ -197,7 +198,7 @@ export function createGateway(options: GatewayOptions = {}) {
       const methodArn = `arn:aws:execute-api:local:000000000000:local/local/${method}${url.pathname}`;
 
       let authorizer: APIGatewayProxyEvent['requestContext']['authorizer'] = null;
-      if (route) {
+      if (route && route.auth !== false) {
         const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
         const granted = await authorize(authHeader, methodArn, requestId);
         if (!granted) return answer(gatewayAnswers.UNAUTHORIZED, requestId);

@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { principalToContext, type Principal } from '../../shared/auth/principal.ts';
 import { createGateway, lambdaContext, type LocalResponse, proxyEvent } from '../../infra/local/gateway.ts';
+import { matchRoute } from '../../shared/routes.ts';
+import { assertConforms } from './conformance.ts';
 
 /** The demo API keys (infra/demo-data.json). */
 export const demoKey = 'demo-key';
@@ -48,7 +50,10 @@ export async function call(method: string, url: string, options: CallOptions = {
     body = JSON.stringify(options.body);
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
   }
-  return parse(await gateway.handle({ method, url, headers, body }));
+  const response = parse(await gateway.handle({ method, url, headers, body }));
+  // Every response the suite sees must match the OpenAPI document (so the document cannot drift).
+  await assertConforms(method, new URL(url, 'http://localhost').pathname, response);
+  return response;
 }
 
 /** A proxy event for calling a handler directly, as the given principal (or none). */
@@ -83,5 +88,8 @@ export async function invoke(
 ): Promise<ApiResponse> {
   const result = await handler(event, lambdaContext('test', event.requestContext.requestId));
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, val]) => [k, String(val)]));
-  return parse({ status: result.statusCode, headers, body: result.body });
+  const response = parse({ status: result.statusCode, headers, body: result.body });
+  // Handlers of the route table only: pipeline tests also invoke handlers built on made-up paths.
+  if (matchRoute(event.httpMethod, event.path).kind === 'route') await assertConforms(event.httpMethod, event.path, response);
+  return response;
 }

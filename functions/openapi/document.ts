@@ -1,0 +1,253 @@
+import { type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import {
+  bodyErrors,
+  commonErrors,
+  type DocumentedHeader,
+  errorBodies,
+  type ErrorType,
+  type OperationDocs,
+  type ResponseDoc,
+} from '../../shared/http/api-docs.ts';
+import { type Route, routes } from '../../shared/routes.ts';
+import { operationDocs } from './operations.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route table and, per route, its request schema and
+ * its `functions/<dir>/openapi.ts` (responses, errors, examples). Nothing here is written by hand
+ * per operation, so the document cannot describe a route the table does not have, and every route
+ * of the table must describe itself (a route without its docs module fails the generation).
+ */
+
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
+};
+type Operation = Record<string, unknown> & { responses: Record<string, Record<string, unknown>> };
+
+/** Where a component lives in the document. */
+export const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/** Headers every response or some responses carry, described once. */
+const headerDocs: Record<DocumentedHeader | 'X-Request-Id' | 'ETag' | 'Retry-After', { description: string; schema: JsonSchema }> = {
+  'X-Request-Id': { description: 'The request id; error bodies repeat it as `requestId`. Quote it when asking for support.', schema: { type: 'string' } },
+  ETag: { description: 'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'x-process-id': { description: 'The id of the process the call created (not sent for quotes).', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  'X-Exchange-Rate-Date': { description: 'The date of the exchange rates used, when the list was converted (`currency`).', schema: { type: 'string', format: 'date' } },
+  Vary: { description: '`Accept`: the URL has a JSON and a zone-file representation.', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+};
+
+const conversion = {
+  target: 'draft-2020-12',
+  errorMode: 'ignore',
+  overrideRef: ({ referenceId }: { referenceId: string }) => componentRef(referenceId),
+} as const;
+
+/** Our responses never carry undeclared properties: say so, so that the conformance check catches drift. */
+function closeObjects(schema: unknown): void {
+  if (Array.isArray(schema)) {
+    for (const item of schema) closeObjects(item);
+    return;
+  }
+  if (!schema || typeof schema !== 'object') return;
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'object' && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
+  for (const value of Object.values(s)) closeObjects(value);
+}
+
+function inline(schema: v.GenericSchema, definitions?: Record<string, v.GenericSchema>): JsonSchema {
+  const { $schema: _s, $defs: _d, ...rest } = toJsonSchema(schema, { ...conversion, ...(definitions ? { definitions } : {}) }) as Record<string, unknown>;
+  return rest as JsonSchema;
+}
+
+/** A route's docs (functions/<dir>/openapi.ts, registered in operations.ts). */
+function docsOf(route: Route): OperationDocs {
+  const docs = operationDocs[route.dir];
+  if (!docs) throw new Error(`Route '${route.id}' has no docs: add functions/${route.dir}/openapi.ts and register it in functions/openapi/operations.ts`);
+  return docs;
+}
+
+/** The object entries of a `{path, query, body}` request schema. */
+function requestParts(route: Route, request: v.GenericSchema) {
+  const entries = (request as unknown as { entries?: Record<string, v.GenericSchema> }).entries;
+  if (!entries?.path || !entries.query || !entries.body) throw new Error(`The request schema of '${route.id}' is not an object of path, query and body`);
+  return { path: entries.path, query: entries.query, body: entries.body };
+}
+
+function parameters(route: Route, docs: OperationDocs, where: 'path' | 'query', schema: v.GenericSchema) {
+  const json = inline(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => {
+    const example = docs.examples[where]?.[name];
+    if (where === 'path' && example === undefined) throw new Error(`Route '${route.id}' has no example for path parameter '${name}'`);
+    return {
+      name,
+      in: where,
+      required: where === 'path' || (json.required ?? []).includes(name),
+      schema: s,
+      ...(example !== undefined ? { example } : {}),
+    };
+  });
+}
+
+function headers(names: readonly { name: keyof typeof headerDocs; required?: boolean }[]) {
+  return Object.fromEntries(names.map(({ name, required }) => [name, { ...headerDocs[name], required: required ?? false }]));
+}
+
+function successResponse(route: Route, status: string, doc: ResponseDoc, definitions: Record<string, v.GenericSchema>) {
+  const names: { name: keyof typeof headerDocs; required?: boolean }[] = [{ name: 'X-Request-Id', required: true }];
+  if (route.method === 'GET' && status === '200') names.push({ name: 'ETag', required: true });
+  names.push(...(doc.headers ?? []));
+  const content = doc.content
+    ? Object.fromEntries(
+        Object.entries(doc.content).map(([type, c]) => {
+          if ('json' in c) {
+            const schema = inline(c.json, definitions);
+            closeObjects(schema);
+            const examples = Object.fromEntries(Object.entries(c.examples ?? {}).map(([name, value]) => [name, { value }]));
+            return [type, { schema, ...(c.examples ? { examples } : {}) }];
+          }
+          return [type, { schema: { type: 'string', description: c.text }, ...(c.example !== undefined ? { example: c.example } : {}) }];
+        }),
+      )
+    : undefined;
+  return { description: doc.description, headers: headers(names), ...(content ? { content } : {}) };
+}
+
+/** The error responses of an operation, grouped by status, each a oneOf of contract error bodies. */
+function errorResponses(docs: OperationDocs, hasBody: boolean, hasParameters: boolean) {
+  const types = new Set<ErrorType>(docs.auth === false ? ['TooManyRequests', 'InternalError'] : [...commonErrors, ...docs.errors]);
+  if (hasBody) for (const t of bodyErrors) types.add(t);
+  if (hasParameters) types.add('ConstraintViolationException');
+  const byStatus = new Map<number, ErrorType[]>();
+  for (const type of types) {
+    for (const status of errorBodies[type].statuses) {
+      // 415 is only for a wrong content type, which only body routes check; ObjectDoesNotExist is a
+      // 400 for an object the body refers to, a 404 for the object the path names.
+      if (status === 415 && !hasBody) continue;
+      if (type === 'ObjectDoesNotExist' && status === 400 && !hasBody) continue;
+      if (type === 'ObjectDoesNotExist' && status === 404 && !docs.pathObject) continue;
+      byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
+    }
+  }
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const refs = list.map((t) => ({ $ref: componentRef(t) }));
+    const names: { name: keyof typeof headerDocs; required?: boolean }[] = [{ name: 'X-Request-Id', required: true }];
+    if (status === 429 || status === 503) names.push({ name: 'Retry-After', required: true });
+    out[String(status)] = {
+      description: list.map((t) => `\`${t}\``).join(', '),
+      headers: headers(names),
+      content: { 'application/json': { schema: refs.length === 1 ? refs[0] : { oneOf: refs } } },
+    };
+  }
+  return out;
+}
+
+function operationId(id: string): string {
+  return id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+async function operation(route: Route, definitions: Record<string, v.GenericSchema>): Promise<Operation> {
+  const docs = docsOf(route);
+  const parts = requestParts(route, docs.request);
+  const hasBody = route.method === 'POST';
+  const params = [
+    ...parameters(route, docs, 'path', parts.path),
+    ...parameters(route, docs, 'query', parts.query),
+    ...(docs.requestHeaders ?? []).map((h) => ({
+      name: h.name,
+      in: 'header',
+      required: false,
+      description: h.description,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      ...(h.example !== undefined ? { example: h.example } : {}),
+    })),
+  ];
+  const responses: Operation['responses'] = {};
+  for (const [status, doc] of Object.entries(docs.responses)) responses[status] = successResponse(route, status, doc, definitions);
+  if (route.method === 'GET') {
+    // A 304 carries the headers the 200 would have carried, without the body.
+    const ok = responses['200']?.headers as Record<string, unknown> | undefined;
+    responses['304'] = { description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers: { ...ok } };
+  }
+  Object.assign(responses, errorResponses(docs, hasBody, params.some((p) => p.in !== 'header')));
+  const requestBody = hasBody
+    ? {
+        required: true,
+        content: {
+          'application/json': {
+            schema: inline(parts.body),
+            ...(docs.examples.body ? { examples: docs.examples.body } : {}),
+          },
+        },
+      }
+    : undefined;
+  return {
+    operationId: operationId(route.id),
+    summary: route.summary,
+    description: docs.description,
+    tags: docs.tags,
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+    ...(route.auth === false ? { security: [] } : {}),
+  };
+}
+
+/** Every named schema: the routes' components and the contract's error bodies; one name, one schema. */
+async function collectDefinitions(): Promise<Record<string, v.GenericSchema>> {
+  const definitions: Record<string, v.GenericSchema> = {};
+  const add = (name: string, schema: v.GenericSchema, owner: string) => {
+    if (definitions[name] && definitions[name] !== schema) throw new Error(`Component '${name}' of ${owner} clashes with another schema of that name`);
+    definitions[name] = schema;
+  };
+  for (const [type, { schema }] of Object.entries(errorBodies)) add(type, schema, 'the error bodies');
+  for (const route of routes) for (const [name, schema] of Object.entries(docsOf(route).components ?? {})) add(name, schema, route.id);
+  return definitions;
+}
+
+export interface DocumentOptions {
+  /** The base URL the paths are relative to (no trailing slash); default: the local sandbox. */
+  serverUrl?: string;
+}
+
+/** Builds the whole document from the route table (a few tens of milliseconds). */
+export async function buildDocument(options: DocumentOptions = {}): Promise<OpenApiDocument> {
+  const definitions = await collectDefinitions();
+  const schemas = toJsonSchemaDefs(definitions, conversion) as Record<string, JsonSchema>;
+  closeObjects(schemas);
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of routes) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = await operation(route, definitions);
+  }
+  const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Registrar API',
+      version: '2.0.0',
+      summary: 'Domain transfer-in, certificate renewal, processes, registry metadata, price lists and DNS zones.',
+      description:
+        'Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox\'s demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:3000', description: 'Clients use this URL plus `/v2/` as their base URL.' }],
+    security: [{ ApiKey: [] }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The whole header value: `ApiKey <key>` (sandbox: `ApiKey demo-key`). Keys are created with `npm run admin -- create-key`.',
+        },
+      },
+    },
+  };
+}

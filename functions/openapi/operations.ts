@@ -1,0 +1,22 @@
+import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { docs as pricelist } from '../pricelist/openapi.ts';
+import { docs as processInfo } from '../process-info/openapi.ts';
+import { docs as providerInfo } from '../provider-info/openapi.ts';
+import { docs as renew } from '../renew/openapi.ts';
+import { docs as transfer } from '../transfer/openapi.ts';
+import { docs as zone } from '../zone/openapi.ts';
+import { docs as openapi } from './openapi.ts';
+
+/**
+ * Each route's `functions/<dir>/openapi.ts`, by route dir. Static imports, so every bundler and
+ * test runner sees them; the generator fails loudly for a route of the table that is missing here.
+ */
+export const operationDocs: Readonly<Record<string, OperationDocs>> = {
+  'provider-info': providerInfo,
+  pricelist,
+  zone,
+  transfer,
+  renew,
+  'process-info': processInfo,
+  openapi,
+};

@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { WireTime } from '../../shared/schemas/primitives.ts';
+import { ZoneRequest } from './schema.ts';
+
+const recordTypes = [
+  'A', 'AAAA', 'ALIAS', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HINFO', 'LOC', 'MBOXFW', 'MX', 'NAPTR', 'NS', 'SOA', 'SRV', 'SSHFP', 'TLSA', 'TXT', 'URI', 'URL',
+] as const;
+const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** A DNS record on the wire (contract 3.6): `prio` present exactly for MX and SRV. */
+export const DnsRecord = v.strictObject({
+  name: v.pipe(v.string(), v.description('Fully qualified, `##DOMAIN##` replaced.')),
+  type: v.picklist(recordTypes),
+  content: v.string(),
+  ttl: Seconds,
+  prio: v.optional(v.pipe(v.number(), v.integer(), v.description('Present exactly for MX and SRV.'))),
+});
+
+/** Contract 3.6 response body. */
+export const ZoneBody = v.strictObject({
+  id: v.pipe(v.number(), v.integer()),
+  customer: v.string(),
+  createdDate: WireTime,
+  updatedDate: v.optional(WireTime),
+  managed: v.boolean(),
+  service: v.picklist(['BASIC', 'PREMIUM']),
+  template: v.optional(v.string()),
+  link: v.optional(v.boolean()),
+  master: v.optional(v.string()),
+  dnssec: v.boolean(),
+  ns: v.optional(v.array(v.string())),
+  hostMaster: v.string(),
+  refresh: Seconds,
+  retry: Seconds,
+  expire: Seconds,
+  ttl: Seconds,
+  defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
+  records: v.array(DnsRecord),
+});
+
+/** GET /v2/domains/{domainName}/zone in the OpenAPI document. */
+export const docs: OperationDocs = {
+  request: ZoneRequest,
+  description:
+    'The DNS zone of a domain in the caller\'s account (spec 2.12, contract 3.6), as JSON, or with `Accept: text/dns` (or `text/plain`) as an RFC 1035 zone file. A domain of another customer, or one without a zone: 404.',
+  tags: ['Zones'],
+  responses: {
+    '200': {
+      description: 'The zone.',
+      headers: [{ name: 'Vary', required: true }],
+      content: {
+        'application/json': {
+          json: ZoneBody,
+          examples: {
+            'demo-shop.nl': {
+              id: 101, customer: 'demo', createdDate: '2024-03-04T11:20:00Z', updatedDate: '2026-02-10T08:15:00Z', managed: true, service: 'BASIC',
+              template: 'demo-template', link: true, dnssec: false, hostMaster: 'hostmaster@demo-hosting.example',
+              refresh: 10800, retry: 3600, expire: 604800, ttl: 3600,
+              defaultRecords: [
+                { name: 'demo-shop.nl', type: 'SOA', content: 'ns1.registrar-sandbox.example hostmaster.demo-hosting.example 1770711300 10800 3600 604800 3600', ttl: 3600 },
+                { name: 'demo-shop.nl', type: 'NS', content: 'ns1.registrar-sandbox.example', ttl: 3600 },
+              ],
+              records: [
+                { name: 'demo-shop.nl', type: 'A', content: '192.0.2.10', ttl: 3600 },
+                { name: 'demo-shop.nl', type: 'MX', content: 'mx1.demo-hosting.example', ttl: 3600, prio: 10 },
+              ],
+            },
+          },
+        },
+        'text/dns': {
+          text: 'An RFC 1035 zone file ($ORIGIN, $TTL, SOA, NS, then the records).',
+          example: '$ORIGIN demo-shop.nl.\n$TTL 3600\n@ 3600 IN SOA ns1.registrar-sandbox.example. hostmaster.demo-hosting.example. 1770711300 10800 3600 604800 3600\n@ 3600 IN NS ns1.registrar-sandbox.example.\n@ 3600 IN A 192.0.2.10\n',
+        },
+        'text/plain': { text: 'The zone file, as `text/dns`.' },
+      },
+    },
+  },
+  pathObject: true,
+  errors: ['ConstraintViolationException', 'ObjectDoesNotExist'],
+  examples: { path: { domainName: 'demo-shop.nl' } },
+  components: { Zone: ZoneBody, DnsRecord },
+};
