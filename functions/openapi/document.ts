@@ -231,7 +231,6 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
       summary: 'Domain transfer-in, certificate renewal, processes, registry metadata, price lists and DNS zones.',
       description:
         'Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox\'s demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:3000', description: 'Clients use this URL plus `/v2/` as their base URL.' }],

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
+import { docsAnswer } from './docs-page.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 
 /** API Gateway's own payload limit; the handlers enforce the API's 64 KiB themselves. */
@@ -33,11 +34,18 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Serves the API over HTTP through the local gateway (the route table, authorizer and handlers). */
+/** Serves the API over HTTP through the local gateway (the route table, authorizer and handlers), and the docs page at /docs. */
 export async function startServer(options: { host?: string; port?: number; gateway?: Gateway } = {}): Promise<LocalServer> {
   const gateway = options.gateway ?? createGateway();
   const server = createServer(async (req, res) => {
     try {
+      // The docs page (/docs) is the sandbox's own; everything else goes through the gateway.
+      const page = await docsAnswer(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').pathname);
+      if (page) {
+        res.writeHead(page.status, page.headers);
+        res.end(req.method === 'HEAD' ? undefined : page.body);
+        return;
+      }
       const body = await readBody(req);
       const out = await gateway.handle({
         method: req.method ?? 'GET',
