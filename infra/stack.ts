@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { table as tableDefinition } from '../shared/db/table.ts';
+import { Observability } from './observability.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import {
@@ -29,6 +30,8 @@ export interface RegistrarStackProps extends StackProps {
   throttle?: { rateLimit: number; burstLimit: number };
   /** Extra environment for every function (e.g. POWERTOOLS_LOG_LEVEL). */
   environment?: Record<string, string>;
+  /** E-mail address for alarm notifications (also `cdk deploy -c alarmEmail=...`). */
+  alarmEmail?: string;
 }
 
 /**
@@ -39,6 +42,7 @@ export class RegistrarStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: apigateway.RestApi;
   readonly functions = new Map<string, NodejsFunction>();
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: RegistrarStackProps = {}) {
     super(scope, id, props);
@@ -208,6 +212,14 @@ export class RegistrarStack extends Stack {
       });
     }
 
+    // Alarms (5xx rate, throttles, job failures, stale exchange rates) and a dashboard: infra/observability.ts.
+    this.observability = new Observability(this, 'Observability', {
+      api: this.api,
+      table: this.table,
+      functions: this.functions,
+      alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined),
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn, description: 'SNS topic every alarm notifies.' });
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.url}v2/`, description: 'Base URL of the API (clients append paths to it).' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table (for the admin CLI).' });
 

@@ -133,6 +133,49 @@ describe('CDK stack', () => {
     template.hasOutput('ApiUrl', Match.anyValue());
   });
 
+  it('serves GET /v2/openapi.json without the authorizer, from a function without table access', () => {
+    const fnId = stack.getLogicalId(stack.functions.get('openapi')?.node.defaultChild as never);
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'GET', AuthorizationType: 'NONE' } }));
+    expect(methods.filter((m) => JSON.stringify(m.Properties.Integration.Uri).includes(fnId))).toHaveLength(1);
+    template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'openapi.json' });
+  });
+
+  it('alarms on the 5xx rate, Lambda and DynamoDB throttles, each job\'s failures and stale exchange rates, all to one topic', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    const topicId = stack.getLogicalId(stack.observability.topic.node.defaultChild as never);
+    for (const a of alarms) {
+      expect(a.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(a.Properties.AlarmDescription).toMatch(/\w+/);
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway', MetricName: '5XXError', Statistic: 'Average', Threshold: 0.05, Period: 300,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Threshold: 0 });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([Match.objectLike({ MetricStat: Match.objectLike({ Metric: Match.objectLike({ Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' }) }) })]),
+    });
+    for (const job of jobs) {
+      const fnId = stack.getLogicalId(stack.functions.get(job.id)?.node.defaultChild as never);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId } }], Threshold: 1,
+      });
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'Registrar', MetricName: 'ExchangeRateAgeHours', Statistic: 'Maximum', Period: 86400, Threshold: 120,
+      EvaluationPeriods: 2, DatapointsToAlarm: 2, TreatMissingData: 'breaching',
+    });
+    expect(alarms).toHaveLength(3 + jobs.length + 1);
+  });
+
+  it('has a dashboard with requests, errors and latency per route, the API, Lambda, DynamoDB, the jobs and the alarms', () => {
+    const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
+    for (const name of ['Requests', 'ClientErrors', 'ServerErrors', 'Latency', 'ExchangeRateAgeHours', '5XXError', 'ThrottledRequests']) expect(body, name).toContain(name);
+    for (const route of routes) expect(body, route.id).toContain(`\\"route\\",\\"${route.id}\\"`);
+    expect(body).toContain('alarm');
+  });
+
   it('passes cdk-nag AwsSolutions with every finding acknowledged with a reason', () => {
     const nagApp = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(join(tmpdir(), 'nag-')) });
     const nagStack = new RegistrarStack(nagApp, 'NagStack');

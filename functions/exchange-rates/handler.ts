@@ -1,5 +1,8 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { getLatestRates } from '../../shared/db/repositories/rates.ts';
 import { logger } from '../../shared/logger.ts';
+import { recordExchangeRateAge } from '../../shared/metrics.ts';
+import { now } from '../../shared/time.ts';
 import { updateExchangeRates } from './job.ts';
 
 /**
@@ -15,5 +18,18 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
   } catch (error) {
     logger.error('exchange-rate update failed; the last stored rates stay in force', { error: error as Error });
     throw error;
+  } finally {
+    await reportRateAge();
+  }
+}
+
+/** Emits the age of the newest stored rate on every run, failed or not: the staleness alarm reads it. */
+async function reportRateAge(): Promise<void> {
+  try {
+    const latest = await getLatestRates();
+    if (latest) recordExchangeRateAge(latest.date, now());
+  } catch (error) {
+    // No datapoint then: the alarm treats a missing day as stale.
+    logger.warn('could not read the newest exchange rate for the staleness metric', { error: error as Error });
   }
 }

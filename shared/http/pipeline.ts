@@ -7,6 +7,7 @@ import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
 import { logger } from '../logger.ts';
+import { recordRequest } from '../metrics.ts';
 import { type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
@@ -55,14 +56,16 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
   const finish = (request: { event: Event; context: ApiContext }, reply: Reply): APIGatewayProxyResult => {
     const s = state(request);
     const result = toResult(withEtag(request.event, s, reply), s.requestId);
+    const durationMs = Date.now() - s.started;
     logger.info('request', {
       route,
       method: request.event.httpMethod,
       status: result.statusCode,
       customer: s.principal?.customer,
       user: s.principal?.user,
-      durationMs: Date.now() - s.started,
+      durationMs,
     });
+    recordRequest(route, result.statusCode, durationMs);
     return result;
   };
   return {
