@@ -1,12 +1,16 @@
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { Presets, SingleBar } from 'cli-progress';
 import * as v from 'valibot';
 import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
-import { putApiKey } from '../shared/db/repositories/api-keys.ts';
+import { deleteApiKey, listApiKeys, putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { tableName } from '../shared/db/table.ts';
 import { Handle, Permission } from '../shared/schemas/primitives.ts';
+import { authorizerCacheSeconds } from '../shared/routes.ts';
 import { toWireTime } from '../shared/time.ts';
 import { loadDataset, readDatasetFile } from './dataset.ts';
+import { exportDataset, scanTable } from './export.ts';
 
 /**
  * Operator commands against the table named by TABLE_NAME (default 'registrar'), on DynamoDB Local
@@ -18,9 +22,21 @@ Commands:
   create-key --customer C --user U [--permission P]...
       Creates an API key for user U of customer C and prints it once; only its hash is stored.
       Permissions: DESIGNATED_AGENT.
+  list-keys --customer C
+      Lists the API keys of customer C: hash prefix, user, permissions, created. Never a key.
+  revoke-key PREFIX
+      Deletes the API key whose hash starts with PREFIX (at least 8 hex characters, as list-keys
+      shows it); refuses a prefix that matches no key or several.
+  export [--out FILE]
+      Writes the whole table as a dataset (the format of infra/demo-data.json; API keys as keyHash)
+      to FILE, or to standard output.
+  import FILE [--overwrite]
+      Loads a dataset file (an export, or the format of infra/demo-data.json) with a progress bar.
+      Existing items are kept unless --overwrite is given.
   load FILE [--overwrite]
-      Loads a dataset file (the format of infra/demo-data.json). Existing items are kept unless
-      --overwrite is given.
+      Same as import, without the progress bar.
+
+Every command takes --help.
 
 Environment: TABLE_NAME (default 'registrar'), DYNAMODB_ENDPOINT (DynamoDB Local), AWS_REGION, AWS_PROFILE.`;
 
@@ -61,28 +77,137 @@ async function createKey(args: string[]): Promise<void> {
   console.error('Store it now: only its hash is kept, it cannot be shown again.');
 }
 
-async function load(args: string[]): Promise<void> {
+async function load(args: string[], command: 'load' | 'import' = 'load'): Promise<void> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { overwrite: { type: 'boolean', default: false } } });
   const file = positionals[0];
-  if (!file || positionals.length > 1) throw new UsageError('load needs exactly one FILE.');
+  if (!file || positionals.length > 1) throw new UsageError(`${command} needs exactly one FILE.`);
   const dataset = await readDatasetFile(file);
-  const report = await loadDataset(dataset, { overwrite: values.overwrite });
+  const bar = command === 'import' ? progressBar() : undefined;
+  let report: Awaited<ReturnType<typeof loadDataset>>;
+  try {
+    report = await loadDataset(dataset, { overwrite: values.overwrite, onProgress: bar?.update });
+  } finally {
+    bar?.stop();
+  }
   for (const [section, r] of Object.entries(report)) {
     if (r.written + r.kept > 0) console.log(`${section}: ${r.written} written, ${r.kept} kept`);
   }
   console.log(`Loaded ${file} into table '${tableName()}'.`);
 }
 
+/**
+ * A progress bar on standard error (cli-progress) when it is a terminal; otherwise a line per
+ * tenth, so logs of long loads still show progress.
+ */
+function progressBar(): { update: (done: number, total: number) => void; stop: () => void } {
+  if (process.stderr.isTTY) {
+    const bar = new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% | {value}/{total} items | {eta}s left', hideCursor: true }, Presets.shades_classic);
+    let started = false;
+    return {
+      update: (done, total) => {
+        if (!started) {
+          bar.start(total, 0);
+          started = true;
+        }
+        bar.update(done);
+      },
+      stop: () => {
+        if (started) bar.stop();
+      },
+    };
+  }
+  let shown = -1;
+  return {
+    update: (done, total) => {
+      const tenth = Math.floor((done * 10) / total);
+      if (tenth !== shown) {
+        shown = tenth;
+        console.error(`importing: ${done}/${total} items`);
+      }
+    },
+    stop: () => {},
+  };
+}
+
+/** The first characters of a key hash shown to operators (enough to name a key unambiguously). */
+const shownPrefix = 12;
+
+async function listKeys(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { customer: { type: 'string' } } });
+  if (!values.customer) throw new UsageError('list-keys needs --customer.');
+  const customer = v.safeParse(Handle, values.customer);
+  if (!customer.success) throw new UsageError(`--customer: ${customer.issues[0].message}.`);
+  if (!(await getCustomer(customer.output))) throw new Error(`Customer '${customer.output}' does not exist in table '${tableName()}'.`);
+  const list = (await listApiKeys(customer.output)).sort((a, b) => a.createdDate.localeCompare(b.createdDate) || a.keyHash.localeCompare(b.keyHash));
+  if (list.length === 0) {
+    console.log(`Customer '${customer.output}' has no API keys.`);
+    return;
+  }
+  const rows = [['HASH PREFIX', 'USER', 'PERMISSIONS', 'CREATED'], ...list.map((k) => [k.keyHash.slice(0, shownPrefix), k.user, k.permissions.join(',') || '-', k.createdDate])];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+}
+
+async function revokeKey(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const prefix = positionals[0]?.toLowerCase();
+  if (!prefix || positionals.length > 1) throw new UsageError('revoke-key needs exactly one PREFIX.');
+  if (!/^[0-9a-f]{8,64}$/.test(prefix)) throw new UsageError('PREFIX must be 8 to 64 hex characters of the key hash (as list-keys shows it).');
+  // Keys are found by their full hash; a prefix can only be matched by reading them all (operator path, not a request path).
+  const matches = (await scanTable())
+    .filter((item) => item.entity === 'apiKey' && typeof item.keyHash === 'string' && item.keyHash.startsWith(prefix))
+    .map((item) => item as unknown as { keyHash: string; customer: string; user: string });
+  if (matches.length === 0) throw new Error(`No API key hash starts with '${prefix}'.`);
+  if (matches.length > 1) {
+    const names = matches.map((k) => `${k.keyHash.slice(0, shownPrefix)} (${k.customer}/${k.user})`).join(', ');
+    throw new Error(`'${prefix}' is ambiguous: it matches ${matches.length} keys: ${names}. Give more characters.`);
+  }
+  const key = matches[0] as { keyHash: string; customer: string; user: string };
+  if (!(await deleteApiKey(key.keyHash))) throw new Error(`The key ${prefix} disappeared while revoking it.`);
+  console.log(`Revoked API key ${key.keyHash.slice(0, shownPrefix)} of ${key.customer}/${key.user}.`);
+  console.error(`API Gateway may keep accepting it for up to ${authorizerCacheSeconds} s (the authorizer cache).`);
+}
+
+async function exportCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } });
+  if (positionals.length > 0) throw new UsageError(`export takes no arguments (got '${positionals[0]}'); use --out FILE.`);
+  const dataset = await exportDataset();
+  const text = `${JSON.stringify(dataset, null, 2)}\n`;
+  const counts = Object.entries(dataset)
+    .map(([section, value]) => `${section}: ${Array.isArray(value) ? value.length : Object.keys(value as object).length}`)
+    .join(', ');
+  if (values.out) {
+    await writeFile(values.out, text);
+    console.error(`Exported table '${tableName()}' to ${values.out} (${counts}).`);
+  } else {
+    process.stdout.write(text);
+    console.error(`Exported table '${tableName()}' (${counts}).`);
+  }
+}
+
+/** Per command: its usage line (for --help) and what it runs. */
+const commands: Record<string, { help: string; run: (args: string[]) => Promise<void> }> = {
+  'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]...', run: createKey },
+  'list-keys': { help: 'list-keys --customer C', run: listKeys },
+  'revoke-key': { help: 'revoke-key PREFIX   (8+ hex characters of the key hash, from list-keys)', run: revokeKey },
+  export: { help: 'export [--out FILE]', run: exportCommand },
+  import: { help: 'import FILE [--overwrite]', run: (args) => load(args, 'import') },
+  load: { help: 'load FILE [--overwrite]', run: (args) => load(args, 'load') },
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    const known = command === undefined ? undefined : commands[command];
+    if (known && (rest.includes('--help') || rest.includes('-h'))) {
+      console.log(`Usage: npm run admin -- ${known.help}\n\n${usage}`);
+      return 0;
+    }
+    if (known) {
+      await known.run(rest);
+      return 0;
+    }
     switch (command) {
-      case 'create-key':
-        await createKey(rest);
-        return 0;
-      case 'load':
-        await load(rest);
-        return 0;
       case undefined:
       case 'help':
       case '--help':

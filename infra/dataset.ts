@@ -21,6 +21,7 @@ import { ProviderRecord, putProvider } from '../shared/db/repositories/providers
 import { putRates, RateRecord } from '../shared/db/repositories/rates.ts';
 import { putTemplate, putZone, TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { putRegistryDomain, RegistryDomainRecord } from '../shared/registry/sandbox.ts';
+import { putTransferLock, TransferLock } from '../shared/transfer/store.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 
@@ -59,6 +60,8 @@ export const DatasetSchema = v.strictObject({
   /** Certificates; dates may be relative (`now+25d`), resolved at load time. */
   certificates: v.optional(v.array(DatasetCertificate)),
   processes: v.optional(v.array(ProcessRecord)),
+  /** Transfers in progress: the domain's pending state beside its process (an export carries them). */
+  transferLocks: v.optional(v.array(TransferLock)),
   /** Floors for id sequences (`process`, `zone`, ...), above the ids the dataset itself uses. */
   counters: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)))),
 });
@@ -132,6 +135,7 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['certificates', (dataset.certificates ?? []).map((c) => () => putCertificate(resolveDatasetCertificate(c, new Date()), ifAbsent))],
     ['processes', (dataset.processes ?? []).map((p) => () => putDatasetProcess(p, ifAbsent))],
     ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
+    ['transferLocks', (dataset.transferLocks ?? []).map((l) => () => putTransferLock(l, ifAbsent))],
   ];
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);
   let done = 0;

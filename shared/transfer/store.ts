@@ -1,7 +1,7 @@
 import { QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db } from '../db/client.ts';
-import { parseItem, queryAll, toItem } from '../db/items.ts';
+import { parseItem, putItem, queryAll, toItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { DomainRecord, domainItem } from '../db/repositories/domains.ts';
 import { type ProcessRecord, processItem } from '../db/repositories/processes.ts';
@@ -34,6 +34,11 @@ export type TransferLock = v.InferOutput<typeof TransferLock>;
 
 function lockItem(lock: TransferLock): Record<string, unknown> {
   return toItem(keys.domainTransfer(lock.domainName, lock.actionDate), lockEntity, lock);
+}
+
+/** Puts a domain's pending state as it is (dataset import: restores a transfer in progress). */
+export function putTransferLock(lock: TransferLock, ifAbsent = false): Promise<boolean> {
+  return putItem(lockItem(lock), ifAbsent);
 }
 
 /** A domain name's collection in one Query: the domain (any account), its zone and a running transfer. */

@@ -1,0 +1,121 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../shared/certificates/model.ts';
+import { db } from '../shared/db/client.ts';
+import { parseItem } from '../shared/db/items.ts';
+import { keys } from '../shared/db/keys.ts';
+import { ApiKeyRecord } from '../shared/db/repositories/api-keys.ts';
+import { ContactRecord } from '../shared/db/repositories/contacts.ts';
+import { CustomerRecord } from '../shared/db/repositories/customers.ts';
+import { DomainRecord } from '../shared/db/repositories/domains.ts';
+import { PriceRecord, PromoRecord } from '../shared/db/repositories/prices.ts';
+import { ProcessRecord } from '../shared/db/repositories/processes.ts';
+import { ProviderRecord } from '../shared/db/repositories/providers.ts';
+import { RateRecord } from '../shared/db/repositories/rates.ts';
+import { TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
+import { tableName } from '../shared/db/table.ts';
+import { RegistryDomainRecord } from '../shared/registry/sandbox.ts';
+import { TransferLock } from '../shared/transfer/store.ts';
+import { type Dataset, parseDataset } from './dataset.ts';
+
+/**
+ * The whole table as a dataset (the format of infra/dataset.ts), for `npm run admin -- export`.
+ *
+ * It reads the table with a paginated, parallel Scan. Request paths never scan (every one of them is
+ * a GetItem or a Query of one partition); an operator export is different: it must see every item,
+ * including partitions no key can name up front (each process, certificate and domain has its
+ * own), and gsi1 holds only the entities that carry a per-customer listing key. One pass over the
+ * table, 1 MB a page, is the cheapest read that sees everything.
+ *
+ * Items the dataset does not carry, on purpose:
+ * - derived items, rebuilt on import: the extension index of each registry (`providerExtension`,
+ *   written with the provider) and the open-request marker of each certificate process still
+ *   validating (`openCertificateRequest`, written with the process);
+ * - short-lived items that expire through the table's TTL: Idempotency-Key records and the single
+ *   use of one-time validation-manager links (`oneTimeLinkUse`).
+ * Any other item is an error: an export never silently drops data.
+ */
+
+/** Entities whose items the dataset rebuilds or deliberately leaves out (see above). */
+export const notExported = new Set(['providerExtension', 'openCertificateRequest', 'oneTimeLinkUse']);
+
+type Section = Exclude<keyof Dataset, 'counters'>;
+
+/** Per entity: the dataset section, the record schema, and the sort key of the section. */
+const entities: Record<string, { section: Section; schema: v.GenericSchema; order: (r: any) => string }> = {
+  customer: { section: 'customers', schema: CustomerRecord, order: (r) => r.handle },
+  apiKey: { section: 'apiKeys', schema: ApiKeyRecord, order: (r) => `${r.customer}\u0000${r.user}\u0000${r.keyHash}` },
+  contact: { section: 'contacts', schema: ContactRecord, order: (r) => `${r.customer}\u0000${r.handle}` },
+  provider: { section: 'providers', schema: ProviderRecord, order: (r) => `${r.kind}\u0000${r.name}` },
+  price: { section: 'prices', schema: PriceRecord, order: (r) => `${r.customer}\u0000${r.product}\u0000${r.action}\u0000${r.fromDate}` },
+  promo: { section: 'promos', schema: PromoRecord, order: (r) => `${r.customer}\u0000${r.product}\u0000${r.action}\u0000${r.fromDate}` },
+  rate: { section: 'rates', schema: RateRecord, order: (r) => `${r.base}\u0000${r.date}` },
+  template: { section: 'templates', schema: TemplateRecord, order: (r) => `${r.customer}\u0000${r.name}` },
+  domain: { section: 'domains', schema: DomainRecord, order: (r) => r.domainName },
+  zone: { section: 'zones', schema: ZoneRecord, order: (r) => r.domainName },
+  registryDomain: { section: 'registryDomains', schema: RegistryDomainRecord, order: (r) => r.domainName },
+  certificateAuthority: { section: 'certificateAuthorities', schema: CertificateAuthority, order: (r) => r.name },
+  certificateProduct: { section: 'certificateProducts', schema: CertificateProduct, order: (r) => r.product },
+  certificate: { section: 'certificates', schema: CertificateRecord, order: (r) => String(r.id).padStart(15, '0') },
+  process: { section: 'processes', schema: ProcessRecord, order: (r) => String(r.id).padStart(15, '0') },
+  domainTransfer: { section: 'transferLocks', schema: TransferLock, order: (r) => r.domainName },
+};
+
+const Counter = v.object({ value: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+
+/** Every item of the table: a paginated Scan in `segments` parallel segments (consistent reads). */
+export async function scanTable(segments = 4): Promise<Record<string, unknown>[]> {
+  const parts = await Promise.all(
+    Array.from({ length: segments }, async (_, segment) => {
+      const items: Record<string, unknown>[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const out = await db().send(
+          new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, ConsistentRead: true, ExclusiveStartKey: start }),
+        );
+        items.push(...(out.Items ?? []));
+        start = out.LastEvaluatedKey;
+      } while (start);
+      return items;
+    }),
+  );
+  return parts.flat();
+}
+
+/** Whether an item is an Idempotency-Key record (Powertools' items carry no entity tag). */
+function isIdempotencyRecord(item: Record<string, unknown>): boolean {
+  return typeof item.pk === 'string' && item.pk.startsWith(keys.idempotency('').pk);
+}
+
+/** The counter name of a counter item, checked against the key it must have. */
+function counterName(item: Record<string, unknown>): string {
+  const prefix = keys.counter('').pk;
+  const name = String(item.pk).slice(prefix.length);
+  if (!String(item.pk).startsWith(prefix) || keys.counter(name).pk !== item.pk) throw new Error(`Counter item with unexpected key ${String(item.pk)}`);
+  return name;
+}
+
+/** The whole table as a dataset: every section sorted, API keys as hashes, counters as floors. */
+export async function exportDataset(): Promise<Dataset> {
+  const sections: Partial<Record<Section, unknown[]>> = {};
+  const counters: Record<string, number> = {};
+  for (const item of await scanTable()) {
+    const entity = String(item.entity);
+    if (notExported.has(entity) || isIdempotencyRecord(item)) continue;
+    if (entity === 'counter') {
+      counters[counterName(item)] = v.parse(Counter, item).value;
+      continue;
+    }
+    const known = entities[entity];
+    if (!known) throw new Error(`Item ${String(item.pk)}/${String(item.sk)} has entity '${entity}', which the export does not know`);
+    (sections[known.section] ??= []).push(parseItem(known.schema, entity, item));
+  }
+  const out: Record<string, unknown> = {};
+  for (const { section, order } of Object.values(entities)) {
+    const list = sections[section];
+    if (list) out[section] = [...list].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  }
+  if (Object.keys(counters).length > 0) out.counters = Object.fromEntries(Object.entries(counters).sort(([a], [b]) => (a < b ? -1 : 1)));
+  // What we write must load again: the dataset schema is the contract of the file.
+  return parseDataset(out);
+}

@@ -1,0 +1,161 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { demoDataFile, loadDataset, readDatasetFile } from '../infra/dataset.ts';
+import { exportDataset, notExported, scanTable } from '../infra/export.ts';
+import { ensureTable } from '../infra/local/ensure-table.ts';
+import { hashApiKey } from '../shared/auth/api-keys.ts';
+import { putApiKey } from '../shared/db/repositories/api-keys.ts';
+import { call, demoKey, otherKey } from './support/api.ts';
+
+const run = promisify(execFile);
+
+/** Runs the admin CLI as a separate process against `table` (default: this file's table). */
+async function admin(args: string[], table = process.env.TABLE_NAME as string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env, TABLE_NAME: table } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Runs `fn` against another table (tableName() reads TABLE_NAME on every call). */
+async function onTable<T>(table: string, fn: () => Promise<T>): Promise<T> {
+  const own = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = table;
+  try {
+    return await fn();
+  } finally {
+    process.env.TABLE_NAME = own;
+  }
+}
+
+/** The table's items as comparable text, without the ones an export leaves out on purpose. */
+async function items(table: string): Promise<string[]> {
+  const all = await onTable(table, () => scanTable());
+  return all
+    .filter((i) => !notExported.has(String(i.entity)) && !String(i.pk).startsWith('IDEMPOTENCY#'))
+    .map((i) => JSON.stringify(Object.fromEntries(Object.entries(i).sort(([a], [b]) => (a < b ? -1 : 1)))))
+    .sort();
+}
+
+async function freshTable(): Promise<string> {
+  const name = `test-${randomUUID()}`;
+  await ensureTable(name);
+  return name;
+}
+
+describe('export and import', () => {
+  it('round-trips the demo data plus a transfer in progress losslessly: export, import into a fresh table, export again', async () => {
+    // A transfer in progress: a process, its pending state (the lock), an idempotency record, a moved counter.
+    const started = await call('POST', '/v2/domains/transfer-wait.com/transfer', {
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { customer: 'demo', registrant: 'demo-registrant', authcode: 'COM-TRANSFER-2026' },
+    });
+    expect(started.status).toBe(202);
+
+    const first = await exportDataset();
+    const demo = await readDatasetFile(demoDataFile);
+    expect(first.customers).toEqual(demo.customers);
+    const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1);
+    expect(first.providers).toEqual([...(demo.providers ?? [])].sort(byName));
+    expect(first.apiKeys?.map((k) => k.keyHash).sort()).toEqual(['demo-key', 'demo-limited-key', 'other-key'].map(hashApiKey).sort());
+    expect(JSON.stringify(first)).not.toContain('"demo-key"');
+    for (const section of ['contacts', 'prices', 'promos', 'rates', 'templates', 'registryDomains', 'certificateAuthorities', 'certificateProducts', 'certificates'] as const) {
+      expect(first[section]?.length, section).toBe(demo[section]?.length);
+    }
+    expect(first.processes?.map((p) => p.identifier)).toContain('transfer-wait.com');
+    expect(first.transferLocks).toEqual([expect.objectContaining({ domainName: 'transfer-wait.com', status: 'pending', processId: Number(started.headers['x-process-id']) })]);
+    expect(first.counters?.process).toBe(Number(started.headers['x-process-id']));
+
+    const copy = await freshTable();
+    await onTable(copy, () => loadDataset(first));
+    const second = await onTable(copy, () => exportDataset());
+    expect(second).toEqual(first);
+    // Item by item, keys and index attributes included: nothing lost, nothing added.
+    expect(await items(copy)).toEqual(await items(process.env.TABLE_NAME as string));
+  });
+
+  it('runs export and import as CLI commands, with progress on a long load', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'export-'));
+    const file = join(dir, 'export.json');
+    const exported = await admin(['export', '--out', file]);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toMatch(/Exported table 'test-[^']+' to .*export\.json \(customers: 2, apiKeys: 3, /);
+    const dataset = JSON.parse(readFileSync(file, 'utf8'));
+    expect(dataset.customers.map((c: { handle: string }) => c.handle)).toEqual(['demo', 'other']);
+
+    const target = await freshTable();
+    const imported = await admin(['import', file], target);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('importing: 1/');
+    expect(imported.stderr).toMatch(/importing: (\d+)\/\1 items/);
+    expect(imported.stdout).toContain('customers: 2 written, 0 kept');
+    const again = await admin(['export'], target);
+    expect(JSON.parse(again.stdout)).toEqual(dataset);
+
+    const toStdout = await admin(['export', 'extra']);
+    expect(toStdout.code).toBe(2);
+    expect(toStdout.stderr).toContain('export takes no arguments');
+    const missing = await admin(['import', join(dir, 'missing.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Cannot read dataset');
+  });
+});
+
+describe('list-keys and revoke-key', () => {
+  it('lists a customer\'s keys by hash prefix, user, permissions and date, never the key itself', async () => {
+    const out = await admin(['list-keys', '--customer', 'demo']);
+    expect(out.code).toBe(0);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^HASH PREFIX\s+USER\s+PERMISSIONS\s+CREATED$/);
+    expect(lines).toHaveLength(3);
+    expect(out.stdout).toMatch(new RegExp(`${hashApiKey(demoKey).slice(0, 12)}\\s+alice\\s+DESIGNATED_AGENT\\s+\\d{4}-`));
+    expect(out.stdout).toMatch(/bob\s+-\s+\d{4}-/);
+    expect(out.stdout).not.toContain(demoKey);
+    expect(out.stdout).not.toContain(hashApiKey(demoKey));
+    const [unknown, noCustomer] = await Promise.all([admin(['list-keys', '--customer', 'nobody']), admin(['list-keys'])]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("Customer 'nobody' does not exist");
+    expect(noCustomer.code).toBe(2);
+    expect(noCustomer.stderr).toContain('list-keys needs --customer');
+  });
+
+  it('revokes a key by an unambiguous hash prefix, after which it no longer authenticates', async () => {
+    const hash = hashApiKey(otherKey);
+    expect((await admin(['revoke-key', hash.slice(0, 4)])).stderr).toContain('PREFIX must be 8 to 64 hex characters');
+    const none = await admin(['revoke-key', hash.startsWith('00000000') ? 'ffffffff' : '00000000']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('No API key hash starts with');
+    const revoked = await admin(['revoke-key', hash.slice(0, 10)]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(`Revoked API key ${hash.slice(0, 12)} of other/carol.\n`);
+    expect((await call('GET', '/v2/providers/REGISTRY/sidn/info', { key: otherKey })).status).toBe(401);
+    expect((await admin(['revoke-key', hash.slice(0, 10)])).code).toBe(1);
+  });
+
+  it('refuses an ambiguous prefix, naming the keys it matches', async () => {
+    const twin = (digit: string) => ({ keyHash: `abcdef01${digit.repeat(56)}`, customer: 'demo', user: `twin-${digit}`, permissions: [], createdDate: '2026-01-01T00:00:00Z' });
+    await putApiKey(twin('1'));
+    await putApiKey(twin('2'));
+    const out = await admin(['revoke-key', 'ABCDEF01']);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("'abcdef01' is ambiguous: it matches 2 keys: abcdef011111 (demo/twin-1), abcdef012222 (demo/twin-2). Give more characters.");
+    expect((await admin(['revoke-key', 'abcdef012'])).stdout).toBe('Revoked API key abcdef012222 of demo/twin-2.\n');
+  });
+
+  it('answers --help for every command', async () => {
+    const commands = ['create-key', 'list-keys', 'revoke-key', 'export', 'import', 'load'];
+    const outs = await Promise.all(commands.map((command) => admin([command, '--help'])));
+    commands.forEach((command, i) => {
+      expect(outs[i]?.code, command).toBe(0);
+      expect(outs[i]?.stdout, command).toContain(`Usage: npm run admin -- ${command}`);
+    });
+  }, 60_000);
+});
