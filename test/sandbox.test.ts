@@ -78,6 +78,8 @@ describe('npm start (local sandbox)', () => {
     const sandbox = await launch([]);
     expect(sandbox.readyLine).toMatch(/in memory; demo data: \d+ items written, 0 already present/);
     expect(sandbox.output()).toContain("Try: curl -H 'Authorization: ApiKey demo-key'");
+    expect(sandbox.output()).toContain(`(API docs: ${sandbox.url}/docs)`);
+    expect((await fetch(`${sandbox.url}/docs`)).status).toBe(200);
     const res = await providerInfo(sandbox.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
