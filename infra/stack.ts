@@ -5,7 +5,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -13,6 +13,7 @@ import { table as tableDefinition } from '../shared/db/table.ts';
 import { Observability } from './observability.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
+import { lambdaBundling } from './bundling.ts';
 import {
   authorizerCacheSeconds,
   authorizerDir,
@@ -105,16 +106,8 @@ export class RegistrarStack extends Stack {
           ...props.environment,
           ...environment,
         },
-        bundling: {
-          minify: true,
-          sourceMap: true,
-          target: 'node24',
-          format: OutputFormat.ESM,
-          mainFields: ['module', 'main'],
-          // Bundle the AWS SDK too: tree-shaken, pinned, and no dependence on the runtime's copy.
-          externalModules: [],
-          banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        },
+        // Shared with the benchmark (bench/), which weighs and times the very same bundles.
+        bundling: lambdaBundling,
       });
       if (access === 'read') this.table.grantReadData(f);
       else if (access === 'readwrite') this.table.grantReadWriteData(f);

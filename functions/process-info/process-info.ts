@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { type AcmeInfo, acmeInfo, type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
+import { catalogueAuthority } from '../../shared/certificates/catalogue.ts';
 import { AcmeProcessState, CertificateProcessState } from '../../shared/certificates/model.ts';
-import { getCertificateAuthority } from '../../shared/db/repositories/certificates.ts';
 import { getProcess } from '../../shared/db/repositories/processes.ts';
 import { ObjectDoesNotExist, ValidationError } from '../../shared/errors.ts';
 import { now } from '../../shared/time.ts';
@@ -10,14 +10,15 @@ import { isTransferProcess, type TransferResult, transferResultOf } from '../../
 /**
  * Process info (spec 2.9, contract 3.3): the shape follows the process's type. Certificate and
  * acme processes answer the spec's shapes (plus nextAction), domain transfers their transfer
- * result; any other type has no info (400).
+ * result; any other type has no info (400). One GetItem on a warm function (the authority is
+ * configuration, cached: shared/certificates/catalogue.ts).
  */
 export async function processInfo(id: number, customer: string): Promise<CertificateInfo | AcmeInfo | TransferResult> {
   const process = await getProcess(id, customer);
   if (!process) throw new ObjectDoesNotExist('Process', String(id));
   if (process.type === 'certificate' || process.type === 'acme') {
     const authorityName = v.parse(v.object({ authority: v.string() }), process.details).authority;
-    const authority = await getCertificateAuthority(authorityName);
+    const authority = await catalogueAuthority(authorityName);
     if (!authority) throw new Error(`Process ${id} names unknown certificate authority '${authorityName}'`);
     return process.type === 'certificate'
       ? certificateInfo(process, v.parse(CertificateProcessState, process.details), authority, now())

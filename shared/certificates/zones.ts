@@ -9,8 +9,21 @@ import { nameAndParents } from './dcv.ts';
  * the service does not manage, counts as not managed here.
  */
 export async function managedZonesFor(customer: string, names: readonly string[]): Promise<Map<string, ZoneRecord | undefined>> {
-  const candidates = [...new Set(names.flatMap((n) => nameAndParents(n)))];
+  const candidates = zoneCandidates(names);
   const items = candidates.length ? await batchGetAll(candidates.map((c) => keys.zoneByName(c))) : [];
+  return pickManagedZones(customer, names, items);
+}
+
+/** The zone names that may serve `names` (each name and its parents), to read in one batch. */
+export function zoneCandidates(names: readonly string[]): string[] {
+  return [...new Set(names.flatMap((n) => nameAndParents(n)))];
+}
+
+/**
+ * managedZonesFor over zone items already read (any superset of the candidates of `names`, so a
+ * caller can read them along with its other items).
+ */
+export function pickManagedZones(customer: string, names: readonly string[], items: readonly Record<string, unknown>[]): Map<string, ZoneRecord | undefined> {
   const zones = new Map<string, ZoneRecord>();
   for (const item of items) {
     const zone = parseItem(ZoneSchema, zoneEntity, item);

@@ -61,15 +61,50 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return items;
 }
 
-/** BatchGet of up to 100 keys, retrying what DynamoDB leaves unprocessed; raw items, any order. */
-export async function batchGetAll(itemKeys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> {
+/** BatchGet's limit of keys per request. */
+const batchGetLimit = 100;
+
+/**
+ * BatchGet of any number of keys (one request per 100), retrying what DynamoDB leaves
+ * unprocessed; raw items, any order. `consistent` asks for strongly consistent reads.
+ */
+export async function batchGetAll(itemKeys: { pk: string; sk: string }[], options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
+  if (itemKeys.length > batchGetLimit) {
+    const chunks: { pk: string; sk: string }[][] = [];
+    for (let i = 0; i < itemKeys.length; i += batchGetLimit) chunks.push(itemKeys.slice(i, i + batchGetLimit));
+    return (await Promise.all(chunks.map((chunk) => batchGetAll(chunk, options)))).flat();
+  }
   const items: Record<string, unknown>[] = [];
   let pending: Record<string, unknown>[] = itemKeys.map(({ pk, sk }) => ({ pk, sk }));
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+    const out = await db().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }),
+    );
     items.push(...(out.Responses?.[tableName()] ?? []));
     pending = out.UnprocessedKeys?.[tableName()]?.Keys ?? [];
   }
   return items;
+}
+
+/**
+ * Reads several items, each named by the caller, in one BatchGet (the same key asked twice is
+ * read once): the raw item per name, absent when the item does not exist. Repositories' schemas
+ * then parse each.
+ */
+export async function readItems<N extends string>(
+  named: Record<N, { pk: string; sk: string }>,
+  options: { consistent?: boolean } = {},
+): Promise<Partial<Record<N, Record<string, unknown>>>> {
+  const id = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
+  const unique = new Map<string, { pk: string; sk: string }>();
+  for (const k of Object.values(named) as { pk: string; sk: string }[]) unique.set(id(k), { pk: k.pk, sk: k.sk });
+  const items = unique.size > 0 ? await batchGetAll([...unique.values()], options) : [];
+  const byKey = new Map(items.map((item) => [id(item as { pk: string; sk: string }), item]));
+  const out: Partial<Record<N, Record<string, unknown>>> = {};
+  for (const [name, k] of Object.entries(named) as [N, { pk: string; sk: string }][]) {
+    const item = byKey.get(id(k));
+    if (item) out[name] = item;
+  }
+  return out;
 }

@@ -83,18 +83,3 @@ export interface RegistryGateway {
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
 }
-
-let gateway: RegistryGateway | undefined;
-
-/**
- * The registry gateway in use. `REGISTRY_GATEWAY` selects it; `sandbox` (the default, and the only
- * implementation shipped) is the data-driven sandbox registry.
- */
-export async function registryGateway(): Promise<RegistryGateway> {
-  if (gateway) return gateway;
-  const kind = process.env.REGISTRY_GATEWAY || 'sandbox';
-  if (kind !== 'sandbox') throw new Error(`Unknown REGISTRY_GATEWAY '${kind}'; the only implementation is 'sandbox'`);
-  const { sandboxRegistry } = await import('./sandbox.ts');
-  gateway = sandboxRegistry;
-  return gateway;
-}

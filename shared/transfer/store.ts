@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db } from '../db/client.ts';
 import { parseItem, putItem, queryAll, toItem } from '../db/items.ts';
@@ -9,6 +9,14 @@ import { ZoneRecord, zoneEntity, zoneItem } from '../db/repositories/zones.ts';
 import { TransferStatus } from '../registry/gateway.ts';
 import { Handle, WireTime } from '../schemas/primitives.ts';
 import { tableName } from '../db/table.ts';
+import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../db/transactions.ts';
+import { readItems } from '../db/items.ts';
+import { ContactRecord } from '../db/repositories/contacts.ts';
+import { CustomerRecord } from '../db/repositories/customers.ts';
+import { type ProviderRecord, registryCandidates, registryFromExtensionItems } from '../db/repositories/providers.ts';
+import { TemplateRecord } from '../db/repositories/zones.ts';
+
+export { cancellationCodes };
 
 /**
  * The transfer's items and transactions. A transfer in progress is two items: the process
@@ -75,34 +83,26 @@ export async function dueTransfers(at: string, limit = 100): Promise<TransferLoc
   return (out.Items ?? []).map((item) => parseItem(TransferLock, lockEntity, item));
 }
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** Why a transaction was cancelled, per item (`ConditionalCheckFailed`, `TransactionConflict`, `None`). */
-export function cancellationCodes(error: unknown): string[] | undefined {
-  if ((error as Error)?.name !== 'TransactionCanceledException') return undefined;
-  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-}
-
-/**
- * Runs a transaction, retrying a few times when it only lost a race (TransactionConflict), so that
- * concurrent requests end in a definite answer: committed, or cancelled by a condition.
- */
-async function transact(items: TransactItem[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      const conflictOnly = codes !== undefined && codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
-      if (!conflictOnly || attempt >= 6) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20 * 2 ** attempt));
-    }
-  }
-}
-
 /** Why a start failed: the name is locked by a running transfer, or already held by an account. */
 export type StartConflict = 'pending' | 'held';
+
+/** The items of a new transfer: the process, the pending state (only if none runs) and the check that no account holds the name. */
+function startItems(process: ProcessRecord, lock: TransferLock): TransactItem[] {
+  const table = tableName();
+  return [
+    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: table, Item: lockItem(lock), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { ConditionCheck: { TableName: table, Key: keys.domainByName(lock.domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
+  ];
+}
+
+/** The conflict a cancelled start transaction reports, if a condition of its items failed. */
+function startConflict(error: unknown): StartConflict | undefined {
+  const codes = cancellationCodes(error);
+  if (codes?.[1] === 'ConditionalCheckFailed') return 'pending';
+  if (codes?.[2] === 'ConditionalCheckFailed') return 'held';
+  return undefined;
+}
 
 /**
  * Writes a new transfer in one transaction: the process, the domain's pending state (only if no
@@ -110,20 +110,96 @@ export type StartConflict = 'pending' | 'held';
  * instead of throwing when a condition fails.
  */
 export async function startTransfer(process: ProcessRecord, lock: TransferLock): Promise<StartConflict | undefined> {
-  const table = tableName();
   try {
-    await transact([
-      { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: table, Item: lockItem(lock), ConditionExpression: 'attribute_not_exists(pk)' } },
-      { ConditionCheck: { TableName: table, Key: keys.domainByName(lock.domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
+    await transact(startItems(process, lock));
     return undefined;
   } catch (error) {
-    const codes = cancellationCodes(error);
-    if (codes?.[1] === 'ConditionalCheckFailed') return 'pending';
-    if (codes?.[2] === 'ConditionalCheckFailed') return 'held';
+    const conflict = startConflict(error);
+    if (conflict) return conflict;
     throw error;
   }
+}
+
+/**
+ * startTransfer with the process id allocated in the same transaction (db/transactions.ts):
+ * `processCounter` is the process sequence as read with the request's other items, and `build`
+ * makes the process and the pending state for the id. Answers the id, or the conflict.
+ */
+export async function startTransferWithNewId(
+  processCounter: number,
+  build: (id: number) => { process: ProcessRecord; lock: TransferLock },
+): Promise<{ id: number; conflict?: StartConflict }> {
+  let id = processCounter + 1;
+  try {
+    ({ process: id } = await transactWithIds({ process: processCounter }, ({ process: allocated }) => {
+      id = allocated;
+      const { process, lock } = build(allocated);
+      return startItems(process, lock);
+    }));
+    return { id };
+  } catch (error) {
+    const conflict = startConflict(error);
+    if (conflict) return { id, conflict };
+    throw error;
+  }
+}
+
+/** Everything a transfer request reads of the table besides the price list, as one consistent BatchGet. */
+export interface TransferSnapshot {
+  registry?: { extension: string; provider: ProviderRecord };
+  customer?: CustomerRecord;
+  contacts: Map<string, ContactRecord | undefined>;
+  template?: TemplateRecord;
+  domain?: DomainRecord;
+  zone?: ZoneRecord;
+  lock?: TransferLock;
+  /** The process sequence as read (for startTransferWithNewId). */
+  processCounter: number;
+}
+
+/**
+ * Reads a transfer request's items in one strongly consistent BatchGet: the extension index
+ * (with the registry's record), the customer, the contact handles, the zone template, the domain
+ * name's collection (domain, zone, running transfer) and the process sequence.
+ */
+export async function readTransferSnapshot(
+  customer: string,
+  domainName: string,
+  handles: readonly string[],
+  template: string | undefined,
+): Promise<TransferSnapshot> {
+  const candidates = registryCandidates(domainName);
+  const named: Record<string, { pk: string; sk: string }> = {
+    customer: keys.customer(customer),
+    domain: keys.domainByName(domainName),
+    zone: keys.zoneByName(domainName),
+    lock: keys.domainTransferByName(domainName),
+    counter: counterKey('process'),
+  };
+  candidates.forEach((c, i) => (named[`extension${i}`] = c.key));
+  handles.forEach((h, i) => (named[`contact${i}`] = keys.contact(customer, h)));
+  if (template !== undefined) named.template = keys.template(customer, template);
+  const items = await readItems(named, { consistent: true });
+  const extensionItems = candidates.map((_, i) => items[`extension${i}`]).filter((item) => item !== undefined);
+  const parsed = <T>(name: string, schema: v.GenericSchema<unknown, T>, entity: string): T | undefined => {
+    const item = items[name];
+    return item ? parseItem(schema, entity, item) : undefined;
+  };
+  const registry = extensionItems.length > 0 ? await registryFromExtensionItems(domainName, extensionItems) : undefined;
+  return {
+    ...(registry ? { registry } : {}),
+    ...optional('customer', parsed('customer', CustomerRecord, 'customer')),
+    contacts: new Map(handles.map((h, i) => [h, parsed(`contact${i}`, ContactRecord, 'contact')])),
+    ...optional('template', parsed('template', TemplateRecord, 'template')),
+    ...optional('domain', parsed('domain', DomainRecord, 'domain')),
+    ...optional('zone', parsed('zone', ZoneRecord, zoneEntity)),
+    ...optional('lock', parsed('lock', TransferLock, lockEntity)),
+    processCounter: counterValue(items.counter),
+  };
+}
+
+function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
 }
 
 function lockCondition(lock: TransferLock) {

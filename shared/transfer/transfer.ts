@@ -1,10 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
-import { getContact } from '../db/repositories/contacts.ts';
-import { getCustomer } from '../db/repositories/customers.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
-import { allocateProcessId, type ProcessRecord } from '../db/repositories/processes.ts';
-import { findRegistryForDomain } from '../db/repositories/providers.ts';
-import { getTemplate } from '../db/repositories/zones.ts';
+import type { ProcessRecord } from '../db/repositories/processes.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -27,13 +23,14 @@ import {
   type QuoteLine,
 } from '../pricing/index.ts';
 import { type ProviderMetadata } from '../registry/metadata.ts';
-import { type RegistryGateway, registryGateway, type TransferCandidate } from '../registry/gateway.ts';
+import type { RegistryGateway, TransferCandidate } from '../registry/gateway.ts';
+import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { advance } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
 import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
 import type { TransferRequest } from './request.ts';
-import { readDomainCollection, startTransfer, type TransferLock } from './store.ts';
+import { readDomainCollection, readTransferSnapshot, startTransferWithNewId, type TransferLock } from './store.ts';
 
 /**
  * The transfer-in use case (spec 2.1-2.6, 4.1; contract 3.1, 4, 5, 6): validate against the spec,
@@ -58,6 +55,8 @@ interface Evaluation {
   quote: TransferQuote;
   list: PriceList;
   gateway: RegistryGateway;
+  /** The process sequence as read with the request's items. */
+  processCounter: number;
 }
 
 const designatedAgentPermission = 'DESIGNATED_AGENT';
@@ -163,7 +162,13 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const domainName = input.path.domainName;
   const body = input.body;
 
-  const found = await findRegistryForDomain(domainName);
+  // One consistent BatchGet of everything but the price list, and the price list's Query, at once.
+  const handles = [...new Set([body.registrant, ...(body.contacts ?? []).map((c) => c.handle)])];
+  const [snapshot, list] = await Promise.all([
+    readTransferSnapshot(principal.customer, domainName, handles, body.zone?.template),
+    getPriceList(principal.customer),
+  ]);
+  const found = snapshot.registry;
   if (!found) {
     throw new ValidationError(`No registry serves the extension of ${domainName}.`, [
       { field: 'domainName', message: 'has an extension no registry serves', value: domainName },
@@ -172,16 +177,10 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const registry = found.provider.name;
   const period = registryRules(call, registry, found.provider.metadata);
 
-  const handles = [body.registrant, ...(body.contacts ?? []).map((c) => c.handle)];
-  const [customer, contacts, template, collection, list] = await Promise.all([
-    getCustomer(principal.customer),
-    Promise.all([...new Set(handles)].map(async (h) => [h, await getContact(principal.customer, h)] as const)),
-    body.zone?.template !== undefined ? getTemplate(principal.customer, body.zone.template) : Promise.resolve(undefined),
-    readDomainCollection(domainName),
-    getPriceList(principal.customer),
-  ]);
+  const { customer, template } = snapshot;
+  const collection = snapshot;
   if (!customer) throw new AuthorizationError(`Customer '${principal.customer}' is not your account.`);
-  const missing = contacts.find(([, contact]) => contact === undefined);
+  const missing = [...snapshot.contacts].find(([, contact]) => contact === undefined);
   if (missing) throw new ObjectDoesNotExist('Contact', missing[0], 'body');
   if (body.zone?.template !== undefined && !template) throw new ObjectDoesNotExist('Template', body.zone.template, 'body');
 
@@ -211,7 +210,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     ]);
   }
   const quote = await priceTransfer(list, found.extension, domainName, plan, candidate, at);
-  return { registry, extension: found.extension, plan, quote: { ...quote, plan }, list, gateway };
+  return { registry, extension: found.extension, plan, quote: { ...quote, plan }, list, gateway, processCounter: snapshot.processCounter };
 }
 
 /** The transfer itself (never a quote): one transaction, then the registry's first answer applied. */
@@ -222,45 +221,49 @@ async function start(call: TransferCall): Promise<Reply> {
   const domainName = input.path.domainName;
   assertAcknowledged(ev.quote, ev.list, input.body.billables, at);
 
-  const id = await allocateProcessId();
   const requestedDate = toWireTime(at);
-  const details: TransferDetails = {
-    domainName,
-    registry: ev.registry,
-    extension: ev.extension,
-    type: 'IN',
-    status: 'pending',
-    submitted: false,
-    version: 1,
-    requestedDate,
-    // Due at once: should the registry's answer never be recorded, the poller picks the transfer up.
-    actionDate: requestedDate,
-    plan: ev.plan,
-    ...(input.body.transferContacts ? { transferContacts: input.body.transferContacts } : {}),
-    ...(input.body.languageCode ? { languageCode: input.body.languageCode } : {}),
-    history: [],
+  const build = (id: number) => {
+    const details: TransferDetails = {
+      domainName,
+      registry: ev.registry,
+      extension: ev.extension,
+      type: 'IN',
+      status: 'pending',
+      submitted: false,
+      version: 1,
+      requestedDate,
+      // Due at once: should the registry's answer never be recorded, the poller picks the transfer up.
+      actionDate: requestedDate,
+      plan: ev.plan,
+      ...(input.body.transferContacts ? { transferContacts: input.body.transferContacts } : {}),
+      ...(input.body.languageCode ? { languageCode: input.body.languageCode } : {}),
+      history: [],
+    };
+    const process: ProcessRecord = {
+      id,
+      customer: principal.customer,
+      user: principal.user,
+      type: 'domain',
+      action: 'transfer',
+      identifier: domainName,
+      status: 'RUNNING',
+      createdDate: requestedDate,
+      updatedDate: requestedDate,
+      billables: ev.quote.quote.billables ?? [],
+      details,
+    };
+    const lock: TransferLock = { domainName, customer: principal.customer, processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate };
+    return { process, lock };
   };
-  const process: ProcessRecord = {
-    id,
-    customer: principal.customer,
-    user: principal.user,
-    type: 'domain',
-    action: 'transfer',
-    identifier: domainName,
-    status: 'RUNNING',
-    createdDate: requestedDate,
-    updatedDate: requestedDate,
-    billables: ev.quote.quote.billables ?? [],
-    details,
-  };
-  const lock: TransferLock = { domainName, customer: principal.customer, processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate };
-  const conflict = await startTransfer(process, lock);
+  // The process id is claimed inside the transaction (no call of its own).
+  const { id, conflict } = await startTransferWithNewId(ev.processCounter, build);
   if (conflict === 'pending') throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
   if (conflict === 'held') {
     const { domain } = await readDomainCollection(domainName);
     if (domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
     throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
   }
+  const { process, lock } = build(id);
 
   const state = await ev.gateway.requestTransfer({
     domainName,

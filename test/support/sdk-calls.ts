@@ -1,22 +1,52 @@
 import { db } from '../../shared/db/client.ts';
 
+/** One DynamoDB call as the SDK client saw it: the command and the partitions it names. */
+export interface TableCall {
+  command: string;
+  /** Partition keys named by the input (`Key`, `Item`, `Keys`, transaction items, `:pk` of a Query). */
+  partitions: string[];
+}
+
+/** A partition key as the document client (`'X'`) or a marshalled command (`{S: 'X'}`) carries it. */
+function keyValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { S?: unknown }).S === 'string') return (value as { S: string }).S;
+  return undefined;
+}
+
+/** Every `pk` / `:pk` value anywhere in a command's input, in order. */
+function partitionsOf(input: unknown, out: string[] = []): string[] {
+  if (Array.isArray(input)) {
+    for (const item of input) partitionsOf(item, out);
+  } else if (input && typeof input === 'object') {
+    for (const [k, val] of Object.entries(input)) {
+      const key = k === 'pk' || k === ':pk' ? keyValue(val) : undefined;
+      if (key !== undefined) out.push(key);
+      else partitionsOf(val, out);
+    }
+  }
+  return out;
+}
+
 /**
  * Runs `fn` and records every DynamoDB call made meanwhile, by command name (`QueryCommand`,
  * `GetCommand`, ...), through a middleware on the shared client: the SDK boundary, no mocks.
+ * `details` adds the partitions each call names, so callers can tell whose data a call reads.
  */
-export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
-  const calls: string[] = [];
+export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: string[]; details: TableCall[] }> {
+  const details: TableCall[] = [];
   const name = `record-calls-${crypto.randomUUID()}`;
   const client = db();
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      calls.push(String(context.commandName));
+      details.push({ command: String(context.commandName), partitions: partitionsOf(args.input) });
       return next(args);
     },
     { step: 'initialize', name },
   );
   try {
-    return { result: await fn(), calls };
+    const result = await fn();
+    return { result, calls: details.map((d) => d.command), details };
   } finally {
     client.middlewareStack.remove(name);
   }

@@ -17,7 +17,11 @@ export const ProviderRecord = v.object({
 });
 export type ProviderRecord = v.InferOutput<typeof ProviderRecord>;
 
-const ExtensionRecord = v.object({ extension: v.string(), kind: ProviderKind, provider: v.string() });
+/**
+ * An extension index item: which provider serves the extension, with a copy of that provider's
+ * record (written in the same transaction), so a domain's registry is found in one read.
+ */
+const ExtensionRecord = v.object({ extension: v.string(), kind: ProviderKind, provider: v.string(), record: v.optional(ProviderRecord) });
 
 /**
  * Stores a provider and one index item per extension it serves, in one transaction. With
@@ -46,6 +50,7 @@ export async function putProvider(record: ProviderRecord, ifAbsent = false): Pro
                 extension,
                 kind: record.kind,
                 provider: record.name,
+                record,
               }),
             },
           })),
@@ -67,19 +72,35 @@ export function getProvider(kind: ProviderKind, name: string): Promise<ProviderR
   return getItem(keys.provider(kind, name), ProviderRecord, entity);
 }
 
+/** The extension index keys that may name a domain's registry, longest extension first. */
+export function registryCandidates(domainName: string): { extension: string; key: { pk: string; sk: string } }[] {
+  return extensionCandidates(domainName).map((extension) => {
+    const { pk, sk } = keys.providerExtension(extension);
+    return { extension, key: { pk, sk } };
+  });
+}
+
 /**
- * The registry serving a domain, by longest matching extension (`co.uk` before `uk`): one
- * BatchGet of the extension index, then one GetItem of the provider.
+ * The registry serving a domain from its extension index items as read (any order, absent ones
+ * left out): the longest matching extension's provider, from the copy its index item carries
+ * (one GetItem of the provider for an index item written before copies were kept).
  */
+export async function registryFromExtensionItems(
+  domainName: string,
+  items: readonly Record<string, unknown>[],
+): Promise<{ extension: string; provider: ProviderRecord } | undefined> {
+  const found = items.map((item) => parseItem(ExtensionRecord, extensionEntity, item));
+  const best = extensionCandidates(domainName).map((c) => found.find((f) => f.extension === c)).find((f) => f !== undefined);
+  if (!best) return undefined;
+  const provider = best.record ?? (await getProvider(best.kind, best.provider));
+  return provider ? { extension: best.extension, provider } : undefined;
+}
+
+/** The registry serving a domain, by longest matching extension (`co.uk` before `uk`): one BatchGet of the extension index. */
 export async function findRegistryForDomain(
   domainName: string,
 ): Promise<{ extension: string; provider: ProviderRecord } | undefined> {
-  const candidates = extensionCandidates(domainName);
+  const candidates = registryCandidates(domainName);
   if (candidates.length === 0) return undefined;
-  const items = await batchGetAll(candidates.map((c) => keys.providerExtension(c)));
-  const found = items.map((item) => parseItem(ExtensionRecord, extensionEntity, item));
-  const best = candidates.map((c) => found.find((f) => f.extension === c)).find((f) => f !== undefined);
-  if (!best) return undefined;
-  const provider = await getProvider(best.kind, best.provider);
-  return provider ? { extension: best.extension, provider } : undefined;
+  return registryFromExtensionItems(domainName, await batchGetAll(candidates.map((c) => c.key)));
 }

@@ -1,0 +1,94 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { db } from './client.ts';
+import { keys } from './keys.ts';
+import { nextId } from './repositories/counters.ts';
+import { tableName } from './table.ts';
+
+/** One item of a TransactWriteItems request. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Why a transaction was cancelled, per item (`ConditionalCheckFailed`, `TransactionConflict`, `None`). */
+export function cancellationCodes(error: unknown): string[] | undefined {
+  if ((error as Error)?.name !== 'TransactionCanceledException') return undefined;
+  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+/**
+ * Runs a transaction, retrying a few times when it only lost a race (TransactionConflict), so that
+ * concurrent requests end in a definite answer: committed, or cancelled by a condition.
+ */
+export async function transact(items: TransactItem[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      const conflictOnly = codes !== undefined && codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+      if (!conflictOnly || attempt >= 6) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
+
+/** The key of an id sequence's counter item, to read it along with a request's other items. */
+export function counterKey(sequence: string): { pk: string; sk: string } {
+  const { pk, sk } = keys.counter(sequence);
+  return { pk, sk };
+}
+
+/** A counter item's value as read (0 when the sequence has not started). */
+export function counterValue(item: Record<string, unknown> | undefined): number {
+  return item === undefined ? 0 : v.parse(v.pipe(v.number(), v.integer(), v.minValue(0)), item.value ?? 0);
+}
+
+/** The update claiming `current + 1` of a sequence, valid only while the counter still holds `current`. */
+function claim(sequence: string, current: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: counterKey(sequence),
+      UpdateExpression: 'SET #value = :next, entity = :entity',
+      ConditionExpression: current === 0 ? 'attribute_not_exists(#value)' : '#value = :current',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':next': current + 1, ':entity': 'counter', ...(current === 0 ? {} : { ':current': current }) },
+    },
+  };
+}
+
+/**
+ * Writes `build(ids)` in one transaction that also allocates the next id of each sequence, so the
+ * allocation costs no call of its own: the counters were read with the request's other items
+ * (`current`), and the transaction claims `current + 1` of each under the condition that no one
+ * else has meanwhile. Ids stay unique and increasing (counters.ts).
+ *
+ * When another writer claimed first (a claim's condition failed or lost a race), the ids are
+ * allocated the ordinary way (one atomic ADD each, never contended away) and the transaction is
+ * written without claims. Conditions of the caller's own items are never retried here: the error
+ * is thrown with their cancellation reasons at the same positions as in `build(ids)`.
+ */
+export async function transactWithIds<S extends string>(
+  current: Record<S, number>,
+  build: (ids: Record<S, number>) => TransactItem[],
+): Promise<Record<S, number>> {
+  const sequences = Object.keys(current) as S[];
+  const claimed = Object.fromEntries(sequences.map((s) => [s, current[s] + 1])) as Record<S, number>;
+  const items = build(claimed);
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [...items, ...sequences.map((s) => claim(s, current[s]))] }));
+    return claimed;
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (codes === undefined) throw error;
+    const own = codes.slice(0, items.length);
+    const claims = codes.slice(items.length);
+    if (own.includes('ConditionalCheckFailed')) throw error;
+    const lostClaim = claims.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
+    if (!lostClaim && !own.includes('TransactionConflict')) throw error;
+  }
+  const allocated = {} as Record<S, number>;
+  for (const s of sequences) allocated[s] = await nextId(s);
+  await transact(build(allocated));
+  return allocated;
+}
