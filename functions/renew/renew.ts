@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../../shared/auth/principal.ts';
 import { authorityGateway, type DcvChoice, type RequestView } from '../../shared/certificates/authority.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from '../../shared/certificates/csr.ts';
@@ -9,19 +8,20 @@ import {
   type CertificateAuthority,
   type CertificateProcessState,
   type CertificateProduct,
-  type CertificateRecord,
+  CertificateRecord,
   type Mismatch,
   type ProductField,
   productFields,
   type Validations,
 } from '../../shared/certificates/model.ts';
-import { managedZonesFor } from '../../shared/certificates/zones.ts';
-import { db } from '../../shared/db/client.ts';
+import { managedZonesFor, pickManagedZones, zoneCandidates } from '../../shared/certificates/zones.ts';
+import { catalogueAuthority, catalogueProduct } from '../../shared/certificates/catalogue.ts';
+import { parseItem, readItems } from '../../shared/db/items.ts';
+import { counterKey, counterValue, type TransactItem, transactWithIds } from '../../shared/db/transactions.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { certificateItem, getCertificateAuthority, getCertificateOf, getCertificateProduct, openRequestItem } from '../../shared/db/repositories/certificates.ts';
-import { nextId } from '../../shared/db/repositories/counters.ts';
+import { certificateItem, openRequestItem } from '../../shared/db/repositories/certificates.ts';
 import { getPriceList } from '../../shared/db/repositories/prices.ts';
-import { allocateProcessId, processItem, type ProcessRecord } from '../../shared/db/repositories/processes.ts';
+import { processItem, type ProcessRecord } from '../../shared/db/repositories/processes.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../../shared/db/repositories/zones.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError, type Violation } from '../../shared/errors.ts';
@@ -65,6 +65,8 @@ interface Plan {
   zones: Map<string, ZoneRecord | undefined>;
   quote: QuoteBody;
   list: PriceList;
+  /** The id sequences as read with the certificate (ids are claimed in the transaction). */
+  counters: { process: number; certificate: number };
 }
 
 /** Entry point: a quote (changes nothing) or the renewal itself (at most once per Idempotency-Key). */
@@ -80,8 +82,11 @@ export async function renewCertificate(input: RenewRequest, principal: Principal
   });
 }
 
-async function renewableCertificate(customer: string, id: number, at: Date): Promise<{ certificate: CertificateRecord; current: CertificateProduct }> {
-  const certificate = await getCertificateOf(customer, id);
+async function renewableCertificate(
+  certificate: CertificateRecord | undefined,
+  id: number,
+  at: Date,
+): Promise<{ certificate: CertificateRecord; current: CertificateProduct }> {
   if (!certificate) throw new ObjectDoesNotExist('Certificate', String(id));
   if (certificate.status !== 'ACTIVE') {
     throw new ObjectStatusProhibitsOperation(`Certificate ${id} is ${certificate.status.toLowerCase()}; only active certificates can be renewed.`);
@@ -94,7 +99,7 @@ async function renewableCertificate(customer: string, id: number, at: Date): Pro
   if (certificate.renewalProcessId !== undefined) {
     throw new ObjectStatusProhibitsOperation(`Certificate ${id} has an open renewal (process ${certificate.renewalProcessId}); one renewal at a time.`);
   }
-  const current = await getCertificateProduct(certificate.product);
+  const current = await catalogueProduct(certificate.product);
   if (!current) throw new Error(`Certificate ${id} names unknown product '${certificate.product}'`);
   const opens = new Date(expiry.getTime() - current.renewalWindowDays * day);
   if (at.getTime() < opens.getTime()) {
@@ -121,16 +126,60 @@ function randomUniqueValue(): string {
   return out;
 }
 
+/** Above this many names, zones are read after validation rather than with the certificate. */
+const maxPrefetchedNames = 50;
+
+/**
+ * Every name the request can end up certifying (the common name, its www counterpart, the SANs
+ * of the body and of the CSR), whose zones can thus be read with the certificate before the
+ * product's rules pick the names; undefined for an unusually long list, read later instead.
+ */
+function zonePrefetch(body: RenewBody, csr: ParsedCsr | undefined): string[] | undefined {
+  const commonNames = [body.domainName, csr?.summary.commonName].filter((n): n is string => n !== undefined);
+  const names = new Set([
+    ...commonNames,
+    ...commonNames.map(wwwCounterpart).filter((n): n is string => n !== undefined),
+    ...(body.san ?? []),
+    ...(csr?.summary.san ?? []),
+  ]);
+  const valid = [...names].filter((n) => n.length <= 253 && isValidName(n));
+  if (valid.length > maxPrefetchedNames) return undefined;
+  return zoneCandidates(valid);
+}
+
+const parseCertificate = (item: Record<string, unknown>): CertificateRecord => parseItem(CertificateRecord, 'certificate', item);
+
 /** Validates the request and resolves everything the quote and the process need. */
 export async function planRenewal(certificateId: number, body: RenewBody, customer: string, at: Date): Promise<Plan> {
-  const { certificate, current } = await renewableCertificate(customer, certificateId, at);
+  // The CSR is parsed first (no I/O): its names say which zones to read along with the
+  // certificate. A CSR error is still reported where the rules below put it.
+  let parsed: ParsedCsr | undefined;
+  let rejected: CsrRejected | undefined;
+  try {
+    parsed = await parseCsr(body.csr);
+  } catch (error) {
+    if (!(error instanceof CsrRejected)) throw error;
+    rejected = error;
+  }
+  const zoneNames = zonePrefetch(body, parsed);
+  const named: Record<string, { pk: string; sk: string }> = {
+    certificate: keys.certificateById(certificateId),
+    processCounter: counterKey('process'),
+    certificateCounter: counterKey('certificate'),
+  };
+  zoneNames?.forEach((name, i) => (named[`zone${i}`] = keys.zoneByName(name)));
+  // One BatchGet (certificate, counters, zones) and the price list's Query, at once; products
+  // and authorities are configuration, cached (shared/certificates/catalogue.ts).
+  const [items, list] = await Promise.all([readItems(named), getPriceList(customer)]);
+  const stored = items.certificate ? parseCertificate(items.certificate) : undefined;
+  const { certificate, current } = await renewableCertificate(stored?.customer === customer ? stored : undefined, certificateId, at);
   let product = current;
   if (body.product !== undefined && body.product !== current.product) {
-    const chosen = await getCertificateProduct(body.product);
+    const chosen = await catalogueProduct(body.product);
     if (!chosen) throw new ObjectDoesNotExist('Product', body.product, 'body');
     product = chosen;
   }
-  const [authority, list] = await Promise.all([getCertificateAuthority(product.authority), getPriceList(customer)]);
+  const authority = await catalogueAuthority(product.authority);
   if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
 
   const violations: Violation[] = [];
@@ -143,14 +192,11 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   }
   if (body.authKey === true && !product.authKey) violations.push({ field: 'authKey', message: `product ${product.product} does not offer auth-key validation` });
 
-  let csr: ParsedCsr;
-  try {
-    csr = await parseCsr(body.csr);
-  } catch (error) {
-    if (!(error instanceof CsrRejected)) throw error;
-    fail([...violations, { field: 'csr', message: error.message }]);
-    throw error;
+  if (rejected) {
+    fail([...violations, { field: 'csr', message: rejected.message }]);
+    throw rejected;
   }
+  const csr = parsed as ParsedCsr;
   for (const field of product.requiredFields) {
     if (body[field] === undefined && csrFallback[field]?.(csr) === undefined) {
       violations.push({ field, message: `is required for product ${product.product}` });
@@ -252,7 +298,10 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     if (csr.summary.subject.country) subject.country = csr.summary.subject.country;
   }
 
-  const zones = await managedZonesFor(customer, allNames);
+  const zones =
+    zoneNames !== undefined
+      ? pickManagedZones(customer, allNames, zoneNames.map((_, i) => items[`zone${i}`]).filter((item) => item !== undefined))
+      : await managedZonesFor(customer, allNames);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
   const view: Omit<RequestView, 'validations'> = {
     processId: 0,
@@ -288,7 +337,8 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     notes: [],
   };
   const quote = priceRenewal(product, names, body.period, list, at);
-  return { certificate, product, authority, state, zones, quote, list };
+  const counters = { process: counterValue(items.processCounter), certificate: counterValue(items.certificateCounter) };
+  return { certificate, product, authority, state, zones, quote, list, counters };
 }
 
 /** Contract section 4: RENEW per year, EXTRA_DOMAIN / EXTRA_WILDCARD per name beyond the included ones, per year. */
@@ -333,83 +383,96 @@ function recordsToAdd(validations: Validations, zones: Map<string, ZoneRecord | 
 
 /** Opens the renewal process (or issues at once): one transaction guarding one renewal per certificate. */
 async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Date): Promise<Reply> {
-  const { certificate, product, authority, state, zones, quote, list } = plan;
+  const { certificate, product, authority, zones, quote, list, counters } = plan;
   assertAcknowledged(quote, list, body.billables, at);
   const gateway = authorityGateway(authority);
-  const processId = await allocateProcessId();
-  const immediate = state.authKey && product.authKey && gateway.validatableAtOnce(state.validations);
+  const immediate = plan.state.authKey && product.authKey && gateway.validatableAtOnce(plan.state.validations);
   const stamp = toWireTime(at);
-  let issued: CertificateRecord | undefined;
-  if (immediate) {
-    state.validations = {
-      ...state.validations,
-      dcv: state.validations.dcv.map((e) => ({ ...e, status: 'VALIDATED' as const, ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}) })),
-    };
-    const view: RequestView = { processId, validationLevel: state.validationLevel, period: state.period, csrSha256: state.csrSummary.sha256, uniqueValue: state.uniqueValue, requestedAt: at, validations: state.validations };
-    const out = gateway.issue(view, at);
-    issued = {
-      id: await nextId('certificate'),
+  const validations: Validations = immediate
+    ? {
+        ...plan.state.validations,
+        dcv: plan.state.validations.dcv.map((e) => ({ ...e, status: 'VALIDATED' as const, ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}) })),
+      }
+    : plan.state.validations;
+  const table = tableName();
+  const zoneUpdates = [...recordsToAdd(validations, zones)].filter(([, records]) => records.length > 0);
+
+  /** The process (and the certificate issued at once) for the ids, and the transaction's items. */
+  const build = (ids: { process: number; certificate?: number }) => {
+    const processId = ids.process;
+    const state: CertificateProcessState = { ...plan.state, validations };
+    let issued: CertificateRecord | undefined;
+    if (immediate) {
+      const view: RequestView = { processId, validationLevel: state.validationLevel, period: state.period, csrSha256: state.csrSummary.sha256, uniqueValue: state.uniqueValue, requestedAt: at, validations };
+      const out = gateway.issue(view, at);
+      issued = {
+        id: ids.certificate as number,
+        customer: principal.customer,
+        product: product.product,
+        commonName: state.commonName,
+        san: [state.commonName, ...state.san],
+        status: 'ACTIVE',
+        serialNumber: out.serialNumber,
+        startDate: out.startDate,
+        expiryDate: out.expiryDate,
+        ...(out.subscriptionEndDate ? { subscriptionEndDate: out.subscriptionEndDate } : {}),
+        ...(state.subject.organization ? { organization: state.subject.organization } : {}),
+        keyType: `${state.csrSummary.keyType}-${state.csrSummary.curve ?? state.csrSummary.keySize}`,
+        processId,
+        createdDate: stamp,
+        updatedDate: stamp,
+      };
+      state.issuedCertificateId = issued.id;
+      state.issuedImmediately = true;
+    }
+    const process: ProcessRecord = {
+      id: processId,
       customer: principal.customer,
-      product: product.product,
-      commonName: state.commonName,
-      san: [state.commonName, ...state.san],
-      status: 'ACTIVE',
-      serialNumber: out.serialNumber,
-      startDate: out.startDate,
-      expiryDate: out.expiryDate,
-      ...(out.subscriptionEndDate ? { subscriptionEndDate: out.subscriptionEndDate } : {}),
-      ...(state.subject.organization ? { organization: state.subject.organization } : {}),
-      keyType: `${state.csrSummary.keyType}-${state.csrSummary.curve ?? state.csrSummary.keySize}`,
-      processId,
+      user: principal.user,
+      type: 'certificate',
+      action: 'renew',
+      identifier: state.commonName,
+      status: immediate ? 'COMPLETED' : 'RUNNING',
       createdDate: stamp,
       updatedDate: stamp,
+      billables: quote.quote.billables ?? [],
+      details: state as unknown as Record<string, unknown>,
     };
-    state.issuedCertificateId = issued.id;
-    state.issuedImmediately = true;
-  }
-  const process: ProcessRecord = {
-    id: processId,
-    customer: principal.customer,
-    user: principal.user,
-    type: 'certificate',
-    action: 'renew',
-    identifier: state.commonName,
-    status: immediate ? 'COMPLETED' : 'RUNNING',
-    createdDate: stamp,
-    updatedDate: stamp,
-    billables: quote.quote.billables ?? [],
-    details: state as unknown as Record<string, unknown>,
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: table,
+          Key: keys.certificateById(certificate.id),
+          UpdateExpression: immediate ? 'SET renewedBy = :link, updatedDate = :now' : 'SET renewalProcessId = :link, updatedDate = :now',
+          ConditionExpression: 'customer = :customer AND #status = :active AND attribute_not_exists(renewalProcessId) AND attribute_not_exists(renewedBy)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':link': issued ? issued.id : processId, ':now': stamp, ':customer': principal.customer, ':active': 'ACTIVE' },
+        },
+      },
+      { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
+      issued
+        ? { Put: { TableName: table, Item: certificateItem(issued), ConditionExpression: 'attribute_not_exists(pk)' } }
+        : { Put: { TableName: table, Item: openRequestItem(processId) } },
+      ...zoneUpdates.map(([zoneName, records]) => ({
+        Update: {
+          TableName: table,
+          Key: keys.zoneByName(zoneName),
+          UpdateExpression: 'SET #records = list_append(#records, :records), updatedDate = :now',
+          ConditionExpression: 'customer = :customer',
+          ExpressionAttributeNames: { '#records': 'records' },
+          ExpressionAttributeValues: { ':records': records, ':now': stamp, ':customer': principal.customer },
+        },
+      })),
+    ];
+    return { state, process, items };
   };
-  const table = tableName();
-  const zoneUpdates = [...recordsToAdd(state.validations, zones)].filter(([, records]) => records.length > 0);
-  const items = [
-    {
-      Update: {
-        TableName: table,
-        Key: keys.certificateById(certificate.id),
-        UpdateExpression: immediate ? 'SET renewedBy = :link, updatedDate = :now' : 'SET renewalProcessId = :link, updatedDate = :now',
-        ConditionExpression: 'customer = :customer AND #status = :active AND attribute_not_exists(renewalProcessId) AND attribute_not_exists(renewedBy)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':link': issued ? issued.id : processId, ':now': stamp, ':customer': principal.customer, ':active': 'ACTIVE' },
-      },
-    },
-    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
-    issued
-      ? { Put: { TableName: table, Item: certificateItem(issued), ConditionExpression: 'attribute_not_exists(pk)' } }
-      : { Put: { TableName: table, Item: openRequestItem(processId) } },
-    ...zoneUpdates.map(([zoneName, records]) => ({
-      Update: {
-        TableName: table,
-        Key: keys.zoneByName(zoneName),
-        UpdateExpression: 'SET #records = list_append(#records, :records), updatedDate = :now',
-        ConditionExpression: 'customer = :customer',
-        ExpressionAttributeNames: { '#records': 'records' },
-        ExpressionAttributeValues: { ':records': records, ':now': stamp, ':customer': principal.customer },
-      },
-    })),
-  ];
+
+  // The ids are claimed inside the transaction (db/transactions.ts): no call of their own.
+  let ids: { process: number; certificate?: number };
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    ids = immediate
+      ? await transactWithIds({ process: counters.process, certificate: counters.certificate }, (claimed) => build(claimed).items)
+      : await transactWithIds({ process: counters.process }, (claimed) => build(claimed).items);
   } catch (error) {
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
     if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') {
@@ -417,6 +480,8 @@ async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Dat
     }
     throw error;
   }
+  const { state, process } = build(ids);
+  const processId = ids.process;
   const info: CertificateInfo = certificateInfo(process, state, authority, at);
   return { status: 202, headers: { 'x-process-id': String(processId) }, body: info };
 }

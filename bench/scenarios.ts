@@ -1,0 +1,202 @@
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
+import { handler as transferPoll } from '../functions/transfer-poll/handler.ts';
+import { type ApiResponse, call } from '../test/support/api.ts';
+import { renew, testCertificate } from '../test/support/certificates.ts';
+import { makeCsr } from '../test/support/csr.ts';
+import { recordTableCalls, type TableCall } from '../test/support/sdk-calls.ts';
+
+/**
+ * The requests whose DynamoDB calls are counted, by the benchmark (bench/run.ts) and by the test
+ * suite (test/round-trips.test.ts), in this order, against a table holding the demo data. Each
+ * goes through the local gateway with a warm API key (the authorizer's answer cached, as API
+ * Gateway caches it), and every call is counted at the SDK client and attributed by partition:
+ * the request's own data, the Idempotency-Key record, the sandbox registry (a stand-in for the
+ * registry's EPP interface, not the service's data) and the API-key lookup.
+ */
+
+export type Budget =
+  /** GET: exactly this many calls in all. */
+  | { kind: 'exactly'; calls: number }
+  /** POST: at most this many calls for the request's own data (idempotency and registry apart). */
+  | { kind: 'own-at-most'; calls: number }
+  /** Scheduled jobs: no budget but no Scan. */
+  | { kind: 'no-scan' };
+
+export interface Scenario {
+  name: string;
+  endpoint: string;
+  budget: Budget;
+  /** Expected HTTP status (jobs: none). */
+  status?: number;
+  /** Not counted: what must happen first (warm caches). */
+  prepare?: () => Promise<unknown>;
+  run: () => Promise<ApiResponse | unknown>;
+}
+
+/** Calls of one scenario, by whose data they touch. */
+export interface RoundTrips {
+  name: string;
+  endpoint: string;
+  budget: Budget;
+  status?: number;
+  total: number;
+  own: number;
+  idempotency: number;
+  registry: number;
+  authorizer: number;
+  scans: number;
+  commands: string[];
+  withinBudget: boolean;
+}
+
+/** Whose data a call touches, by the partitions it names (shared/db/keys.ts prefixes). */
+export function attribute(call: TableCall): 'idempotency' | 'registry' | 'authorizer' | 'own' {
+  const all = (prefix: string) => call.partitions.length > 0 && call.partitions.every((p) => p.startsWith(prefix));
+  if (all('IDEMPOTENCY#')) return 'idempotency';
+  if (all('REGISTRYDOMAIN#')) return 'registry';
+  if (all('APIKEY#')) return 'authorizer';
+  return 'own';
+}
+
+const csr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
+const transferBody = { customer: 'demo', registrant: 'demo-registrant' };
+const get = (path: string, headers: Record<string, string> = {}) => () => call('GET', path, { headers });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => () => call('POST', path, { body, headers });
+const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} } as unknown as ScheduledEvent;
+const jobContext = { awsRequestId: 'bench', functionName: 'job' } as Context;
+
+let transferProcessId: number | undefined;
+
+/** The scenarios, in the order they must run (later ones read what earlier ones created). */
+export const scenarios: Scenario[] = [
+  { name: 'provider info', endpoint: 'GET /v2/providers/REGISTRY/{name}/info', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/providers/REGISTRY/sidn/info') },
+  { name: 'price list', endpoint: 'GET /v2/customers/{customer}/pricelist', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/customers/demo/pricelist') },
+  {
+    name: 'price list in USD (rates cached)',
+    endpoint: 'GET /v2/customers/{customer}/pricelist',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    prepare: get('/v2/customers/demo/pricelist?currency=USD'),
+    run: get('/v2/customers/demo/pricelist?currency=USD'),
+  },
+  { name: 'zone (JSON)', endpoint: 'GET /v2/domains/{domainName}/zone', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/domains/demo-shop.nl/zone') },
+  { name: 'zone (zone file)', endpoint: 'GET /v2/domains/{domainName}/zone', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/domains/demo-shop.nl/zone', { Accept: 'text/dns' }) },
+  {
+    name: 'process info, certificate',
+    endpoint: 'GET /v2/processes/{processId}/info',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    // A warm function has the authority (configuration) cached.
+    prepare: get('/v2/processes/502/info'),
+    run: get('/v2/processes/501/info'),
+  },
+  { name: 'process info, acme', endpoint: 'GET /v2/processes/{processId}/info', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/processes/502/info') },
+  {
+    name: 'transfer, quote',
+    endpoint: 'POST /v2/domains/{domainName}/transfer?quote=true',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 200,
+    run: post('/v2/domains/transfer-now.nl/transfer?quote=true', { ...transferBody, authcode: 'NL-TRANSFER-2026' }),
+  },
+  {
+    name: 'transfer, completed at once',
+    endpoint: 'POST /v2/domains/{domainName}/transfer',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 200,
+    run: async () => {
+      const res = await call('POST', '/v2/domains/transfer-now.nl/transfer', { body: { ...transferBody, authcode: 'NL-TRANSFER-2026' } });
+      transferProcessId = Number(res.headers['x-process-id']);
+      return res;
+    },
+  },
+  {
+    name: 'transfer, pending',
+    endpoint: 'POST /v2/domains/{domainName}/transfer',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 202,
+    run: post('/v2/domains/transfer-wait.com/transfer', { ...transferBody, authcode: 'COM-TRANSFER-2026', zone: { service: 'BASIC' } }),
+  },
+  {
+    name: 'transfer, pending, Idempotency-Key',
+    endpoint: 'POST /v2/domains/{domainName}/transfer',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 202,
+    run: post('/v2/domains/transfer-foa.net/transfer', { ...transferBody, authcode: 'NET-TRANSFER-2026' }, { 'Idempotency-Key': 'bench-transfer-foa' }),
+  },
+  {
+    name: 'process info, transfer',
+    endpoint: 'GET /v2/processes/{processId}/info',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: () => call('GET', `/v2/processes/${transferProcessId}/info`),
+  },
+  {
+    name: 'renew, quote',
+    endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew?quote=true',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 200,
+    run: () => renew(1001, { period: 12, csr }, { quote: true }),
+  },
+  {
+    name: 'renew, start',
+    endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 202,
+    run: () => renew(1001, { period: 12, csr }),
+  },
+  (() => {
+    let id = 0;
+    return {
+      name: 'renew, start, Idempotency-Key',
+      endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
+      budget: { kind: 'own-at-most', calls: 3 },
+      status: 202,
+      prepare: async () => {
+        id = (await testCertificate()).id;
+      },
+      run: () => renew(id, { period: 12, csr }, { headers: { 'Idempotency-Key': 'bench-renew' } }),
+    } satisfies Scenario;
+  })(),
+  {
+    name: 'transfer-poll job (2 transfers due)',
+    endpoint: 'scheduled transfer-poll',
+    budget: { kind: 'no-scan' },
+    run: () => transferPoll({ ...scheduled, time: new Date(Date.now() + 30 * 86_400_000).toISOString() }, jobContext),
+  },
+  { name: 'dcv-check job', endpoint: 'scheduled dcv-check', budget: { kind: 'no-scan' }, run: () => dcvCheck(scheduled, jobContext) },
+];
+
+/** Runs one scenario (its preparation uncounted) and counts its calls. */
+export async function countRoundTrips(scenario: Scenario): Promise<RoundTrips> {
+  await scenario.prepare?.();
+  const { result, details } = await recordTableCalls(scenario.run);
+  const by = { own: 0, idempotency: 0, registry: 0, authorizer: 0 };
+  for (const d of details) by[attribute(d)]++;
+  const status = scenario.status === undefined ? undefined : (result as ApiResponse).status;
+  const scans = details.filter((d) => /^Scan/.test(d.command)).length;
+  const b = scenario.budget;
+  const withinBudget =
+    scans === 0 &&
+    status === scenario.status &&
+    (b.kind === 'exactly' ? details.length === b.calls : b.kind === 'own-at-most' ? by.own <= b.calls && by.authorizer === 0 : true);
+  return {
+    name: scenario.name,
+    endpoint: scenario.endpoint,
+    budget: b,
+    ...(status !== undefined ? { status } : {}),
+    total: details.length,
+    ...by,
+    scans,
+    commands: details.map((d) => d.command.replace(/Command$/, '')),
+    withinBudget,
+  };
+}
+
+/** Warms the API key (the authorizer's answer is then cached) and runs every scenario in order. */
+export async function countAllRoundTrips(): Promise<RoundTrips[]> {
+  await call('GET', '/v2/providers/REGISTRY/sidn/info');
+  const out: RoundTrips[] = [];
+  for (const scenario of scenarios) out.push(await countRoundTrips(scenario));
+  return out;
+}
