@@ -136,6 +136,8 @@ export const scenarios: Scenario[] = [
     endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew?quote=true',
     budget: { kind: 'own-at-most', calls: 3 },
     status: 200,
+    // A warm function has the certificate product (configuration) cached.
+    prepare: () => renew(1001, { period: 12, csr }, { quote: true }),
     run: () => renew(1001, { period: 12, csr }, { quote: true }),
   },
   {

@@ -37,8 +37,13 @@ export const PromoRecord = v.object({
 });
 export type PromoRecord = v.InferOutput<typeof PromoRecord>;
 
+/** The item a price is stored as (for bulk writes). */
+export function priceItem(record: PriceRecord): Record<string, unknown> {
+  return toItem(keys.price(record.customer, record.product, record.action, record.fromDate), priceEntity, record);
+}
+
 export function putPrice(record: PriceRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(toItem(keys.price(record.customer, record.product, record.action, record.fromDate), priceEntity, record), ifAbsent);
+  return putItem(priceItem(record), ifAbsent);
 }
 
 export function putPromo(record: PromoRecord, ifAbsent = false): Promise<boolean> {

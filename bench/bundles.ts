@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../infra/bundling.ts';
+import { authorizerDir, fallbackDir, jobs, routes } from '../shared/routes.ts';
+
+/** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
+
+const run = promisify(execFile);
+export const projectRoot = join(import.meta.dirname, '..');
+
+/** Every function of the stack: the routes, the jobs, the authorizer and the 404/405 fallback. */
+export function stackFunctions(): { id: string; entry: string }[] {
+  const entry = (dir: string) => join('functions', dir, 'handler.ts');
+  return [
+    ...routes.map((r) => ({ id: r.id, entry: entry(r.dir) })),
+    ...jobs.map((j) => ({ id: j.id, entry: entry(j.dir) })),
+    { id: 'authorizer', entry: entry(authorizerDir) },
+    { id: 'fallback', entry: entry(fallbackDir) },
+  ];
+}
+
+/** The baseline: only the DynamoDB document client (bench/baseline.ts). */
+export const baselineEntry = join('bench', 'baseline.ts');
+
+/**
+ * Bundles `entry` into `outDir/<name>/index.mjs` (+ .map) as deployed; `trimmed: false` leaves out
+ * the Lambda-only module substitutions, to show what they save. Answers the file and its size.
+ */
+export async function bundle(entry: string, outDir: string, name: string, trimmed = true): Promise<{ file: string; bytes: number }> {
+  const file = join(outDir, name, 'index.mjs');
+  const options = esbuildOptions(entry, file, projectRoot);
+  await build(trimmed ? options : { ...options, alias: {} });
+  return { file, bytes: statSync(file).size };
+}
+
+/** The Node options the deployed functions run with (the stack's NODE_OPTIONS). */
+export const deployedNodeOptions = ['--enable-source-maps'];
+
+/** Import time of a bundle in fresh `node` processes (one per run), in ms, sorted. */
+export async function importTimes(file: string, runs: number): Promise<number[]> {
+  const script = join(projectRoot, 'bench', 'import-time.mjs');
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { stdout } = await run(process.execPath, [...deployedNodeOptions, script, file], { env: { PATH: process.env.PATH ?? '' } });
+    out.push(Number(stdout.trim()));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * Invokes a built bundle's handler in a fresh `node` process whose only AWS credentials are
+ * environment variables, as on Lambda, against `endpoint`; answers the handler's result. This
+ * proves the trimmed bundle still finds credentials and signs its requests.
+ */
+export async function invokeBundle(file: string, event: unknown, env: { endpoint: string; table: string }): Promise<unknown> {
+  const script = join(projectRoot, 'bench', 'invoke-bundle.mjs');
+  const { stdout } = await run(process.execPath, [...deployedNodeOptions, script, file, JSON.stringify(event)], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DYNAMODB_ENDPOINT: env.endpoint,
+      TABLE_NAME: env.table,
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'benchkey',
+      AWS_SECRET_ACCESS_KEY: 'benchsecret',
+      AWS_SESSION_TOKEN: 'benchtoken',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
+  });
+  return JSON.parse(stdout);
+}

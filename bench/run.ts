@@ -1,0 +1,310 @@
+/**
+ * `npm run bench`: the performance budgets of issue 8, measured in one run against a DynamoDB
+ * Local this script starts itself (docs/performance.md explains the figures):
+ *   1. round trips: DynamoDB calls per request, counted at the SDK client, warm API key;
+ *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
+ *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query;
+ *   4. cold start: bundle size and import time of every function vs the document client alone.
+ * Every figure is printed next to its budget; figures over budget are marked. Exit code 0 either
+ * way (the round-trip budgets are enforced by the test suite, test/round-trips.test.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { cpus, tmpdir } from 'node:os';
+import { arch } from 'node:process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+// The functions' environment, before any of their modules load: logging at the deployed level
+// (INFO; the lines are built as on Lambda, and swallowed below while timing).
+process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
+process.env.AWS_REGION ??= 'eu-west-1';
+process.env.TABLE_NAME = `bench-${randomUUID()}`;
+
+const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
+const { ensureTable } = await import('../infra/local/ensure-table.ts');
+const { demoDataFile, loadDataset, readDatasetFile } = await import('../infra/dataset.ts');
+
+const budgets = {
+  handlerRatio: 1.3,
+  scaleRatio: 1.3,
+  bundleBytes: 250 * 1024,
+  importRatio: 1.5,
+};
+
+const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
+
+/** Prints an aligned table. */
+function table(title: string, head: string[], rows: (string | number)[][]): void {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  console.log(`\n### ${title}\n`);
+  console.log(line(head));
+  console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+/** Nearest-rank percentile of sorted samples. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+const ms = (n: number) => n.toFixed(2);
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/** Swallows stdout (the functions' log lines) while `fn` runs; the lines are still built and written to a sink. */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write;
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+/**
+ * Times `a` and `b` alternately, swapping which goes first every other round, so drift and the
+ * engine's pauses hit both alike; sorted samples in ms.
+ */
+async function timePair(a: () => Promise<unknown>, b: () => Promise<unknown>, iterations: number, warmup: number) {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  const time = async (f: () => Promise<unknown>) => {
+    const t = performance.now();
+    await f();
+    return performance.now() - t;
+  };
+  for (let i = 0; i < warmup + iterations; i++) {
+    let da: number;
+    let db: number;
+    if (i % 2 === 0) {
+      da = await time(a);
+      db = await time(b);
+    } else {
+      db = await time(b);
+      da = await time(a);
+    }
+    if (i >= warmup) {
+      ta.push(da);
+      tb.push(db);
+    }
+  }
+  return { a: ta.sort((x, y) => x - y), b: tb.sort((x, y) => x - y) };
+}
+
+const started = new Date();
+const dynamo = await startDynamoDbLocal();
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+const outDir = mkdtempSync(join(tmpdir(), 'registrar-bench-'));
+try {
+  await ensureTable(process.env.TABLE_NAME);
+  await loadDataset(await readDatasetFile(demoDataFile));
+
+  console.log(`# npm run bench: ${started.toISOString().slice(0, 19)}Z`);
+  console.log(`machine: ${arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; DynamoDB Local at ${dynamo.endpoint}`);
+
+  // ---------------------------------------------------------------- 1. round trips
+  const { countAllRoundTrips } = await import('./scenarios.ts');
+  const trips = await quietly(countAllRoundTrips);
+  table(
+    'Round trips: DynamoDB calls per request (warm API key; counted at the SDK client)',
+    ['request', 'status', 'calls', 'own data', 'idempotency', 'registry', 'budget', '', 'calls in order'],
+    trips.map((t) => [
+      t.name,
+      t.status ?? '-',
+      t.total,
+      t.own,
+      t.idempotency,
+      t.registry,
+      t.budget.kind === 'exactly' ? `= ${t.budget.calls} in all` : t.budget.kind === 'own-at-most' ? `own <= ${t.budget.calls}` : 'no Scan',
+      mark(t.withinBudget),
+      t.commands.join(' '),
+    ]),
+  );
+  const scans = trips.reduce((n, t) => n + t.scans, 0);
+  console.log(`\nScan calls in all of the above: ${scans} (budget 0) ${mark(scans === 0)}`);
+
+  // ---------------------------------------------------------------- 2. handler overhead
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db } = await import('../shared/db/client.ts');
+  const { queryAll } = await import('../shared/db/items.ts');
+  const { keys } = await import('../shared/db/keys.ts');
+  const { tableName } = await import('../shared/db/table.ts');
+  const { apiEvent } = await import('../test/support/api.ts');
+  const { lambdaContext } = await import('../infra/local/gateway.ts');
+  type Handler = (event: ReturnType<typeof apiEvent>, context: ReturnType<typeof lambdaContext>) => Promise<{ statusCode: number }>;
+  const load = async (dir: string) => (await import(`../functions/${dir}/handler.ts`)).handler as Handler;
+
+  const invoke = async (handler: Handler, parts: Parameters<typeof apiEvent>[0]) => {
+    const event = apiEvent(parts);
+    const result = await handler(event, lambdaContext('bench', event.requestContext.requestId));
+    if (result.statusCode !== 200) throw new Error(`${parts.path} answered ${result.statusCode}`);
+  };
+  const getItem = (key: { pk: string; sk: string }) => () => db().send(new GetCommand({ TableName: tableName(), Key: key }));
+  const query = (pk: string) => () => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
+
+  const gets: { name: string; bare: string; handler: Handler; event: Parameters<typeof apiEvent>[0]; call: () => Promise<unknown> }[] = [
+    {
+      name: 'provider info',
+      bare: 'GetItem provider',
+      handler: await load('provider-info'),
+      event: { method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } },
+      call: getItem(keys.provider('REGISTRY', 'sidn')),
+    },
+    {
+      name: 'price list',
+      bare: 'Query price list',
+      handler: await load('pricelist'),
+      event: { method: 'GET', path: '/v2/customers/demo/pricelist', resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer: 'demo' } },
+      call: query(keys.priceList('demo').pk),
+    },
+    {
+      name: 'zone (JSON)',
+      bare: 'Query domain collection',
+      handler: await load('zone'),
+      event: { method: 'GET', path: '/v2/domains/demo-shop.nl/zone', resource: '/v2/domains/{domainName}/zone', pathParameters: { domainName: 'demo-shop.nl' } },
+      call: query(keys.domainCollection('demo-shop.nl').pk),
+    },
+    {
+      name: 'process info (certificate)',
+      bare: 'GetItem process',
+      handler: await load('process-info'),
+      event: { method: 'GET', path: '/v2/processes/501/info', resource: '/v2/processes/{processId}/info', pathParameters: { processId: '501' } },
+      call: getItem(keys.processById(501)),
+    },
+  ];
+  const overheadRows: (string | number)[][] = [];
+  for (const g of gets) {
+    const t = await quietly(() => timePair(() => invoke(g.handler, g.event), g.call, 400, 60));
+    const ratio = percentile(t.a, 50) / percentile(t.b, 50);
+    overheadRows.push([
+      g.name,
+      ms(percentile(t.a, 50)),
+      ms(percentile(t.a, 99)),
+      g.bare,
+      ms(percentile(t.b, 50)),
+      ms(percentile(t.b, 99)),
+      `${ratio.toFixed(2)}x`,
+      `<= ${budgets.handlerRatio}x`,
+      mark(ratio <= budgets.handlerRatio),
+    ]);
+  }
+  table(
+    'Handler overhead: each GET through its real handler vs its bare DynamoDB call (ms, 400 runs each, interleaved)',
+    ['endpoint', 'handler p50', 'handler p99', 'bare call', 'bare p50', 'bare p99', 'p50 ratio', 'budget', ''],
+    overheadRows,
+  );
+
+  // ---------------------------------------------------------------- 3. scale
+  const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { priceItem } = await import('../shared/db/repositories/prices.ts');
+  const scaleCustomer = 'bench-scale';
+  const entries = 5000;
+  const items = Array.from({ length: entries }, (_, i) =>
+    priceItem({
+      customer: scaleCustomer,
+      product: `product_${String(Math.floor(i / 2)).padStart(5, '0')}`,
+      action: i % 2 === 0 ? 'REQUEST' : 'RENEW',
+      currency: 'EUR',
+      price: 1000 + i,
+      fromDate: '2026-01-01T00:00:00Z',
+    }),
+  );
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  for (let i = 0; i < batches.length; i += 8) {
+    await Promise.all(
+      batches.slice(i, i + 8).map(async (batch) => {
+        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+        while (pending.length > 0) {
+          const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+          pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+        }
+      }),
+    );
+  }
+  const pricelist = await load('pricelist');
+  const principal = { customer: scaleCustomer, user: 'bench', permissions: [] };
+  const scaleEvent = { method: 'GET', path: `/v2/customers/${scaleCustomer}/pricelist`, resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer: scaleCustomer }, principal };
+  let pages = 0;
+  const rawQuery = async () => {
+    pages = 0;
+    let start: Record<string, unknown> | undefined;
+    let count = 0;
+    do {
+      const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+      const out = await db().send(
+        new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.priceList(scaleCustomer).pk }, ExclusiveStartKey: start }),
+      );
+      count += out.Items?.length ?? 0;
+      pages++;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    if (count !== entries) throw new Error(`raw Query found ${count} entries`);
+  };
+  const scaleRuns = 60;
+  const scale = await quietly(() => timePair(() => invoke(pricelist, scaleEvent), rawQuery, scaleRuns, 10));
+  const scaleRatio = percentile(scale.a, 50) / percentile(scale.b, 50);
+  table(
+    `Scale: price list with ${entries.toLocaleString('en')} entries (ms, ${scaleRuns} runs each, interleaved; the Query takes ${pages} page${pages === 1 ? '' : 's'} of at most 1 MB)`,
+    ['path', 'p50', 'p99', 'p50 ratio', 'budget', ''],
+    [
+      ['handler (GET /v2/customers/{customer}/pricelist)', ms(percentile(scale.a, 50)), ms(percentile(scale.a, 99)), `${scaleRatio.toFixed(2)}x`, `<= ${budgets.scaleRatio}x`, mark(scaleRatio <= budgets.scaleRatio)],
+      ['raw paged Query of the partition', ms(percentile(scale.b, 50)), ms(percentile(scale.b, 99)), '1.00x', '', ''],
+    ],
+  );
+
+  // ---------------------------------------------------------------- 4. cold start
+  const { baselineEntry, bundle, importTimes, invokeBundle, stackFunctions } = await import('./bundles.ts');
+  const runs = 15;
+  const median = (samples: number[]) => percentile([...samples].sort((x, y) => x - y), 50);
+  const base = await bundle(baselineEntry, outDir, 'baseline');
+  const baseUntrimmed = await bundle(baselineEntry, outDir, 'baseline-untrimmed', false);
+  const functions = [];
+  for (const f of stackFunctions()) {
+    functions.push({ id: f.id, built: await bundle(f.entry, outDir, f.id), untrimmed: await bundle(f.entry, outDir, `${f.id}-untrimmed`, false) });
+  }
+  // Round-robin: each round imports every bundle once, so a slow moment of the machine is shared.
+  const files = [base.file, baseUntrimmed.file, ...functions.map((f) => f.built.file)];
+  const samples = new Map<string, number[]>(files.map((f) => [f, []]));
+  for (let round = 0; round < runs; round++) {
+    for (const file of files) samples.get(file)?.push(...(await importTimes(file, 1)));
+  }
+  const baseTime = median(samples.get(base.file) ?? []);
+  const baseUntrimmedTime = median(samples.get(baseUntrimmed.file) ?? []);
+  const coldRows: (string | number)[][] = [
+    ['baseline: document client only', kb(base.bytes), kb(baseUntrimmed.bytes), '1.00x', `<= ${kb(budgets.bundleBytes)}`, mark(base.bytes <= budgets.bundleBytes), ms(baseTime), '1.00x', '', ''],
+  ];
+  for (const { id, built, untrimmed } of functions) {
+    const time = median(samples.get(built.file) ?? []);
+    const ratio = time / baseTime;
+    coldRows.push([
+      id,
+      kb(built.bytes),
+      kb(untrimmed.bytes),
+      `${(built.bytes / base.bytes).toFixed(2)}x`,
+      `<= ${kb(budgets.bundleBytes)}`,
+      mark(built.bytes <= budgets.bundleBytes),
+      ms(time),
+      `${ratio.toFixed(2)}x`,
+      `<= ${budgets.importRatio}x`,
+      mark(ratio <= budgets.importRatio),
+    ]);
+  }
+  table(
+    `Cold start: bundles as deployed (esbuild, ESM, node24, minified, SDK bundled; KB = 1024 bytes) and import time (fresh node --enable-source-maps per import, median of ${runs} rounds over all bundles)`,
+    ['function', 'KB', 'KB untrimmed', 'size vs baseline', 'budget', '', 'import ms', 'vs baseline', 'budget', ''],
+    coldRows,
+  );
+  console.log(`\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`);
+
+  // The trimmed bundle still finds its credentials (environment only) and signs its requests.
+  const providerBundle = join(outDir, 'provider-info', 'index.mjs');
+  const event = apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } });
+  const answer = (await invokeBundle(providerBundle, event, { endpoint: dynamo.endpoint, table: tableName() })) as { statusCode: number };
+  console.log(`Deployed provider-info bundle in a fresh process with environment credentials only, against DynamoDB Local: HTTP ${answer.statusCode} ${mark(answer.statusCode === 200)}`);
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+  await dynamo.stop();
+}

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { invokeBundle, projectRoot } from '../bench/bundles.ts';
+import { esbuildOptions } from '../infra/bundling.ts';
+import { apiEvent } from './support/api.ts';
+
+/**
+ * The Lambda bundles swap the SDK's credential chain for the environment-variable provider and
+ * leave out its event-stream support (infra/bundling.ts). Built exactly as deployed, a bundle must
+ * hold none of the replaced code, and must still sign its requests with environment credentials.
+ */
+describe('Lambda bundles (as deployed)', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'registrar-bundle-test-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  const file = join(outDir, 'provider-info', 'index.mjs');
+
+  it('leave out the credential chain and event streams, and keep the environment provider', async () => {
+    const result = await build({ ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot), metafile: true });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((f) => /credential-provider-(node|ini|sso|process|web-identity|http|login)|nested-clients|token-providers|event-streams\//.test(f))).toEqual([]);
+    expect(inputs.some((f) => f.includes('credential-provider-env'))).toBe(true);
+  });
+
+  it('sign requests with environment credentials only and answer from DynamoDB (in a fresh process)', async () => {
+    const event = apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } });
+    const result = (await invokeBundle(file, event, { endpoint: process.env.DYNAMODB_ENDPOINT as string, table: process.env.TABLE_NAME as string })) as {
+      statusCode: number;
+      body: string;
+    };
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body)).toMatchObject({ name: 'sidn', metadata: { possibleDomainExtensions: ['nl'] } });
+  });
+});
