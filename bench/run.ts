@@ -33,14 +33,15 @@ const budgets = {
 
 const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
 
-/** Prints an aligned table. */
-function table(title: string, head: string[], rows: (string | number)[][]): void {
+/** Prints an aligned Markdown table; the first column and any column named in `left` are left-aligned. */
+function table(title: string, head: string[], rows: (string | number)[][], left: string[] = []): void {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const isLeft = (i: number) => i === 0 || left.includes(head[i] ?? '');
+  const line = (r: string[]) => `| ${r.map((c, i) => (isLeft(i) ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
   console.log(`\n### ${title}\n`);
   console.log(line(head));
-  console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  console.log(`|${widths.map((w, i) => (isLeft(i) ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const r of cells.slice(1)) console.log(line(r));
 }
 
@@ -121,6 +122,7 @@ try {
       mark(t.withinBudget),
       t.commands.join(' '),
     ]),
+    ['calls in order'],
   );
   const scans = trips.reduce((n, t) => n + t.scans, 0);
   console.log(`\nScan calls in all of the above: ${scans} (budget 0) ${mark(scans === 0)}`);
