@@ -62,13 +62,13 @@ const demoList = {
     e('ssl_sectigo_ov', 'REQUEST', 6900),
   ],
   priceChanges: [
-    e('domain_com', 'CREATE', 1129, '2027-09-01T00:00:00Z'),
-    e('domain_com', 'RENEW', 1129, '2027-09-01T00:00:00Z'),
-    e('domain_com', 'TRANSFER', 1129, '2027-09-01T00:00:00Z'),
+    e('domain_com', 'CREATE', 1129, '2030-01-01T00:00:00Z'),
+    e('domain_com', 'RENEW', 1129, '2030-01-01T00:00:00Z'),
+    e('domain_com', 'TRANSFER', 1129, '2030-01-01T00:00:00Z'),
   ],
   promos: [
-    { ...e('domain_com', 'TRANSFER', 799, '2026-10-01T00:00:00Z'), endDate: '2027-07-01T00:00:00Z', active: false },
-    { ...e('domain_nl', 'CREATE', 99, '2026-11-01T00:00:00Z'), endDate: '2027-07-01T00:00:00Z', active: true },
+    { ...e('domain_com', 'TRANSFER', 799, '2026-10-01T00:00:00Z'), endDate: '2029-12-31T00:00:00Z', active: false },
+    { ...e('domain_nl', 'CREATE', 99, '2026-11-01T00:00:00Z'), endDate: '2029-12-31T00:00:00Z', active: true },
   ],
 };
 
@@ -106,13 +106,13 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
     ]);
     expect(res.body.prices).toHaveLength(31);
     expect(res.body.priceChanges).toEqual([
-      usd('domain_com', 'CREATE', 1299, '2027-09-01T00:00:00Z'),
-      usd('domain_com', 'RENEW', 1299, '2027-09-01T00:00:00Z'),
-      usd('domain_com', 'TRANSFER', 1299, '2027-09-01T00:00:00Z'),
+      usd('domain_com', 'CREATE', 1299, '2030-01-01T00:00:00Z'),
+      usd('domain_com', 'RENEW', 1299, '2030-01-01T00:00:00Z'),
+      usd('domain_com', 'TRANSFER', 1299, '2030-01-01T00:00:00Z'),
     ]);
     expect(res.body.promos).toEqual([
-      { ...usd('domain_com', 'TRANSFER', 899, '2026-10-01T00:00:00Z'), endDate: '2027-07-01T00:00:00Z', active: false },
-      { ...usd('domain_net', 'CREATE', 699, '2026-11-01T00:00:00Z'), endDate: '2027-07-01T00:00:00Z', active: true },
+      { ...usd('domain_com', 'TRANSFER', 899, '2026-10-01T00:00:00Z'), endDate: '2029-12-31T00:00:00Z', active: false },
+      { ...usd('domain_net', 'CREATE', 699, '2026-11-01T00:00:00Z'), endDate: '2029-12-31T00:00:00Z', active: true },
     ]);
   });
 

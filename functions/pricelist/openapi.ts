@@ -37,9 +37,9 @@ export const docs: OperationDocs = {
                 { product: 'domain_co.uk', action: 'CREATE', currency: 'USD', price: 690, fromDate: '2026-01-01T00:00:00Z' },
                 { product: 'domain_co.uk', action: 'RENEW', currency: 'USD', price: 690, fromDate: '2026-01-01T00:00:00Z' },
               ],
-              priceChanges: [{ product: 'domain_com', action: 'CREATE', currency: 'USD', price: 1301, fromDate: '2027-09-01T00:00:00Z' }],
+              priceChanges: [{ product: 'domain_com', action: 'CREATE', currency: 'USD', price: 1301, fromDate: '2030-01-01T00:00:00Z' }],
               promos: [
-                { product: 'domain_nl', action: 'CREATE', currency: 'USD', price: 114, fromDate: '2026-11-01T00:00:00Z', endDate: '2027-07-01T00:00:00Z', active: true },
+                { product: 'domain_nl', action: 'CREATE', currency: 'USD', price: 114, fromDate: '2026-11-01T00:00:00Z', endDate: '2029-12-31T00:00:00Z', active: true },
               ],
             },
           },
