@@ -176,20 +176,17 @@ export function createGateway(options: GatewayOptions = {}) {
     async handle(request: LocalRequest): Promise<LocalResponse> {
       const requestId = randomUUID();
       const url = new URL(request.url, 'http://localhost');
-      const headers: Record<string, string> = {};
-      const multiValueHeaders: Record<string, string[]> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value === undefined) continue;
-        const values = Array.isArray(value) ? value : [value];
-        headers[name] = values.join(',');
-        multiValueHeaders[name] = values;
-      }
-      const query: Record<string, string> = {};
-      const multiQuery: Record<string, string[]> = {};
-      for (const [k, val] of url.searchParams) {
-        query[k] = val;
-        (multiQuery[k] ??= []).push(val);
-      }
+      // Built with Object.fromEntries, not by assignment: a header or parameter named `__proto__`
+      // or `constructor` must stay a plain entry (found by the fuzz suite).
+      const headerEntries = Object.entries(request.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
+      );
+      const headers: Record<string, string> = Object.fromEntries(headerEntries.map(([name, values]) => [name, values.join(',')]));
+      const multiValueHeaders: Record<string, string[]> = Object.fromEntries(headerEntries);
+      const params = new Map<string, string[]>();
+      for (const [k, val] of url.searchParams) params.set(k, [...(params.get(k) ?? []), val]);
+      const multiQuery: Record<string, string[]> = Object.fromEntries(params);
+      const query: Record<string, string> = Object.fromEntries([...params].map(([k, vals]) => [k, vals[vals.length - 1] as string]));
       const method = request.method.toUpperCase();
       const match = matchRoute(method, url.pathname);
       const route = match.kind === 'route' ? match.route : undefined;

@@ -7,11 +7,14 @@ import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
 import { logger } from '../logger.ts';
+import { jsonDepthExceeds } from './json-depth.ts';
 import { type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
 /** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
 export const maxBodyBytes = 64 * 1024;
+/** How deeply a request body may nest arrays and objects (the deepest valid body nests 3 levels). */
+export const maxBodyDepth = 32;
 
 /** What a use case receives: the validated input, the caller, and the request's headers (lower-case). */
 export interface ApiRequest<I> {
@@ -177,6 +180,10 @@ function bodyGuard(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiCont
       }
       if (body === null || body === undefined || body.trim() === '') {
         throw new InvalidMessage('The request body must be a JSON object.');
+      }
+      // Deep nesting would exhaust the stack of the recursive steps that follow (found by fuzzing).
+      if (jsonDepthExceeds(isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body, maxBodyDepth)) {
+        throw new InvalidMessage(`The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`);
       }
     },
   };
