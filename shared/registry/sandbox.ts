@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { getItem, putItem, toItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { KeyData } from '../db/repositories/domains.ts';
-import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
+import { ObjectDoesNotExist, ValidationError } from '../errors.ts';
 import { DomainName, WireTime } from '../schemas/primitives.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import { isValidPath } from '../transfer/state.ts';
@@ -11,6 +11,7 @@ import {
   type RegistryTransferState,
   registrantInteractionStatuses,
   type TransferCandidate,
+  transferProhibited,
   type TransferReference,
   WaitingStatus,
 } from './gateway.ts';
@@ -118,9 +119,7 @@ export const sandboxRegistry: RegistryGateway = {
   async prepareTransfer({ domainName, registry, authcode }): Promise<TransferCandidate> {
     const record = await known(domainName, registry);
     const blocking = record.statuses.filter((s) => (transferBlockingStatuses as readonly string[]).includes(s));
-    if (blocking.length > 0) {
-      throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status is ${blocking.join(', ')}.`);
-    }
+    if (blocking.length > 0) throw transferProhibited(domainName);
     if (record.authcode !== undefined && authcode !== record.authcode) {
       throw new ValidationError('The auth code is not valid for this domain.', [{ field: 'authcode', message: 'is not valid for this domain' }]);
     }

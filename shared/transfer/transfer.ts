@@ -27,7 +27,7 @@ import {
   type QuoteLine,
 } from '../pricing/index.ts';
 import { type ProviderMetadata } from '../registry/metadata.ts';
-import { type RegistryGateway, registryGateway, type TransferCandidate } from '../registry/gateway.ts';
+import { type RegistryGateway, registryGateway, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { advance } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
@@ -186,9 +186,9 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   if (body.zone?.template !== undefined && !template) throw new ObjectDoesNotExist('Template', body.zone.template, 'body');
 
   if (collection.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-  if (collection.lock) throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
-  // A name another account of the service holds is not available for a transfer-in; said like a lock.
-  if (collection.domain) throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
+  if (collection.lock?.customer === principal.customer) throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+  // A name another account holds or is transferring answers exactly like a registry lock (contract section 1).
+  if (collection.domain || collection.lock) throw transferProhibited(domainName);
   const foreignZone = collection.zone !== undefined && collection.zone.customer !== principal.customer;
   if (foreignZone && body.zone !== undefined) {
     throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
@@ -255,11 +255,14 @@ async function start(call: TransferCall): Promise<Reply> {
   };
   const lock: TransferLock = { domainName, customer: principal.customer, processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate };
   const conflict = await startTransfer(process, lock);
-  if (conflict === 'pending') throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
-  if (conflict === 'held') {
-    const { domain } = await readDomainCollection(domainName);
-    if (domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-    throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
+  if (conflict !== undefined) {
+    // Lost a race: the winner's state decides the answer, as in evaluate().
+    const winner = await readDomainCollection(domainName);
+    if (winner.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
+    if (conflict === 'pending' && (winner.lock === undefined || winner.lock.customer === principal.customer)) {
+      throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+    }
+    throw transferProhibited(domainName);
   }
 
   const state = await ev.gateway.requestTransfer({
