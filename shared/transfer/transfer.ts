@@ -14,6 +14,8 @@ import {
   type Violation,
 } from '../errors.ts';
 import { idempotent } from '../http/idempotency.ts';
+import { isTransient } from '../http/pipeline.ts';
+import { logger } from '../logger.ts';
 import type { Reply } from '../http/response.ts';
 import {
   assertAcknowledged,
@@ -27,13 +29,13 @@ import {
   type QuoteLine,
 } from '../pricing/index.ts';
 import { type ProviderMetadata } from '../registry/metadata.ts';
-import { type RegistryGateway, registryGateway, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
+import { type RegistryGateway, registryGateway, type RegistryTransferState, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { advance } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
 import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
 import type { TransferRequest } from './request.ts';
-import { readDomainCollection, startTransfer, type TransferLock } from './store.ts';
+import { abandonTransfer, readDomainCollection, startTransfer, type TransferLock } from './store.ts';
 
 /**
  * The transfer-in use case (spec 2.1-2.6, 4.1; contract 3.1, 4, 5, 6): validate against the spec,
@@ -265,14 +267,32 @@ async function start(call: TransferCall): Promise<Reply> {
     throw transferProhibited(domainName);
   }
 
-  const state = await ev.gateway.requestTransfer({
-    domainName,
-    registry: ev.registry,
-    requestedDate,
-    periodMonths: ev.plan.periodMonths,
-    ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
-  });
-  const current = await advance(process, lock, state, at);
+  let state: RegistryTransferState;
+  try {
+    state = await ev.gateway.requestTransfer({
+      domainName,
+      registry: ev.registry,
+      requestedDate,
+      periodMonths: ev.plan.periodMonths,
+      ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
+    });
+  } catch (error) {
+    // The registry did not take the transfer (the gateway's contract): take the transaction back,
+    // so the failure leaves nothing behind and a retry starts afresh.
+    await abandonTransfer(process, lock).catch((undo: unknown) => {
+      logger.error('transfer: could not take back an unsubmitted transfer; the poller will find it due', { domainName, processId: id, error: undo as Error });
+    });
+    throw error;
+  }
+  let current = process;
+  try {
+    current = await advance(process, lock, state, at);
+  } catch (error) {
+    if (!isTransient(error)) throw error;
+    // The registry has the transfer; only recording its first answer failed. The transfer stands
+    // as written (pending, due now), so the poller applies the answer at its next run: 202.
+    logger.warn('transfer: the registry\'s first answer could not be recorded; left to the poller', { domainName, processId: id, errorType: (error as Error).name });
+  }
   const result = transferResultOf(current);
   return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(id) } };
 }

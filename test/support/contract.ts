@@ -39,6 +39,11 @@ const internals = [
   /\bmiddy\b/i,
 ];
 
+/** The first piece of internal text in an answer, or undefined when there is none. */
+export function internalText(raw: string): string | undefined {
+  return internals.find((pattern) => pattern.test(raw))?.toString();
+}
+
 /** Why an answer breaks the contract (undefined when it is fine). */
 export function contractProblem(res: LocalResponse, request: { headers?: Record<string, string> } = {}): string | undefined {
   const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
