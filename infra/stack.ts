@@ -12,6 +12,7 @@ import type { Construct } from 'constructs';
 import { table as tableDefinition } from '../shared/db/table.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
+import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
 import {
   authorizerCacheSeconds,
   authorizerDir,
@@ -29,6 +30,8 @@ export interface RegistrarStackProps extends StackProps {
   throttle?: { rateLimit: number; burstLimit: number };
   /** Extra environment for every function (e.g. POWERTOOLS_LOG_LEVEL). */
   environment?: Record<string, string>;
+  /** Per-API-key throttle and quota (usage plan); default `defaultKeyLimits`, overridable by cdk context. */
+  keyLimits?: KeyLimits;
 }
 
 /**
@@ -136,6 +139,8 @@ export class RegistrarStack extends Stack {
       restApiName: 'registrar',
       description: 'Registrar API: transfers, certificates, processes, providers, price lists and zones.',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
+      // Per-key usage plans: the authorizer names each customer key's API Gateway key (infra/usage-plan.ts).
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
       deployOptions: {
@@ -190,12 +195,15 @@ export class RegistrarStack extends Stack {
       resource.addMethod(route.method, new apigateway.LambdaIntegration(routeFn), {
         authorizer,
         authorizationType: apigateway.AuthorizationType.CUSTOM,
+        apiKeyRequired: true,
       });
       if (!pathsWithFallback.has(route.path)) {
         resource.addMethod('ANY', fallback);
         pathsWithFallback.add(route.path);
       }
     }
+
+    addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
 
     for (const job of jobs) {
       const jobFn = fn(job.id, job.dir, job.access, { ...job.environment, ...secretEnvironment(job.secrets) });

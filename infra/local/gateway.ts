@@ -10,6 +10,7 @@ import { apiKeyHeaderPattern } from '../../shared/auth/api-keys.ts';
 import { type GatewayAnswer, gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
 import { authorizerCacheSeconds, authorizerDir, fallbackDir, matchRoute } from '../../shared/routes.ts';
+import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
 
 /** A plain HTTP request as the local server received it. */
 export interface LocalRequest {
@@ -138,6 +139,8 @@ export function proxyEvent(p: ProxyEventParts): APIGatewayProxyEvent {
 export interface GatewayOptions {
   /** Seconds an authorizer answer is cached per Authorization header (API Gateway's TTL). */
   authorizerCacheSeconds?: number;
+  /** Per-key throttling (the usage plan's); default from LOCAL_RATE_LIMIT_RPS / LOCAL_RATE_LIMIT_BURST. */
+  rateLimit?: RateLimit;
 }
 
 /**
@@ -146,7 +149,8 @@ export interface GatewayOptions {
  */
 export function createGateway(options: GatewayOptions = {}) {
   const ttlMs = (options.authorizerCacheSeconds ?? authorizerCacheSeconds) * 1000;
-  const cache = new Map<string, { expires: number; context: Record<string, string>; principalId: string }>();
+  const cache = new Map<string, { expires: number; context: Record<string, string>; principalId: string; usageIdentifierKey?: string }>();
+  const limiter = createRateLimiter(options.rateLimit ?? rateLimitFromEnv());
 
   async function authorize(header: string | undefined, methodArn: string, requestId: string) {
     if (!header || !apiKeyHeaderPattern.test(header)) return undefined; // refused by the token validation regex
@@ -161,6 +165,7 @@ export function createGateway(options: GatewayOptions = {}) {
         expires: Date.now() + ttlMs,
         principalId: result.principalId,
         context: Object.fromEntries(Object.entries(result.context ?? {}).map(([k, val]) => [k, String(val)])),
+        ...(result.usageIdentifierKey ? { usageIdentifierKey: result.usageIdentifierKey } : {}),
       };
       cache.set(header, entry);
       return entry;
@@ -199,6 +204,9 @@ export function createGateway(options: GatewayOptions = {}) {
         const granted = await authorize(authHeader, methodArn, requestId);
         if (!granted) return answer(gatewayAnswers.UNAUTHORIZED, requestId);
         if (granted === 'failure') return answer(gatewayAnswers.AUTHORIZER_FAILURE, requestId);
+        // The usage plan's per-key throttle, keyed like API Gateway's by the authorizer's usage identifier.
+        const wait = limiter.take(granted.usageIdentifierKey ?? granted.principalId);
+        if (wait > 0) return answer({ ...gatewayAnswers.THROTTLED, headers: { 'Retry-After': String(wait) } }, requestId);
         authorizer = { ...granted.context, principalId: granted.principalId, integrationLatency: 0 };
       }
 
