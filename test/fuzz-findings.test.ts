@@ -78,4 +78,10 @@ describe('fuzz findings', () => {
     const res = await gateway.handle({ method: 'GET', url: '/v2/customers/demo/pricelist', headers: Object.fromEntries([['authorization', 'ApiKey demo-key'], ['__proto__', 'x'], ['constructor', 'y']]) });
     expect(res.status).toBe(200);
   });
+
+  it('the local gateway answers 400 to a request target no URL parser takes, instead of failing', async () => {
+    const res = await createGateway().handle({ method: 'GET', url: '/\\\ud920x', headers: { authorization: 'ApiKey demo-key' } });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ type: 'InvalidMessage', message: 'The request could not be processed.', requestId: res.headers['X-Request-Id'] });
+  });
 });

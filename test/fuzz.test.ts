@@ -42,7 +42,8 @@ function runs(property: keyof typeof plan): number {
   return longRuns ? Math.max(1, Math.round((longRuns * plan[property]) / ciTotal)) : plan[property];
 }
 
-const gateway = createGateway();
+// Throttling is the abuse suite's subject; here it would only hide answers (a long run is fast).
+const gateway = createGateway({ rateLimit: { rate: 1e9, burst: 1e9 } });
 let casesRun = 0;
 const statuses = new Map<string, number>();
 

@@ -180,7 +180,13 @@ export function createGateway(options: GatewayOptions = {}) {
     /** Handles one HTTP request end to end. */
     async handle(request: LocalRequest): Promise<LocalResponse> {
       const requestId = randomUUID();
-      const url = new URL(request.url, 'http://localhost');
+      let url: URL;
+      try {
+        url = new URL(request.url, 'http://localhost');
+      } catch {
+        // A request target no URL parser takes (`/\\<invalid host>`, found by fuzzing): API Gateway's 400.
+        return answer(gatewayAnswers.DEFAULT_4XX, requestId);
+      }
       // Built with Object.fromEntries, not by assignment: a header or parameter named `__proto__`
       // or `constructor` must stay a plain entry (found by the fuzz suite).
       const headerEntries = Object.entries(request.headers).flatMap(([name, value]) =>

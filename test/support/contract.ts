@@ -62,7 +62,7 @@ export function contractProblem(res: LocalResponse, request: { headers?: Record<
       } catch {
         return `2xx with a body that is not JSON: ${res.body.slice(0, 200)}`;
       }
-    } else if (!/^text\/dns/.test(type)) return `2xx with content type ${type}`;
+    } else if (!/^text\/(dns|plain)/.test(type)) return `2xx with content type ${type}`; // a zone file
     return undefined;
   }
   if (res.status < 400 || res.status >= 500) return `status ${res.status}: ${res.body.slice(0, 300)}`;
