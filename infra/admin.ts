@@ -11,6 +11,7 @@ import { authorizerCacheSeconds } from '../shared/routes.ts';
 import { toWireTime } from '../shared/time.ts';
 import { loadDataset, readDatasetFile } from './dataset.ts';
 import { exportDataset, scanTable } from './export.ts';
+import { type KeyOwner, registerUsageKey } from './usage-plan-keys.ts';
 
 /**
  * Operator commands against the table named by TABLE_NAME (default 'registrar'), on DynamoDB Local
@@ -19,9 +20,13 @@ import { exportDataset, scanTable } from './export.ts';
 const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-key --customer C --user U [--permission P]...
+  create-key --customer C --user U [--permission P]... [--usage-plan ID]
       Creates an API key for user U of customer C and prints it once; only its hash is stored.
-      Permissions: DESIGNATED_AGENT.
+      Permissions: DESIGNATED_AGENT. With --usage-plan (or USAGE_PLAN_ID), against a deployed
+      stack, also registers the key in the stack's usage plan (the UsagePlanId output), which
+      gives it its per-key throttle and quota; without that API Gateway refuses the key (403).
+  register-keys --customer C [--usage-plan ID]
+      Registers every existing key of customer C in the usage plan (idempotent), e.g. after load.
   list-keys --customer C
       Lists the API keys of customer C: hash prefix, user, permissions, created. Never a key.
   revoke-key PREFIX
@@ -49,6 +54,7 @@ async function createKey(args: string[]): Promise<void> {
       customer: { type: 'string' },
       user: { type: 'string' },
       permission: { type: 'string', multiple: true, default: [] },
+      'usage-plan': { type: 'string' },
     },
   });
   if (!values.customer || !values.user) throw new UsageError('create-key needs --customer and --user.');
@@ -72,9 +78,30 @@ async function createKey(args: string[]): Promise<void> {
     permissions,
     createdDate: toWireTime(new Date()),
   });
+  const usagePlanId = values['usage-plan'] ?? process.env.USAGE_PLAN_ID;
+  if (usagePlanId) await register(usagePlanId, [{ keyHash: hashApiKey(key), customer: customer.output, user: user.output }]);
   console.log(`API key for ${customer.output}/${user.output} (permissions: ${permissions.join(', ') || 'none'}):`);
   console.log(key);
   console.error('Store it now: only its hash is kept, it cannot be shown again.');
+}
+
+/** Registers keys in the deployed stack's usage plan (infra/usage-plan-keys.ts); loads the API Gateway client only then. */
+async function register(usagePlanId: string, owners: KeyOwner[]): Promise<void> {
+  const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
+  const client = new APIGatewayClient({});
+  for (const owner of owners) {
+    const r = await registerUsageKey(client, usagePlanId, owner);
+    console.error(`usage plan ${usagePlanId}: ${r.name} ${r.created ? 'created' : 'exists'}, ${r.addedToPlan ? 'added to the plan' : 'already in the plan'}`);
+  }
+}
+
+async function registerKeys(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { customer: { type: 'string' }, 'usage-plan': { type: 'string' } } });
+  const usagePlanId = values['usage-plan'] ?? process.env.USAGE_PLAN_ID;
+  if (!values.customer || !usagePlanId) throw new UsageError('register-keys needs --customer and --usage-plan (or USAGE_PLAN_ID).');
+  const owners = await listApiKeys(values.customer);
+  if (owners.length === 0) throw new Error(`Customer '${values.customer}' has no API keys in table '${tableName()}'.`);
+  await register(usagePlanId, owners);
 }
 
 async function load(args: string[], command: 'load' | 'import' = 'load'): Promise<void> {
@@ -187,12 +214,13 @@ async function exportCommand(args: string[]): Promise<void> {
 
 /** Per command: its usage line (for --help) and what it runs. */
 const commands: Record<string, { help: string; run: (args: string[]) => Promise<void> }> = {
-  'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]...', run: createKey },
+  'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]... [--usage-plan ID]', run: createKey },
   'list-keys': { help: 'list-keys --customer C', run: listKeys },
   'revoke-key': { help: 'revoke-key PREFIX   (8+ hex characters of the key hash, from list-keys)', run: revokeKey },
   export: { help: 'export [--out FILE]', run: exportCommand },
   import: { help: 'import FILE [--overwrite]', run: (args) => load(args, 'import') },
   load: { help: 'load FILE [--overwrite]', run: (args) => load(args, 'load') },
+  'register-keys': { help: 'register-keys --customer C [--usage-plan ID]', run: registerKeys },
 };
 
 async function main(argv: string[]): Promise<number> {

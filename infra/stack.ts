@@ -14,6 +14,7 @@ import { Observability } from './observability.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { lambdaBundling } from './bundling.ts';
+import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
 import {
   authorizerCacheSeconds,
   authorizerDir,
@@ -33,6 +34,8 @@ export interface RegistrarStackProps extends StackProps {
   environment?: Record<string, string>;
   /** E-mail address for alarm notifications (also `cdk deploy -c alarmEmail=...`). */
   alarmEmail?: string;
+  /** Per-API-key throttle and quota (usage plan); default `defaultKeyLimits`, overridable by cdk context. */
+  keyLimits?: KeyLimits;
 }
 
 /**
@@ -133,6 +136,8 @@ export class RegistrarStack extends Stack {
       restApiName: 'registrar',
       description: 'Registrar API: transfers, certificates, processes, providers, price lists and zones.',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
+      // Per-key usage plans: the authorizer names each customer key's API Gateway key (infra/usage-plan.ts).
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
       deployOptions: {
@@ -184,17 +189,22 @@ export class RegistrarStack extends Stack {
       const routeFn =
         this.functions.get(route.id) ??
         fn(route.id, route.dir, route.access, { ...route.environment, ...secretEnvironment(route.secrets) });
-      // `auth: false` (the API description only) is public; every other route goes through the authorizer.
+      // `auth: false` (the API description only) is public; every other route goes through the
+      // authorizer, and its key through the usage plan (per-key throttle and quota).
       resource.addMethod(
         route.method,
         new apigateway.LambdaIntegration(routeFn),
-        route.auth === false ? {} : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM },
+        route.auth === false
+          ? {}
+          : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true },
       );
       if (!pathsWithFallback.has(route.path)) {
         resource.addMethod('ANY', fallback);
         pathsWithFallback.add(route.path);
       }
     }
+
+    addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
 
     for (const job of jobs) {
       const jobFn = fn(job.id, job.dir, job.access, { ...job.environment, ...secretEnvironment(job.secrets) });

@@ -300,7 +300,7 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
     expect(res.body).toEqual(
       errorBody(res, {
         type: 'ObjectStatusProhibitsOperation',
-        message: 'The registry refuses to transfer transfer-locked.com: its status is clientTransferProhibited.',
+        message: 'The registry refuses to transfer transfer-locked.com: its status prohibits it.',
       }),
     );
   });
@@ -424,7 +424,9 @@ describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
       const body = key ? { customer: 'other', registrant: 'other-registrant', authcode: 'COM-TRANSFER-2026' } : { ...demoBody, authcode: 'COM-TRANSFER-2026' };
       const second = await transfer('transfer-wait.com', body, key ? { key } : {});
       expect(second.status).toBe(400);
-      expect(second.body).toEqual(errorBody(second, { type: 'ObjectStatusProhibitsOperation', message: 'A transfer of transfer-wait.com is already pending.' }));
+      // The owner is told its transfer is pending; another customer gets the registry-lock wording (nothing leaks).
+      const message = key ? 'The registry refuses to transfer transfer-wait.com: its status prohibits it.' : 'A transfer of transfer-wait.com is already pending.';
+      expect(second.body).toEqual(errorBody(second, { type: 'ObjectStatusProhibitsOperation', message }));
     }
   });
 

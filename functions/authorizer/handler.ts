@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { authenticate } from '../../shared/auth/authenticate.ts';
+import { authenticateKey } from '../../shared/auth/authenticate.ts';
 import { principalToContext } from '../../shared/auth/principal.ts';
 import { logger } from '../../shared/logger.ts';
 
@@ -9,11 +9,12 @@ import { logger } from '../../shared/logger.ts';
  * covers the whole stage, so one cached answer serves every route for that key.
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const principal = await authenticate(event.authorizationToken);
-  if (!principal) {
+  const caller = await authenticateKey(event.authorizationToken);
+  if (!caller) {
     logger.info('authorizer: refused', { reason: event.authorizationToken ? 'unknown or malformed key' : 'missing key' });
     throw new Error('Unauthorized');
   }
+  const { principal } = caller;
   return {
     principalId: `${principal.customer}/${principal.user}`,
     policyDocument: {
@@ -21,6 +22,9 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageArn(event.methodArn) }],
     },
     context: principalToContext(principal),
+    // The API's apiKeySource is AUTHORIZER: this names the key's usage-plan API key, so API Gateway
+    // throttles and meters each customer key on its own (infra/usage-plan.ts).
+    usageIdentifierKey: caller.usageIdentifier,
   };
 }
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AcknowledgedBillables } from '../../shared/pricing/quote.ts';
-import { domainNamePattern, PathId, QueryBoolean } from '../../shared/schemas/primitives.ts';
+import { bodyObject, domainNamePattern, PathId, QueryBoolean } from '../../shared/schemas/primitives.ts';
 
 /** POST /v2/ssl/certificates/{certificateId}/renew[?quote=true]: spec 2.7 under the contract 3.2 keys. */
 
@@ -26,7 +26,7 @@ const Language = v.pipe(
   v.transform((code) => ((supportedLanguages as readonly string[]).includes(code) ? code : 'EN')),
 );
 
-export const Approver = v.strictObject({
+export const Approver = bodyObject({
   firstName: Text(64),
   lastName: Text(64),
   jobTitle: v.optional(Text(64)),
@@ -34,13 +34,13 @@ export const Approver = v.strictObject({
   voice: v.pipe(v.string(), v.regex(/^\+\d{1,3}\.\d{4,14}$/, 'must be a telephone number like +31.201234567')),
 });
 
-export const DcvRequest = v.strictObject({
+export const DcvRequest = bodyObject({
   commonName: CertificateName,
   type: v.picklist(['EMAIL', 'DNS', 'FILE'], 'must be EMAIL, DNS or FILE'),
   email: v.optional(Email),
 });
 
-export const RenewBody = v.strictObject({
+export const RenewBody = bodyObject({
   product: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[a-z0-9_]{1,64}$/, 'is not a product name'))),
   period: v.pipe(v.number('must be a number of months'), v.integer('must be a whole number of months'), v.minValue(1, 'must be at least 1'), v.maxValue(120, 'must be at most 120')),
   csr: v.pipe(v.string('must be a PEM encoded CSR'), v.minLength(1, 'must not be empty'), v.maxLength(16_384, 'must be at most 16384 characters long')),

@@ -10,6 +10,7 @@ import { apiKeyHeaderPattern } from '../../shared/auth/api-keys.ts';
 import { type GatewayAnswer, gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
 import { authorizerCacheSeconds, authorizerDir, fallbackDir, matchRoute } from '../../shared/routes.ts';
+import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
 
 /** A plain HTTP request as the local server received it. */
 export interface LocalRequest {
@@ -139,6 +140,8 @@ export function proxyEvent(p: ProxyEventParts): APIGatewayProxyEvent {
 export interface GatewayOptions {
   /** Seconds an authorizer answer is cached per Authorization header (API Gateway's TTL). */
   authorizerCacheSeconds?: number;
+  /** Per-key throttling (the usage plan's); default from LOCAL_RATE_LIMIT_RPS / LOCAL_RATE_LIMIT_BURST. */
+  rateLimit?: RateLimit;
 }
 
 /**
@@ -147,7 +150,8 @@ export interface GatewayOptions {
  */
 export function createGateway(options: GatewayOptions = {}) {
   const ttlMs = (options.authorizerCacheSeconds ?? authorizerCacheSeconds) * 1000;
-  const cache = new Map<string, { expires: number; context: Record<string, string>; principalId: string }>();
+  const cache = new Map<string, { expires: number; context: Record<string, string>; principalId: string; usageIdentifierKey?: string }>();
+  const limiter = createRateLimiter(options.rateLimit ?? rateLimitFromEnv());
 
   async function authorize(header: string | undefined, methodArn: string, requestId: string) {
     if (!header || !apiKeyHeaderPattern.test(header)) return undefined; // refused by the token validation regex
@@ -162,6 +166,7 @@ export function createGateway(options: GatewayOptions = {}) {
         expires: Date.now() + ttlMs,
         principalId: result.principalId,
         context: Object.fromEntries(Object.entries(result.context ?? {}).map(([k, val]) => [k, String(val)])),
+        ...(result.usageIdentifierKey ? { usageIdentifierKey: result.usageIdentifierKey } : {}),
       };
       cache.set(header, entry);
       return entry;
@@ -176,21 +181,24 @@ export function createGateway(options: GatewayOptions = {}) {
     /** Handles one HTTP request end to end. */
     async handle(request: LocalRequest): Promise<LocalResponse> {
       const requestId = randomUUID();
-      const url = new URL(request.url, 'http://localhost');
-      const headers: Record<string, string> = {};
-      const multiValueHeaders: Record<string, string[]> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value === undefined) continue;
-        const values = Array.isArray(value) ? value : [value];
-        headers[name] = values.join(',');
-        multiValueHeaders[name] = values;
+      let url: URL;
+      try {
+        url = new URL(request.url, 'http://localhost');
+      } catch {
+        // A request target no URL parser takes (`/\\<invalid host>`, found by fuzzing): API Gateway's 400.
+        return answer(gatewayAnswers.DEFAULT_4XX, requestId);
       }
-      const query: Record<string, string> = {};
-      const multiQuery: Record<string, string[]> = {};
-      for (const [k, val] of url.searchParams) {
-        query[k] = val;
-        (multiQuery[k] ??= []).push(val);
-      }
+      // Built with Object.fromEntries, not by assignment: a header or parameter named `__proto__`
+      // or `constructor` must stay a plain entry (found by the fuzz suite).
+      const headerEntries = Object.entries(request.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
+      );
+      const headers: Record<string, string> = Object.fromEntries(headerEntries.map(([name, values]) => [name, values.join(',')]));
+      const multiValueHeaders: Record<string, string[]> = Object.fromEntries(headerEntries);
+      const params = new Map<string, string[]>();
+      for (const [k, val] of url.searchParams) params.set(k, [...(params.get(k) ?? []), val]);
+      const multiQuery: Record<string, string[]> = Object.fromEntries(params);
+      const query: Record<string, string> = Object.fromEntries([...params].map(([k, vals]) => [k, vals[vals.length - 1] as string]));
       const method = request.method.toUpperCase();
       const match = matchRoute(method, url.pathname);
       const route = match.kind === 'route' ? match.route : undefined;
@@ -203,6 +211,9 @@ export function createGateway(options: GatewayOptions = {}) {
         const granted = await authorize(authHeader, methodArn, requestId);
         if (!granted) return answer(gatewayAnswers.UNAUTHORIZED, requestId);
         if (granted === 'failure') return answer(gatewayAnswers.AUTHORIZER_FAILURE, requestId);
+        // The usage plan's per-key throttle, keyed like API Gateway's by the authorizer's usage identifier.
+        const wait = limiter.take(granted.usageIdentifierKey ?? granted.principalId);
+        if (wait > 0) return answer({ ...gatewayAnswers.THROTTLED, headers: { 'Retry-After': String(wait) } }, requestId);
         authorizer = { ...granted.context, principalId: granted.principalId, integrationLatency: 0 };
       }
 

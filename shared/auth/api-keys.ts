@@ -25,6 +25,16 @@ export function parseAuthorization(value: string | undefined): string | undefine
   return header.exec(value)?.[1];
 }
 
+/**
+ * The key's counterpart in API Gateway (its usage-plan API key value), derived from the stored
+ * hash, so the authorizer can name it (`usageIdentifierKey`) without storing anything more and the
+ * operator can register existing keys. Derived, not the hash itself, so API Gateway never holds the
+ * table's lookup key.
+ */
+export function usageIdentifier(keyHash: string): string {
+  return createHash('sha256').update(`usage-plan\n${keyHash}`, 'utf8').digest('hex');
+}
+
 /** A fresh key: 32 random bytes, base64url, with a prefix that makes leaked keys easy to grep for. */
 export function generateApiKey(): string {
   return `rrk_${randomBytes(32).toString('base64url')}`;

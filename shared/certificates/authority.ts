@@ -1,4 +1,5 @@
 import type { ZoneRecord } from '../db/repositories/zones.ts';
+import { ProviderUnavailable } from '../errors.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import { caaStatus } from './caa.ts';
 import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
@@ -66,7 +67,15 @@ const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNREC
 export class SandboxAuthority implements CertificateAuthorityGateway {
   constructor(readonly authority: CertificateAuthority) {}
 
+  /** The data-driven outage (`sandbox.unavailable`): the authority answers nothing. */
+  private reachable(): void {
+    if (this.authority.sandbox.unavailable === true) {
+      throw new ProviderUnavailable(`The certificate authority ${this.authority.displayName} is unavailable; retry later.`, 30);
+    }
+  }
+
   open(request: Omit<RequestView, 'validations'>, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Validations {
+    this.reachable();
     const entries: DcvState[] = dcv.map((choice) => ({
       ...dcvInstructions(this.authority, request.csrSha256, request.uniqueValue, choice.commonName, choice.type, choice.email),
       status: 'WAITING',
@@ -83,6 +92,7 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
   }
 
   check(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Validations {
+    this.reachable();
     const elapsed = (now.getTime() - request.requestedAt.getTime()) / 1000;
     const after = (seconds: number | null) => seconds !== null && elapsed >= seconds;
     const sandbox = this.authority.sandbox;
@@ -121,6 +131,7 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
   }
 
   issue(request: RequestView, now: Date): Issued {
+    this.reachable();
     const months = Math.min(request.period, this.authority.maxValidityMonths);
     return {
       serialNumber: digest(`${this.authority.name}:${request.processId}:${request.csrSha256}`).slice(0, 32).toUpperCase(),

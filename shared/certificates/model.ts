@@ -97,6 +97,8 @@ export const CertificateAuthority = v.object({
       agreement: SandboxCheck,
       whois: SandboxCheck,
     }),
+    /** An outage: every call to the authority fails with 503 ProviderUnavailable (clients test their retries). */
+    unavailable: v.optional(v.boolean()),
   }),
 });
 export type CertificateAuthority = v.InferOutput<typeof CertificateAuthority>;

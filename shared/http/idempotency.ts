@@ -5,6 +5,7 @@ import { db } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { table, tableName } from '../db/table.ts';
 import { ConstraintViolation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { logger } from '../logger.ts';
 import { isTransient } from './pipeline.ts';
 import type { Reply } from './response.ts';
 
@@ -135,7 +136,8 @@ export async function idempotent(options: IdempotentOptions, run: () => Promise<
   if (key === undefined) return run();
   const started = Date.now();
   const envelope: Envelope = { customer: options.customer, key, request: options.request };
-  const once = makeIdempotent(async (_envelope: Envelope) => plain(await run()), {
+  let done: Reply | undefined;
+  const once = makeIdempotent(async (_envelope: Envelope) => (done = plain(await run())), {
     persistenceStore: layerFor(options.operation),
     keyPrefix: options.operation,
     config: new IdempotencyConfig({
@@ -167,6 +169,12 @@ export async function idempotent(options: IdempotentOptions, run: () => Promise<
         }
         await sleep(Math.min(25 * 2 ** attempt, 400));
         continue;
+      }
+      if (done !== undefined) {
+        // The operation ran and committed; only storing its answer for replay failed. Answer it: a
+        // 503 would tell the client to retry something that is already done (found by fault injection).
+        logger.warn('idempotency: the answer could not be stored for replay', { operation: options.operation, errorType: name });
+        return done;
       }
       // The library wraps data-store failures; a transient one is a 503 like anywhere else.
       const cause = (error as { cause?: unknown }).cause;

@@ -6,13 +6,16 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
-import { logger } from '../logger.ts';
+import { logger, redactValues } from '../logger.ts';
 import { recordRequest } from '../metrics.ts';
+import { jsonDepthExceeds } from './json-depth.ts';
 import { type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
 /** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
 export const maxBodyBytes = 64 * 1024;
+/** How deeply a request body may nest arrays and objects (the deepest valid body nests 3 levels). */
+export const maxBodyDepth = 32;
 
 /** What a use case receives: the validated input, the caller, and the request's headers (lower-case). */
 export interface ApiRequest<I> {
@@ -74,6 +77,7 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
       for (const [k, val] of Object.entries(request.event.headers ?? {})) if (val !== undefined) headers[k.toLowerCase()] = val;
       const requestId = request.event.requestContext?.requestId || randomUUID();
       request.context.state = { requestId, started: Date.now(), headers };
+      redactValues(secretValuesOf(headers, request.event.body));
       logger.appendKeys({ requestId, route });
     },
     after: (request) => {
@@ -91,6 +95,33 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
       request.response = finish(request, { status: appError.status, body, headers: appError.headers });
     },
   };
+}
+
+/** Body fields whose values are secrets (contract section 2: no API keys, auth codes; and no CSRs or phone numbers in logs). */
+const secretFields = new Set(['authcode', 'csr', 'voice']);
+
+/** The request's secret values: the API key and the secret fields of the body, at any depth (CSRs line by line too). */
+export function secretValuesOf(headers: Record<string, string>, body: string | null | undefined): string[] {
+  const out: string[] = [];
+  const authorization = headers.authorization;
+  if (authorization) out.push(authorization, authorization.replace(/^ApiKey\s+/i, ''));
+  // Bodies the guard will refuse unread are not read here either.
+  if (!body || body.length > maxBodyBytes || jsonDepthExceeds(body, maxBodyDepth)) return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return out;
+  }
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > maxBodyDepth || !node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (typeof value === 'string' && secretFields.has(key)) out.push(value.trim(), ...value.split(/\r?\n/).map((l) => l.trim()));
+      else visit(value, depth + 1);
+    }
+  };
+  visit(parsed, 0);
+  return out;
 }
 
 /** Maps anything thrown to an AppError; only our own errors and middy's HTTP errors are exposed. */
@@ -181,6 +212,10 @@ function bodyGuard(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiCont
       if (body === null || body === undefined || body.trim() === '') {
         throw new InvalidMessage('The request body must be a JSON object.');
       }
+      // Deep nesting would exhaust the stack of the recursive steps that follow (found by fuzzing).
+      if (jsonDepthExceeds(isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body, maxBodyDepth)) {
+        throw new InvalidMessage(`The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`);
+      }
     },
   };
 }
@@ -203,6 +238,12 @@ function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): Middl
 }
 
 /**
+ * Events carry the API key, auth codes, CSRs and phone numbers inside strings the log redaction
+ * cannot see into: never log them, whatever POWERTOOLS_LOGGER_LOG_EVENT says.
+ */
+const neverLogEvents = { resetKeys: true, logEvent: false } as const;
+
+/**
  * Builds a Lambda handler for one route: request id -> authentication -> JSON body -> validation
  * -> the use case -> response, with one error mapping at the boundary. Handlers stay thin.
  */
@@ -211,7 +252,7 @@ export function endpoint<S extends v.GenericSchema>(
   run: (request: ApiRequest<v.InferOutput<S>>) => Promise<Reply>,
 ) {
   const chain = middy<Event, APIGatewayProxyResult, Error, ApiContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(injectLambdaContext(logger, neverLogEvents))
     .use(boundary(options.route))
     .use(authenticate());
   if (options.body) {
@@ -233,7 +274,7 @@ export function endpoint<S extends v.GenericSchema>(
 /** For handlers outside the authenticated routes (the 404/405 fallback): only the boundary. */
 export function unauthenticated(route: string, run: (event: Event, requestId: string) => Promise<Reply>) {
   return middy<Event, APIGatewayProxyResult, Error, ApiContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(injectLambdaContext(logger, neverLogEvents))
     .use(boundary(route))
     .handler(async (event, context) => (await run(event, (context.state as State).requestId)) as unknown as APIGatewayProxyResult);
 }

@@ -25,7 +25,8 @@ function fieldPath(issue: v.BaseIssue<unknown>): string {
   const rest = keys.slice(1);
   let out = '';
   for (const key of rest) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out || String(keys[0] ?? 'body');
+  // A property may be named '' (found by fuzzing): only a path without keys falls back to its source.
+  return rest.length > 0 ? out : String(keys[0] ?? 'body');
 }
 
 function describe(issue: v.BaseIssue<unknown>): string {

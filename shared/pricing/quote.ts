@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { BillableAcknowledgmentNeeded } from '../errors.ts';
+import { bodyObject } from '../schemas/primitives.ts';
 import { effectivePrice, type PriceList } from './price-list.ts';
 
 /**
@@ -16,7 +17,7 @@ export const billableActions = [
 export type BillableAction = (typeof billableActions)[number];
 
 /** One acknowledged billable in a request body (spec 2.5): `quantity` is the maximum, default 1. */
-export const AcknowledgedBillable = v.strictObject({
+export const AcknowledgedBillable = bodyObject({
   product: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters long')),
   action: v.picklist(billableActions, `must be one of ${billableActions.join(', ')}`),
   quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1')), 1),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { KeyData } from '../db/repositories/domains.ts';
+import { ObjectStatusProhibitsOperation } from '../errors.ts';
 
 /**
  * The gateway to the registries (contract section 6): everything the service asks a registry
@@ -82,4 +83,13 @@ export interface RegistryGateway {
   requestTransfer(reference: TransferReference & { authcode?: string }): Promise<RegistryTransferState>;
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
+}
+
+/**
+ * The one refusal for a name whose state forbids a transfer-in: a registry lock, a name held by
+ * another account of the service, or another account's transfer in progress. One wording for all,
+ * so the answer never tells another account's name from a locked one (contract section 1).
+ */
+export function transferProhibited(domainName: string): ObjectStatusProhibitsOperation {
+  return new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
 }

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { getItem, putItem, toItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { KeyData } from '../db/repositories/domains.ts';
-import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
+import { ObjectDoesNotExist, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { DomainName, WireTime } from '../schemas/primitives.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import { isValidPath } from '../transfer/state.ts';
@@ -11,6 +11,7 @@ import {
   type RegistryTransferState,
   registrantInteractionStatuses,
   type TransferCandidate,
+  transferProhibited,
   type TransferReference,
   WaitingStatus,
 } from './gateway.ts';
@@ -69,6 +70,11 @@ export const RegistryDomainRecord = v.object({
     v.check((t) => t.outcome === 'completed' || t.stages.length > 0, 'a rejected or failed outcome needs a waiting stage first'),
     v.check((t) => isValidPath([...t.stages.map((s) => s.status), t.outcome]), 'the stages and outcome must follow the transfer state machine'),
   ),
+  /**
+   * An outage of the registry for this name: these calls fail with 503 ProviderUnavailable, so
+   * clients (and tests) can see what a registry failure does at each step.
+   */
+  unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState']))),
   /** One line for the docs: what this candidate demonstrates. */
   description: v.optional(v.string()),
 });
@@ -84,10 +90,13 @@ export function getRegistryDomain(domainName: string): Promise<RegistryDomainRec
   return getItem(keys.registryDomain(domainName), RegistryDomainRecord, entity);
 }
 
-async function known(domainName: string, registry: string): Promise<RegistryDomainRecord> {
+type RegistryCall = 'prepareTransfer' | 'requestTransfer' | 'transferState';
+
+async function known(domainName: string, registry: string, call: RegistryCall): Promise<RegistryDomainRecord> {
   const record = await getRegistryDomain(domainName);
   // A name held by another registry is as unknown to this one as a name nobody holds.
   if (!record || record.registry !== registry) throw new ObjectDoesNotExist('Domain', domainName, 'body');
+  if (record.unavailable?.includes(call)) throw new ProviderUnavailable(`The registry ${registry} is unavailable; retry later.`, 30);
   return record;
 }
 
@@ -116,11 +125,9 @@ export function scriptedState(record: RegistryDomainRecord, reference: TransferR
 /** The sandbox implementation of the registry gateway. */
 export const sandboxRegistry: RegistryGateway = {
   async prepareTransfer({ domainName, registry, authcode }): Promise<TransferCandidate> {
-    const record = await known(domainName, registry);
+    const record = await known(domainName, registry, 'prepareTransfer');
     const blocking = record.statuses.filter((s) => (transferBlockingStatuses as readonly string[]).includes(s));
-    if (blocking.length > 0) {
-      throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status is ${blocking.join(', ')}.`);
-    }
+    if (blocking.length > 0) throw transferProhibited(domainName);
     if (record.authcode !== undefined && authcode !== record.authcode) {
       throw new ValidationError('The auth code is not valid for this domain.', [{ field: 'authcode', message: 'is not valid for this domain' }]);
     }
@@ -138,12 +145,12 @@ export const sandboxRegistry: RegistryGateway = {
   },
 
   async requestTransfer(reference) {
-    const record = await known(reference.domainName, reference.registry);
+    const record = await known(reference.domainName, reference.registry, 'requestTransfer');
     return scriptedState(record, reference, new Date(reference.requestedDate));
   },
 
   async transferState(reference, at) {
-    const record = await known(reference.domainName, reference.registry);
+    const record = await known(reference.domainName, reference.registry, 'transferState');
     return scriptedState(record, reference, at);
   },
 };

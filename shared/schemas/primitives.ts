@@ -50,6 +50,18 @@ export const QueryBoolean = v.pipe(
 
 export const Currency = v.pipe(v.string(), v.toUpperCase(), v.picklist(['EUR', 'USD'], 'must be EUR or USD'));
 
+/**
+ * A JSON object of a request body with exactly these keys (unknown keys: UnrecognizedProperty).
+ * valibot's object schemas also take arrays (`[]` passes as `{}`, `["x"]` reports a property `0`),
+ * so anything but a plain object is refused first (found by the fuzz suite).
+ */
+export function bodyObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object'),
+    v.strictObject(entries),
+  );
+}
+
 export const Permission = v.picklist(['DESIGNATED_AGENT']);
 export type Permission = v.InferOutput<typeof Permission>;
 

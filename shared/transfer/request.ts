@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { dnssecAlgorithms } from '../registry/metadata.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
-import { DomainName, domainNamePattern, Handle, QueryBoolean } from '../schemas/primitives.ts';
+import { bodyObject, DomainName, domainNamePattern, Handle, QueryBoolean } from '../schemas/primitives.ts';
 
 /**
  * POST /v2/domains/{domainName}/transfer[?quote=true]: spec 2.1-2.5 with the limits of spec 8 and
@@ -18,7 +18,7 @@ const NameServer = v.pipe(
 );
 
 /** Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. */
-export const ZoneRequest = v.strictObject({
+export const ZoneRequest = bodyObject({
   service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
   template: v.optional(Handle),
   link: v.optional(v.boolean()),
@@ -27,7 +27,7 @@ export const ZoneRequest = v.strictObject({
 });
 
 /** Spec 2.3. */
-export const ContactRequest = v.strictObject({
+export const ContactRequest = bodyObject({
   role: v.picklist(['ADMIN', 'BILLING', 'TECH'], 'must be ADMIN, BILLING or TECH'),
   handle: Handle,
 });
@@ -42,7 +42,7 @@ const Base64 = v.pipe(
 );
 
 /** Spec 2.4. */
-export const KeyDataRequest = v.strictObject({
+export const KeyDataRequest = bodyObject({
   protocol: v.literal(3, 'must be 3'),
   flags: v.picklist([256, 257], 'must be 256 (ZSK) or 257 (KSK)'),
   algorithm: v.picklist(dnssecAlgorithms, `must be one of ${dnssecAlgorithms.join(', ')}`),
@@ -53,7 +53,7 @@ export const KeyDataRequest = v.strictObject({
 const distinct = <T>(items: readonly T[], key: (item: T) => string) => new Set(items.map(key)).size === items.length;
 
 /** Spec 2.1 plus contract 3.1's `transferContacts` and `languageCode`. */
-export const TransferBody = v.strictObject({
+export const TransferBody = bodyObject({
   customer: Handle,
   registrant: Handle,
   privacyProtect: v.optional(v.boolean()),

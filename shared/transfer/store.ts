@@ -202,6 +202,19 @@ function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
 }
 
+/**
+ * Takes back a transfer the registry never accepted (its submission failed): the process and the
+ * name's pending state go in one transaction, guarded by the pending state's version, so nothing
+ * is left behind and a retry starts afresh. False when the transfer has moved on meanwhile.
+ */
+export async function abandonTransfer(process: ProcessRecord, lock: TransferLock): Promise<boolean> {
+  const table = tableName();
+  return guarded([
+    { Delete: { TableName: table, Key: keys.processById(process.id), ConditionExpression: 'attribute_exists(pk)' } },
+    { Delete: { TableName: table, Key: keys.domainTransferByName(lock.domainName), ...lockCondition(lock) } },
+  ]);
+}
+
 function lockCondition(lock: TransferLock) {
   return {
     ConditionExpression: 'processId = :id AND version = :version',

@@ -10,6 +10,8 @@ import {
   type Violation,
 } from '../errors.ts';
 import { idempotent } from '../http/idempotency.ts';
+import { isTransient } from '../http/pipeline.ts';
+import { logger } from '../logger.ts';
 import type { Reply } from '../http/response.ts';
 import {
   assertAcknowledged,
@@ -23,14 +25,14 @@ import {
   type QuoteLine,
 } from '../pricing/index.ts';
 import { type ProviderMetadata } from '../registry/metadata.ts';
-import type { RegistryGateway, TransferCandidate } from '../registry/gateway.ts';
+import { type RegistryGateway, type RegistryTransferState, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { advance } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
 import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
 import type { TransferRequest } from './request.ts';
-import { readDomainCollection, readTransferSnapshot, startTransferWithNewId, type TransferLock } from './store.ts';
+import { abandonTransfer, readDomainCollection, readTransferSnapshot, startTransferWithNewId, type TransferLock } from './store.ts';
 
 /**
  * The transfer-in use case (spec 2.1-2.6, 4.1; contract 3.1, 4, 5, 6): validate against the spec,
@@ -185,9 +187,9 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   if (body.zone?.template !== undefined && !template) throw new ObjectDoesNotExist('Template', body.zone.template, 'body');
 
   if (collection.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-  if (collection.lock) throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
-  // A name another account of the service holds is not available for a transfer-in; said like a lock.
-  if (collection.domain) throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
+  if (collection.lock?.customer === principal.customer) throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+  // A name another account holds or is transferring answers exactly like a registry lock (contract section 1).
+  if (collection.domain || collection.lock) throw transferProhibited(domainName);
   const foreignZone = collection.zone !== undefined && collection.zone.customer !== principal.customer;
   if (foreignZone && body.zone !== undefined) {
     throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
@@ -257,22 +259,43 @@ async function start(call: TransferCall): Promise<Reply> {
   };
   // The process id is claimed inside the transaction (no call of its own).
   const { id, conflict } = await startTransferWithNewId(ev.processCounter, build);
-  if (conflict === 'pending') throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
-  if (conflict === 'held') {
-    const { domain } = await readDomainCollection(domainName);
-    if (domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-    throw new ObjectStatusProhibitsOperation(`The registry refuses to transfer ${domainName}: its status prohibits it.`);
+  if (conflict !== undefined) {
+    // Lost a race: the winner's state decides the answer, as in evaluate().
+    const winner = await readDomainCollection(domainName);
+    if (winner.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
+    if (conflict === 'pending' && (winner.lock === undefined || winner.lock.customer === principal.customer)) {
+      throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+    }
+    throw transferProhibited(domainName);
   }
   const { process, lock } = build(id);
 
-  const state = await ev.gateway.requestTransfer({
-    domainName,
-    registry: ev.registry,
-    requestedDate,
-    periodMonths: ev.plan.periodMonths,
-    ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
-  });
-  const current = await advance(process, lock, state, at);
+  let state: RegistryTransferState;
+  try {
+    state = await ev.gateway.requestTransfer({
+      domainName,
+      registry: ev.registry,
+      requestedDate,
+      periodMonths: ev.plan.periodMonths,
+      ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
+    });
+  } catch (error) {
+    // The registry did not take the transfer (the gateway's contract): take the transaction back,
+    // so the failure leaves nothing behind and a retry starts afresh.
+    await abandonTransfer(process, lock).catch((undo: unknown) => {
+      logger.error('transfer: could not take back an unsubmitted transfer; the poller will find it due', { domainName, processId: id, error: undo as Error });
+    });
+    throw error;
+  }
+  let current = process;
+  try {
+    current = await advance(process, lock, state, at);
+  } catch (error) {
+    if (!isTransient(error)) throw error;
+    // The registry has the transfer; only recording its first answer failed. The transfer stands
+    // as written (pending, due now), so the poller applies the answer at its next run: 202.
+    logger.warn('transfer: the registry\'s first answer could not be recorded; left to the poller', { domainName, processId: id, errorType: (error as Error).name });
+  }
   const result = transferResultOf(current);
   return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(id) } };
 }

@@ -1,0 +1,439 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, type LocalRequest, type LocalResponse } from '../infra/local/gateway.ts';
+import { jsonDepthExceeds } from '../shared/http/json-depth.ts';
+import { maxBodyBytes, maxBodyDepth } from '../shared/http/pipeline.ts';
+import { routes } from '../shared/routes.ts';
+import { testCertificate } from './support/certificates.ts';
+import { contractProblem } from './support/contract.ts';
+import { makeCsr } from './support/csr.ts';
+import {
+  applyMutation,
+  type FieldSpec,
+  fieldPath,
+  headers as headerSets,
+  hostileJson,
+  hostileString,
+  method as methods,
+  type Mutation,
+  mutations,
+  type Path,
+  pathSegment,
+  queryString,
+} from './support/fuzz.ts';
+import { changedKeys, recordWrites, snapshotTable } from './support/table-writes.ts';
+import { sandboxDomain } from './support/transfer.ts';
+
+/**
+ * Property-based hardening of all six endpoints through the local gateway (route table, real
+ * authorizer, real handlers, DynamoDB Local). Every answer must be a 2xx (or a 304 to a
+ * conditional GET) or a 4xx with the contract's error body; never a 5xx, a stack trace or internal
+ * text; a refused or read-only request writes nothing. `npm run fuzz -- --runs N` runs the same
+ * properties with N cases in total (FUZZ_RUNS); CI runs the plan below (2,000 cases).
+ */
+
+const plan = { transferBody: 440, renewBody: 360, bodySize: 120, paths: 400, queries: 240, methodsAndHeaders: 440 } as const;
+const ciTotal = Object.values(plan).reduce((a, b) => a + b, 0);
+const longRuns = Number(process.env.FUZZ_RUNS) || 0;
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+const timeout = longRuns ? 0 : 60_000;
+
+function runs(property: keyof typeof plan): number {
+  return longRuns ? Math.max(1, Math.round((longRuns * plan[property]) / ciTotal)) : plan[property];
+}
+
+// Throttling is the abuse suite's subject; here it would only hide answers (a long run is fast).
+const gateway = createGateway({ rateLimit: { rate: 1e9, burst: 1e9 } });
+let casesRun = 0;
+const statuses = new Map<string, number>();
+
+// The fixtures: sandbox names to transfer, certificates to renew (fresh ones, another customer's, a missing one).
+const poolDomains = Array.from({ length: 30 }, (_, i) => `fuzz-${i}.com`);
+const transferDomains = [...poolDomains, 'transfer-now.nl', 'other-site.com', 'demo-shop.nl', 'unknown-name.com'];
+const dvCsr = makeCsr({ cn: 'www.demo-shop.nl' });
+const ovCsr = makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, ST=Noord-Holland, C=NL' });
+let dvCertificates: number[] = [];
+let ovCertificates: number[] = [];
+
+const transferBase = {
+  customer: 'demo',
+  registrant: 'demo-registrant',
+  privacyProtect: false,
+  period: 12,
+  authcode: 'TEST-CODE',
+  autoRenew: true,
+  ns: ['ns1.fuzz-host.example', 'ns2.fuzz-host.example'],
+  designatedAgent: 'NONE',
+  zone: { service: 'BASIC', template: 'demo-template', link: true, master: '192.0.2.53', dnssec: false },
+  contacts: [{ role: 'ADMIN', handle: 'demo-admin' }],
+  keyData: [{ protocol: 3, flags: 257, algorithm: 13, publicKey: 'RC0/0l+nLyCv7xZu9zFztbZ1V+sKoNPLGh1eikgv7PuELQkmCYlp7SKAIjVGqAiaCj1CsH47PaEiCIdnKpeQnQ==' }],
+  billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1 }],
+  transferContacts: ['REGISTRANT'],
+  languageCode: 'de',
+};
+const transferFields: FieldSpec[] = [
+  { path: ['customer'], kind: 'string' },
+  { path: ['registrant'], kind: 'string' },
+  { path: ['privacyProtect'], kind: 'boolean' },
+  { path: ['period'], kind: 'integer' },
+  { path: ['authcode'], kind: 'string' },
+  { path: ['autoRenew'], kind: 'boolean' },
+  { path: ['ns'], kind: 'array' },
+  { path: ['ns', 1], kind: 'string' },
+  { path: ['designatedAgent'], kind: 'string' },
+  { path: ['zone'], kind: 'object' },
+  { path: ['zone', 'service'], kind: 'string' },
+  { path: ['zone', 'template'], kind: 'string' },
+  { path: ['zone', 'link'], kind: 'boolean' },
+  { path: ['zone', 'master'], kind: 'string' },
+  { path: ['zone', 'dnssec'], kind: 'boolean' },
+  { path: ['contacts'], kind: 'array' },
+  { path: ['contacts', 0], kind: 'object' },
+  { path: ['contacts', 0, 'role'], kind: 'string' },
+  { path: ['contacts', 0, 'handle'], kind: 'string' },
+  { path: ['keyData'], kind: 'array' },
+  { path: ['keyData', 0], kind: 'object' },
+  { path: ['keyData', 0, 'protocol'], kind: 'integer' },
+  { path: ['keyData', 0, 'flags'], kind: 'integer' },
+  { path: ['keyData', 0, 'algorithm'], kind: 'integer' },
+  { path: ['keyData', 0, 'publicKey'], kind: 'string' },
+  { path: ['billables'], kind: 'array' },
+  { path: ['billables', 0], kind: 'object' },
+  { path: ['billables', 0, 'product'], kind: 'string' },
+  { path: ['billables', 0, 'action'], kind: 'string' },
+  { path: ['billables', 0, 'quantity'], kind: 'integer' },
+  { path: ['transferContacts'], kind: 'array' },
+  { path: ['transferContacts', 0], kind: 'string' },
+  { path: ['languageCode'], kind: 'string' },
+];
+const transferObjects: Path[] = [[], ['zone'], ['contacts', 0], ['keyData', 0], ['billables', 0]];
+
+const renewDvBase = {
+  period: 12,
+  csr: dvCsr,
+  domainName: 'www.demo-shop.nl',
+  uniqueValue: 'fuzz1',
+  language: 'EN',
+  authKey: false,
+  dcv: [{ commonName: 'www.demo-shop.nl', type: 'DNS' }],
+  billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1 }],
+};
+const renewOvBase = {
+  product: 'ssl_sectigo_ov',
+  period: 12,
+  csr: ovCsr,
+  organization: 'Demo Hosting B.V.',
+  department: 'IT',
+  state: 'Noord-Holland',
+  address: 'Keizersgracht 100',
+  postalCode: '1015 AA',
+  city: 'Amsterdam',
+  coc: '12345678',
+  approver: { firstName: 'Anna', lastName: 'de Vries', jobTitle: 'Director', email: 'anna@demo-hosting.example', voice: '+31.612345678' },
+  dcv: [{ commonName: 'demo-secure.com', type: 'EMAIL', email: 'admin@demo-secure.com' }],
+  saEmail: 'anna@demo-hosting.example',
+};
+const renewFields: FieldSpec[] = [
+  { path: ['product'], kind: 'string' },
+  { path: ['period'], kind: 'integer' },
+  { path: ['csr'], kind: 'string' },
+  { path: ['domainName'], kind: 'string' },
+  { path: ['organization'], kind: 'string' },
+  { path: ['department'], kind: 'string' },
+  { path: ['state'], kind: 'string' },
+  { path: ['address'], kind: 'string' },
+  { path: ['postalCode'], kind: 'string' },
+  { path: ['city'], kind: 'string' },
+  { path: ['coc'], kind: 'string' },
+  { path: ['approver'], kind: 'object' },
+  { path: ['approver', 'firstName'], kind: 'string' },
+  { path: ['approver', 'lastName'], kind: 'string' },
+  { path: ['approver', 'jobTitle'], kind: 'string' },
+  { path: ['approver', 'email'], kind: 'string' },
+  { path: ['approver', 'voice'], kind: 'string' },
+  { path: ['dcv'], kind: 'array' },
+  { path: ['dcv', 0], kind: 'object' },
+  { path: ['dcv', 0, 'commonName'], kind: 'string' },
+  { path: ['dcv', 0, 'type'], kind: 'string' },
+  { path: ['saEmail'], kind: 'string' },
+];
+const renewDvFields: FieldSpec[] = [
+  { path: ['period'], kind: 'integer' },
+  { path: ['csr'], kind: 'string' },
+  { path: ['domainName'], kind: 'string' },
+  { path: ['uniqueValue'], kind: 'string' },
+  { path: ['language'], kind: 'string' },
+  { path: ['authKey'], kind: 'boolean' },
+  { path: ['dcv', 0, 'type'], kind: 'string' },
+  { path: ['billables', 0, 'quantity'], kind: 'integer' },
+  { path: ['billables'], kind: 'array' },
+  { path: ['billables', 0], kind: 'object' },
+];
+
+// Secrets sent in requests that no answer may ever contain.
+const secretsOnTheWire = ['TEST-CODE', dvCsr.split('\n')[3] as string, ovCsr.split('\n')[3] as string, '+31.612345678'];
+
+/** Items written by accepted requests (and idempotency records of refused ones, which must be gone again). */
+const acceptedKeys = new Set<string>();
+const transientKeys = new Set<string>();
+let recorder: ReturnType<typeof recordWrites>;
+let before: Map<string, string>;
+
+beforeAll(async () => {
+  await Promise.all(poolDomains.map((d) => sandboxDomain(d)));
+  dvCertificates = [];
+  for (let i = 0; i < 15; i++) dvCertificates.push((await testCertificate()).id);
+  ovCertificates = [];
+  for (let i = 0; i < 5; i++) {
+    ovCertificates.push((await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] })).id);
+  }
+  before = await snapshotTable();
+  recorder = recordWrites();
+});
+
+afterAll(async () => {
+  recorder.stop();
+  // Only accepted requests changed the table (plus id counters: an allocated id that is never used is a gap).
+  const changed = changedKeys(before, await snapshotTable());
+  const unexplained = changed.filter((k) => !acceptedKeys.has(k) && !k.startsWith('COUNTER#'));
+  expect(unexplained).toEqual([]);
+  console.log(`fuzz: ${casesRun} cases; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  expect(casesRun).toBeGreaterThanOrEqual(longRuns || ciTotal);
+});
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function bytes(body: string | undefined): number {
+  return body === undefined ? 0 : Buffer.byteLength(body, 'utf8');
+}
+
+/** Sends one request and checks everything that must hold for any request. */
+async function send(request: LocalRequest, readOnly: boolean): Promise<LocalResponse> {
+  casesRun++;
+  recorder.take();
+  const res = await gateway.handle(request);
+  const writes = recorder.take();
+  const label = `${request.method} ${request.url.slice(0, 200)} body ${request.body === undefined ? '-' : `${bytes(request.body)} bytes: ${cut(request.body, 300)}${request.body.length > 300 ? ` ... ${request.body.slice(-300)}` : ''}`}`;
+  const problem = contractProblem(res, { headers: request.headers as Record<string, string> });
+  if (problem) throw new Error(`${problem}\n  request: ${label}\n  answer: ${res.status} ${res.body.slice(0, 500)}`);
+  for (const secret of secretsOnTheWire) {
+    // Secrets travel in bodies; a path or query may carry the same text on purpose and be echoed.
+    if (res.body.includes(secret) && !decodeURIComponentSafe(request.url).includes(secret)) {
+      throw new Error(`the answer echoes a secret (${secret.slice(0, 12)}...)\n  request: ${label}\n  answer: ${cut(res.body, 1000)}`);
+    }
+  }
+  const key = `${res.status} ${res.status >= 400 ? (JSON.parse(res.body) as { type: string }).type : ''}`.trim();
+  statuses.set(key, (statuses.get(key) ?? 0) + 1);
+  const written = writes.flatMap((w) => w.keys);
+  const accepted = res.status >= 200 && res.status < 300;
+  if (readOnly && written.length > 0) throw new Error(`a read-only request wrote ${written.join(', ')}\n  request: ${label}`);
+  if (accepted) for (const k of written) acceptedKeys.add(k);
+  else {
+    const stray = written.filter((k) => !k.startsWith('COUNTER#') && !k.startsWith('IDEMPOTENCY#'));
+    if (stray.length > 0) throw new Error(`a refused request (${res.status}) wrote ${stray.join(', ')}\n  request: ${label}`);
+    for (const k of written) if (k.startsWith('IDEMPOTENCY#')) transientKeys.add(k);
+  }
+  return res;
+}
+
+function parse(res: LocalResponse): Record<string, any> {
+  return JSON.parse(res.body) as Record<string, any>;
+}
+
+/** What a one-field mutation of a valid body must answer, when that can be told in advance. */
+function expectMutationAnswer(res: LocalResponse, body: string, m: Mutation, base: Record<string, unknown>): void {
+  if (bytes(body) > maxBodyBytes) {
+    expect(res.status, body.slice(0, 200)).toBe(413);
+    return;
+  }
+  const answer = parse(res);
+  if (jsonDepthExceeds(body, maxBodyDepth)) {
+    expect(answer, res.body).toMatchObject({ type: 'InvalidMessage', message: `The request body nests arrays and objects more than ${maxBodyDepth} levels deep.` });
+    return;
+  }
+  if (answer.type === 'InvalidMessage' && answer.message === 'Forbidden key in JSON body.') {
+    // The JSON parser refuses prototype keys anywhere in a body (`__proto__`, `constructor.prototype`).
+    expect(body).toMatch(/"(?:__proto__|prototype)"\s*:/);
+    return;
+  }
+  if (m.kind === 'unknownKey') {
+    const parent = m.parent.reduce<any>((node, k) => node[k], base) as Record<string, unknown>;
+    if (Object.hasOwn(parent, m.key)) return; // a duplicate of a known key, not an unknown one
+    expect(res.status, res.body).toBe(400);
+    expect(parse(res), res.body).toMatchObject({ type: 'UnrecognizedPropertyException', property: fieldPath([...m.parent, m.key]) });
+  }
+  if (m.kind === 'wrongType') {
+    expect(res.status, `${fieldPath(m.path)} = ${m.raw.slice(0, 100)}`).toBe(400);
+    expect(answer.type, `${fieldPath(m.path)} = ${m.raw.slice(0, 100)}: ${res.body.slice(0, 300)}`).toBe('ConstraintViolationException');
+    expect(answer.violations.map((v: { field: string }) => v.field)).toContain(fieldPath(m.path));
+  }
+}
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}... (${text.length} characters)` : text);
+
+/** Runs a property; a failure names the seed, the path and a shortened counterexample (bodies can be 64 KiB). */
+const property = <T>(arb: fc.Arbitrary<T>, run: (value: T) => Promise<void>, numRuns: number) =>
+  fc.assert(fc.asyncProperty(arb, run), {
+    numRuns,
+    ...(seed !== undefined ? { seed } : {}),
+    endOnFailure: true,
+    reporter: (details) => {
+      if (!details.failed) return;
+      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      throw new Error(
+        `Property failed after ${details.numRuns} cases (reproduce: FUZZ_SEED=${details.seed}, path ${details.counterexamplePath})\n` +
+          `Counterexample: ${cut(fc.stringify(details.counterexample), 1500)}\n${cut(error, 3000)}`,
+      );
+    },
+  });
+
+describe('fuzzing the six endpoints through the gateway', () => {
+  it('transfer: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', { timeout }, async () => {
+    await property(
+      fc.record({ domain: fc.constantFrom(...transferDomains), quote: fc.boolean(), mutation: mutations(transferFields, transferObjects) }),
+      async ({ domain, quote, mutation }) => {
+        const body = applyMutation(transferBase, mutation);
+        const res = await send(
+          { method: 'POST', url: `/v2/domains/${domain}/transfer${quote ? '?quote=true' : ''}`, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body },
+          quote,
+        );
+        expectMutationAnswer(res, body, mutation, transferBase);
+      },
+      runs('transferBody'),
+    );
+  });
+
+  it('renew: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', { timeout }, async () => {
+    const dv = fc.record({ base: fc.constant(renewDvBase), id: fc.constantFrom(...dvCertificates, 2001, 999_999), mutation: mutations(renewDvFields, [[], ['dcv', 0], ['billables', 0]]) });
+    const ov = fc.record({ base: fc.constant(renewOvBase), id: fc.constantFrom(...ovCertificates, 1003), mutation: mutations(renewFields, [[], ['approver'], ['dcv', 0]]) });
+    await property(
+      fc.tuple(fc.oneof(dv, ov), fc.boolean()),
+      async ([{ base, id, mutation }, quote]) => {
+        const body = applyMutation(base, mutation);
+        const res = await send(
+          { method: 'POST', url: `/v2/ssl/certificates/${id}/renew${quote ? '?quote=true' : ''}`, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body },
+          quote,
+        );
+        expectMutationAnswer(res, body, mutation, base);
+      },
+      runs('renewBody'),
+    );
+  });
+
+  it('answers 413 exactly for bodies over 64 KiB, whatever the characters', { timeout }, async () => {
+    await property(
+      fc.record({ route: fc.constantFrom('transfer', 'renew'), delta: fc.integer({ min: -40, max: 40 }), pad: fc.constantFrom('a', 'é', '€', '😀', ' ') }),
+      async ({ route, delta, pad }) => {
+        const target = maxBodyBytes + delta;
+        const base = route === 'transfer' ? transferBase : renewDvBase;
+        const field = route === 'transfer' ? 'languageCode' : 'department';
+        const empty = bytes(JSON.stringify({ ...base, [field]: '' }));
+        const padBytes = Buffer.byteLength(pad);
+        let filler = pad.repeat(Math.max(0, Math.floor((target - empty) / padBytes)));
+        filler += 'a'.repeat(Math.max(0, target - empty - bytes(filler)));
+        const body = JSON.stringify({ ...base, [field]: filler });
+        const url = route === 'transfer' ? '/v2/domains/fuzz-0.com/transfer?quote=true' : `/v2/ssl/certificates/${dvCertificates[0]}/renew?quote=true`;
+        const res = await send({ method: 'POST', url, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body }, true);
+        if (bytes(body) > maxBodyBytes) expect(res.status).toBe(413);
+        else expect(res.status).toBe(400);
+      },
+      runs('bodySize'),
+    );
+  });
+
+  it('answers hostile path parameters and odd paths of every route with 2xx or a contract 4xx', { timeout }, async () => {
+    const shapes = fc.constantFrom(
+      (p: string) => `/v2/providers/REGISTRY/${p}/info`,
+      (p: string) => `/v2/customers/${p}/pricelist`,
+      (p: string) => `/v2/domains/${p}/zone`,
+      (p: string) => `/v2/processes/${p}/info`,
+      (p: string) => `/v2/domains/${p}/transfer`,
+      (p: string) => `/v2/ssl/certificates/${p}/renew`,
+      (p: string) => `/v2/domains/${p}/zone/`,
+      (p: string) => `//v2/domains/${p}/zone`,
+      (p: string) => `/V2/domains/${p}/zone`,
+      (p: string) => `/v2/domains/${p}`,
+      (p: string) => `/v2/${p}`,
+      (p: string) => `/${p}`,
+      (p: string) => `/v2/processes/${p}/info/${p}`,
+    );
+    await property(
+      fc.tuple(shapes, pathSegment),
+      async ([shape, segment]) => {
+        const path = shape(segment);
+        const post = /\/(transfer|renew)\/?$/.test(path);
+        const body = post ? JSON.stringify(path.includes('renew') ? renewDvBase : transferBase) : undefined;
+        await send(
+          { method: post ? 'POST' : 'GET', url: `${path}${post ? '?quote=true' : ''}`, headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) },
+          true,
+        );
+      },
+      runs('paths'),
+    );
+  });
+
+  it('answers hostile query strings on every route with 2xx or a contract 4xx', { timeout }, async () => {
+    await property(
+      fc.tuple(fc.constantFrom(...routes), queryString, fc.constantFrom(...dvCertificates)),
+      async ([route, query, certificate]) => {
+        const path = route.path
+          .replace('{name}', 'sidn')
+          .replace('{customer}', 'demo')
+          .replace('{domainName}', route.id === 'transfer' ? 'fuzz-1.com' : 'demo-shop.nl')
+          .replace('{processId}', '501')
+          .replace('{certificateId}', String(certificate));
+        const post = route.method === 'POST';
+        const body = post ? JSON.stringify(route.id === 'renew' ? renewDvBase : transferBase) : undefined;
+        // A POST whose (last) `quote` is true changes nothing; other POSTs may succeed (then they wrote).
+        const quotes = new URLSearchParams(query).getAll('quote');
+        const quote = quotes.length > 0 && quotes[quotes.length - 1]?.trim().toLowerCase() === 'true';
+        await send(
+          { method: route.method, url: `${path}?${query}`, headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) },
+          !post || quote,
+        );
+      },
+      runs('queries'),
+    );
+  });
+
+  it('answers odd methods, headers and bodies on every route with 2xx, 405 or a contract 4xx', { timeout }, async () => {
+    const bodies = fc.oneof(
+      fc.constant(undefined),
+      fc.constant('transfer-base'),
+      fc.constant('renew-base'),
+      hostileJson,
+      hostileString,
+    );
+    await property(
+      fc.tuple(fc.constantFrom(...routes), methods, headerSets, bodies, fc.boolean()),
+      async ([route, method, headers, bodyChoice, quote]) => {
+        const path = route.path
+          .replace('{name}', 'verisign')
+          .replace('{customer}', 'demo')
+          .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
+          .replace('{processId}', '501')
+          .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]));
+        const body = bodyChoice === 'transfer-base' ? JSON.stringify(transferBase) : bodyChoice === 'renew-base' ? JSON.stringify(renewDvBase) : bodyChoice;
+        const request: LocalRequest = { method, url: `${path}${quote ? '?quote=true' : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+        const res = await send(request, route.method === 'GET' || quote || method.toUpperCase() !== route.method);
+        if (method.toUpperCase() !== route.method) {
+          expect(res.status).toBe(405);
+          expect(res.headers.Allow ?? res.headers.allow).toBe(route.method);
+        }
+      },
+      runs('methodsAndHeaders'),
+    );
+  });
+
+  it('leaves no idempotency record behind for a refused request', async () => {
+    const snapshot = await snapshotTable();
+    const left = [...transientKeys].filter((k) => snapshot.has(k) && !acceptedKeys.has(k));
+    expect(left).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RegistrarStack } from '../infra/stack.ts';
+import { defaultKeyLimits } from '../infra/usage-plan.ts';
+import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
+import { jobs, routes } from '../shared/routes.ts';
+
+/**
+ * The deployed stack's share of the hardening: per-key usage plans wired to the authorizer, least
+ * privilege per function (read-only functions cannot write, by any action), encryption at rest and
+ * point-in-time recovery. (test/infra.test.ts holds the general stack tests and cdk-nag.)
+ */
+
+const noBundling = { 'aws:cdk:bundling-stacks': [] };
+let stack: RegistrarStack;
+let template: Template;
+
+beforeAll(() => {
+  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack');
+  template = Template.fromStack(stack);
+});
+
+/** Every IAM statement granted to a function's role. */
+function statementsOf(functionId: string): { Action: string | string[]; Resource: unknown; Effect: string }[] {
+  const fn = stack.functions.get(functionId);
+  if (!fn?.role) throw new Error(`no function ${functionId}`);
+  const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+  return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+
+const dynamoReads = new Set([
+  'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:PartiQLSelect',
+]);
+
+describe('per-API-key rate limits in the stack', () => {
+  it('takes the API key from the authorizer and requires it on every authenticated route, not on the public ones', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
+    const routed = methods.filter((m) => m.Properties.AuthorizationType === 'CUSTOM');
+    // Every route but the public API description (`auth: false`) goes through the authorizer.
+    expect(routed).toHaveLength(routes.filter((r) => r.auth !== false).length);
+    for (const m of routed) expect(m.Properties.ApiKeyRequired).toBe(true);
+    for (const m of methods.filter((m) => m.Properties.AuthorizationType !== 'CUSTOM')) expect(m.Properties.ApiKeyRequired).not.toBe(true);
+  });
+
+  it('has one usage plan on the stage with the per-key throttle and daily quota, and outputs its id', () => {
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 1);
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: defaultKeyLimits.rateLimit, BurstLimit: defaultKeyLimits.burstLimit },
+      Quota: { Limit: defaultKeyLimits.quotaPerDay, Period: 'DAY' },
+      ApiStages: [Match.objectLike({ ApiId: Match.anyValue(), Stage: Match.anyValue() })],
+    });
+    expect(defaultKeyLimits).toEqual({ rateLimit: 25, burstLimit: 50, quotaPerDay: 100_000 });
+    template.hasOutput('UsagePlanId', Match.anyValue());
+    // The stage limit still bounds the whole API above the per-key limit.
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]),
+    });
+  });
+
+  it('takes other per-key numbers from the stack props or the cdk context', () => {
+    const byProps = Template.fromStack(new RegistrarStack(new App({ context: noBundling }), 'Props', { keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 } }));
+    byProps.hasResourceProperties('AWS::ApiGateway::UsagePlan', { Throttle: { RateLimit: 5, BurstLimit: 10 }, Quota: { Limit: 1000, Period: 'DAY' } });
+    const byContext = Template.fromStack(
+      new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }), 'Context'),
+    );
+    byContext.hasResourceProperties('AWS::ApiGateway::UsagePlan', { Throttle: { RateLimit: 7, BurstLimit: 14 }, Quota: { Limit: 700, Period: 'DAY' } });
+    expect(() => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad')).toThrow(/keyRateLimit must be a positive integer/);
+  });
+
+  it('answers throttling, quota and unregistered keys in the contract shape, with Retry-After on 429', () => {
+    for (const type of ['THROTTLED', 'QUOTA_EXCEEDED', 'INVALID_API_KEY'] as const) {
+      const a = gatewayAnswers[type];
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: String(a.status),
+        ResponseTemplates: { 'application/json': Match.stringLikeRegexp(`"type":"${a.type}"`) },
+        ...(a.status === 429 ? { ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': Match.stringLikeRegexp("'\\d+'") }) } : {}),
+      });
+    }
+  });
+});
+
+describe('least privilege, encryption at rest, point-in-time recovery', () => {
+  it('gives read-only functions (routes, authorizer) only read actions on the table and its indexes', () => {
+    const readOnly = [...routes.filter((r) => r.access === 'read').map((r) => r.id), 'authorizer'];
+    expect(readOnly.length).toBeGreaterThanOrEqual(5);
+    for (const id of readOnly) {
+      const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:') || a === '*'));
+      const actions = dynamo.flatMap((s) => [s.Action].flat());
+      expect(actions.length, id).toBeGreaterThan(0);
+      expect(actions.filter((a) => !dynamoReads.has(a)), `${id} may only read`).toEqual([]);
+      for (const s of dynamo) expect(s.Effect).toBe('Allow');
+    }
+  });
+
+  it('grants no wildcard action and no dynamodb:* to any function', () => {
+    for (const id of [...routes.map((r) => r.id), ...jobs.map((j) => j.id), 'authorizer', 'fallback']) {
+      const actions = statementsOf(id).flatMap((s) => [s.Action].flat());
+      expect(actions.filter((a) => a === '*' || a.endsWith(':*')), id).toEqual([]);
+    }
+  });
+
+  it('scopes every table grant to the one table and its indexes', () => {
+    const tableId = stack.getLogicalId(stack.table.node.defaultChild as never);
+    for (const id of [...routes.map((r) => r.id), ...jobs.map((j) => j.id), 'authorizer']) {
+      for (const s of statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))) {
+        expect(JSON.stringify(s.Resource), id).toContain(tableId);
+      }
+    }
+  });
+
+  it('encrypts the table and the generated secrets at rest and keeps point-in-time recovery on', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+    // Secrets Manager encrypts every secret with KMS (the AWS managed key unless one is named).
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  });
+});
