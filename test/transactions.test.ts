@@ -28,6 +28,14 @@ describe('transactWithIds', () => {
     expect(await current('tx-b')).toBe(12);
   });
 
+  it('gives writers distinct ids when their items are keyed by the id and guarded (the winner holds the claimed id)', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, () => transactWithIds({ 'tx-d': 0 }, ({ 'tx-d': id }) => put('d', id, 'attribute_not_exists(pk)'))),
+    );
+    expect(ids.map((r) => r['tx-d']).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await current('tx-d')).toBe(20);
+  });
+
   it("rethrows a failed condition of the caller's own items without allocating an id", async () => {
     await transactWithIds({ 'tx-c': 0 }, ({ 'tx-c': id }) => put('c', id));
     const error = await transactWithIds({ 'tx-c': 1 }, () => put('c', 1, 'attribute_not_exists(pk)')).catch((e: unknown) => e);

@@ -65,8 +65,9 @@ function claim(sequence: string, current: number): TransactItem {
  *
  * When another writer claimed first (a claim's condition failed or lost a race), the ids are
  * allocated the ordinary way (one atomic ADD each, never contended away) and the transaction is
- * written without claims. Conditions of the caller's own items are never retried here: the error
- * is thrown with their cancellation reasons at the same positions as in `build(ids)`.
+ * written again without claims, whatever the caller's own items reported (the winner may hold the
+ * claimed id). When every claim held, a failed condition of the caller's own items is thrown with
+ * its cancellation reasons at the same positions as in `build(ids)`.
  */
 export async function transactWithIds<S extends string>(
   current: Record<S, number>,
@@ -83,8 +84,11 @@ export async function transactWithIds<S extends string>(
     if (codes === undefined) throw error;
     const own = codes.slice(0, items.length);
     const claims = codes.slice(items.length);
-    if (own.includes('ConditionalCheckFailed')) throw error;
+    // A lost claim comes first: the winner may already have written items keyed by the claimed id
+    // (a process), so the caller's own conditions can fail for that reason alone. The retry with
+    // fresh ids below reports any condition that fails on its own merits.
     const lostClaim = claims.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
+    if (!lostClaim && own.includes('ConditionalCheckFailed')) throw error;
     if (!lostClaim && !own.includes('TransactionConflict')) throw error;
   }
   const allocated = {} as Record<S, number>;
