@@ -12,6 +12,7 @@ import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { organizationFields, renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
+import { captureOutput } from './support/logs.ts';
 
 // This file logs everything (DEBUG), and asks for the events to be logged too: the service must
 // still keep secrets out. Set before any module creates the logger.
@@ -20,20 +21,9 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_LOGGER_LOG_EVENT = 'true';
 });
 
-/** Runs `fn` and returns everything written to stdout and stderr meanwhile. */
-async function captureOutput(fn: () => Promise<void>): Promise<string> {
-  const chunks: string[] = [];
-  const capture = (chunk: unknown) => {
-    chunks.push(String(chunk));
-    return true;
-  };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
-  try {
-    await fn();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return chunks.join('');
+/** Everything written to stdout and stderr while `fn` runs, as one text. */
+async function captureAll(fn: () => Promise<void>): Promise<string> {
+  return (await captureOutput(fn)).join('\n');
 }
 
 const sample = readFileSync(new URL('./fixtures/ecb/eurofxref-daily-2026-11-20.xml', import.meta.url), 'utf8');
@@ -61,7 +51,7 @@ describe('secrets never reach the logs', () => {
     process.env.ECB_RATES_URL = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}/eurofxref-daily.xml`;
 
     const statuses: number[] = [];
-    const log = await captureOutput(async () => {
+    const log = await captureAll(async () => {
       const track = async (p: Promise<{ status: number }>) => statuses.push((await p).status);
       const body = { customer: 'demo', registrant: 'demo-registrant', authcode };
       // Every endpoint, answered and refused, with every key.

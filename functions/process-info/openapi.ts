@@ -1,23 +1,11 @@
 import * as v from 'valibot';
-import { CaaRecordStatus, CsrSummary, DcvType, DnsType, Mismatch, Note, RiskStatus, ValidationStatus } from '../../shared/certificates/model.ts';
+import { CsrSummary, dcvWireEntries, Mismatch, Note, ValidationStatus } from '../../shared/certificates/model.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { TransferResult } from '../transfer/openapi.ts';
 import { ProcessInfoRequest } from './schema.ts';
 
 /** A dcv validation entry of spec 2.9 (contract 3.3 enums). */
-export const DcvValidation = v.strictObject({
-  commonName: v.string(),
-  type: DcvType,
-  email: v.optional(v.string()),
-  status: ValidationStatus,
-  caaRecordStatus: CaaRecordStatus,
-  dnsRecord: v.optional(v.string()),
-  dnsType: v.optional(DnsType),
-  dnsContents: v.optional(v.string()),
-  fileLocation: v.optional(v.string()),
-  fileContents: v.optional(v.string()),
-  riskStatus: v.optional(RiskStatus),
-});
+export const DcvValidation = v.strictObject(dcvWireEntries);
 
 const checks = {
   organization: v.optional(ValidationStatus),

@@ -155,8 +155,8 @@ export type CsrSummary = v.InferOutput<typeof CsrSummary>;
 export const Mismatch = v.object({ field: v.string(), message: v.string() });
 export type Mismatch = v.InferOutput<typeof Mismatch>;
 
-/** One DCV entry as the process keeps it: the wire fields plus where the service put the record. */
-export const DcvState = v.object({
+/** The fields of a dcv validation entry on the wire (spec 2.9, contract 3.3 enums). */
+export const dcvWireEntries = {
   commonName: v.string(),
   type: DcvType,
   email: v.optional(v.string()),
@@ -168,6 +168,11 @@ export const DcvState = v.object({
   fileLocation: v.optional(v.string()),
   fileContents: v.optional(v.string()),
   riskStatus: v.optional(RiskStatus),
+};
+
+/** One DCV entry as the process keeps it: the wire fields plus where the service put the record. */
+export const DcvState = v.object({
+  ...dcvWireEntries,
   /** The managed zone (domain name) the service added the DNS record to, if it did. */
   zone: v.optional(v.string()),
 });
