@@ -77,7 +77,7 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
       for (const [k, val] of Object.entries(request.event.headers ?? {})) if (val !== undefined) headers[k.toLowerCase()] = val;
       const requestId = request.event.requestContext?.requestId || randomUUID();
       request.context.state = { requestId, started: Date.now(), headers };
-      redactValues(secretValuesOf(headers, request.event.body));
+      redactValues(apiKeyValuesOf(headers));
       logger.appendKeys({ requestId, route });
     },
     after: (request) => {
@@ -100,19 +100,19 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
 /** Body fields whose values are secrets (contract section 2: no API keys, auth codes; and no CSRs or phone numbers in logs). */
 const secretFields = new Set(['authcode', 'csr', 'voice']);
 
-/** The request's secret values: the API key and the secret fields of the body, at any depth (CSRs line by line too). */
-export function secretValuesOf(headers: Record<string, string>, body: string | null | undefined): string[] {
-  const out: string[] = [];
+/** The API key of a request, as sent and bare: redacted from every log line before anything runs. */
+function apiKeyValuesOf(headers: Record<string, string>): string[] {
   const authorization = headers.authorization;
-  if (authorization) out.push(authorization, authorization.replace(/^ApiKey\s+/i, ''));
-  // Bodies the guard will refuse unread are not read here either.
-  if (!body || body.length > maxBodyBytes || jsonDepthExceeds(body, maxBodyDepth)) return out;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return out;
-  }
+  return authorization ? [authorization, authorization.replace(/^ApiKey\s+/i, '')] : [];
+}
+
+/**
+ * The secret fields of a parsed body, at any depth (CSRs line by line too). Collected from the body
+ * the parser already produced, so the body is parsed once; nothing that could quote a body value
+ * (a use case's error) runs before they are registered.
+ */
+function secretValuesOf(body: unknown): string[] {
+  const out: string[] = [];
   const visit = (node: unknown, depth: number): void => {
     if (depth > maxBodyDepth || !node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
@@ -120,7 +120,7 @@ export function secretValuesOf(headers: Record<string, string>, body: string | n
       else visit(value, depth + 1);
     }
   };
-  visit(parsed, 0);
+  visit(body, 0);
   return out;
 }
 
@@ -228,6 +228,7 @@ function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): Middl
       if (hasBody && (body === null || typeof body !== 'object' || Array.isArray(body))) {
         throw new InvalidMessage('The request body must be a JSON object.');
       }
+      if (hasBody) redactValues(secretValuesOf(body));
       state(request).input = validateRequest(schema, {
         path: trimStrings(event.pathParameters ?? {}),
         query: trimStrings(event.queryStringParameters ?? {}),
