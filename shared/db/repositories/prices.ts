@@ -26,12 +26,7 @@ export type PriceRecord = v.InferOutput<typeof PriceRecord>;
 
 /** A promo price on a customer's list, in force between `fromDate` and `endDate`; `active` when the customer takes part. */
 export const PromoRecord = v.object({
-  customer: Handle,
-  product: v.string(),
-  action: v.string(),
-  currency: CurrencyCode,
-  price: Cents,
-  fromDate: WireTime,
+  ...PriceRecord.entries,
   endDate: WireTime,
   active: v.boolean(),
 });
