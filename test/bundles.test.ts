@@ -24,6 +24,16 @@ describe('Lambda bundles (as deployed)', () => {
     expect(inputs.some((f) => f.includes('credential-provider-env'))).toBe(true);
   });
 
+  it('leave out modules a function imports but never uses: the API description carries no DynamoDB client', async () => {
+    // The project's modules are free of import side effects ("sideEffects": false in package.json),
+    // so the openapi function, which imports schemas that live beside repository code, bundles none of it.
+    const result = await build({ ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot), metafile: true });
+    const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+    const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+    expect(inputs.some((f) => f.includes('functions/openapi/document.ts'))).toBe(true);
+    expect(inputs.filter((f) => /@aws-sdk\/client-dynamodb|@smithy\/core/.test(f))).toEqual([]);
+  });
+
   it('sign requests with environment credentials only and answer from DynamoDB (in a fresh process)', async () => {
     const event = apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } });
     const result = (await invokeBundle(file, event, { endpoint: process.env.DYNAMODB_ENDPOINT as string, table: process.env.TABLE_NAME as string })) as {
