@@ -23,8 +23,8 @@ export interface ObservabilityProps {
 export const exchangeRateMaxAgeHours = 120;
 
 /**
- * Alarms and a dashboard over the metrics the service emits (shared/metrics.ts, EMF) and the ones
- * AWS keeps (API Gateway, Lambda, DynamoDB). Every alarm notifies one SNS topic.
+ * Alarms and a dashboard over the metrics AWS keeps (API Gateway per method and resource, Lambda,
+ * DynamoDB) and the one the service emits (shared/metrics.ts, EMF: exchange-rate age). Every alarm notifies one SNS topic.
  */
 export class Observability extends Construct {
   readonly topic: sns.Topic;
@@ -109,13 +109,14 @@ export class Observability extends Construct {
   }
 
   private buildDashboard(props: ObservabilityProps, rateAge: cloudwatch.Metric): cloudwatch.Dashboard {
+    // API Gateway's detailed metrics (metricsEnabled on the stage): one series per method and resource.
     const perRoute = (metricName: string, statistic: string) =>
       routes.map(
         (r) =>
           new cloudwatch.Metric({
-            namespace: metricNamespace,
+            namespace: 'AWS/ApiGateway',
             metricName,
-            dimensionsMap: { service: serviceName, route: r.id },
+            dimensionsMap: { ApiName: props.api.restApiName, Stage: props.api.deploymentStage.stageName, Method: r.method, Resource: r.path },
             statistic,
             period: Duration.minutes(5),
             label: r.id,
@@ -125,20 +126,20 @@ export class Observability extends Construct {
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     dashboard.addWidgets(
       new cloudwatch.TextWidget({
-        markdown: '# Registrar API\nRequests, errors and latency per route (EMF, namespace `Registrar`), API Gateway, Lambda, DynamoDB and the scheduled jobs.',
+        markdown: '# Registrar API\nRequests, errors and latency per route (API Gateway, per method and resource), Lambda, DynamoDB and the scheduled jobs.',
         width: 24,
         height: 2,
       }),
     );
     dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: 'Requests per route', left: perRoute(metricNames.requests, 'Sum'), width: 8 }),
+      new cloudwatch.GraphWidget({ title: 'Requests per route', left: perRoute('Count', 'Sum'), width: 8 }),
       new cloudwatch.GraphWidget({
         title: 'Errors per route (4xx left, 5xx right)',
-        left: perRoute(metricNames.clientErrors, 'Sum'),
-        right: perRoute(metricNames.serverErrors, 'Sum'),
+        left: perRoute('4XXError', 'Sum'),
+        right: perRoute('5XXError', 'Sum'),
         width: 8,
       }),
-      new cloudwatch.GraphWidget({ title: 'Latency per route (p99, ms)', left: perRoute(metricNames.latency, 'p99'), width: 8 }),
+      new cloudwatch.GraphWidget({ title: 'Latency per route (p99, ms)', left: perRoute('Latency', 'p99'), width: 8 }),
     );
     dashboard.addWidgets(
       new cloudwatch.GraphWidget({

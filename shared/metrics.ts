@@ -1,20 +1,21 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 /**
- * The service's CloudWatch metrics, as Embedded Metric Format log lines (Powertools Metrics): no
- * API calls, no IAM, CloudWatch extracts them from the function's log group. The stack's alarms and
- * dashboard (infra/observability.ts) read the same names from here.
+ * The service's own CloudWatch metrics, as Embedded Metric Format log lines (Powertools Metrics):
+ * no API calls, no IAM, CloudWatch extracts them from the function's log group. The stack's alarms
+ * and dashboard (infra/observability.ts) read the same names from here.
+ *
+ * Requests, errors and latency per route are not emitted here: API Gateway's detailed metrics
+ * (per method and resource, `metricsEnabled` on the stage) count every answer, also those the
+ * authorizer, the throttle and the gateway itself give, and cost the functions nothing. Only the
+ * jobs load this module.
  */
 
 export const metricNamespace = 'Registrar';
 export const serviceName = process.env.POWERTOOLS_SERVICE_NAME || 'registrar';
 
-/** Metric names: per API route (dimension `route`), and the exchange-rate job's staleness. */
+/** Metric names: the exchange-rate job's staleness. */
 export const metricNames = {
-  requests: 'Requests',
-  clientErrors: 'ClientErrors',
-  serverErrors: 'ServerErrors',
-  latency: 'Latency',
   exchangeRateAge: 'ExchangeRateAgeHours',
 } as const;
 
@@ -24,16 +25,6 @@ if (!process.env.AWS_LAMBDA_FUNCTION_NAME && process.env.POWERTOOLS_METRICS_DISA
 }
 
 export const metrics = new Metrics({ namespace: metricNamespace, serviceName });
-
-/** One API request: its count, whether it was a 4xx or a 5xx, and its latency, per route. */
-export function recordRequest(route: string, status: number, latencyMs: number): void {
-  metrics.addDimension('route', route);
-  metrics.addMetric(metricNames.requests, MetricUnit.Count, 1);
-  metrics.addMetric(metricNames.clientErrors, MetricUnit.Count, status >= 400 && status < 500 ? 1 : 0);
-  metrics.addMetric(metricNames.serverErrors, MetricUnit.Count, status >= 500 ? 1 : 0);
-  metrics.addMetric(metricNames.latency, MetricUnit.Milliseconds, latencyMs);
-  metrics.publishStoredMetrics();
-}
 
 /** The age of the newest stored exchange rate (from the start of its day, UTC), in hours. */
 export function recordExchangeRateAge(rateDate: string, now: Date): number {

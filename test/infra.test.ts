@@ -171,8 +171,12 @@ describe('CDK stack', () => {
     const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
-    for (const name of ['Requests', 'ClientErrors', 'ServerErrors', 'Latency', 'ExchangeRateAgeHours', '5XXError', 'ThrottledRequests']) expect(body, name).toContain(name);
-    for (const route of routes) expect(body, route.id).toContain(`\\"route\\",\\"${route.id}\\"`);
+    for (const name of ['Count', '4XXError', '5XXError', 'Latency', 'ExchangeRateAgeHours', 'ThrottledRequests']) expect(body, name).toContain(name);
+    // Per route: API Gateway's detailed metrics, by method and resource, which the stage enables.
+    for (const route of routes) {
+      expect(body, route.id).toContain(`\\"Method\\",\\"${route.method}\\",\\"Resource\\",\\"${route.path}\\"`);
+    }
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { MethodSettings: Match.arrayWith([Match.objectLike({ MetricsEnabled: true, HttpMethod: '*', ResourcePath: '/*' })]) });
     expect(body).toContain('alarm');
   });
 

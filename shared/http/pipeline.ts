@@ -7,7 +7,6 @@ import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
 import { logger, redactValues } from '../logger.ts';
-import { recordRequest } from '../metrics.ts';
 import { jsonDepthExceeds } from './json-depth.ts';
 import { type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
@@ -68,7 +67,6 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
       user: s.principal?.user,
       durationMs,
     });
-    recordRequest(route, result.statusCode, durationMs);
     return result;
   };
   return {
