@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { getDomain } from '../shared/db/repositories/domains.ts';
-import { getProcess } from '../shared/db/repositories/processes.ts';
-import { getZone } from '../shared/db/repositories/zones.ts';
+import { getProcess, type ProcessRecord } from '../shared/db/repositories/processes.ts';
+import { getZone, putZone } from '../shared/db/repositories/zones.ts';
 import { transferDetailsOf, transferResultOf } from '../shared/transfer/record.ts';
-import { readDomainCollection, startTransfer } from '../shared/transfer/store.ts';
+import { putTransfer, readDomainCollection } from '../shared/transfer/store.ts';
 import { toWireTime } from '../shared/time.ts';
 import { db } from '../shared/db/client.ts';
 import { call, otherKey } from './support/api.ts';
@@ -201,7 +201,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
     expect((await getDomain('two-pollers.com'))?.customer).toBe('demo');
   });
 
-  it('picks up a transfer whose registry answer was never recorded (a crash after the first transaction)', async () => {
+  it('completes a transfer stored before the registry had answered (records of the earlier write-ahead design: `submitted: false`, due at once)', async () => {
     await sandboxDomain('crashed.com', { transfer: { stages: [], outcome: 'completed' } });
     const requestedDate = toWireTime(new Date());
     const plan = {
@@ -216,7 +216,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
       designatedAgent: { requested: 'NONE' as const, applied: 'NONE' as const },
     };
     const id = 990001;
-    await startTransfer(
+    await putTransfer(
       {
         id,
         customer: 'demo',
@@ -228,7 +228,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
         createdDate: requestedDate,
         updatedDate: requestedDate,
         billables: [],
-        details: { domainName: 'crashed.com', registry: 'verisign', extension: 'com', type: 'IN', status: 'pending', submitted: false, version: 1, requestedDate, actionDate: requestedDate, plan, history: [] },
+        details: { domainName: 'crashed.com', registry: 'verisign', extension: 'com', type: 'IN', status: 'pending', submitted: false, version: 1, requestedDate, actionDate: requestedDate, plan, history: [] } as ProcessRecord['details'],
       },
       { domainName: 'crashed.com', customer: 'demo', processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate },
     );
@@ -293,5 +293,37 @@ describe('transfer under data-store faults', () => {
       remove();
     }
     expect(await readDomainCollection('throttled-key.com')).toEqual({});
+  });
+
+  it('decides the zone again when the name\'s zone changed between the read and the transaction (a transfer completing at once)', async () => {
+    await sandboxDomain('zone-race.com', { transfer: { stages: [], outcome: 'completed' } });
+    const now = toWireTime(new Date());
+    // Just before the recording transaction, the account's unmanaged zone for the name appears.
+    let raced = false;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (!raced && String(context.commandName).startsWith('TransactWrite')) {
+          raced = true;
+          await putZone({
+            id: 990002, domainName: 'zone-race.com', customer: 'demo', managed: false, service: 'BASIC', dnssec: false,
+            hostMaster: 'hostmaster@zone-race.com', refresh: 10800, retry: 3600, expire: 604800, ttl: 3600, records: [], createdDate: now,
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'zone-race' },
+    );
+    let res;
+    try {
+      res = await transfer('zone-race.com', { ...demoBody, authcode: 'TEST-CODE', zone: { service: 'BASIC' } });
+    } finally {
+      db().middlewareStack.remove('zone-race');
+    }
+    expect(raced).toBe(true);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('completed');
+    // Not a second zone: the zone that appeared is the one now managed.
+    expect(await getZone('zone-race.com')).toMatchObject({ id: 990002, customer: 'demo', managed: true });
+    expect(transferDetailsOf((await getProcess(res.body.processId, 'demo'))!).zoneId).toBe(990002);
   });
 });

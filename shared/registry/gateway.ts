@@ -76,10 +76,18 @@ export interface RegistryGateway {
   /**
    * Looks a domain up for a transfer-in. Throws ObjectDoesNotExist (400) for a name the registry
    * does not know, ObjectStatusProhibitsOperation for a name it will not transfer (locks), and
-   * ValidationError on `authcode` for a wrong auth code.
+   * ValidationError on `authcode` for a wrong auth code. A transfer of the name that this registrar
+   * already requested and the registry still holds is no lock: the service may not have recorded it.
    */
   prepareTransfer(request: { domainName: string; registry: string; authcode?: string }): Promise<TransferCandidate>;
-  /** Submits a transfer (after prepareTransfer succeeded); answers the registry's first status. */
+  /**
+   * Submits a transfer (after prepareTransfer succeeded); answers the registry's first status. It
+   * must be safe to repeat: when the registry already holds a transfer of the name requested by this
+   * registrar (the service failed to record it after the registry took it), the answer is that
+   * transfer's current status (EPP: transfer query) and no second transfer is requested. The service
+   * writes nothing before the registry has answered, so a retry of a failed request relies on this.
+   * The sandbox keeps no state per request, so any repetition answers alike.
+   */
   requestTransfer(reference: TransferReference & { authcode?: string }): Promise<RegistryTransferState>;
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;

@@ -1,7 +1,7 @@
 import { nextId } from '../db/repositories/counters.ts';
 import type { DomainRecord } from '../db/repositories/domains.ts';
 import { getProcess, type ProcessRecord } from '../db/repositories/processes.ts';
-import { getTemplate, type ZoneRecord } from '../db/repositories/zones.ts';
+import { getTemplate, type TemplateRecord, type ZoneRecord } from '../db/repositories/zones.ts';
 import { logger } from '../logger.ts';
 import { isFinal, type RegistryTransferState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
@@ -12,11 +12,22 @@ import { canMove, processStatusOf } from './state.ts';
 import { dueTransfers, readDomainCollection, saveFinal, saveWaiting, type TransferLock } from './store.ts';
 
 /**
- * The transfer lifecycle: applying what the registry says to a running transfer. The request
- * applies the registry's first answer; the scheduled poller (functions/transfer-poll) applies the
- * later ones when a transfer's actionDate has passed. Every move is one transaction guarded by the
- * pending state's version, so two workers can never apply the same move twice.
+ * The transfer lifecycle: applying what the registry says to a transfer. The request records the
+ * registry's first answer together with the new process (shared/transfer/transfer.ts); the
+ * scheduled poller (functions/transfer-poll) applies the later ones when a transfer's actionDate
+ * has passed. Every move is one transaction guarded by the pending state's version, so two workers
+ * can never apply the same move twice.
  */
+
+/** What a registry answer changes (moveOf): written by the caller in one transaction. */
+export interface TransferMove {
+  process: ProcessRecord;
+  /** Still waiting: the name's next pending state. */
+  lock?: TransferLock;
+  /** Completed: the domain in the account, and its zone. */
+  domain?: DomainRecord;
+  zone?: ZoneEffect;
+}
 
 async function reload(process: ProcessRecord): Promise<ProcessRecord> {
   const fresh = await getProcess(process.id, process.customer);
@@ -24,55 +35,99 @@ async function reload(process: ProcessRecord): Promise<ProcessRecord> {
   return fresh;
 }
 
-/** The zone to write on completion, decided again from what exists now (the transfer may have waited days). */
-async function zoneEffect(details: TransferDetails, customer: string, now: string): Promise<{ record: ZoneRecord; create: boolean } | undefined> {
-  const plan = details.plan.zone;
-  if (plan.change === 'untouched') return undefined;
-  const { zone } = await readDomainCollection(details.domainName);
-  if (zone) {
-    // Another account's zone for the name is never touched; an already managed zone stays as it is.
-    if (zone.customer !== customer || zone.managed) return undefined;
-    return { record: { ...zone, managed: true, updatedDate: now }, create: false };
-  }
-  const template = plan.template !== undefined ? await getTemplate(customer, plan.template) : undefined;
-  const id = await nextId('zone');
-  return { record: newZone({ id, domainName: details.domainName, customer, plan, template, now }), create: true };
+/** The zone a completion writes: a new zone (`create`) or the account's own unmanaged zone, now managed. */
+export interface ZoneEffect {
+  record: ZoneRecord;
+  create: boolean;
 }
 
 /**
- * Applies a registry answer to a running transfer and answers the process as it now stands (as
- * another worker left it, when that one was first). Completion puts the domain into the account
- * with the plan applied (spec 2.1, 2.2) and releases the name; rejection and failure release it.
+ * The zone to write on completion (spec 2.2), decided from the name's zone as it exists now and the
+ * template: another account's zone and an already managed zone are never touched. `newId` is asked
+ * only when a zone is to be created.
  */
-export async function advance(process: ProcessRecord, lock: TransferLock, state: RegistryTransferState, at: Date): Promise<ProcessRecord> {
+export function zoneEffectOf(
+  details: TransferDetails,
+  customer: string,
+  now: string,
+  existing: ZoneRecord | undefined,
+  template: TemplateRecord | undefined,
+  newId: number | undefined,
+): ZoneEffect | undefined {
+  const plan = details.plan.zone;
+  if (plan.change === 'untouched') return undefined;
+  if (existing) {
+    if (existing.customer !== customer || existing.managed) return undefined;
+    return { record: { ...existing, managed: true, updatedDate: now }, create: false };
+  }
+  if (newId === undefined) throw new Error(`A zone id is needed to create the zone of ${details.domainName}`);
+  return { record: newZone({ id: newId, domainName: details.domainName, customer, plan, template, now }), create: true };
+}
+
+/** Whether completing this transfer creates a zone (so a zone id is needed), given the name's zone now. */
+export function createsZone(details: TransferDetails, existing: ZoneRecord | undefined): boolean {
+  return details.plan.zone.change !== 'untouched' && existing === undefined;
+}
+
+/** The poller's zone decision: the zone and template read again (the transfer may have waited days). */
+async function readZoneEffect(details: TransferDetails, customer: string, now: string): Promise<ZoneEffect | undefined> {
+  if (details.plan.zone.change === 'untouched') return undefined;
+  const { zone } = await readDomainCollection(details.domainName);
+  if (!createsZone(details, zone)) return zoneEffectOf(details, customer, now, zone, undefined, undefined);
+  const template = details.plan.zone.template !== undefined ? await getTemplate(customer, details.plan.zone.template) : undefined;
+  return zoneEffectOf(details, customer, now, undefined, template, await nextId('zone'));
+}
+
+/**
+ * What a registry answer changes in a transfer, computed without touching the table: the process
+ * after the move; while still waiting, the name's next pending state; on completion, the domain in
+ * the account with the plan applied (spec 2.1, 2.2) and its zone (`zone`, decided by the caller);
+ * rejection and failure only end the process. Undefined when the answer changes nothing.
+ *
+ * `process` is the transfer as recorded, or, for the request's first answer, as it is about to be
+ * recorded (`first`): version 1 and the first status in its history, with no move before it.
+ */
+export function moveOf(
+  process: ProcessRecord,
+  state: RegistryTransferState,
+  at: Date,
+  zone: ZoneEffect | undefined,
+  first = false,
+): TransferMove | undefined {
   const d = transferDetailsOf(process);
-  const from = d.submitted ? d.status : undefined;
-  if (from === state.status && state.actionDate === d.actionDate) return process;
+  const from = first ? undefined : d.status;
+  if (from === state.status && state.actionDate === d.actionDate) return undefined;
   if (from !== undefined && !canMove(from, state.status)) {
     throw new Error(`The registry reported an impossible transfer move ${from} -> ${state.status} for ${d.domainName}`);
   }
   const now = toWireTime(at);
-  const version = d.version + 1;
+  const version = first ? 1 : d.version + 1;
   const history = from === state.status ? d.history : [...d.history, { status: state.status, date: now }];
 
   if (!isFinal(state.status)) {
     const actionDate = state.actionDate ?? now;
-    const details: TransferDetails = { ...d, status: state.status, submitted: true, version, actionDate, history };
-    const next: ProcessRecord = { ...process, status: processStatusOf(state.status), updatedDate: now, details };
-    const saved = await saveWaiting(next, lock, { ...lock, status: state.status, version, actionDate });
-    return saved ? next : reload(process);
+    const details: TransferDetails = { ...d, status: state.status, version, actionDate, history };
+    const lock: TransferLock = {
+      domainName: d.domainName,
+      customer: process.customer,
+      processId: process.id,
+      status: state.status,
+      version,
+      requestedDate: d.requestedDate,
+      actionDate,
+    };
+    return { process: { ...process, status: processStatusOf(state.status), updatedDate: now, details }, lock };
   }
 
   const endDate = state.endDate ?? now;
-  const base: TransferDetails = { ...d, status: state.status, submitted: true, version, actionDate: undefined, endDate, history };
+  const base: TransferDetails = { ...d, status: state.status, version, actionDate: undefined, endDate, history };
   if (state.status !== 'completed') {
     const details: TransferDetails = {
       ...base,
       ...(state.reason !== undefined ? { reason: state.reason } : {}),
       refunded: process.billables.some((b) => b.refundable),
     };
-    const next: ProcessRecord = { ...process, status: processStatusOf(state.status), updatedDate: now, details };
-    return (await saveFinal(next, lock)) ? next : reload(process);
+    return { process: { ...process, status: processStatusOf(state.status), updatedDate: now, details } };
   }
 
   const held = state.domain ?? { expiryDate: d.plan.expiry.after, ns: d.plan.nameServers.before, keyData: d.plan.dnssec.before };
@@ -92,10 +147,22 @@ export async function advance(process: ProcessRecord, lock: TransferLock, state:
     updatedDate: now,
     expiryDate: held.expiryDate,
   };
-  const zone = await zoneEffect(d, process.customer, now);
   const details: TransferDetails = { ...base, expiryDate: held.expiryDate, ...(zone ? { zoneId: zone.record.id } : {}) };
-  const next: ProcessRecord = { ...process, status: 'COMPLETED', updatedDate: now, details };
-  return (await saveFinal(next, lock, { domain, ...(zone ? { zone } : {}) })) ? next : reload(process);
+  return { process: { ...process, status: 'COMPLETED', updatedDate: now, details }, domain, ...(zone ? { zone } : {}) };
+}
+
+/**
+ * Applies a registry answer to a recorded, running transfer (the poller) and answers the process
+ * as it now stands (as another worker left it, when that one was first). Every move is one
+ * transaction guarded by the pending state's version.
+ */
+export async function advance(process: ProcessRecord, lock: TransferLock, state: RegistryTransferState, at: Date): Promise<ProcessRecord> {
+  const d = transferDetailsOf(process);
+  const zone = state.status === 'completed' ? await readZoneEffect(d, process.customer, toWireTime(at)) : undefined;
+  const move = moveOf(process, state, at, zone);
+  if (!move) return process;
+  const saved = move.lock ? await saveWaiting(move.process, lock, move.lock) : await saveFinal(move.process, lock, move);
+  return saved ? move.process : reload(process);
 }
 
 /** What one poller run did. */

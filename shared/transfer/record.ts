@@ -49,8 +49,6 @@ export const TransferDetails = v.object({
   extension: v.string(),
   type: v.literal('IN'),
   status: TransferStatus,
-  /** False until the registry has answered the request (the transfer then shows as `pending`). */
-  submitted: v.boolean(),
   /** Bumped on every change; the domain's pending-state item carries the same number (optimistic lock). */
   version: v.pipe(v.number(), v.integer()),
   requestedDate: WireTime,
@@ -94,12 +92,12 @@ export interface TransferResult {
 
 /**
  * Renders a transfer process in the spec 2.6 shape with its current status: `expiryDate` only when
- * completed, `actionDate` only while waiting. Before the registry has answered, the transfer is
- * `pending` (at the registry). Used by the transfer endpoint and by process info (contract 3.3).
+ * completed, `actionDate` only while waiting. Used by the transfer endpoint and by process info
+ * (contract 3.3).
  */
 export function transferResultOf(process: ProcessRecord): TransferResult {
   const d = transferDetailsOf(process);
-  const status: TransferStatus = d.submitted ? d.status : 'pending';
+  const status: TransferStatus = d.status;
   return {
     domainName: d.domainName,
     status,

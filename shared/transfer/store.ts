@@ -15,6 +15,7 @@ import { ContactRecord } from '../db/repositories/contacts.ts';
 import { CustomerRecord } from '../db/repositories/customers.ts';
 import { type ProviderRecord, registryCandidates, registryFromExtensionItems } from '../db/repositories/providers.ts';
 import { TemplateRecord } from '../db/repositories/zones.ts';
+import type { TransferMove, ZoneEffect } from './lifecycle.ts';
 
 export { cancellationCodes };
 
@@ -83,65 +84,77 @@ export async function dueTransfers(at: string, limit = 100): Promise<TransferLoc
   return (out.Items ?? []).map((item) => parseItem(TransferLock, lockEntity, item));
 }
 
-/** Why a start failed: the name is locked by a running transfer, or already held by an account. */
-export type StartConflict = 'pending' | 'held';
+/** Why a new transfer could not be recorded: a transfer runs for the name, an account holds it, or its zone changed meanwhile. */
+export type StartConflict = 'pending' | 'held' | 'zone';
 
-/** The items of a new transfer: the process, the pending state (only if none runs) and the check that no account holds the name. */
-function startItems(process: ProcessRecord, lock: TransferLock): TransactItem[] {
+/**
+ * The items recording a new transfer with the registry's first answer (a TransferMove): the process;
+ * the name's pending state while waiting, else the check that no transfer runs for the name (item 1);
+ * the domain on completion, else the check that no account holds the name (item 2); and the zone a
+ * completion writes (item 3).
+ */
+function firstItems(move: TransferMove): TransactItem[] {
   const table = tableName();
-  return [
-    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: table, Item: lockItem(lock), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { ConditionCheck: { TableName: table, Key: keys.domainByName(lock.domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
+  const domainName = move.lock?.domainName ?? move.domain?.domainName ?? String(move.process.identifier);
+  const items: TransactItem[] = [
+    { Put: { TableName: table, Item: processItem(move.process), ConditionExpression: 'attribute_not_exists(pk)' } },
+    move.lock
+      ? { Put: { TableName: table, Item: lockItem(move.lock), ConditionExpression: 'attribute_not_exists(pk)' } }
+      : { ConditionCheck: { TableName: table, Key: keys.domainTransferByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
+    move.domain
+      ? { Put: { TableName: table, Item: domainItem(move.domain), ConditionExpression: 'attribute_not_exists(pk)' } }
+      : { ConditionCheck: { TableName: table, Key: keys.domainByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
+  if (move.zone) items.push(zonePut(move.zone));
+  return items;
 }
 
-/** The conflict a cancelled start transaction reports, if a condition of its items failed. */
+/** The conflict a cancelled recording transaction reports, if a condition of its items failed. */
 function startConflict(error: unknown): StartConflict | undefined {
   const codes = cancellationCodes(error);
   if (codes?.[1] === 'ConditionalCheckFailed') return 'pending';
   if (codes?.[2] === 'ConditionalCheckFailed') return 'held';
+  if (codes?.[3] === 'ConditionalCheckFailed') return 'zone';
   return undefined;
 }
 
-/**
- * Writes a new transfer in one transaction: the process, the domain's pending state (only if no
- * transfer runs for the name) and a check that no account holds the name. Answers the conflict
- * instead of throwing when a condition fails.
- */
-export async function startTransfer(process: ProcessRecord, lock: TransferLock): Promise<StartConflict | undefined> {
-  try {
-    await transact(startItems(process, lock));
-    return undefined;
-  } catch (error) {
-    const conflict = startConflict(error);
-    if (conflict) return conflict;
-    throw error;
-  }
+/** The sequences a new transfer claims ids from: always a process, and a zone when its completion creates one. */
+export interface StartCounters {
+  process: number;
+  zone?: number;
 }
 
 /**
- * startTransfer with the process id allocated in the same transaction (db/transactions.ts):
- * `processCounter` is the process sequence as read with the request's other items, and `build`
- * makes the process and the pending state for the id. Answers the id, or the conflict.
+ * Records a new transfer, which the registry has already taken, in one transaction with the ids it
+ * needs (db/transactions.ts: the counters were read with the request's other items, so claiming
+ * costs no call of its own). `build` makes the move for the claimed ids. Answers the ids, or the
+ * conflict instead of throwing when a condition fails; nothing is written then.
  */
-export async function startTransferWithNewId(
-  processCounter: number,
-  build: (id: number) => { process: ProcessRecord; lock: TransferLock },
+export async function recordNewTransfer(
+  counters: StartCounters,
+  build: (ids: { process: number; zone?: number }) => TransferMove,
 ): Promise<{ id: number; conflict?: StartConflict }> {
-  let id = processCounter + 1;
+  const current: Record<string, number> = { process: counters.process, ...(counters.zone !== undefined ? { zone: counters.zone } : {}) };
+  let id = counters.process + 1;
   try {
-    ({ process: id } = await transactWithIds({ process: processCounter }, ({ process: allocated }) => {
-      id = allocated;
-      const { process, lock } = build(allocated);
-      return startItems(process, lock);
-    }));
-    return { id };
+    const ids = await transactWithIds(current, (claimed) => {
+      id = claimed.process as number;
+      return firstItems(build({ process: id, ...(claimed.zone !== undefined ? { zone: claimed.zone } : {}) }));
+    });
+    return { id: ids.process as number };
   } catch (error) {
     const conflict = startConflict(error);
     if (conflict) return { id, conflict };
     throw error;
   }
+}
+
+/** Puts a transfer as it stands (tests of the poller: a transfer recorded at some earlier state). */
+export async function putTransfer(process: ProcessRecord, lock: TransferLock): Promise<void> {
+  await transact([
+    { Put: { TableName: tableName(), Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: lockItem(lock), ConditionExpression: 'attribute_not_exists(pk)' } },
+  ]);
 }
 
 /** Everything a transfer request reads of the table besides the price list, as one consistent BatchGet. */
@@ -153,14 +166,15 @@ export interface TransferSnapshot {
   domain?: DomainRecord;
   zone?: ZoneRecord;
   lock?: TransferLock;
-  /** The process sequence as read (for startTransferWithNewId). */
+  /** The process and zone sequences as read (for recordNewTransfer). */
   processCounter: number;
+  zoneCounter: number;
 }
 
 /**
  * Reads a transfer request's items in one strongly consistent BatchGet: the extension index
  * (with the registry's record), the customer, the contact handles, the zone template, the domain
- * name's collection (domain, zone, running transfer) and the process sequence.
+ * name's collection (domain, zone, running transfer) and the process and zone sequences.
  */
 export async function readTransferSnapshot(
   customer: string,
@@ -175,6 +189,7 @@ export async function readTransferSnapshot(
     zone: keys.zoneByName(domainName),
     lock: keys.domainTransferByName(domainName),
     counter: counterKey('process'),
+    zoneCounter: counterKey('zone'),
   };
   candidates.forEach((c, i) => (named[`extension${i}`] = c.key));
   handles.forEach((h, i) => (named[`contact${i}`] = keys.contact(customer, h)));
@@ -195,24 +210,12 @@ export async function readTransferSnapshot(
     ...optional('zone', parsed('zone', ZoneRecord, zoneEntity)),
     ...optional('lock', parsed('lock', TransferLock, lockEntity)),
     processCounter: counterValue(items.counter),
+    zoneCounter: counterValue(items.zoneCounter),
   };
 }
 
 function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
-}
-
-/**
- * Takes back a transfer the registry never accepted (its submission failed): the process and the
- * name's pending state go in one transaction, guarded by the pending state's version, so nothing
- * is left behind and a retry starts afresh. False when the transfer has moved on meanwhile.
- */
-export async function abandonTransfer(process: ProcessRecord, lock: TransferLock): Promise<boolean> {
-  const table = tableName();
-  return guarded([
-    { Delete: { TableName: table, Key: keys.processById(process.id), ConditionExpression: 'attribute_exists(pk)' } },
-    { Delete: { TableName: table, Key: keys.domainTransferByName(lock.domainName), ...lockCondition(lock) } },
-  ]);
 }
 
 function lockCondition(lock: TransferLock) {
@@ -243,7 +246,7 @@ export async function saveWaiting(process: ProcessRecord, previous: TransferLock
 export async function saveFinal(
   process: ProcessRecord,
   previous: TransferLock,
-  effects: { domain?: DomainRecord; zone?: { record: ZoneRecord; create: boolean } } = {},
+  effects: { domain?: DomainRecord; zone?: ZoneEffect } = {},
 ): Promise<boolean> {
   const table = tableName();
   const items: TransactItem[] = [
@@ -253,19 +256,21 @@ export async function saveFinal(
   if (effects.domain) {
     items.push({ Put: { TableName: table, Item: domainItem(effects.domain), ConditionExpression: 'attribute_not_exists(pk)' } });
   }
-  if (effects.zone) {
-    const { record, create } = effects.zone;
-    items.push({
-      Put: {
-        TableName: table,
-        Item: zoneItem(record),
-        ...(create
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: 'customer = :customer', ExpressionAttributeValues: { ':customer': record.customer } }),
-      },
-    });
-  }
+  if (effects.zone) items.push(zonePut(effects.zone));
   return guarded(items);
+}
+
+/** A completion's zone: created only if none exists, converted only while it is still the account's. */
+function zonePut({ record, create }: ZoneEffect): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: zoneItem(record),
+      ...(create
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'customer = :customer', ExpressionAttributeValues: { ':customer': record.customer } }),
+    },
+  };
 }
 
 /** A transaction whose failed second item (the pending-state guard) means "someone else was first". */

@@ -10,8 +10,6 @@ import {
   type Violation,
 } from '../errors.ts';
 import { idempotent } from '../http/idempotency.ts';
-import { isTransient } from '../http/pipeline.ts';
-import { logger } from '../logger.ts';
 import type { Reply } from '../http/response.ts';
 import {
   assertAcknowledged,
@@ -28,17 +26,18 @@ import { type ProviderMetadata } from '../registry/metadata.ts';
 import { type RegistryGateway, type RegistryTransferState, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
-import { advance } from './lifecycle.ts';
+import type { TemplateRecord, ZoneRecord } from '../db/repositories/zones.ts';
+import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
-import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
+import { httpStatusOf, type TransferDetails, type TransferPlan, transferDetailsOf, transferResultOf } from './record.ts';
 import type { TransferRequest } from './request.ts';
-import { abandonTransfer, readDomainCollection, readTransferSnapshot, startTransferWithNewId, type TransferLock } from './store.ts';
+import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from './store.ts';
 
 /**
  * The transfer-in use case (spec 2.1-2.6, 4.1; contract 3.1, 4, 5, 6): validate against the spec,
  * the registry's metadata and the account; price it; with `quote=true` answer the quote and the
- * plan; otherwise check the acknowledgment, write the process and the domain's pending state in
- * one transaction, submit to the registry and apply its first answer.
+ * plan; otherwise check the acknowledgment, submit to the registry and record the process with the
+ * registry's first answer in one transaction.
  */
 
 export interface TransferCall {
@@ -57,8 +56,12 @@ interface Evaluation {
   quote: TransferQuote;
   list: PriceList;
   gateway: RegistryGateway;
-  /** The process sequence as read with the request's items. */
+  /** The process and zone sequences as read with the request's items. */
   processCounter: number;
+  zoneCounter: number;
+  /** The name's zone as read (any account's), and the requested zone template. */
+  existingZone?: ZoneRecord;
+  template?: TemplateRecord;
 }
 
 const designatedAgentPermission = 'DESIGNATED_AGENT';
@@ -212,10 +215,28 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     ]);
   }
   const quote = await priceTransfer(list, found.extension, domainName, plan, candidate, at);
-  return { registry, extension: found.extension, plan, quote: { ...quote, plan }, list, gateway, processCounter: snapshot.processCounter };
+  return {
+    registry,
+    extension: found.extension,
+    plan,
+    quote: { ...quote, plan },
+    list,
+    gateway,
+    processCounter: snapshot.processCounter,
+    zoneCounter: snapshot.zoneCounter,
+    ...(collection.zone ? { existingZone: collection.zone } : {}),
+    ...(template ? { template } : {}),
+  };
 }
 
-/** The transfer itself (never a quote): one transaction, then the registry's first answer applied. */
+/**
+ * The transfer itself (never a quote): the registry first, then one transaction that records the
+ * process with the registry's first answer applied, together with the name's pending state or, when
+ * the registry completed it at once, the domain and its zone. Nothing of ours is written before the
+ * registry has taken the transfer, so a failure at any step leaves nothing behind and a retry starts
+ * afresh: the registry gateway answers a repeated request for a transfer it already holds for us
+ * with that transfer's state (shared/registry/gateway.ts).
+ */
 async function start(call: TransferCall): Promise<Reply> {
   const at = now();
   const ev = await evaluate(call, at);
@@ -224,24 +245,29 @@ async function start(call: TransferCall): Promise<Reply> {
   assertAcknowledged(ev.quote, ev.list, input.body.billables, at);
 
   const requestedDate = toWireTime(at);
-  const build = (id: number) => {
+  const state = await ev.gateway.requestTransfer({
+    domainName,
+    registry: ev.registry,
+    requestedDate,
+    periodMonths: ev.plan.periodMonths,
+    ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
+  });
+
+  const processOf = (id: number): ProcessRecord => {
     const details: TransferDetails = {
       domainName,
       registry: ev.registry,
       extension: ev.extension,
       type: 'IN',
-      status: 'pending',
-      submitted: false,
+      status: state.status,
       version: 1,
       requestedDate,
-      // Due at once: should the registry's answer never be recorded, the poller picks the transfer up.
-      actionDate: requestedDate,
       plan: ev.plan,
       ...(input.body.transferContacts ? { transferContacts: input.body.transferContacts } : {}),
       ...(input.body.languageCode ? { languageCode: input.body.languageCode } : {}),
       history: [],
     };
-    const process: ProcessRecord = {
+    return {
       id,
       customer: principal.customer,
       user: principal.user,
@@ -254,11 +280,27 @@ async function start(call: TransferCall): Promise<Reply> {
       billables: ev.quote.quote.billables ?? [],
       details,
     };
-    const lock: TransferLock = { domainName, customer: principal.customer, processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate };
-    return { process, lock };
   };
-  // The process id is claimed inside the transaction (no call of its own).
-  const { id, conflict } = await startTransferWithNewId(ev.processCounter, build);
+  // The move for given ids; on completion with the zone decided from `existingZone` (as read).
+  let written: ProcessRecord | undefined;
+  const record = (existingZone: ZoneRecord | undefined) => {
+    const completing = state.status === 'completed';
+    const createsZoneNow = completing && createsZone(transferDetailsOf(processOf(0)), existingZone);
+    return recordNewTransfer({ process: ev.processCounter, ...(createsZoneNow ? { zone: ev.zoneCounter } : {}) }, (ids) => {
+      const process = processOf(ids.process);
+      const zone = completing ? zoneEffectOf(transferDetailsOf(process), principal.customer, requestedDate, existingZone, ev.template, ids.zone) : undefined;
+      const move = moveOf(process, state, at, zone, true);
+      if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
+      written = move.process;
+      return move;
+    });
+  };
+
+  let { id, conflict } = await record(ev.existingZone);
+  if (conflict === 'zone') {
+    // The name's zone changed between the read and the write (rare): decide the zone again from a fresh read.
+    ({ id, conflict } = await record((await readDomainCollection(domainName)).zone));
+  }
   if (conflict !== undefined) {
     // Lost a race: the winner's state decides the answer, as in evaluate().
     const winner = await readDomainCollection(domainName);
@@ -268,34 +310,7 @@ async function start(call: TransferCall): Promise<Reply> {
     }
     throw transferProhibited(domainName);
   }
-  const { process, lock } = build(id);
-
-  let state: RegistryTransferState;
-  try {
-    state = await ev.gateway.requestTransfer({
-      domainName,
-      registry: ev.registry,
-      requestedDate,
-      periodMonths: ev.plan.periodMonths,
-      ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
-    });
-  } catch (error) {
-    // The registry did not take the transfer (the gateway's contract): take the transaction back,
-    // so the failure leaves nothing behind and a retry starts afresh.
-    await abandonTransfer(process, lock).catch((undo: unknown) => {
-      logger.error('transfer: could not take back an unsubmitted transfer; the poller will find it due', { domainName, processId: id, error: undo as Error });
-    });
-    throw error;
-  }
-  let current = process;
-  try {
-    current = await advance(process, lock, state, at);
-  } catch (error) {
-    if (!isTransient(error)) throw error;
-    // The registry has the transfer; only recording its first answer failed. The transfer stands
-    // as written (pending, due now), so the poller applies the answer at its next run: 202.
-    logger.warn('transfer: the registry\'s first answer could not be recorded; left to the poller', { domainName, processId: id, errorType: (error as Error).name });
-  }
-  const result = transferResultOf(current);
+  if (!written) throw new Error(`The transfer of ${domainName} was recorded without its process`);
+  const result = transferResultOf(written);
   return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(id) } };
 }
