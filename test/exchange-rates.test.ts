@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../functions/exchange-rates/handler.ts';
@@ -114,6 +117,79 @@ describe('parsing the ECB daily XML', () => {
   it('refuses an empty document', () => {
     expect(() => parseEcbDaily('')).toThrow(RatesDocumentError);
     expect(() => parseEcbDaily('')).toThrow(/Not well-formed XML/);
+  });
+
+  /** The sample with a DOCTYPE declaring `declarations` before its root element. */
+  function withDoctype(xml: string, declarations: string): string {
+    return xml.replace('<gesmes:Envelope', `<!DOCTYPE gesmes:Envelope [${declarations}]>\n<gesmes:Envelope`);
+  }
+  const usdOnly = (rate: string) => withRates(`\t\t\t<Cube currency='USD' rate='${rate}'/>`);
+  const saturday = new Date('2026-11-21T12:00:00Z');
+
+  it.each([
+    ['a second root element', `${sample}<Cube currency='USD' rate='2'/>\n`, /Extra content at the end of the document/],
+    ['a document cut before its last end tag', sample.slice(0, sample.lastIndexOf('</gesmes:Envelope>')), /Missing end tag for element gesmes:Envelope/],
+    ['a mismatched end tag', sample.replace('</gesmes:Sender>', '</gesmes:Sendr>'), /Missing end tag for element gesmes:Sender/],
+    ['a repeated attribute', withRates("\t\t\t<Cube currency='USD' rate='1.1498' rate='2'/>"), /Duplicate attribute: rate/],
+    ['an unquoted attribute value', withRates("\t\t\t<Cube currency='USD' rate=1.1498/>"), /Attribute value expected/],
+    ['a stray ampersand', sample.replace('Reference rates', 'Rates & more'), /Unterminated reference/],
+  ])('refuses %s as not well-formed', (_what, xml, reason) => {
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(RatesDocumentError);
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(/^Not well-formed XML: /);
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(reason);
+  });
+
+  it('does not expand an entity declared in a DOCTYPE: a document using one is refused', () => {
+    // Expanded, `&r;` would be a valid USD rate and the document accepted.
+    const xml = withDoctype(usdOnly('&r;'), "<!ENTITY r '1.1498'>");
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(RatesDocumentError);
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(/Not well-formed XML: Named entity isn't defined: &r;/);
+  });
+
+  it('never reads an external entity', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ecb-entity-'));
+    try {
+      const file = join(dir, 'rate.txt');
+      writeFileSync(file, '1.1498');
+      const xml = withDoctype(usdOnly('&x;'), `<!ENTITY x SYSTEM '${pathToFileURL(file).href}'>`);
+      expect(() => parseEcbDaily(xml, saturday)).toThrow(RatesDocumentError);
+      expect(() => parseEcbDaily(xml, saturday)).toThrow(/Named entity isn't defined: &x;/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an entity-expansion bomb at once, without expanding it', () => {
+    const levels = ["<!ENTITY l0 'lol'>"];
+    for (let i = 1; i <= 9; i++) levels.push(`<!ENTITY l${i} '${`&l${i - 1};`.repeat(10)}'>`);
+    const xml = withDoctype(sample, levels.join('')).replace('Reference rates', '&l9;');
+    const started = performance.now();
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(/Not well-formed XML: Named entity isn't defined: &l9;/);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('refuses a document nested too deeply to read', () => {
+    const depth = 100_000;
+    const xml = withRates(`\t\t\t<Cube currency='USD' rate='1.1498'>${'<x>'.repeat(depth)}${'</x>'.repeat(depth)}</Cube>`);
+    expect(xml.length).toBeLessThan(1_000_000);
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(RatesDocumentError);
+    expect(() => parseEcbDaily(xml, saturday)).toThrow('The XML is nested too deeply to read');
+  });
+
+  it('reads a character reference as its character, as XML requires', () => {
+    expect(parseEcbDaily(usdOnly('1&#46;1498'), saturday)).toEqual({ date: '2026-11-20', rates: { USD: 1.1498 } });
+    expect(() => parseEcbDaily(usdOnly('1.1498&amp;'), saturday)).toThrow(/rate must be a positive decimal number/);
+  });
+
+  it('refuses an entry whose child element has the name of one of its attributes', () => {
+    const xml = withRates("\t\t\t<Cube currency='USD' rate='1.1498'><rate>2</rate></Cube>");
+    expect(() => parseEcbDaily(xml, saturday)).toThrow(/Envelope\.Cube\.0\.Cube\.0\.Cube\.0\.rate: Invalid type/);
+  });
+
+  it('reads elements and attributes named __proto__ as plain data', () => {
+    const xml = withRates("\t\t\t<Cube currency='USD' rate='1.1498' __proto__='x'><__proto__ currency='GBP'/></Cube>");
+    expect(parseEcbDaily(xml, saturday)).toEqual({ date: '2026-11-20', rates: { USD: 1.1498 } });
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('currency');
   });
 });
 

@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseXml, XmlElement, XmlError } from '@rgrove/parse-xml';
 import * as v from 'valibot';
 
 /**
@@ -62,22 +62,58 @@ const Document = v.object({
   }),
 });
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  // Attribute values stay strings: the rate's decimal digits are validated before they become numbers.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (name) => name === 'Cube',
-  processEntities: false,
-});
+/** The plain data the schema checks: an element is its trimmed text, or its attributes and child elements. */
+type Tree = string | { [name: string]: Tree | Tree[] };
+
+/** The name without its namespace prefix (`gesmes:Envelope` is `Envelope`). */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
+/**
+ * An element as plain data: with neither attributes nor child elements, its trimmed text; else an
+ * object of its attributes (namespace declarations left out) and its child elements by local name,
+ * each name holding a list. Attribute values stay strings: the rate's decimal digits are validated
+ * before they become numbers.
+ */
+function toTree(element: XmlElement): Tree {
+  const attributes = Object.entries(element.attributes).filter(([name]) => name !== 'xmlns' && !name.startsWith('xmlns:'));
+  const children = element.children.filter((child) => child instanceof XmlElement);
+  if (attributes.length === 0 && children.length === 0) return element.text.trim();
+  const lists = new Map<string, Tree[]>();
+  for (const child of children) {
+    const name = localName(child.name);
+    const list = lists.get(name);
+    if (list) list.push(toTree(child));
+    else lists.set(name, [toTree(child)]);
+  }
+  // Own properties only (no prototype setter); a child element named like an attribute replaces
+  // it, and the schema then refuses the list.
+  return Object.fromEntries([...attributes.map(([name, value]) => [localName(name), value] as const), ...lists]);
+}
+
+/**
+ * Reads the document with a conforming XML parser: anything not well-formed is refused (a
+ * truncated document, a second root element, a stray `&`). Entities declared in a DOCTYPE are
+ * never expanded and external ones never fetched: a reference to one is an undefined entity, which
+ * refuses the document. Character references (`&#46;`) and the five predefined entities are read
+ * as the characters they stand for, as XML requires.
+ */
+function readXml(xml: string): Tree {
+  try {
+    const root = parseXml(xml).root as XmlElement;
+    return { [localName(root.name)]: toTree(root) };
+  } catch (error) {
+    if (error instanceof XmlError) throw new RatesDocumentError(`Not well-formed XML: ${error.message.split('\n')[0]}`);
+    // The parser descends one call per element: nesting deep enough to exhaust the stack is refused too.
+    if (error instanceof RangeError) throw new RatesDocumentError('The XML is nested too deeply to read');
+    throw error;
+  }
+}
 
 /** Parses and checks the ECB daily XML; throws RatesDocumentError for anything incomplete or malformed. */
 export function parseEcbDaily(xml: string, today: Date = new Date()): DailyRates {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw new RatesDocumentError(`Not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-  const parsed = v.safeParse(Document, parser.parse(xml));
+  const parsed = v.safeParse(Document, readXml(xml));
   if (!parsed.success) {
     const issue = parsed.issues[0];
     throw new RatesDocumentError(`Not an ECB daily rates document: ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);

@@ -1,6 +1,6 @@
 import { getLatestRates, putRates } from '../../shared/db/repositories/rates.ts';
 import { logger } from '../../shared/logger.ts';
-import { forgetCachedRates } from '../../shared/pricing/index.ts';
+import { forgetCachedRates } from '../../shared/pricing/rates.ts';
 import { now, toWireTime } from '../../shared/time.ts';
 import { defaultEcbRatesUrl, fetchEcbDaily, parseEcbDaily } from './ecb.ts';
 
