@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { handler as providerInfo } from '../functions/provider-info/handler.ts';
 import { db } from '../shared/db/client.ts';
+import { jsonBody } from '../shared/http/json-body.ts';
 import { endpoint } from '../shared/http/pipeline.ts';
 import { ok } from '../shared/http/response.ts';
 import { Handle } from '../shared/schemas/primitives.ts';
@@ -12,7 +13,7 @@ import { apiEvent, call, demoKey, invoke, limitedKey } from './support/api.ts';
 const echo = endpoint(
   {
     route: 'echo',
-    body: true,
+    body: jsonBody,
     request: v.object({
       path: v.object({ id: v.pipe(v.string(), v.regex(/^\d+$/, 'must be digits')) }),
       query: v.object({}),

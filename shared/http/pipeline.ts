@@ -1,13 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
-import { AppError, AuthenticationError, InvalidMessage, PayloadTooLarge, ProviderUnavailable } from '../errors.ts';
+import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable } from '../errors.ts';
 import { logger, redactValues } from '../logger.ts';
-import { jsonDepthExceeds } from './json-depth.ts';
 import { type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
@@ -29,11 +27,19 @@ export interface EndpointOptions<S extends v.GenericSchema> {
   route: string;
   /** One schema over `{path, query, body}`; the body part should be a strictObject. */
   request: S;
-  /** Whether the route takes a JSON body (POST): enables the content-type, size and JSON checks. */
-  body?: boolean;
+  /**
+   * The route takes a JSON body (POST): `jsonBody` from shared/http/json-body.ts, the content-type,
+   * size, depth and JSON checks. A separate module, so GET bundles carry no body parser.
+   */
+  body?: JsonBody;
 }
 
-interface State {
+/** The middlewares that read a JSON body, run after authentication and before validation. */
+export interface JsonBody {
+  readonly steps: readonly MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext>[];
+}
+
+export interface State {
   requestId: string;
   started: number;
   headers: Record<string, string>;
@@ -41,10 +47,11 @@ interface State {
   input?: unknown;
 }
 
-type Event = APIGatewayProxyEvent;
-type ApiContext = Context & { state?: State };
+export type Event = APIGatewayProxyEvent;
+export type ApiContext = Context & { state?: State };
 
-function state(request: { context: ApiContext }): State {
+/** The pipeline's state of a request (set by the boundary, first of the chain). */
+export function state(request: { context: ApiContext }): State {
   const s = request.context.state;
   if (!s) throw new Error('pipeline state missing');
   return s;
@@ -122,12 +129,9 @@ function secretValuesOf(body: unknown): string[] {
   return out;
 }
 
-/** Maps anything thrown to an AppError; only our own errors and middy's HTTP errors are exposed. */
+/** Maps anything thrown to an AppError; only our own errors are exposed. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const e = error as { statusCode?: number; expose?: boolean; message?: string } | undefined;
-  if (e?.statusCode === 415) return new InvalidMessage('Content-Type must be application/json.', 415);
-  if (e?.statusCode === 422 && e.expose) return new InvalidMessage(`${e.message ?? "Invalid JSON"}.`);
   if (isTransient(error)) return new ProviderUnavailable();
   return new AppError('InternalError', 500, 'An internal error occurred; it has been logged with the request id.');
 }
@@ -195,29 +199,6 @@ function authenticate(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiC
   };
 }
 
-/** Content type and size, before the JSON parser sees the body. */
-function bodyGuard(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
-  return {
-    before: (request) => {
-      const { body, isBase64Encoded } = request.event;
-      const contentType = state(request).headers['content-type'] ?? '';
-      if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-        throw new InvalidMessage('Content-Type must be application/json.', 415);
-      }
-      if (body && Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8') > maxBodyBytes) {
-        throw new PayloadTooLarge(maxBodyBytes);
-      }
-      if (body === null || body === undefined || body.trim() === '') {
-        throw new InvalidMessage('The request body must be a JSON object.');
-      }
-      // Deep nesting would exhaust the stack of the recursive steps that follow (found by fuzzing).
-      if (jsonDepthExceeds(isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body, maxBodyDepth)) {
-        throw new InvalidMessage(`The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`);
-      }
-    },
-  };
-}
-
 function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: (request) => {
@@ -254,10 +235,8 @@ export function endpoint<S extends v.GenericSchema>(
     .use(injectLambdaContext(logger, neverLogEvents))
     .use(boundary(options.route))
     .use(authenticate());
-  if (options.body) {
-    chain.use(bodyGuard()).use(httpJsonBodyParser({ disableContentTypeCheck: true }) as MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext>);
-  }
-  chain.use(validate(options.request, options.body ?? false));
+  for (const step of options.body?.steps ?? []) chain.use(step);
+  chain.use(validate(options.request, options.body !== undefined));
   return chain.handler(async (_event, context) => {
     const s = context.state as State;
     const reply = await run({
