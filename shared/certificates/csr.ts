@@ -1,19 +1,7 @@
 import { createHash, createPublicKey, constants, type KeyObject, verify } from 'node:crypto';
 import { CertificationRequest } from '@peculiar/asn1-csr';
-import {
-  id_RSASSA_PSS,
-  id_sha1,
-  id_sha1WithRSAEncryption,
-  id_sha256,
-  id_sha256WithRSAEncryption,
-  id_sha384,
-  id_sha384WithRSAEncryption,
-  id_sha512,
-  id_sha512WithRSAEncryption,
-  RsaSaPssParams,
-} from '@peculiar/asn1-rsa';
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { type AlgorithmIdentifier, Extensions, id_ce_subjectAltName, type Name, SubjectAlternativeName } from '@peculiar/asn1-x509';
+import { AsnConvert, AsnProp, AsnPropTypes } from '@peculiar/asn1-schema';
+import { AlgorithmIdentifier, Extensions, id_ce_subjectAltName, type Name, SubjectAlternativeName } from '@peculiar/asn1-x509';
 import { Convert } from 'pvtsutils';
 import type { CsrSummary } from './model.ts';
 
@@ -52,14 +40,19 @@ const subjectOids = {
 const acceptedCurves: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
 
 /** Digests by OID (as hash of RSASSA-PSS), with their conventional names. */
-const digests: Record<string, string> = { [id_sha1]: 'SHA1', [id_sha256]: 'SHA256', [id_sha384]: 'SHA384', [id_sha512]: 'SHA512' };
+const digests: Record<string, string> = {
+  '1.3.14.3.2.26': 'SHA1',
+  '2.16.840.1.101.3.4.2.1': 'SHA256',
+  '2.16.840.1.101.3.4.2.2': 'SHA384',
+  '2.16.840.1.101.3.4.2.3': 'SHA512',
+};
 
-/** RSASSA-PKCS1-v1_5 signature algorithms by OID, with their digest. */
+/** RSASSA-PKCS1-v1_5 signature algorithms by OID (RFC 8017), with their digest. */
 const rsaPkcs1: Record<string, string> = {
-  [id_sha1WithRSAEncryption]: 'SHA1',
-  [id_sha256WithRSAEncryption]: 'SHA256',
-  [id_sha384WithRSAEncryption]: 'SHA384',
-  [id_sha512WithRSAEncryption]: 'SHA512',
+  '1.2.840.113549.1.1.5': 'SHA1',
+  '1.2.840.113549.1.1.11': 'SHA256',
+  '1.2.840.113549.1.1.12': 'SHA384',
+  '1.2.840.113549.1.1.13': 'SHA512',
 };
 
 /** ECDSA signature algorithms by OID (RFC 5758 and RFC 3279), with their digest. */
@@ -69,6 +62,26 @@ const ecdsa: Record<string, string> = {
   '1.2.840.10045.4.3.3': 'SHA384',
   '1.2.840.10045.4.3.4': 'SHA512',
 };
+
+/** RSASSA-PSS (RFC 4055): its digest and salt length are in the algorithm's parameters. */
+const rsassaPssOid = '1.2.840.113549.1.1.10';
+
+/**
+ * RSASSA-PSS-params (RFC 4055 section 3.1), declared with the schema library's property
+ * decorators (applied as calls). A field left out takes its default: SHA-1, MGF1 with SHA-1,
+ * salt length 20, trailer field 1. Declared here rather than imported from @peculiar/asn1-rsa,
+ * whose other schemas and constants are built at load time and cost the function's cold start.
+ */
+class RsaPssParameters {
+  hashAlgorithm?: AlgorithmIdentifier;
+  maskGenAlgorithm?: AlgorithmIdentifier;
+  saltLength?: number;
+  trailerField?: number;
+}
+AsnProp({ type: AlgorithmIdentifier, context: 0, optional: true })(RsaPssParameters.prototype, 'hashAlgorithm');
+AsnProp({ type: AlgorithmIdentifier, context: 1, optional: true })(RsaPssParameters.prototype, 'maskGenAlgorithm');
+AsnProp({ type: AsnPropTypes.Integer, context: 2, optional: true })(RsaPssParameters.prototype, 'saltLength');
+AsnProp({ type: AsnPropTypes.Integer, context: 3, optional: true })(RsaPssParameters.prototype, 'trailerField');
 
 /** SHA-1 signatures are refused, as every public authority refuses them. */
 const weakSignatures = new Set(['sha1WithRSAEncryption', 'ecdsa-with-SHA1']);
@@ -90,20 +103,20 @@ function signatureAlgorithm(algorithm: AlgorithmIdentifier): { name: string; sch
   if (pkcs1) return { name: `${pkcs1.toLowerCase()}WithRSAEncryption`, scheme: { keyType: 'RSA', digest: pkcs1 } };
   const ec = ecdsa[oid];
   if (ec) return { name: `ecdsa-with-${ec}`, scheme: { keyType: 'EC', digest: ec } };
-  if (oid !== id_RSASSA_PSS) return { name: oid };
+  if (oid !== rsassaPssOid) return { name: oid };
   // RSASSA-PSS names its digest and salt length in its parameters (RFC 4055); without them it
   // cannot be checked. MGF1 is taken with the same digest, the only combination in use.
   if (!algorithm.parameters) return { name: 'rsassaPss-' };
-  let params: RsaSaPssParams;
+  let params: RsaPssParameters;
   try {
-    params = AsnConvert.parse(algorithm.parameters, RsaSaPssParams);
+    params = AsnConvert.parse(algorithm.parameters, RsaPssParameters);
   } catch {
     throw new CsrRejected('is signed with an unsupported signature algorithm');
   }
-  const hashOid = params.hashAlgorithm.algorithm;
+  const hashOid = params.hashAlgorithm?.algorithm ?? '1.3.14.3.2.26';
   const digest = digests[hashOid];
   if (!digest) return { name: `rsassaPss-${hashOid}` };
-  const salt = params.saltLength;
+  const salt = params.saltLength ?? 20;
   // A negative salt length would mean "any" to OpenSSL; the parameters name an exact one.
   const scheme = Number.isSafeInteger(salt) && salt >= 0 ? { keyType: 'RSA' as const, digest, pssSaltLength: salt } : undefined;
   return { name: `rsassaPss-${digest}`, ...(scheme ? { scheme } : {}) };
