@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { caaStatus, parseCaa } from '../shared/certificates/caa.ts';
 import { CsrRejected, parseCsr } from '../shared/certificates/csr.ts';
@@ -6,7 +7,7 @@ import type { CertificateAuthority } from '../shared/certificates/model.ts';
 import { OneTimeLinkRejected, oneTimeLink, redeemOneTimeLink } from '../shared/certificates/one-time-link.ts';
 import { listCertificateProducts, listCertificates } from '../shared/db/repositories/certificates.ts';
 import type { ZoneRecord } from '../shared/db/repositories/zones.ts';
-import { makeCsr } from './support/csr.ts';
+import { derOf, makeCsr, pemOf } from './support/csr.ts';
 
 const authority: CertificateAuthority = {
   name: 'sectigo',
@@ -103,6 +104,83 @@ describe('CSR parsing and verification', () => {
     expect(await rejection('not a csr')).toBe('is not a PEM encoded PKCS#10 certificate signing request');
     const pem = makeCsr();
     expect(await rejection(pem.slice(0, 200) + pem.slice(260))).toBe('is not a PEM encoded PKCS#10 certificate signing request');
+  });
+
+  it('accepts P-521 keys and SHA-384/512 ECDSA and RSA signatures', async () => {
+    expect((await parseCsr(makeCsr({ key: 'p521' }))).summary).toMatchObject({ keyType: 'EC', keySize: 521, curve: 'P-521', signatureAlgorithm: 'ecdsa-with-SHA256' });
+    expect((await parseCsr(makeCsr({ key: 'rsa4096' }))).summary).toMatchObject({ keyType: 'RSA', keySize: 4096 });
+  });
+
+  it('verifies RSASSA-PSS signatures with the digest and salt length their parameters state', async () => {
+    expect((await parseCsr(makeCsr({ pss: { hash: 'sha256', saltLength: 32 } }))).summary).toMatchObject({ keyType: 'RSA', signatureAlgorithm: 'rsassaPss-SHA256' });
+    expect((await parseCsr(makeCsr({ key: 'rsa4096', pss: { hash: 'sha384', saltLength: 48 } }))).summary).toMatchObject({ keySize: 4096, signatureAlgorithm: 'rsassaPss-SHA384' });
+    expect((await parseCsr(makeCsr({ pss: { hash: 'sha256', saltLength: 0 } }))).summary.signatureAlgorithm).toBe('rsassaPss-SHA256');
+    const message = 'has a signature that does not verify against its own public key';
+    expect(await rejection(makeCsr({ pss: { hash: 'sha256', saltLength: 32, statedSaltLength: 20 } }))).toBe(message);
+    // A negative salt length is no length: it must not turn into "any salt".
+    expect(await rejection(makeCsr({ pss: { hash: 'sha256', saltLength: 32, statedSaltLength: -2 } }))).toBe(message);
+    expect(await rejection(makeCsr({ pss: { hash: 'sha256', saltLength: 32 }, breakSignature: true }))).toBe(message);
+  });
+
+  it('refuses a signature whose stated algorithm does not fit the key or is unknown', async () => {
+    const message = 'has a signature that does not verify against its own public key';
+    // An RSA PKCS#1 signature presented as ECDSA, and the other way round.
+    expect(await rejection(makeCsr({ key: 'rsa2048', statedAlgorithm: '1.2.840.10045.4.3.2' }))).toBe(message);
+    expect(await rejection(makeCsr({ key: 'p256', statedAlgorithm: '1.2.840.113549.1.1.11' }))).toBe(message);
+    expect(await rejection(makeCsr({ key: 'p256', statedAlgorithm: '1.2.840.113549.1.1.10' }))).toBe(message);
+    // RSASSA-PSS without parameters, SHA-224 with RSA, an unknown OID.
+    expect(await rejection(makeCsr({ statedAlgorithm: '1.2.840.113549.1.1.10' }))).toBe(message);
+    expect(await rejection(makeCsr({ statedAlgorithm: '1.2.840.113549.1.1.14' }))).toBe(message);
+    expect(await rejection(makeCsr({ statedAlgorithm: '1.2.3.4' }))).toBe(message);
+    // A digest other than the one signed with.
+    expect(await rejection(makeCsr({ key: 'p256', statedAlgorithm: '1.2.840.10045.4.3.3' }))).toBe(message);
+  });
+
+  it('refuses a CSR whose signed part was changed after signing (RSA and EC)', async () => {
+    const message = 'has a signature that does not verify against its own public key';
+    expect(await rejection(makeCsr({ key: 'rsa2048', tamperInfo: true }))).toBe(message);
+    expect(await rejection(makeCsr({ key: 'p384', tamperInfo: true }))).toBe(message);
+  });
+
+  it('verifies the signed part exactly as it appears in the input, not a re-encoding of it', async () => {
+    const csr = makeCsr({ longFormInfoLength: true, san: ['a.example.nl'] });
+    const parsed = await parseCsr(csr);
+    expect(parsed.summary).toMatchObject({ commonName: 'www.example.com', san: ['a.example.nl'], signatureAlgorithm: 'sha256WithRSAEncryption' });
+    expect(Buffer.from(parsed.der).equals(derOf(csr))).toBe(true);
+  });
+
+  it('reads PEM (CRLF, any label, surrounded by text), hex, base64 and base64url DER alike', async () => {
+    const pem = makeCsr({ subject: 'CN=www.example.nl, O=Example B.V.', san: ['www.example.nl'] });
+    const der = derOf(pem);
+    const expected = await parseCsr(pem);
+    expect(Buffer.from(expected.der).equals(der)).toBe(true);
+    expect(expected.summary.sha256).toBe(createHash('sha256').update(der).digest('hex'));
+    for (const text of [
+      pem.replace(/\n/g, '\r\n'),
+      `Our request:\n${pem.replace(/CERTIFICATE REQUEST/g, 'NEW CERTIFICATE REQUEST')}\nRegards`,
+      der.toString('base64'),
+      der.toString('base64url'),
+      der.toString('hex'),
+    ]) {
+      expect(await parseCsr(text)).toEqual(expected);
+    }
+  });
+
+  it('reads the email address and the OU of the subject, and the SAN DNS names lower-cased', async () => {
+    const { summary } = await parseCsr(makeCsr({ subject: 'CN=Shop.Example.NL, OU=Web, E=Admin@Example.NL', san: ['Shop.Example.NL', 'WWW.shop.example.nl'] }));
+    expect(summary).toMatchObject({ commonName: 'shop.example.nl', san: ['shop.example.nl', 'www.shop.example.nl'], subject: { organizationalUnit: 'Web', email: 'Admin@Example.NL' } });
+  });
+
+  it('refuses garbage: random bytes, a DER that is no CSR, a truncated CSR, a malformed extension request', async () => {
+    const message = 'is not a PEM encoded PKCS#10 certificate signing request';
+    const der = derOf(makeCsr());
+    expect(await rejection(pemOf(randomBytes(300)))).toBe(message);
+    expect(await rejection(randomBytes(300).toString('base64'))).toBe(message);
+    expect(await rejection(pemOf(Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00])))).toBe(message);
+    expect(await rejection(pemOf(der.subarray(0, der.length - 10)))).toBe(message);
+    expect(await rejection('')).toBe(message);
+    // Signed correctly, but the extension request is an INTEGER instead of a list of extensions.
+    expect(await rejection(makeCsr({ extensionRequestValue: new Uint8Array([0x02, 0x01, 0x05]) }))).toBe(message);
   });
 
   it('reads a CSR without common name and without SANs', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../functions/renew/handler.ts';
 import { parseCsr } from '../shared/certificates/csr.ts';
@@ -5,7 +6,7 @@ import { getCertificateOf } from '../shared/db/repositories/certificates.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { organizationFields, renew, testCertificate } from './support/certificates.ts';
-import { makeCsr } from './support/csr.ts';
+import { makeCsr, pemOf } from './support/csr.ts';
 
 const shopCsr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
 
@@ -313,6 +314,10 @@ describe('renewal refusals', () => {
     ['an EC key below P-256', makeCsr({ key: 'p192', cn: 'www.demo-shop.nl' }), 'has an EC key on curve prime192v1; use P-256, P-384 or P-521'],
     ['a broken signature', makeCsr({ cn: 'www.demo-shop.nl', breakSignature: true }), 'has a signature that does not verify against its own public key'],
     ['text that is no CSR', 'hello', 'is not a PEM encoded PKCS#10 certificate signing request'],
+    ['a signed part changed after signing', makeCsr({ cn: 'www.demo-shop.nl', tamperInfo: true }), 'has a signature that does not verify against its own public key'],
+    ['an RSA signature stated as ECDSA', makeCsr({ cn: 'www.demo-shop.nl', statedAlgorithm: '1.2.840.10045.4.3.2' }), 'has a signature that does not verify against its own public key'],
+    ['random bytes in PEM armour', pemOf(randomBytes(400)), 'is not a PEM encoded PKCS#10 certificate signing request'],
+    ['a signed CSR with a malformed extension request', makeCsr({ cn: 'www.demo-shop.nl', extensionRequestValue: new Uint8Array([0x02, 0x01, 0x05]) }), 'is not a PEM encoded PKCS#10 certificate signing request'],
   ])('answers 400 on csr for %s', async (_name, csr, message) => {
     const res = await renew(1001, { period: 12, csr }, { quote: true });
     expect(res.status).toBe(400);
@@ -323,6 +328,12 @@ describe('renewal refusals', () => {
     const res = await renew(1001, { period: 12, csr: makeCsr({ key: 'p256', cn: 'www.demo-shop.nl' }) }, { quote: true });
     expect(res.status).toBe(200);
     expect(res.body.csrSummary).toMatchObject({ keyType: 'EC', keySize: 256, curve: 'P-256' });
+  });
+
+  it('accepts an RSASSA-PSS CSR', async () => {
+    const res = await renew(1001, { period: 12, csr: makeCsr({ cn: 'www.demo-shop.nl', pss: { hash: 'sha256', saltLength: 32 } }) }, { quote: true });
+    expect(res.status).toBe(200);
+    expect(res.body.csrSummary).toMatchObject({ keyType: 'RSA', keySize: 2048, signatureAlgorithm: 'rsassaPss-SHA256' });
   });
 
   it('refuses SANs on a single-domain product, a period the product lacks and fields it does not take, all at once', async () => {

@@ -1,15 +1,15 @@
-// tsyringe (inside @peculiar/x509) needs the Reflect metadata API before the library loads.
-import 'reflect-metadata';
-import { createHash, createPublicKey, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { createHash, createPublicKey, constants, type KeyObject, verify } from 'node:crypto';
+import { CertificationRequest } from '@peculiar/asn1-csr';
+import { AsnConvert, AsnProp, AsnPropTypes } from '@peculiar/asn1-schema';
+import { AlgorithmIdentifier, Extensions, id_ce_subjectAltName, type Name, SubjectAlternativeName } from '@peculiar/asn1-x509';
+import { Convert } from 'pvtsutils';
 import type { CsrSummary } from './model.ts';
 
 /**
  * PKCS#10 parsing and verification (contract 3.2: "the CSR is parsed and its signature verified").
- * This module loads the X.509 library, so only the renew function imports it.
+ * The request is read with the ASN.1 schemas of `@peculiar/asn1-csr` and `@peculiar/asn1-x509`;
+ * the key and the self-signature are checked by `node:crypto`. Only the renew function imports it.
  */
-
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 /** Why a CSR is refused: the message goes to the caller as the violation of `csr`. */
 export class CsrRejected extends Error {}
@@ -20,49 +20,137 @@ export interface ParsedCsr {
   summary: CsrSummary;
 }
 
-const sanOid = '2.5.29.17';
+const notACsr = 'is not a PEM encoded PKCS#10 certificate signing request';
+
+/** PKCS#9 extensionRequest: the attribute that carries the extensions a CSR asks for. */
+const extensionRequestOid = '1.2.840.113549.1.9.14';
+
+/** Subject attribute types read into the summary. */
+const subjectOids = {
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  organizationalUnit: '2.5.4.11',
+  locality: '2.5.4.7',
+  state: '2.5.4.8',
+  country: '2.5.4.6',
+  email: '1.2.840.113549.1.9.1',
+};
 
 /** Curves the CA/Browser Forum baseline requirements allow (P-256 and up). */
 const acceptedCurves: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
 
-/** The conventional name of a CSR's signature algorithm, from the algorithm the library resolved. */
-function signatureName(csr: x509.Pkcs10CertificateRequest): string {
-  let algorithm: { name?: string; hash?: { name?: string } | string };
-  try {
-    algorithm = csr.signatureAlgorithm as typeof algorithm;
-  } catch {
-    throw new CsrRejected('is signed with an unsupported signature algorithm');
-  }
-  const hash = (typeof algorithm.hash === 'string' ? algorithm.hash : algorithm.hash?.name ?? '').replace('-', '').toUpperCase();
-  switch (algorithm.name) {
-    case 'RSASSA-PKCS1-v1_5':
-      return `${hash.toLowerCase()}WithRSAEncryption`;
-    case 'RSA-PSS':
-      return `rsassaPss-${hash}`;
-    case 'ECDSA':
-      return `ecdsa-with-${hash}`;
-    default:
-      return algorithm.name ?? 'unknown';
-  }
+/** Digests by OID (as hash of RSASSA-PSS), with their conventional names. */
+const digests: Record<string, string> = {
+  '1.3.14.3.2.26': 'SHA1',
+  '2.16.840.1.101.3.4.2.1': 'SHA256',
+  '2.16.840.1.101.3.4.2.2': 'SHA384',
+  '2.16.840.1.101.3.4.2.3': 'SHA512',
+};
+
+/** RSASSA-PKCS1-v1_5 signature algorithms by OID (RFC 8017), with their digest. */
+const rsaPkcs1: Record<string, string> = {
+  '1.2.840.113549.1.1.5': 'SHA1',
+  '1.2.840.113549.1.1.11': 'SHA256',
+  '1.2.840.113549.1.1.12': 'SHA384',
+  '1.2.840.113549.1.1.13': 'SHA512',
+};
+
+/** ECDSA signature algorithms by OID (RFC 5758 and RFC 3279), with their digest. */
+const ecdsa: Record<string, string> = {
+  '1.2.840.10045.4.1': 'SHA1',
+  '1.2.840.10045.4.3.2': 'SHA256',
+  '1.2.840.10045.4.3.3': 'SHA384',
+  '1.2.840.10045.4.3.4': 'SHA512',
+};
+
+/** RSASSA-PSS (RFC 4055): its digest and salt length are in the algorithm's parameters. */
+const rsassaPssOid = '1.2.840.113549.1.1.10';
+
+/**
+ * RSASSA-PSS-params (RFC 4055 section 3.1), declared with the schema library's property
+ * decorators (applied as calls). A field left out takes its default: SHA-1, MGF1 with SHA-1,
+ * salt length 20, trailer field 1. Declared here rather than imported from @peculiar/asn1-rsa,
+ * whose other schemas and constants are built at load time and cost the function's cold start.
+ */
+class RsaPssParameters {
+  hashAlgorithm?: AlgorithmIdentifier;
+  maskGenAlgorithm?: AlgorithmIdentifier;
+  saltLength?: number;
+  trailerField?: number;
 }
+AsnProp({ type: AlgorithmIdentifier, context: 0, optional: true })(RsaPssParameters.prototype, 'hashAlgorithm');
+AsnProp({ type: AlgorithmIdentifier, context: 1, optional: true })(RsaPssParameters.prototype, 'maskGenAlgorithm');
+AsnProp({ type: AsnPropTypes.Integer, context: 2, optional: true })(RsaPssParameters.prototype, 'saltLength');
+AsnProp({ type: AsnPropTypes.Integer, context: 3, optional: true })(RsaPssParameters.prototype, 'trailerField');
 
 /** SHA-1 signatures are refused, as every public authority refuses them. */
 const weakSignatures = new Set(['sha1WithRSAEncryption', 'ecdsa-with-SHA1']);
 
-function first(name: x509.Name, field: string): string | undefined {
-  return name.getField(field)[0];
+/** How a signature is checked: the key type it needs, its digest and, for RSASSA-PSS, the salt length. */
+interface Scheme {
+  keyType: 'RSA' | 'EC';
+  digest: string;
+  pssSaltLength?: number;
+}
+
+/**
+ * The conventional name of a CSR's signature algorithm and how to check it. An algorithm this
+ * module cannot check has no scheme: such a signature does not verify.
+ */
+function signatureAlgorithm(algorithm: AlgorithmIdentifier): { name: string; scheme?: Scheme } {
+  const oid = algorithm.algorithm;
+  const pkcs1 = rsaPkcs1[oid];
+  if (pkcs1) return { name: `${pkcs1.toLowerCase()}WithRSAEncryption`, scheme: { keyType: 'RSA', digest: pkcs1 } };
+  const ec = ecdsa[oid];
+  if (ec) return { name: `ecdsa-with-${ec}`, scheme: { keyType: 'EC', digest: ec } };
+  if (oid !== rsassaPssOid) return { name: oid };
+  // RSASSA-PSS names its digest and salt length in its parameters (RFC 4055); without them it
+  // cannot be checked. MGF1 is taken with the same digest, the only combination in use.
+  if (!algorithm.parameters) return { name: 'rsassaPss-' };
+  let params: RsaPssParameters;
+  try {
+    params = AsnConvert.parse(algorithm.parameters, RsaPssParameters);
+  } catch {
+    throw new CsrRejected('is signed with an unsupported signature algorithm');
+  }
+  const hashOid = params.hashAlgorithm?.algorithm ?? '1.3.14.3.2.26';
+  const digest = digests[hashOid];
+  if (!digest) return { name: `rsassaPss-${hashOid}` };
+  const salt = params.saltLength ?? 20;
+  // A negative salt length would mean "any" to OpenSSL; the parameters name an exact one.
+  const scheme = Number.isSafeInteger(salt) && salt >= 0 ? { keyType: 'RSA' as const, digest, pssSaltLength: salt } : undefined;
+  return { name: `rsassaPss-${digest}`, ...(scheme ? { scheme } : {}) };
+}
+
+/** A PEM block: BEGIN label, optional RFC 1421 header lines, base64 lines, END with the same label. */
+const pemBlock = /-----BEGIN ([^\n]+?)-----\n(?:(?:[^:\n]+: [^\n]+\n(?: +[^\n]+\n)*)+)?\n?((?:[A-Za-z0-9+/=]+\n)+)-----END \1-----/;
+
+/** The bytes of a CSR given as PEM (the first block), hex, base64 or base64url DER. */
+function bytesOf(text: string): ArrayBuffer {
+  const pem = pemBlock.exec(text.replace(/\r/g, ''));
+  if (pem) return Convert.FromBase64((pem[2] ?? '').replace(/\n/g, ''));
+  if (Convert.isHex(text)) return Convert.FromHex(text);
+  if (Convert.isBase64(text)) return Convert.FromBase64(text);
+  if (Convert.isBase64Url(text)) return Convert.FromBase64Url(text);
+  throw new CsrRejected(notACsr);
 }
 
 /** Reads the PEM (or base64 DER) text of a CSR; any failure is the caller's CSR, never a 500. */
-function decode(text: string): x509.Pkcs10CertificateRequest {
+function decode(text: string): { der: ArrayBuffer; csr: CertificationRequest; info: Uint8Array } {
   try {
-    return new x509.Pkcs10CertificateRequest(text.replace(/\r\n/g, '\n'));
+    const der = bytesOf(text.replace(/\r\n/g, '\n'));
+    const csr = AsnConvert.parse(der, CertificationRequest);
+    // The signed bytes exactly as they appear in the input (the parser keeps them), so that a
+    // different re-encoding can never change what is verified.
+    const raw = csr.certificationRequestInfoRaw as ArrayBuffer | Uint8Array | undefined;
+    if (!raw) throw new CsrRejected(notACsr);
+    return { der, csr, info: ArrayBuffer.isView(raw) ? raw : new Uint8Array(raw) };
   } catch {
-    throw new CsrRejected('is not a PEM encoded PKCS#10 certificate signing request');
+    throw new CsrRejected(notACsr);
   }
 }
 
-function describeKey(spki: ArrayBuffer): { keyType: 'RSA' | 'EC'; keySize: number; curve?: string } {
+function describeKey(spki: ArrayBuffer): { key: KeyObject; summary: { keyType: 'RSA' | 'EC'; keySize: number; curve?: string } } {
   let key;
   try {
     key = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
@@ -73,14 +161,48 @@ function describeKey(spki: ArrayBuffer): { keyType: 'RSA' | 'EC'; keySize: numbe
   if (key.asymmetricKeyType === 'rsa') {
     const bits = details.modulusLength ?? 0;
     if (bits < 2048) throw new CsrRejected(`has an RSA key of ${bits} bits; at least 2048 bits are required`);
-    return { keyType: 'RSA', keySize: bits };
+    return { key, summary: { keyType: 'RSA', keySize: bits } };
   }
   if (key.asymmetricKeyType === 'ec') {
     const curve = acceptedCurves[details.namedCurve ?? ''];
     if (!curve) throw new CsrRejected(`has an EC key on curve ${details.namedCurve ?? 'unknown'}; use P-256, P-384 or P-521`);
-    return { keyType: 'EC', keySize: Number(curve.slice(2)), curve };
+    return { key, summary: { keyType: 'EC', keySize: Number(curve.slice(2)), curve } };
   }
   throw new CsrRejected(`has a ${key.asymmetricKeyType ?? 'unknown'} key; use RSA (2048 bits or more) or EC P-256/P-384/P-521`);
+}
+
+/** Whether `signature` over `signed` verifies with `key` per `scheme` (ECDSA signatures are DER). */
+function verifies(scheme: Scheme | undefined, keyType: 'RSA' | 'EC', key: KeyObject, signed: Uint8Array, signature: Uint8Array): boolean {
+  if (!scheme || scheme.keyType !== keyType) return false;
+  try {
+    if (scheme.pssSaltLength !== undefined) {
+      return verify(scheme.digest, signed, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: scheme.pssSaltLength }, signature);
+    }
+    if (keyType === 'RSA') return verify(scheme.digest, signed, { key, padding: constants.RSA_PKCS1_PADDING }, signature);
+    return verify(scheme.digest, signed, { key, dsaEncoding: 'der' }, signature);
+  } catch {
+    return false;
+  }
+}
+
+/** The first value of a subject attribute, as text. */
+function first(name: Name, oid: string): string | undefined {
+  for (const rdn of name) for (const attribute of rdn) if (attribute.type === oid) return attribute.value.toString();
+  return undefined;
+}
+
+/** The DNS names of the subjectAltName extension the CSR requests (lower-cased), if any. */
+function requestedDnsNames(csr: CertificationRequest): string[] {
+  const request = csr.certificationRequestInfo.attributes.find((a) => a.type === extensionRequestOid);
+  const value = request?.values[0];
+  if (!value) return [];
+  const extension = AsnConvert.parse(value, Extensions).find((e) => e.extnID === id_ce_subjectAltName);
+  if (!extension) return [];
+  const names: string[] = [];
+  for (const name of AsnConvert.parse(extension.extnValue.buffer, SubjectAlternativeName)) {
+    if (name.dNSName !== undefined) names.push(name.dNSName.toLowerCase());
+  }
+  return names;
 }
 
 /**
@@ -88,44 +210,41 @@ function describeKey(spki: ArrayBuffer): { keyType: 'RSA' | 'EC'; keySize: numbe
  * which proves the requester holds the private key. Throws CsrRejected with the reason.
  */
 export async function parseCsr(text: string): Promise<ParsedCsr> {
-  const csr = decode(text);
-  const key = describeKey(csr.publicKey.rawData);
-  const signatureAlgorithm = signatureName(csr);
-  if (weakSignatures.has(signatureAlgorithm)) throw new CsrRejected(`is signed with ${signatureAlgorithm}; use SHA-256 or stronger`);
-  let verified = false;
-  try {
-    verified = await csr.verify();
-  } catch {
-    verified = false;
+  const { der, csr, info } = decode(text);
+  const { key, summary: keySummary } = describeKey(AsnConvert.serialize(csr.certificationRequestInfo.subjectPKInfo));
+  const { name: signatureName, scheme } = signatureAlgorithm(csr.signatureAlgorithm);
+  if (weakSignatures.has(signatureName)) throw new CsrRejected(`is signed with ${signatureName}; use SHA-256 or stronger`);
+  if (!verifies(scheme, keySummary.keyType, key, info, new Uint8Array(csr.signature))) {
+    throw new CsrRejected('has a signature that does not verify against its own public key');
   }
-  if (!verified) throw new CsrRejected('has a signature that does not verify against its own public key');
 
-  const subject = csr.subjectName;
-  const commonName = first(subject, 'CN')?.toLowerCase();
-  const sanExtension = csr.extensions.find((e) => e.type === sanOid);
-  const san: string[] = [];
-  if (sanExtension) {
-    const names = new x509.SubjectAlternativeNameExtension(sanExtension.rawData).names.items;
-    for (const n of names) if (n.type === 'dns') san.push(n.value.toLowerCase());
+  const subject = csr.certificationRequestInfo.subject;
+  let san: string[];
+  try {
+    san = requestedDnsNames(csr);
+  } catch {
+    throw new CsrRejected(notACsr);
   }
+  const commonName = first(subject, subjectOids.commonName)?.toLowerCase();
   const fields = {
-    organization: first(subject, 'O'),
-    organizationalUnit: first(subject, 'OU'),
-    locality: first(subject, 'L'),
-    state: first(subject, 'ST'),
-    country: first(subject, 'C'),
-    email: first(subject, 'E') ?? first(subject, '1.2.840.113549.1.9.1'),
+    organization: first(subject, subjectOids.organization),
+    organizationalUnit: first(subject, subjectOids.organizationalUnit),
+    locality: first(subject, subjectOids.locality),
+    state: first(subject, subjectOids.state),
+    country: first(subject, subjectOids.country),
+    email: first(subject, subjectOids.email),
   };
   const subjectFields = Object.fromEntries(Object.entries(fields).filter(([, val]) => val !== undefined)) as CsrSummary['subject'];
+  const bytes = new Uint8Array(der);
   return {
-    der: new Uint8Array(csr.rawData),
+    der: bytes,
     summary: {
       ...(commonName !== undefined ? { commonName } : {}),
       san,
       subject: subjectFields,
-      ...key,
-      signatureAlgorithm,
-      sha256: createHash('sha256').update(new Uint8Array(csr.rawData)).digest('hex'),
+      ...keySummary,
+      signatureAlgorithm: signatureName,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
     },
   };
 }
