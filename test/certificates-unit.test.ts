@@ -101,6 +101,8 @@ describe('CSR parsing and verification', () => {
 
   it('refuses SHA-1 signatures and text that is no CSR', async () => {
     expect(await rejection(makeCsr({ sha1: true }))).toBe('is signed with sha1WithRSAEncryption; use SHA-256 or stronger');
+    expect(await rejection(makeCsr({ sha1: true, key: 'p256' }))).toBe('is signed with ecdsa-with-SHA1; use SHA-256 or stronger');
+    expect(await rejection(makeCsr({ pss: { hash: 'sha1', saltLength: 20 } }))).toBe('is signed with rsassaPss-SHA1; use SHA-256 or stronger');
     expect(await rejection('not a csr')).toBe('is not a PEM encoded PKCS#10 certificate signing request');
     const pem = makeCsr();
     expect(await rejection(pem.slice(0, 200) + pem.slice(260))).toBe('is not a PEM encoded PKCS#10 certificate signing request');

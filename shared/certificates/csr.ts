@@ -84,7 +84,7 @@ AsnProp({ type: AsnPropTypes.Integer, context: 2, optional: true })(RsaPssParame
 AsnProp({ type: AsnPropTypes.Integer, context: 3, optional: true })(RsaPssParameters.prototype, 'trailerField');
 
 /** SHA-1 signatures are refused, as every public authority refuses them. */
-const weakSignatures = new Set(['sha1WithRSAEncryption', 'ecdsa-with-SHA1']);
+const weakSignatures = new Set(['sha1WithRSAEncryption', 'ecdsa-with-SHA1', 'rsassaPss-SHA1']);
 
 /** How a signature is checked: the key type it needs, its digest and, for RSASSA-PSS, the salt length. */
 interface Scheme {

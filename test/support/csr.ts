@@ -1,6 +1,6 @@
 import { constants, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { CertificationRequest, CertificationRequestInfo } from '@peculiar/asn1-csr';
-import { id_mgf1, id_RSASSA_PSS, id_sha256, id_sha384, RsaSaPssParams } from '@peculiar/asn1-rsa';
+import { id_mgf1, id_RSASSA_PSS, id_sha1, id_sha256, id_sha384, RsaSaPssParams } from '@peculiar/asn1-rsa';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import {
   AlgorithmIdentifier,
@@ -40,7 +40,7 @@ export interface CsrOptions {
   /** Sign with SHA-1 instead of SHA-256. */
   sha1?: boolean;
   /** Sign an RSA key with RSASSA-PSS: its digest, the salt length used and (if different) the one the parameters state. */
-  pss?: { hash: 'sha256' | 'sha384'; saltLength: number; statedSaltLength?: number };
+  pss?: { hash: 'sha1' | 'sha256' | 'sha384'; saltLength: number; statedSaltLength?: number };
   /** Declare this signature algorithm OID instead of the one used (no parameters). */
   statedAlgorithm?: string;
   /** Encode the length of the signed part in a needlessly long form (valid BER, not DER). */
@@ -114,7 +114,7 @@ function subjectName(subject: string): Name {
 /** How the request is signed: the algorithm it states and the arguments of `crypto.sign`. */
 function signing(kind: KeyKind, options: CsrOptions): { id: AlgorithmIdentifier; hash: string | null; padding?: { padding: number; saltLength: number } } {
   if (options.pss) {
-    const hash = new AlgorithmIdentifier({ algorithm: options.pss.hash === 'sha256' ? id_sha256 : id_sha384 });
+    const hash = new AlgorithmIdentifier({ algorithm: { sha1: id_sha1, sha256: id_sha256, sha384: id_sha384 }[options.pss.hash] });
     const params = new RsaSaPssParams({
       hashAlgorithm: hash,
       maskGenAlgorithm: new AlgorithmIdentifier({ algorithm: id_mgf1, parameters: AsnConvert.serialize(hash) }),
