@@ -29,17 +29,15 @@ export interface EndpointOptions<S extends v.GenericSchema> {
   request: S;
   /**
    * The route takes a JSON body (POST): `jsonBody` from shared/http/json-body.ts, the content-type,
-   * size, depth and JSON checks. A separate module, so GET bundles carry no body parser.
+   * size, depth and JSON checks and the parser. A separate module, so GET bundles carry none of it.
    */
   body?: JsonBody;
 }
 
-/** The middlewares that read a JSON body, run after authentication and before validation. */
-export interface JsonBody {
-  readonly steps: readonly MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext>[];
-}
+/** The middleware that reads a JSON body, run after authentication and before validation. */
+export type JsonBody = MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext>;
 
-export interface State {
+interface State {
   requestId: string;
   started: number;
   headers: Record<string, string>;
@@ -47,8 +45,8 @@ export interface State {
   input?: unknown;
 }
 
-export type Event = APIGatewayProxyEvent;
-export type ApiContext = Context & { state?: State };
+type Event = APIGatewayProxyEvent;
+type ApiContext = Context & { state?: State };
 
 /** The pipeline's state of a request (set by the boundary, first of the chain). */
 export function state(request: { context: ApiContext }): State {
@@ -235,7 +233,7 @@ export function endpoint<S extends v.GenericSchema>(
     .use(injectLambdaContext(logger, neverLogEvents))
     .use(boundary(options.route))
     .use(authenticate());
-  for (const step of options.body?.steps ?? []) chain.use(step);
+  if (options.body) chain.use(options.body);
   chain.use(validate(options.request, options.body !== undefined));
   return chain.handler(async (_event, context) => {
     const s = context.state as State;

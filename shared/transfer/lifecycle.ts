@@ -7,7 +7,7 @@ import { isFinal, type RegistryTransferState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
-import { type TransferDetails, transferDetailsOf } from './record.ts';
+import { type TransferDetails, transferDetailsOf, type TransferPlan } from './record.ts';
 import { canMove, processStatusOf } from './state.ts';
 import { dueTransfers, readDomainCollection, saveFinal, saveWaiting, type TransferLock } from './store.ts';
 
@@ -44,38 +44,39 @@ export interface ZoneEffect {
 /**
  * The zone to write on completion (spec 2.2), decided from the name's zone as it exists now and the
  * template: another account's zone and an already managed zone are never touched. `newId` is asked
- * only when a zone is to be created.
+ * only when a zone is to be created (createsZone).
  */
 export function zoneEffectOf(
-  details: TransferDetails,
+  plan: TransferPlan,
+  domainName: string,
   customer: string,
   now: string,
   existing: ZoneRecord | undefined,
   template: TemplateRecord | undefined,
   newId: number | undefined,
 ): ZoneEffect | undefined {
-  const plan = details.plan.zone;
-  if (plan.change === 'untouched') return undefined;
+  if (plan.zone.change === 'untouched') return undefined;
   if (existing) {
     if (existing.customer !== customer || existing.managed) return undefined;
     return { record: { ...existing, managed: true, updatedDate: now }, create: false };
   }
-  if (newId === undefined) throw new Error(`A zone id is needed to create the zone of ${details.domainName}`);
-  return { record: newZone({ id: newId, domainName: details.domainName, customer, plan, template, now }), create: true };
+  if (newId === undefined) throw new Error(`A zone id is needed to create the zone of ${domainName}`);
+  return { record: newZone({ id: newId, domainName, customer, plan: plan.zone, template, now }), create: true };
 }
 
-/** Whether completing this transfer creates a zone (so a zone id is needed), given the name's zone now. */
-export function createsZone(details: TransferDetails, existing: ZoneRecord | undefined): boolean {
-  return details.plan.zone.change !== 'untouched' && existing === undefined;
+/** Whether completing a transfer with this plan creates a zone (so a zone id is needed), given the name's zone now. */
+export function createsZone(plan: TransferPlan, existing: ZoneRecord | undefined): boolean {
+  return plan.zone.change !== 'untouched' && existing === undefined;
 }
 
 /** The poller's zone decision: the zone and template read again (the transfer may have waited days). */
 async function readZoneEffect(details: TransferDetails, customer: string, now: string): Promise<ZoneEffect | undefined> {
-  if (details.plan.zone.change === 'untouched') return undefined;
-  const { zone } = await readDomainCollection(details.domainName);
-  if (!createsZone(details, zone)) return zoneEffectOf(details, customer, now, zone, undefined, undefined);
-  const template = details.plan.zone.template !== undefined ? await getTemplate(customer, details.plan.zone.template) : undefined;
-  return zoneEffectOf(details, customer, now, undefined, template, await nextId('zone'));
+  const { plan, domainName } = details;
+  if (plan.zone.change === 'untouched') return undefined;
+  const { zone } = await readDomainCollection(domainName);
+  if (!createsZone(plan, zone)) return zoneEffectOf(plan, domainName, customer, now, zone, undefined, undefined);
+  const template = plan.zone.template !== undefined ? await getTemplate(customer, plan.zone.template) : undefined;
+  return zoneEffectOf(plan, domainName, customer, now, undefined, template, await nextId('zone'));
 }
 
 /**

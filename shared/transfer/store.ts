@@ -127,26 +127,28 @@ export interface StartCounters {
 /**
  * Records a new transfer, which the registry has already taken, in one transaction with the ids it
  * needs (db/transactions.ts: the counters were read with the request's other items, so claiming
- * costs no call of its own). `build` makes the move for the claimed ids. Answers the ids, or the
- * conflict instead of throwing when a condition fails; nothing is written then.
+ * costs no call of its own). `build` makes the move for the claimed ids. Answers the move as
+ * written, or the conflict instead of throwing when a condition fails; nothing is written then.
  */
 export async function recordNewTransfer(
   counters: StartCounters,
   build: (ids: { process: number; zone?: number }) => TransferMove,
-): Promise<{ id: number; conflict?: StartConflict }> {
-  const current: Record<string, number> = { process: counters.process, ...(counters.zone !== undefined ? { zone: counters.zone } : {}) };
-  let id = counters.process + 1;
+): Promise<{ move: TransferMove } | { conflict: StartConflict }> {
+  // Only the sequences given: a zone id is claimed only when the completion creates a zone.
+  const current = Object.fromEntries(Object.entries(counters).filter(([, value]) => value !== undefined)) as Record<string, number>;
+  let move: TransferMove | undefined;
   try {
-    const ids = await transactWithIds(current, (claimed) => {
-      id = claimed.process as number;
-      return firstItems(build({ process: id, ...(claimed.zone !== undefined ? { zone: claimed.zone } : {}) }));
+    await transactWithIds(current, (ids) => {
+      move = build({ process: ids.process as number, ...(ids.zone !== undefined ? { zone: ids.zone } : {}) });
+      return firstItems(move);
     });
-    return { id: ids.process as number };
   } catch (error) {
     const conflict = startConflict(error);
-    if (conflict) return { id, conflict };
+    if (conflict) return { conflict };
     throw error;
   }
+  // The builder ran for the ids of the transaction that committed (the last one).
+  return { move: move as TransferMove };
 }
 
 /** Puts a transfer as it stands (tests of the poller: a transfer recorded at some earlier state). */

@@ -29,7 +29,7 @@ import { addMonths, now, toWireTime } from '../time.ts';
 import type { TemplateRecord, ZoneRecord } from '../db/repositories/zones.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
-import { httpStatusOf, type TransferDetails, type TransferPlan, transferDetailsOf, transferResultOf } from './record.ts';
+import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
 import type { TransferRequest } from './request.ts';
 import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from './store.ts';
 
@@ -281,27 +281,23 @@ async function start(call: TransferCall): Promise<Reply> {
       details,
     };
   };
-  // The move for given ids; on completion with the zone decided from `existingZone` (as read).
-  let written: ProcessRecord | undefined;
-  const record = (existingZone: ZoneRecord | undefined) => {
-    const completing = state.status === 'completed';
-    const createsZoneNow = completing && createsZone(transferDetailsOf(processOf(0)), existingZone);
-    return recordNewTransfer({ process: ev.processCounter, ...(createsZoneNow ? { zone: ev.zoneCounter } : {}) }, (ids) => {
-      const process = processOf(ids.process);
-      const zone = completing ? zoneEffectOf(transferDetailsOf(process), principal.customer, requestedDate, existingZone, ev.template, ids.zone) : undefined;
-      const move = moveOf(process, state, at, zone, true);
+  // The move for the claimed ids; on completion with the zone decided from `existingZone`.
+  const completing = state.status === 'completed';
+  const record = (existingZone: ZoneRecord | undefined) =>
+    recordNewTransfer({ process: ev.processCounter, ...(completing && createsZone(ev.plan, existingZone) ? { zone: ev.zoneCounter } : {}) }, (ids) => {
+      const zone = completing ? zoneEffectOf(ev.plan, domainName, principal.customer, requestedDate, existingZone, ev.template, ids.zone) : undefined;
+      const move = moveOf(processOf(ids.process), state, at, zone, true);
       if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
-      written = move.process;
       return move;
     });
-  };
 
-  let { id, conflict } = await record(ev.existingZone);
-  if (conflict === 'zone') {
+  let outcome = await record(ev.existingZone);
+  if ('conflict' in outcome && outcome.conflict === 'zone') {
     // The name's zone changed between the read and the write (rare): decide the zone again from a fresh read.
-    ({ id, conflict } = await record((await readDomainCollection(domainName)).zone));
+    outcome = await record((await readDomainCollection(domainName)).zone);
   }
-  if (conflict !== undefined) {
+  if ('conflict' in outcome) {
+    const { conflict } = outcome;
     // Lost a race: the winner's state decides the answer, as in evaluate().
     const winner = await readDomainCollection(domainName);
     if (winner.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
@@ -310,7 +306,7 @@ async function start(call: TransferCall): Promise<Reply> {
     }
     throw transferProhibited(domainName);
   }
-  if (!written) throw new Error(`The transfer of ${domainName} was recorded without its process`);
-  const result = transferResultOf(written);
-  return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(id) } };
+  const { process } = outcome.move;
+  const result = transferResultOf(process);
+  return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(process.id) } };
 }
