@@ -9,10 +9,10 @@
  * way (the round-trip budgets are enforced by the test suite, test/round-trips.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, tmpdir } from 'node:os';
-import { arch } from 'node:process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { arch } from 'node:process';
 
 // The functions' environment, before any of their modules load: logging at the deployed level
 // (INFO; the lines are built as on Lambda, and swallowed below while timing).
@@ -103,7 +103,9 @@ try {
   await loadDataset(await readDatasetFile(demoDataFile));
 
   console.log(`# npm run bench: ${started.toISOString().slice(0, 19)}Z`);
-  console.log(`machine: ${arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; DynamoDB Local at ${dynamo.endpoint}`);
+  console.log(
+    `machine: ${arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; DynamoDB Local at ${dynamo.endpoint}`,
+  );
 
   // ---------------------------------------------------------------- 1. round trips
   const { countAllRoundTrips } = await import('./scenarios.ts');
@@ -151,28 +153,48 @@ try {
       name: 'provider info',
       bare: 'GetItem provider',
       handler: await load('provider-info'),
-      event: { method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } },
+      event: {
+        method: 'GET',
+        path: '/v2/providers/REGISTRY/sidn/info',
+        resource: '/v2/providers/REGISTRY/{name}/info',
+        pathParameters: { name: 'sidn' },
+      },
       call: getItem(keys.provider('REGISTRY', 'sidn')),
     },
     {
       name: 'price list',
       bare: 'Query price list',
       handler: await load('pricelist'),
-      event: { method: 'GET', path: '/v2/customers/demo/pricelist', resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer: 'demo' } },
+      event: {
+        method: 'GET',
+        path: '/v2/customers/demo/pricelist',
+        resource: '/v2/customers/{customer}/pricelist',
+        pathParameters: { customer: 'demo' },
+      },
       call: query(keys.priceList('demo').pk),
     },
     {
       name: 'zone (JSON)',
       bare: 'Query domain collection',
       handler: await load('zone'),
-      event: { method: 'GET', path: '/v2/domains/demo-shop.nl/zone', resource: '/v2/domains/{domainName}/zone', pathParameters: { domainName: 'demo-shop.nl' } },
+      event: {
+        method: 'GET',
+        path: '/v2/domains/demo-shop.nl/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'demo-shop.nl' },
+      },
       call: query(keys.domainCollection('demo-shop.nl').pk),
     },
     {
       name: 'process info (certificate)',
       bare: 'GetItem process',
       handler: await load('process-info'),
-      event: { method: 'GET', path: '/v2/processes/501/info', resource: '/v2/processes/{processId}/info', pathParameters: { processId: '501' } },
+      event: {
+        method: 'GET',
+        path: '/v2/processes/501/info',
+        resource: '/v2/processes/{processId}/info',
+        pathParameters: { processId: '501' },
+      },
       call: getItem(keys.processById(501)),
     },
   ];
@@ -228,7 +250,13 @@ try {
   }
   const pricelist = await load('pricelist');
   const principal = { customer: scaleCustomer, user: 'bench', permissions: [] };
-  const scaleEvent = { method: 'GET', path: `/v2/customers/${scaleCustomer}/pricelist`, resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer: scaleCustomer }, principal };
+  const scaleEvent = {
+    method: 'GET',
+    path: `/v2/customers/${scaleCustomer}/pricelist`,
+    resource: '/v2/customers/{customer}/pricelist',
+    pathParameters: { customer: scaleCustomer },
+    principal,
+  };
   let pages = 0;
   const rawQuery = async () => {
     pages = 0;
@@ -237,7 +265,12 @@ try {
     do {
       const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
       const out = await db().send(
-        new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.priceList(scaleCustomer).pk }, ExclusiveStartKey: start }),
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.priceList(scaleCustomer).pk },
+          ExclusiveStartKey: start,
+        }),
       );
       count += out.Items?.length ?? 0;
       pages++;
@@ -252,7 +285,14 @@ try {
     `Scale: price list with ${entries.toLocaleString('en')} entries (ms, ${scaleRuns} runs each, interleaved; the Query takes ${pages} page${pages === 1 ? '' : 's'} of at most 1 MB)`,
     ['path', 'p50', 'p99', 'p50 ratio', 'budget', ''],
     [
-      ['handler (GET /v2/customers/{customer}/pricelist)', ms(percentile(scale.a, 50)), ms(percentile(scale.a, 99)), `${scaleRatio.toFixed(2)}x`, `<= ${budgets.scaleRatio}x`, mark(scaleRatio <= budgets.scaleRatio)],
+      [
+        'handler (GET /v2/customers/{customer}/pricelist)',
+        ms(percentile(scale.a, 50)),
+        ms(percentile(scale.a, 99)),
+        `${scaleRatio.toFixed(2)}x`,
+        `<= ${budgets.scaleRatio}x`,
+        mark(scaleRatio <= budgets.scaleRatio),
+      ],
       ['raw paged Query of the partition', ms(percentile(scale.b, 50)), ms(percentile(scale.b, 99)), '1.00x', '', ''],
     ],
   );
@@ -260,12 +300,20 @@ try {
   // ---------------------------------------------------------------- 4. cold start
   const { baselineEntry, bundle, importTimes, invokeBundle, stackFunctions } = await import('./bundles.ts');
   const runs = 15;
-  const median = (samples: number[]) => percentile([...samples].sort((x, y) => x - y), 50);
+  const median = (samples: number[]) =>
+    percentile(
+      [...samples].sort((x, y) => x - y),
+      50,
+    );
   const base = await bundle(baselineEntry, outDir, 'baseline');
   const baseUntrimmed = await bundle(baselineEntry, outDir, 'baseline-untrimmed', false);
   const functions = [];
   for (const f of stackFunctions()) {
-    functions.push({ id: f.id, built: await bundle(f.entry, outDir, f.id), untrimmed: await bundle(f.entry, outDir, `${f.id}-untrimmed`, false) });
+    functions.push({
+      id: f.id,
+      built: await bundle(f.entry, outDir, f.id),
+      untrimmed: await bundle(f.entry, outDir, `${f.id}-untrimmed`, false),
+    });
   }
   // Round-robin: each round imports every bundle once, so a slow moment of the machine is shared.
   const files = [base.file, baseUntrimmed.file, ...functions.map((f) => f.built.file)];
@@ -276,7 +324,18 @@ try {
   const baseTime = median(samples.get(base.file) ?? []);
   const baseUntrimmedTime = median(samples.get(baseUntrimmed.file) ?? []);
   const coldRows: (string | number)[][] = [
-    ['baseline: document client only', kb(base.bytes), kb(baseUntrimmed.bytes), '1.00x', `<= ${kb(budgets.bundleBytes)}`, mark(base.bytes <= budgets.bundleBytes), ms(baseTime), '1.00x', '', ''],
+    [
+      'baseline: document client only',
+      kb(base.bytes),
+      kb(baseUntrimmed.bytes),
+      '1.00x',
+      `<= ${kb(budgets.bundleBytes)}`,
+      mark(base.bytes <= budgets.bundleBytes),
+      ms(baseTime),
+      '1.00x',
+      '',
+      '',
+    ],
   ];
   for (const { id, built, untrimmed } of functions) {
     const time = median(samples.get(built.file) ?? []);
@@ -299,13 +358,22 @@ try {
     ['function', 'KB', 'KB untrimmed', 'size vs baseline', 'budget', '', 'import ms', 'vs baseline', 'budget', ''],
     coldRows,
   );
-  console.log(`\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`);
+  console.log(
+    `\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`,
+  );
 
   // The trimmed bundle still finds its credentials (environment only) and signs its requests.
   const providerBundle = join(outDir, 'provider-info', 'index.mjs');
-  const event = apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } });
+  const event = apiEvent({
+    method: 'GET',
+    path: '/v2/providers/REGISTRY/sidn/info',
+    resource: '/v2/providers/REGISTRY/{name}/info',
+    pathParameters: { name: 'sidn' },
+  });
   const answer = (await invokeBundle(providerBundle, event, { endpoint: dynamo.endpoint, table: tableName() })) as { statusCode: number };
-  console.log(`Deployed provider-info bundle in a fresh process with environment credentials only, against DynamoDB Local: HTTP ${answer.statusCode} ${mark(answer.statusCode === 200)}`);
+  console.log(
+    `Deployed provider-info bundle in a fresh process with environment credentials only, against DynamoDB Local: HTTP ${answer.statusCode} ${mark(answer.statusCode === 200)}`,
+  );
 } finally {
   rmSync(outDir, { recursive: true, force: true });
   await dynamo.stop();

@@ -61,8 +61,14 @@ export function attribute(call: TableCall): 'idempotency' | 'registry' | 'author
 
 const csr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
 const transferBody = { customer: 'demo', registrant: 'demo-registrant' };
-const get = (path: string, headers: Record<string, string> = {}) => () => call('GET', path, { headers });
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) => () => call('POST', path, { body, headers });
+const get =
+  (path: string, headers: Record<string, string> = {}) =>
+  () =>
+    call('GET', path, { headers });
+const post =
+  (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    call('POST', path, { body, headers });
 const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} } as unknown as ScheduledEvent;
 const jobContext = { awsRequestId: 'bench', functionName: 'job' } as Context;
 
@@ -70,8 +76,20 @@ let transferProcessId: number | undefined;
 
 /** The scenarios, in the order they must run (later ones read what earlier ones created). */
 export const scenarios: Scenario[] = [
-  { name: 'provider info', endpoint: 'GET /v2/providers/REGISTRY/{name}/info', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/providers/REGISTRY/sidn/info') },
-  { name: 'price list', endpoint: 'GET /v2/customers/{customer}/pricelist', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/customers/demo/pricelist') },
+  {
+    name: 'provider info',
+    endpoint: 'GET /v2/providers/REGISTRY/{name}/info',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/providers/REGISTRY/sidn/info'),
+  },
+  {
+    name: 'price list',
+    endpoint: 'GET /v2/customers/{customer}/pricelist',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/customers/demo/pricelist'),
+  },
   {
     name: 'price list in USD (rates cached)',
     endpoint: 'GET /v2/customers/{customer}/pricelist',
@@ -80,8 +98,20 @@ export const scenarios: Scenario[] = [
     prepare: get('/v2/customers/demo/pricelist?currency=USD'),
     run: get('/v2/customers/demo/pricelist?currency=USD'),
   },
-  { name: 'zone (JSON)', endpoint: 'GET /v2/domains/{domainName}/zone', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/domains/demo-shop.nl/zone') },
-  { name: 'zone (zone file)', endpoint: 'GET /v2/domains/{domainName}/zone', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/domains/demo-shop.nl/zone', { Accept: 'text/dns' }) },
+  {
+    name: 'zone (JSON)',
+    endpoint: 'GET /v2/domains/{domainName}/zone',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/domains/demo-shop.nl/zone'),
+  },
+  {
+    name: 'zone (zone file)',
+    endpoint: 'GET /v2/domains/{domainName}/zone',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/domains/demo-shop.nl/zone', { Accept: 'text/dns' }),
+  },
   {
     name: 'process info, certificate',
     endpoint: 'GET /v2/processes/{processId}/info',
@@ -91,7 +121,13 @@ export const scenarios: Scenario[] = [
     prepare: get('/v2/processes/502/info'),
     run: get('/v2/processes/501/info'),
   },
-  { name: 'process info, acme', endpoint: 'GET /v2/processes/{processId}/info', budget: { kind: 'exactly', calls: 1 }, status: 200, run: get('/v2/processes/502/info') },
+  {
+    name: 'process info, acme',
+    endpoint: 'GET /v2/processes/{processId}/info',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/processes/502/info'),
+  },
   {
     name: 'transfer, quote',
     endpoint: 'POST /v2/domains/{domainName}/transfer?quote=true',
@@ -122,7 +158,11 @@ export const scenarios: Scenario[] = [
     endpoint: 'POST /v2/domains/{domainName}/transfer',
     budget: { kind: 'own-at-most', calls: 3 },
     status: 202,
-    run: post('/v2/domains/transfer-foa.net/transfer', { ...transferBody, authcode: 'NET-TRANSFER-2026' }, { 'Idempotency-Key': 'bench-transfer-foa' }),
+    run: post(
+      '/v2/domains/transfer-foa.net/transfer',
+      { ...transferBody, authcode: 'NET-TRANSFER-2026' },
+      { 'Idempotency-Key': 'bench-transfer-foa' },
+    ),
   },
   {
     name: 'process info, transfer',

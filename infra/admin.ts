@@ -6,8 +6,8 @@ import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { tableName } from '../shared/db/table.ts';
-import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { authorizerCacheSeconds } from '../shared/routes.ts';
+import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 import { loadDataset, readDatasetFile } from './dataset.ts';
 import { exportDataset, scanTable } from './export.ts';
@@ -91,7 +91,9 @@ async function register(usagePlanId: string, owners: KeyOwner[]): Promise<void> 
   const client = new APIGatewayClient({});
   for (const owner of owners) {
     const r = await registerUsageKey(client, usagePlanId, owner);
-    console.error(`usage plan ${usagePlanId}: ${r.name} ${r.created ? 'created' : 'exists'}, ${r.addedToPlan ? 'added to the plan' : 'already in the plan'}`);
+    console.error(
+      `usage plan ${usagePlanId}: ${r.name} ${r.created ? 'created' : 'exists'}, ${r.addedToPlan ? 'added to the plan' : 'already in the plan'}`,
+    );
   }
 }
 
@@ -128,7 +130,10 @@ async function load(args: string[], command: 'load' | 'import' = 'load'): Promis
  */
 function progressBar(): { update: (done: number, total: number) => void; stop: () => void } {
   if (process.stderr.isTTY) {
-    const bar = new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% | {value}/{total} items | {eta}s left', hideCursor: true }, Presets.shades_classic);
+    const bar = new SingleBar(
+      { stream: process.stderr, format: 'importing [{bar}] {percentage}% | {value}/{total} items | {eta}s left', hideCursor: true },
+      Presets.shades_classic,
+    );
     let started = false;
     return {
       update: (done, total) => {
@@ -165,21 +170,33 @@ async function listKeys(args: string[]): Promise<void> {
   const customer = v.safeParse(Handle, values.customer);
   if (!customer.success) throw new UsageError(`--customer: ${customer.issues[0].message}.`);
   if (!(await getCustomer(customer.output))) throw new Error(`Customer '${customer.output}' does not exist in table '${tableName()}'.`);
-  const list = (await listApiKeys(customer.output)).sort((a, b) => a.createdDate.localeCompare(b.createdDate) || a.keyHash.localeCompare(b.keyHash));
+  const list = (await listApiKeys(customer.output)).sort(
+    (a, b) => a.createdDate.localeCompare(b.createdDate) || a.keyHash.localeCompare(b.keyHash),
+  );
   if (list.length === 0) {
     console.log(`Customer '${customer.output}' has no API keys.`);
     return;
   }
-  const rows = [['HASH PREFIX', 'USER', 'PERMISSIONS', 'CREATED'], ...list.map((k) => [k.keyHash.slice(0, shownPrefix), k.user, k.permissions.join(',') || '-', k.createdDate])];
+  const rows = [
+    ['HASH PREFIX', 'USER', 'PERMISSIONS', 'CREATED'],
+    ...list.map((k) => [k.keyHash.slice(0, shownPrefix), k.user, k.permissions.join(',') || '-', k.createdDate]),
+  ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 async function revokeKey(args: string[]): Promise<void> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const prefix = positionals[0]?.toLowerCase();
   if (!prefix || positionals.length > 1) throw new UsageError('revoke-key needs exactly one PREFIX.');
-  if (!/^[0-9a-f]{8,64}$/.test(prefix)) throw new UsageError('PREFIX must be 8 to 64 hex characters of the key hash (as list-keys shows it).');
+  if (!/^[0-9a-f]{8,64}$/.test(prefix))
+    throw new UsageError('PREFIX must be 8 to 64 hex characters of the key hash (as list-keys shows it).');
   // Keys are found by their full hash; a prefix can only be matched by reading them all (operator path, not a request path).
   const matches = (await scanTable())
     .filter((item) => item.entity === 'apiKey' && typeof item.keyHash === 'string' && item.keyHash.startsWith(prefix))

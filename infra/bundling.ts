@@ -1,5 +1,5 @@
-import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
 
 /**
  * How every function is bundled, in one place: the CDK stack deploys with `lambdaBundling`, and

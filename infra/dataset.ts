@@ -1,11 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
-import { putApiKey } from '../shared/db/repositories/api-keys.ts';
-import { ContactRecord, putContact } from '../shared/db/repositories/contacts.ts';
-import { CustomerRecord, putCustomer } from '../shared/db/repositories/customers.ts';
-import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
 import { CertificateAuthority, CertificateProduct } from '../shared/certificates/model.ts';
+import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import {
   DatasetCertificate,
   putCertificate,
@@ -14,16 +11,19 @@ import {
   putDatasetProcess,
   resolveDatasetCertificate,
 } from '../shared/db/repositories/certificates.ts';
-import { ProcessRecord } from '../shared/db/repositories/processes.ts';
+import { ContactRecord, putContact } from '../shared/db/repositories/contacts.ts';
+import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
+import { CustomerRecord, putCustomer } from '../shared/db/repositories/customers.ts';
 import { DomainRecord, putDomain } from '../shared/db/repositories/domains.ts';
 import { PriceRecord, PromoRecord, putPrice, putPromo } from '../shared/db/repositories/prices.ts';
+import { ProcessRecord } from '../shared/db/repositories/processes.ts';
 import { ProviderRecord, putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates, RateRecord } from '../shared/db/repositories/rates.ts';
 import { putTemplate, putZone, TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { putRegistryDomain, RegistryDomainRecord } from '../shared/registry/sandbox.ts';
-import { putTransferLock, TransferLock } from '../shared/transfer/store.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
+import { putTransferLock, TransferLock } from '../shared/transfer/store.ts';
 
 /** An API key in a dataset: in clear (demo data; hashed on load) or already hashed (an export). */
 const DatasetApiKey = v.pipe(
@@ -109,17 +109,18 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['customers', (dataset.customers ?? []).map((c) => () => putCustomer(c, ifAbsent))],
     [
       'apiKeys',
-      (dataset.apiKeys ?? []).map((k) => () =>
-        putApiKey(
-          {
-            keyHash: k.keyHash ?? hashApiKey(k.key as string),
-            customer: k.customer,
-            user: k.user,
-            permissions: k.permissions,
-            createdDate: k.createdDate ?? now,
-          },
-          ifAbsent,
-        ),
+      (dataset.apiKeys ?? []).map(
+        (k) => () =>
+          putApiKey(
+            {
+              keyHash: k.keyHash ?? hashApiKey(k.key as string),
+              customer: k.customer,
+              user: k.user,
+              permissions: k.permissions,
+              createdDate: k.createdDate ?? now,
+            },
+            ifAbsent,
+          ),
       ),
     ],
     ['contacts', (dataset.contacts ?? []).map((c) => () => putContact(c, ifAbsent))],

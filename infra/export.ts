@@ -41,24 +41,32 @@ export const notExported = new Set(['providerExtension', 'openCertificateRequest
 
 type Section = Exclude<keyof Dataset, 'counters'>;
 
+type Row = Record<string, unknown>;
+
+/** A section's sort key: the named fields joined (ids zero-padded, so they sort as numbers). */
+const by =
+  (...fields: string[]) =>
+  (r: Row): string =>
+    fields.map((f) => (typeof r[f] === 'number' ? String(r[f]).padStart(15, '0') : String(r[f]))).join('\u0000');
+
 /** Per entity: the dataset section, the record schema, and the sort key of the section. */
-const entities: Record<string, { section: Section; schema: v.GenericSchema; order: (r: any) => string }> = {
-  customer: { section: 'customers', schema: CustomerRecord, order: (r) => r.handle },
-  apiKey: { section: 'apiKeys', schema: ApiKeyRecord, order: (r) => `${r.customer}\u0000${r.user}\u0000${r.keyHash}` },
-  contact: { section: 'contacts', schema: ContactRecord, order: (r) => `${r.customer}\u0000${r.handle}` },
-  provider: { section: 'providers', schema: ProviderRecord, order: (r) => `${r.kind}\u0000${r.name}` },
-  price: { section: 'prices', schema: PriceRecord, order: (r) => `${r.customer}\u0000${r.product}\u0000${r.action}\u0000${r.fromDate}` },
-  promo: { section: 'promos', schema: PromoRecord, order: (r) => `${r.customer}\u0000${r.product}\u0000${r.action}\u0000${r.fromDate}` },
-  rate: { section: 'rates', schema: RateRecord, order: (r) => `${r.base}\u0000${r.date}` },
-  template: { section: 'templates', schema: TemplateRecord, order: (r) => `${r.customer}\u0000${r.name}` },
-  domain: { section: 'domains', schema: DomainRecord, order: (r) => r.domainName },
-  zone: { section: 'zones', schema: ZoneRecord, order: (r) => r.domainName },
-  registryDomain: { section: 'registryDomains', schema: RegistryDomainRecord, order: (r) => r.domainName },
-  certificateAuthority: { section: 'certificateAuthorities', schema: CertificateAuthority, order: (r) => r.name },
-  certificateProduct: { section: 'certificateProducts', schema: CertificateProduct, order: (r) => r.product },
-  certificate: { section: 'certificates', schema: CertificateRecord, order: (r) => String(r.id).padStart(15, '0') },
-  process: { section: 'processes', schema: ProcessRecord, order: (r) => String(r.id).padStart(15, '0') },
-  domainTransfer: { section: 'transferLocks', schema: TransferLock, order: (r) => r.domainName },
+const entities: Record<string, { section: Section; schema: v.GenericSchema; order: (r: Row) => string }> = {
+  customer: { section: 'customers', schema: CustomerRecord, order: by('handle') },
+  apiKey: { section: 'apiKeys', schema: ApiKeyRecord, order: by('customer', 'user', 'keyHash') },
+  contact: { section: 'contacts', schema: ContactRecord, order: by('customer', 'handle') },
+  provider: { section: 'providers', schema: ProviderRecord, order: by('kind', 'name') },
+  price: { section: 'prices', schema: PriceRecord, order: by('customer', 'product', 'action', 'fromDate') },
+  promo: { section: 'promos', schema: PromoRecord, order: by('customer', 'product', 'action', 'fromDate') },
+  rate: { section: 'rates', schema: RateRecord, order: by('base', 'date') },
+  template: { section: 'templates', schema: TemplateRecord, order: by('customer', 'name') },
+  domain: { section: 'domains', schema: DomainRecord, order: by('domainName') },
+  zone: { section: 'zones', schema: ZoneRecord, order: by('domainName') },
+  registryDomain: { section: 'registryDomains', schema: RegistryDomainRecord, order: by('domainName') },
+  certificateAuthority: { section: 'certificateAuthorities', schema: CertificateAuthority, order: by('name') },
+  certificateProduct: { section: 'certificateProducts', schema: CertificateProduct, order: by('product') },
+  certificate: { section: 'certificates', schema: CertificateRecord, order: by('id') },
+  process: { section: 'processes', schema: ProcessRecord, order: by('id') },
+  domainTransfer: { section: 'transferLocks', schema: TransferLock, order: by('domainName') },
 };
 
 const Counter = v.object({ value: v.pipe(v.number(), v.integer(), v.minValue(0)) });
@@ -71,7 +79,13 @@ export async function scanTable(segments = 4): Promise<Record<string, unknown>[]
       let start: Record<string, unknown> | undefined;
       do {
         const out = await db().send(
-          new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, ConsistentRead: true, ExclusiveStartKey: start }),
+          new ScanCommand({
+            TableName: tableName(),
+            Segment: segment,
+            TotalSegments: segments,
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
         );
         items.push(...(out.Items ?? []));
         start = out.LastEvaluatedKey;
@@ -91,13 +105,14 @@ function isIdempotencyRecord(item: Record<string, unknown>): boolean {
 function counterName(item: Record<string, unknown>): string {
   const prefix = keys.counter('').pk;
   const name = String(item.pk).slice(prefix.length);
-  if (!String(item.pk).startsWith(prefix) || keys.counter(name).pk !== item.pk) throw new Error(`Counter item with unexpected key ${String(item.pk)}`);
+  if (!String(item.pk).startsWith(prefix) || keys.counter(name).pk !== item.pk)
+    throw new Error(`Counter item with unexpected key ${String(item.pk)}`);
   return name;
 }
 
 /** The whole table as a dataset: every section sorted, API keys as hashes, counters as floors. */
 export async function exportDataset(): Promise<Dataset> {
-  const sections: Partial<Record<Section, unknown[]>> = {};
+  const sections: Partial<Record<Section, Row[]>> = {};
   const counters: Record<string, number> = {};
   for (const item of await scanTable()) {
     const entity = String(item.entity);
@@ -108,7 +123,9 @@ export async function exportDataset(): Promise<Dataset> {
     }
     const known = entities[entity];
     if (!known) throw new Error(`Item ${String(item.pk)}/${String(item.sk)} has entity '${entity}', which the export does not know`);
-    (sections[known.section] ??= []).push(parseItem(known.schema, entity, item));
+    const list = sections[known.section] ?? [];
+    list.push(parseItem(known.schema, entity, item) as Row);
+    sections[known.section] = list;
   }
   const out: Record<string, unknown> = {};
   for (const { section, order } of Object.values(entities)) {

@@ -64,7 +64,16 @@ export class Observability extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     const dynamoThrottles = props.table.metricThrottledRequestsForOperations({
-      operations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems'] as never,
+      operations: [
+        'GetItem',
+        'PutItem',
+        'UpdateItem',
+        'DeleteItem',
+        'Query',
+        'BatchGetItem',
+        'TransactWriteItems',
+        'TransactGetItems',
+      ] as never,
       period: fiveMinutes,
     });
     alarm('DynamoDbThrottles', 'DynamoDB throttled requests to the table (answered 503 ProviderUnavailable).', {
@@ -96,14 +105,18 @@ export class Observability extends Construct {
       statistic: 'Maximum',
       period: Duration.days(1),
     });
-    alarm('ExchangeRatesStale', `The newest stored exchange rate is older than ${exchangeRateMaxAgeHours} hours, or the exchange-rate job reported nothing, two days running.`, {
-      metric: rateAge,
-      threshold: exchangeRateMaxAgeHours,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 2,
-      datapointsToAlarm: 2,
-      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
-    });
+    alarm(
+      'ExchangeRatesStale',
+      `The newest stored exchange rate is older than ${exchangeRateMaxAgeHours} hours, or the exchange-rate job reported nothing, two days running.`,
+      {
+        metric: rateAge,
+        threshold: exchangeRateMaxAgeHours,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 2,
+        datapointsToAlarm: 2,
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      },
+    );
 
     this.dashboard = this.buildDashboard(props, rateAge);
   }
@@ -116,7 +129,12 @@ export class Observability extends Construct {
           new cloudwatch.Metric({
             namespace: 'AWS/ApiGateway',
             metricName,
-            dimensionsMap: { ApiName: props.api.restApiName, Stage: props.api.deploymentStage.stageName, Method: r.method, Resource: r.path },
+            dimensionsMap: {
+              ApiName: props.api.restApiName,
+              Stage: props.api.deploymentStage.stageName,
+              Method: r.method,
+              Resource: r.path,
+            },
             statistic,
             period: Duration.minutes(5),
             label: r.id,
@@ -126,7 +144,8 @@ export class Observability extends Construct {
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     dashboard.addWidgets(
       new cloudwatch.TextWidget({
-        markdown: '# Registrar API\nRequests, errors and latency per route (API Gateway, per method and resource), Lambda, DynamoDB and the scheduled jobs.',
+        markdown:
+          '# Registrar API\nRequests, errors and latency per route (API Gateway, per method and resource), Lambda, DynamoDB and the scheduled jobs.',
         width: 24,
         height: 2,
       }),
@@ -144,7 +163,11 @@ export class Observability extends Construct {
     dashboard.addWidgets(
       new cloudwatch.GraphWidget({
         title: 'API Gateway',
-        left: [props.api.metricCount({ statistic: 'Sum' }), props.api.metricClientError({ statistic: 'Sum' }), props.api.metricServerError({ statistic: 'Sum' })],
+        left: [
+          props.api.metricCount({ statistic: 'Sum' }),
+          props.api.metricClientError({ statistic: 'Sum' }),
+          props.api.metricServerError({ statistic: 'Sum' }),
+        ],
         right: [props.api.metricLatency({ statistic: 'p99' })],
         width: 8,
       }),
@@ -157,7 +180,12 @@ export class Observability extends Construct {
       new cloudwatch.GraphWidget({
         title: 'DynamoDB',
         left: [props.table.metricConsumedReadCapacityUnits(), props.table.metricConsumedWriteCapacityUnits()],
-        right: [props.table.metricThrottledRequestsForOperations({ operations: ['GetItem', 'PutItem', 'Query', 'TransactWriteItems'] as never, label: 'throttled' })],
+        right: [
+          props.table.metricThrottledRequestsForOperations({
+            operations: ['GetItem', 'PutItem', 'Query', 'TransactWriteItems'] as never,
+            label: 'throttled',
+          }),
+        ],
         width: 8,
       }),
     );
@@ -166,7 +194,10 @@ export class Observability extends Construct {
         title: 'Scheduled jobs: invocations and errors',
         left: jobs.flatMap((j) => {
           const fn = props.functions.get(j.id) as lambda.IFunction;
-          return [fn.metricInvocations({ label: `${j.id} runs`, statistic: 'Sum' }), fn.metricErrors({ label: `${j.id} errors`, statistic: 'Sum' })];
+          return [
+            fn.metricInvocations({ label: `${j.id} runs`, statistic: 'Sum' }),
+            fn.metricErrors({ label: `${j.id} errors`, statistic: 'Sum' }),
+          ];
         }),
         width: 12,
       }),

@@ -9,21 +9,13 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { table as tableDefinition } from '../shared/db/table.ts';
-import { Observability } from './observability.ts';
-import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
+import { table as tableDefinition } from '../shared/db/table.ts';
+import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
+import { authorizerCacheSeconds, authorizerDir, fallbackDir, jobs, routes, type StackSecret, type TableAccess } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
+import { Observability } from './observability.ts';
 import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
-import {
-  authorizerCacheSeconds,
-  authorizerDir,
-  fallbackDir,
-  jobs,
-  routes,
-  type StackSecret,
-  type TableAccess,
-} from '../shared/routes.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -194,9 +186,7 @@ export class RegistrarStack extends Stack {
       resource.addMethod(
         route.method,
         new apigateway.LambdaIntegration(routeFn),
-        route.auth === false
-          ? {}
-          : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true },
+        route.auth === false ? {} : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true },
       );
       if (!pathsWithFallback.has(route.path)) {
         resource.addMethod('ANY', fallback);
@@ -235,18 +225,33 @@ export class RegistrarStack extends Stack {
     const tableArn = `<${this.getLogicalId(this.table.node.defaultChild as dynamodb.CfnTable)}.Arn>`;
     ack(
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      'The functions\' managed policy grants CloudWatch Logs writes only.',
+      "The functions' managed policy grants CloudWatch Logs writes only.",
     );
     ack(
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      'API Gateway\'s account-level logging role needs exactly this policy to write execution and access logs.',
+      "API Gateway's account-level logging role needs exactly this policy to write execution and access logs.",
     );
     ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
-    ack(`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, 'Queries on the table\'s own global secondary indexes (gsi1); no other table.');
-    ack('AwsSolutions-APIG2', 'Requests are validated inside each function against valibot schemas, so every violation is reported with the contract\'s error body; a gateway request validator would answer in another shape.');
-    ack('AwsSolutions-APIG3', 'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.');
-    ack('AwsSolutions-APIG4', 'Only the 404/405 fallback methods and GET /v2/openapi.json (the public API description) are unauthenticated: they read nothing from the table; every other route uses the API-key authorizer.');
-    ack('AwsSolutions-SMG4', 'The generated secrets are HMAC keys for short-lived one-time links; rotating one invalidates the links in flight, so it is rotated by hand (update the secret, redeploy).');
-    ack('AwsSolutions-COG4', 'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.');
+    ack(`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, "Queries on the table's own global secondary indexes (gsi1); no other table.");
+    ack(
+      'AwsSolutions-APIG2',
+      "Requests are validated inside each function against valibot schemas, so every violation is reported with the contract's error body; a gateway request validator would answer in another shape.",
+    );
+    ack(
+      'AwsSolutions-APIG3',
+      'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.',
+    );
+    ack(
+      'AwsSolutions-APIG4',
+      'Only the 404/405 fallback methods and GET /v2/openapi.json (the public API description) are unauthenticated: they read nothing from the table; every other route uses the API-key authorizer.',
+    );
+    ack(
+      'AwsSolutions-SMG4',
+      'The generated secrets are HMAC keys for short-lived one-time links; rotating one invalidates the links in flight, so it is rotated by hand (update the secret, redeploy).',
+    );
+    ack(
+      'AwsSolutions-COG4',
+      'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.',
+    );
   }
 }

@@ -19,13 +19,7 @@ export class AppError extends Error {
   get expose(): boolean {
     return this.status < 500;
   }
-  constructor(
-    type: string,
-    status: number,
-    message: string,
-    extra: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
-  ) {
+  constructor(type: string, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     super(message);
     this.name = type;
     this.type = type;
@@ -66,12 +60,7 @@ export class ValidationError extends AppError {
  */
 export class ObjectDoesNotExist extends AppError {
   constructor(objectType: string, identifier: string, where: 'path' | 'body' = 'path') {
-    super(
-      'ObjectDoesNotExist',
-      where === 'path' ? 404 : 400,
-      `${objectType} '${identifier}' does not exist.`,
-      { objectType, identifier },
-    );
+    super('ObjectDoesNotExist', where === 'path' ? 404 : 400, `${objectType} '${identifier}' does not exist.`, { objectType, identifier });
   }
 }
 
@@ -118,9 +107,15 @@ export class NotFound extends AppError {
 
 export class MethodNotAllowed extends AppError {
   constructor(method: string, allow: string[]) {
-    super('MethodNotAllowed', 405, `Method ${method} is not allowed here; allowed: ${allow.join(', ')}.`, {}, {
-      Allow: allow.join(', '),
-    });
+    super(
+      'MethodNotAllowed',
+      405,
+      `Method ${method} is not allowed here; allowed: ${allow.join(', ')}.`,
+      {},
+      {
+        Allow: allow.join(', '),
+      },
+    );
   }
 }
 
@@ -132,9 +127,15 @@ export class PayloadTooLarge extends AppError {
 
 export class TooManyRequests extends AppError {
   constructor(retryAfterSeconds: number) {
-    super('TooManyRequests', 429, 'Too many requests for this API key; retry later.', {}, {
-      'Retry-After': String(retryAfterSeconds),
-    });
+    super(
+      'TooManyRequests',
+      429,
+      'Too many requests for this API key; retry later.',
+      {},
+      {
+        'Retry-After': String(retryAfterSeconds),
+      },
+    );
   }
 }
 

@@ -45,7 +45,7 @@ export const routes: readonly Route[] = [
     path: '/v2/customers/{customer}/pricelist',
     dir: 'pricelist',
     access: 'read',
-    summary: 'The caller\'s price list: current prices, scheduled changes, promos; optionally converted (?currency=EUR|USD).',
+    summary: "The caller's price list: current prices, scheduled changes, promos; optionally converted (?currency=EUR|USD).",
   },
   {
     id: 'zone',
@@ -53,7 +53,7 @@ export const routes: readonly Route[] = [
     path: '/v2/domains/{domainName}/zone',
     dir: 'zone',
     access: 'read',
-    summary: 'The DNS zone of a domain in the caller\'s account, as JSON or (Accept: text/dns) an RFC 1035 zone file.',
+    summary: "The DNS zone of a domain in the caller's account, as JSON or (Accept: text/dns) an RFC 1035 zone file.",
   },
   {
     id: 'transfer',
@@ -88,7 +88,7 @@ export const routes: readonly Route[] = [
     dir: 'openapi',
     access: 'none',
     auth: false,
-    summary: 'This API\'s OpenAPI 3.1 description, generated from the route table and the request and response schemas.',
+    summary: "This API's OpenAPI 3.1 description, generated from the route table and the request and response schemas.",
   },
 ];
 
@@ -114,7 +114,7 @@ export const jobs: readonly Job[] = [
     access: 'readwrite',
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 10,
-    summary: 'Applies the registry\'s answers to pending transfers whose actionDate has passed (completes, rejects, fails).',
+    summary: "Applies the registry's answers to pending transfers whose actionDate has passed (completes, rejects, fails).",
   },
   {
     id: 'dcv-check',

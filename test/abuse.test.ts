@@ -40,7 +40,11 @@ describe('per-key rate limit of the local gateway', () => {
     const refused = await get(gateway, demoKey);
     expect(refused.status).toBe(429);
     expect(refused.headers['Retry-After']).toBe('1');
-    expect(body(refused)).toEqual({ type: 'TooManyRequests', message: 'Too many requests for this API key; retry later.', requestId: refused.headers['X-Request-Id'] });
+    expect(body(refused)).toEqual({
+      type: 'TooManyRequests',
+      message: 'Too many requests for this API key; retry later.',
+      requestId: refused.headers['X-Request-Id'],
+    });
     // Another key of the same customer, and another customer's key, have buckets of their own.
     expect((await get(gateway, limitedKey)).status).toBe(200);
     expect((await get(gateway, otherKey)).status).toBe(200);
@@ -89,7 +93,7 @@ describe('per-key rate limit of the local gateway', () => {
   });
 });
 
-describe('the authorizer names each key\'s usage-plan key', () => {
+describe("the authorizer names each key's usage-plan key", () => {
   const event = (key: string): APIGatewayTokenAuthorizerEvent => ({
     type: 'TOKEN',
     authorizationToken: `ApiKey ${key}`,
@@ -132,12 +136,26 @@ describe('the authorizer names each key\'s usage-plan key', () => {
       { step: 'initialize', name: 'api-gateway-stand-in' },
     );
     const owner = { keyHash: hashApiKey('rrk_example'), customer: 'demo', user: 'dave' };
-    expect(await registerUsageKey(client, 'plan-1', owner)).toEqual({ name: usageKeyName(owner), apiKeyId: 'k-1', created: true, addedToPlan: true });
+    expect(await registerUsageKey(client, 'plan-1', owner)).toEqual({
+      name: usageKeyName(owner),
+      apiKeyId: 'k-1',
+      created: true,
+      addedToPlan: true,
+    });
     expect(sent.map((s) => s.command)).toEqual(['GetApiKeys', 'CreateApiKey', 'CreateUsagePlanKey']);
-    expect(sent[1]?.input).toMatchObject({ name: `registrar-demo-dave-${owner.keyHash.slice(0, 12)}`, value: usageIdentifier(owner.keyHash), enabled: true });
+    expect(sent[1]?.input).toMatchObject({
+      name: `registrar-demo-dave-${owner.keyHash.slice(0, 12)}`,
+      value: usageIdentifier(owner.keyHash),
+      enabled: true,
+    });
     expect(sent[2]?.input).toEqual({ usagePlanId: 'plan-1', keyId: 'k-1', keyType: 'API_KEY' });
     expect(JSON.stringify(sent)).not.toContain('rrk_example');
-    expect(await registerUsageKey(client, 'plan-1', owner)).toEqual({ name: usageKeyName(owner), apiKeyId: 'k-1', created: false, addedToPlan: false });
+    expect(await registerUsageKey(client, 'plan-1', owner)).toEqual({
+      name: usageKeyName(owner),
+      apiKeyId: 'k-1',
+      created: false,
+      addedToPlan: false,
+    });
     expect(sent.map((s) => s.command).slice(3)).toEqual(['GetApiKeys', 'CreateUsagePlanKey']);
   });
 });
@@ -146,7 +164,9 @@ describe('bad keys are cheap to refuse', () => {
   it('refuses a malformed Authorization header without any table read', async () => {
     const gateway = createGateway();
     for (const header of ['Bearer x', 'ApiKey', 'ApiKey a b', `ApiKey ${'a'.repeat(300)}`, 'ApiKey ключ', '']) {
-      const { result, calls } = await recordTableCalls(() => gateway.handle({ method: 'GET', url: '/v2/processes/501/info', headers: { Authorization: header } }));
+      const { result, calls } = await recordTableCalls(() =>
+        gateway.handle({ method: 'GET', url: '/v2/processes/501/info', headers: { Authorization: header } }),
+      );
       expect(result.status, header).toBe(401);
       expect(calls, header).toEqual([]);
     }

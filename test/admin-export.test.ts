@@ -67,11 +67,23 @@ describe('export and import', () => {
     expect(first.providers).toEqual([...(demo.providers ?? [])].sort(byName));
     expect(first.apiKeys?.map((k) => k.keyHash).sort()).toEqual(['demo-key', 'demo-limited-key', 'other-key'].map(hashApiKey).sort());
     expect(JSON.stringify(first)).not.toContain('"demo-key"');
-    for (const section of ['contacts', 'prices', 'promos', 'rates', 'templates', 'registryDomains', 'certificateAuthorities', 'certificateProducts', 'certificates'] as const) {
+    for (const section of [
+      'contacts',
+      'prices',
+      'promos',
+      'rates',
+      'templates',
+      'registryDomains',
+      'certificateAuthorities',
+      'certificateProducts',
+      'certificates',
+    ] as const) {
       expect(first[section]?.length, section).toBe(demo[section]?.length);
     }
     expect(first.processes?.map((p) => p.identifier)).toContain('transfer-wait.com');
-    expect(first.transferLocks).toEqual([expect.objectContaining({ domainName: 'transfer-wait.com', status: 'pending', processId: Number(started.headers['x-process-id']) })]);
+    expect(first.transferLocks).toEqual([
+      expect.objectContaining({ domainName: 'transfer-wait.com', status: 'pending', processId: Number(started.headers['x-process-id']) }),
+    ]);
     expect(first.counters?.process).toBe(Number(started.headers['x-process-id']));
 
     const copy = await freshTable();
@@ -110,7 +122,7 @@ describe('export and import', () => {
 });
 
 describe('list-keys and revoke-key', () => {
-  it('lists a customer\'s keys by hash prefix, user, permissions and date, never the key itself', async () => {
+  it("lists a customer's keys by hash prefix, user, permissions and date, never the key itself", async () => {
     const out = await admin(['list-keys', '--customer', 'demo']);
     expect(out.code).toBe(0);
     const lines = out.stdout.trim().split('\n');
@@ -141,12 +153,20 @@ describe('list-keys and revoke-key', () => {
   });
 
   it('refuses an ambiguous prefix, naming the keys it matches', async () => {
-    const twin = (digit: string) => ({ keyHash: `abcdef01${digit.repeat(56)}`, customer: 'demo', user: `twin-${digit}`, permissions: [], createdDate: '2026-01-01T00:00:00Z' });
+    const twin = (digit: string) => ({
+      keyHash: `abcdef01${digit.repeat(56)}`,
+      customer: 'demo',
+      user: `twin-${digit}`,
+      permissions: [],
+      createdDate: '2026-01-01T00:00:00Z',
+    });
     await putApiKey(twin('1'));
     await putApiKey(twin('2'));
     const out = await admin(['revoke-key', 'ABCDEF01']);
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain("'abcdef01' is ambiguous: it matches 2 keys: abcdef011111 (demo/twin-1), abcdef012222 (demo/twin-2). Give more characters.");
+    expect(out.stderr).toContain(
+      "'abcdef01' is ambiguous: it matches 2 keys: abcdef011111 (demo/twin-1), abcdef012222 (demo/twin-2). Give more characters.",
+    );
     expect((await admin(['revoke-key', 'abcdef012'])).stdout).toBe('Revoked API key abcdef012222 of demo/twin-2.\n');
   });
 

@@ -51,8 +51,16 @@ describe('admin CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dataset-'));
     const file = join(dir, 'data.json');
     const contact = {
-      customer: 'demo', handle: 'demo-extra', name: 'Fay Smit', addressLine: ['Dam 1'], postalCode: '1012 JS',
-      city: 'Amsterdam', country: 'NL', email: 'fay@demo-hosting.example', voice: '+31.201234571', createdDate: '2025-01-01T00:00:00Z',
+      customer: 'demo',
+      handle: 'demo-extra',
+      name: 'Fay Smit',
+      addressLine: ['Dam 1'],
+      postalCode: '1012 JS',
+      city: 'Amsterdam',
+      country: 'NL',
+      email: 'fay@demo-hosting.example',
+      voice: '+31.201234571',
+      createdDate: '2025-01-01T00:00:00Z',
     };
     writeFileSync(file, JSON.stringify({ contacts: [contact] }));
     const first = await admin('load', file);

@@ -14,7 +14,11 @@ import { processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 /** An answer with the request id and the object's identifier taken out, for a byte-for-byte comparison. */
 function shape(res: ApiResponse, identifier: string): { status: number; headers: Record<string, string>; raw: string } {
   const { 'x-request-id': requestId, ...headers } = res.headers;
-  const raw = res.raw.split(requestId as string).join('<requestId>').split(identifier).join('<identifier>');
+  const raw = res.raw
+    .split(requestId as string)
+    .join('<requestId>')
+    .split(identifier)
+    .join('<identifier>');
   return { status: res.status, headers, raw };
 }
 
@@ -30,38 +34,61 @@ const csr = makeCsr({ cn: 'www.demo-shop.nl' });
 
 beforeAll(async () => {
   await putTemplate({
-    customer: 'other', name: 'other-template', hostMaster: 'hostmaster@other-webservices.example',
-    refresh: 10800, retry: 3600, expire: 604800, ttl: 3600, records: [], createdDate: '2024-05-15T15:00:00Z',
+    customer: 'other',
+    name: 'other-template',
+    hostMaster: 'hostmaster@other-webservices.example',
+    refresh: 10800,
+    retry: 3600,
+    expire: 604800,
+    ttl: 3600,
+    records: [],
+    createdDate: '2024-05-15T15:00:00Z',
   });
 });
 
-describe('object-level authorization matrix: another customer\'s object answers like a missing one', () => {
-  it('GET zone: another customer\'s domain (404 ObjectDoesNotExist)', async () => {
+describe("object-level authorization matrix: another customer's object answers like a missing one", () => {
+  it("GET zone: another customer's domain (404 ObjectDoesNotExist)", async () => {
     expectAlike(
-      await call('GET', '/v2/domains/other-site.com/zone'), 'other-site.com',
-      await call('GET', '/v2/domains/no-such-name.com/zone'), 'no-such-name.com',
-      404, 'ObjectDoesNotExist',
+      await call('GET', '/v2/domains/other-site.com/zone'),
+      'other-site.com',
+      await call('GET', '/v2/domains/no-such-name.com/zone'),
+      'no-such-name.com',
+      404,
+      'ObjectDoesNotExist',
     );
     // The same with the zone-file representation and a conditional request.
     const headers = { Accept: 'text/dns', 'If-None-Match': '*' };
     expectAlike(
-      await call('GET', '/v2/domains/other-site.com/zone', { headers }), 'other-site.com',
-      await call('GET', '/v2/domains/no-such-name.com/zone', { headers }), 'no-such-name.com',
-      404, 'ObjectDoesNotExist',
+      await call('GET', '/v2/domains/other-site.com/zone', { headers }),
+      'other-site.com',
+      await call('GET', '/v2/domains/no-such-name.com/zone', { headers }),
+      'no-such-name.com',
+      404,
+      'ObjectDoesNotExist',
     );
   });
 
-  it('GET process info: another customer\'s process (404 ObjectDoesNotExist)', async () => {
-    expectAlike(await call('GET', '/v2/processes/601/info'), '601', await call('GET', '/v2/processes/999999/info'), '999999', 404, 'ObjectDoesNotExist');
+  it("GET process info: another customer's process (404 ObjectDoesNotExist)", async () => {
+    expectAlike(
+      await call('GET', '/v2/processes/601/info'),
+      '601',
+      await call('GET', '/v2/processes/999999/info'),
+      '999999',
+      404,
+      'ObjectDoesNotExist',
+    );
   });
 
-  it('POST renew: another customer\'s certificate, quote or not (404 ObjectDoesNotExist), and nothing is written', async () => {
+  it("POST renew: another customer's certificate, quote or not (404 ObjectDoesNotExist), and nothing is written", async () => {
     for (const query of ['', '?quote=true']) {
       const body = { period: 12, csr };
       expectAlike(
-        await call('POST', `/v2/ssl/certificates/2001/renew${query}`, { body }), '2001',
-        await call('POST', `/v2/ssl/certificates/999999/renew${query}`, { body }), '999999',
-        404, 'ObjectDoesNotExist',
+        await call('POST', `/v2/ssl/certificates/2001/renew${query}`, { body }),
+        '2001',
+        await call('POST', `/v2/ssl/certificates/999999/renew${query}`, { body }),
+        '999999',
+        404,
+        'ObjectDoesNotExist',
       );
     }
     const other = await call('GET', '/v2/processes/601/info', { key: otherKey });
@@ -69,16 +96,22 @@ describe('object-level authorization matrix: another customer\'s object answers 
     expect((await processesOf('other')).map((p) => p.id)).toEqual([601]);
   });
 
-  it('GET price list: another customer\'s list (403 AuthorizationError, as for an unknown customer)', async () => {
+  it("GET price list: another customer's list (403 AuthorizationError, as for an unknown customer)", async () => {
     expectAlike(
-      await call('GET', '/v2/customers/other/pricelist'), 'other',
-      await call('GET', '/v2/customers/nobody-here/pricelist'), 'nobody-here',
-      403, 'AuthorizationError',
+      await call('GET', '/v2/customers/other/pricelist'),
+      'other',
+      await call('GET', '/v2/customers/nobody-here/pricelist'),
+      'nobody-here',
+      403,
+      'AuthorizationError',
     );
     expectAlike(
-      await call('GET', '/v2/customers/other/pricelist?currency=EUR'), 'other',
-      await call('GET', '/v2/customers/nobody-here/pricelist?currency=EUR'), 'nobody-here',
-      403, 'AuthorizationError',
+      await call('GET', '/v2/customers/other/pricelist?currency=EUR'),
+      'other',
+      await call('GET', '/v2/customers/nobody-here/pricelist?currency=EUR'),
+      'nobody-here',
+      403,
+      'AuthorizationError',
     );
   });
 
@@ -91,80 +124,133 @@ describe('object-level authorization matrix: another customer\'s object answers 
 
   it('POST transfer: another customer in the body (403 AuthorizationError, as for an unknown customer)', async () => {
     expectAlike(
-      await transfer('transfer-wait.com', { ...transferBody, customer: 'other' }), 'other',
-      await transfer('transfer-wait.com', { ...transferBody, customer: 'nobody-here' }), 'nobody-here',
-      403, 'AuthorizationError',
+      await transfer('transfer-wait.com', { ...transferBody, customer: 'other' }),
+      'other',
+      await transfer('transfer-wait.com', { ...transferBody, customer: 'nobody-here' }),
+      'nobody-here',
+      403,
+      'AuthorizationError',
     );
   });
 
-  it('POST transfer: another customer\'s contact as registrant or in contacts (400 ObjectDoesNotExist)', async () => {
+  it("POST transfer: another customer's contact as registrant or in contacts (400 ObjectDoesNotExist)", async () => {
     for (const quote of [false, true]) {
       expectAlike(
-        await transfer('transfer-wait.com', { ...transferBody, registrant: 'other-registrant' }, { quote }), 'other-registrant',
-        await transfer('transfer-wait.com', { ...transferBody, registrant: 'nobody-contact' }, { quote }), 'nobody-contact',
-        400, 'ObjectDoesNotExist',
+        await transfer('transfer-wait.com', { ...transferBody, registrant: 'other-registrant' }, { quote }),
+        'other-registrant',
+        await transfer('transfer-wait.com', { ...transferBody, registrant: 'nobody-contact' }, { quote }),
+        'nobody-contact',
+        400,
+        'ObjectDoesNotExist',
       );
       expectAlike(
-        await transfer('transfer-wait.com', { ...transferBody, contacts: [{ role: 'TECH', handle: 'other-registrant' }] }, { quote }), 'other-registrant',
-        await transfer('transfer-wait.com', { ...transferBody, contacts: [{ role: 'TECH', handle: 'nobody-contact' }] }, { quote }), 'nobody-contact',
-        400, 'ObjectDoesNotExist',
+        await transfer('transfer-wait.com', { ...transferBody, contacts: [{ role: 'TECH', handle: 'other-registrant' }] }, { quote }),
+        'other-registrant',
+        await transfer('transfer-wait.com', { ...transferBody, contacts: [{ role: 'TECH', handle: 'nobody-contact' }] }, { quote }),
+        'nobody-contact',
+        400,
+        'ObjectDoesNotExist',
       );
     }
   });
 
-  it('POST transfer: another customer\'s zone template (400 ObjectDoesNotExist)', async () => {
+  it("POST transfer: another customer's zone template (400 ObjectDoesNotExist)", async () => {
     expectAlike(
-      await transfer('transfer-wait.com', { ...transferBody, zone: { template: 'other-template' } }), 'other-template',
-      await transfer('transfer-wait.com', { ...transferBody, zone: { template: 'nobody-template' } }), 'nobody-template',
-      400, 'ObjectDoesNotExist',
+      await transfer('transfer-wait.com', { ...transferBody, zone: { template: 'other-template' } }),
+      'other-template',
+      await transfer('transfer-wait.com', { ...transferBody, zone: { template: 'nobody-template' } }),
+      'nobody-template',
+      400,
+      'ObjectDoesNotExist',
     );
   });
 
   it('POST transfer: a domain another customer holds or is transferring answers exactly like a registry lock', async () => {
     const locked = await transfer('transfer-locked.com', transferBody);
     expectAlike(
-      await transfer('other-site.com', { ...transferBody, authcode: 'X-1' }), 'other-site.com',
-      locked, 'transfer-locked.com',
-      400, 'ObjectStatusProhibitsOperation',
+      await transfer('other-site.com', { ...transferBody, authcode: 'X-1' }),
+      'other-site.com',
+      locked,
+      'transfer-locked.com',
+      400,
+      'ObjectStatusProhibitsOperation',
     );
     // Another customer starts a transfer; demo then asks for the same name.
     await sandboxDomain('contested.com');
-    const theirs = await transfer('contested.com', { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' }, { key: otherKey });
+    const theirs = await transfer(
+      'contested.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' },
+      { key: otherKey },
+    );
     expect(theirs.status).toBe(202);
-    expectAlike(await transfer('contested.com', { ...transferBody, authcode: 'TEST-CODE' }), 'contested.com', locked, 'transfer-locked.com', 400, 'ObjectStatusProhibitsOperation');
+    expectAlike(
+      await transfer('contested.com', { ...transferBody, authcode: 'TEST-CODE' }),
+      'contested.com',
+      locked,
+      'transfer-locked.com',
+      400,
+      'ObjectStatusProhibitsOperation',
+    );
     // The owner of the pending transfer is told so.
-    const again = await transfer('contested.com', { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' }, { key: otherKey });
+    const again = await transfer(
+      'contested.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' },
+      { key: otherKey },
+    );
     expect(again.body.message).toBe('A transfer of contested.com is already pending.');
   });
 
-  it('POST transfer: another customer\'s process is not visible through its transfer\'s process id', async () => {
+  it("POST transfer: another customer's process is not visible through its transfer's process id", async () => {
     await sandboxDomain('theirs-only.com');
-    const theirs = await transfer('theirs-only.com', { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' }, { key: otherKey });
+    const theirs = await transfer(
+      'theirs-only.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' },
+      { key: otherKey },
+    );
     const id = String(theirs.body.processId);
-    expectAlike(await call('GET', `/v2/processes/${id}/info`), id, await call('GET', '/v2/processes/999998/info'), '999998', 404, 'ObjectDoesNotExist');
+    expectAlike(
+      await call('GET', `/v2/processes/${id}/info`),
+      id,
+      await call('GET', '/v2/processes/999998/info'),
+      '999998',
+      404,
+      'ObjectDoesNotExist',
+    );
   });
 
-  it('an Idempotency-Key is the caller\'s own: another customer with the same key gets its own answer, never a replay', async () => {
+  it("an Idempotency-Key is the caller's own: another customer with the same key gets its own answer, never a replay", async () => {
     await sandboxDomain('shared-key-a.com');
     await sandboxDomain('shared-key-b.com');
     const headers = { 'Idempotency-Key': 'the-same-key' };
     const mine = await transfer('shared-key-a.com', { ...transferBody, authcode: 'TEST-CODE' }, { headers });
-    const theirs = await transfer('shared-key-b.com', { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' }, { key: otherKey, headers });
+    const theirs = await transfer(
+      'shared-key-b.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' },
+      { key: otherKey, headers },
+    );
     expect(mine.status).toBe(202);
     expect(theirs.status).toBe(202);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.body.processId).not.toBe(mine.body.processId);
   });
 
-  it('renew never writes DCV records into another customer\'s zone, and its answer does not reveal that zone', async () => {
+  it("renew never writes DCV records into another customer's zone, and its answer does not reveal that zone", async () => {
     const before = await getZone('other-site.com');
-    const names = (name: string) => ({ period: 12, csr: makeCsr({ cn: 'demo-shop.nl', san: ['demo-shop.nl', name] }), san: ['demo-shop.nl', name] });
+    const names = (name: string) => ({
+      period: 12,
+      csr: makeCsr({ cn: 'demo-shop.nl', san: ['demo-shop.nl', name] }),
+      san: ['demo-shop.nl', name],
+    });
     const foreign = await call('POST', '/v2/ssl/certificates/1002/renew?quote=true', { body: names('other-site.com') });
     const missing = await call('POST', '/v2/ssl/certificates/1002/renew?quote=true', { body: names('no-such-name.com') });
     expect(foreign.status).toBe(200);
     const entry = (res: ApiResponse, name: string) => res.body.validations.dcv.find((d: { commonName: string }) => d.commonName === name);
     // The DNS record name and contents are derived from the name itself; everything else is the same.
-    const strip = ({ commonName: _, dnsRecord, dnsContents, ...rest }: Record<string, unknown>) => ({ ...rest, dnsRecord: typeof dnsRecord, dnsContents: typeof dnsContents });
+    const strip = ({ commonName: _, dnsRecord, dnsContents, ...rest }: Record<string, unknown>) => ({
+      ...rest,
+      dnsRecord: typeof dnsRecord,
+      dnsContents: typeof dnsContents,
+    });
     expect(strip(entry(foreign, 'other-site.com'))).toEqual(strip(entry(missing, 'no-such-name.com')));
     expect(entry(foreign, 'other-site.com').caaRecordStatus).toBe('UNKNOWN');
     const renewed = await call('POST', '/v2/ssl/certificates/1002/renew', { body: names('other-site.com') });

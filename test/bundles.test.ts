@@ -20,33 +20,56 @@ describe('Lambda bundles (as deployed)', () => {
   it('leave out the credential chain and event streams, and keep the environment provider', async () => {
     const result = await build({ ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot), metafile: true });
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.filter((f) => /credential-provider-(node|ini|sso|process|web-identity|http|login)|nested-clients|token-providers|event-streams\//.test(f))).toEqual([]);
+    expect(
+      inputs.filter((f) =>
+        /credential-provider-(node|ini|sso|process|web-identity|http|login)|nested-clients|token-providers|event-streams\//.test(f),
+      ),
+    ).toEqual([]);
     expect(inputs.some((f) => f.includes('credential-provider-env'))).toBe(true);
   });
 
   it('leave out modules a function imports but never uses: the API description carries no DynamoDB client', async () => {
     // The project's modules are free of import side effects ("sideEffects": false in package.json),
     // so the openapi function, which imports schemas that live beside repository code, bundles none of it.
-    const result = await build({ ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot), metafile: true });
+    const result = await build({
+      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot),
+      metafile: true,
+    });
     const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
-    const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+    const inputs = Object.entries(output?.inputs ?? {})
+      .filter(([, i]) => i.bytesInOutput > 0)
+      .map(([f]) => f);
     expect(inputs.some((f) => f.includes('functions/openapi/document.ts'))).toBe(true);
     expect(inputs.filter((f) => /@aws-sdk\/client-dynamodb|@smithy\/core/.test(f))).toEqual([]);
   });
 
   it('load no node:http at import in the API functions (the SDK needs only node:https; node:http costs about 11 ms of a cold start)', async () => {
     for (const route of ['transfer', 'zone']) {
-      const result = await build({ ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot), metafile: true });
+      const result = await build({
+        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot),
+        metafile: true,
+      });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
       const eager = (output?.imports ?? []).filter((i) => /^(node:)?http$/.test(i.path) && i.kind !== 'dynamic-import');
       expect(eager, route).toEqual([]);
-      expect(output?.imports.some((i) => i.path === 'node:https'), route).toBe(true);
+      expect(
+        output?.imports.some((i) => i.path === 'node:https'),
+        route,
+      ).toBe(true);
     }
   });
 
   it('sign requests with environment credentials only and answer from DynamoDB (in a fresh process)', async () => {
-    const event = apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'sidn' } });
-    const result = (await invokeBundle(file, event, { endpoint: process.env.DYNAMODB_ENDPOINT as string, table: process.env.TABLE_NAME as string })) as {
+    const event = apiEvent({
+      method: 'GET',
+      path: '/v2/providers/REGISTRY/sidn/info',
+      resource: '/v2/providers/REGISTRY/{name}/info',
+      pathParameters: { name: 'sidn' },
+    });
+    const result = (await invokeBundle(file, event, {
+      endpoint: process.env.DYNAMODB_ENDPOINT as string,
+      table: process.env.TABLE_NAME as string,
+    })) as {
       statusCode: number;
       body: string;
     };

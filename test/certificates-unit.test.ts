@@ -79,7 +79,12 @@ describe('CSR parsing and verification', () => {
   });
 
   it('accepts EC P-256 and P-384 keys and names the curve', async () => {
-    expect((await parseCsr(makeCsr({ key: 'p256' }))).summary).toMatchObject({ keyType: 'EC', keySize: 256, curve: 'P-256', signatureAlgorithm: 'ecdsa-with-SHA256' });
+    expect((await parseCsr(makeCsr({ key: 'p256' }))).summary).toMatchObject({
+      keyType: 'EC',
+      keySize: 256,
+      curve: 'P-256',
+      signatureAlgorithm: 'ecdsa-with-SHA256',
+    });
     expect((await parseCsr(makeCsr({ key: 'p384' }))).summary).toMatchObject({ keyType: 'EC', keySize: 384, curve: 'P-384' });
   });
 
@@ -102,20 +107,33 @@ describe('CSR parsing and verification', () => {
   it('refuses SHA-1 signatures and text that is no CSR', async () => {
     expect(await rejection(makeCsr({ sha1: true }))).toBe('is signed with sha1WithRSAEncryption; use SHA-256 or stronger');
     expect(await rejection(makeCsr({ sha1: true, key: 'p256' }))).toBe('is signed with ecdsa-with-SHA1; use SHA-256 or stronger');
-    expect(await rejection(makeCsr({ pss: { hash: 'sha1', saltLength: 20 } }))).toBe('is signed with rsassaPss-SHA1; use SHA-256 or stronger');
+    expect(await rejection(makeCsr({ pss: { hash: 'sha1', saltLength: 20 } }))).toBe(
+      'is signed with rsassaPss-SHA1; use SHA-256 or stronger',
+    );
     expect(await rejection('not a csr')).toBe('is not a PEM encoded PKCS#10 certificate signing request');
     const pem = makeCsr();
     expect(await rejection(pem.slice(0, 200) + pem.slice(260))).toBe('is not a PEM encoded PKCS#10 certificate signing request');
   });
 
   it('accepts P-521 keys and SHA-384/512 ECDSA and RSA signatures', async () => {
-    expect((await parseCsr(makeCsr({ key: 'p521' }))).summary).toMatchObject({ keyType: 'EC', keySize: 521, curve: 'P-521', signatureAlgorithm: 'ecdsa-with-SHA256' });
+    expect((await parseCsr(makeCsr({ key: 'p521' }))).summary).toMatchObject({
+      keyType: 'EC',
+      keySize: 521,
+      curve: 'P-521',
+      signatureAlgorithm: 'ecdsa-with-SHA256',
+    });
     expect((await parseCsr(makeCsr({ key: 'rsa4096' }))).summary).toMatchObject({ keyType: 'RSA', keySize: 4096 });
   });
 
   it('verifies RSASSA-PSS signatures with the digest and salt length their parameters state', async () => {
-    expect((await parseCsr(makeCsr({ pss: { hash: 'sha256', saltLength: 32 } }))).summary).toMatchObject({ keyType: 'RSA', signatureAlgorithm: 'rsassaPss-SHA256' });
-    expect((await parseCsr(makeCsr({ key: 'rsa4096', pss: { hash: 'sha384', saltLength: 48 } }))).summary).toMatchObject({ keySize: 4096, signatureAlgorithm: 'rsassaPss-SHA384' });
+    expect((await parseCsr(makeCsr({ pss: { hash: 'sha256', saltLength: 32 } }))).summary).toMatchObject({
+      keyType: 'RSA',
+      signatureAlgorithm: 'rsassaPss-SHA256',
+    });
+    expect((await parseCsr(makeCsr({ key: 'rsa4096', pss: { hash: 'sha384', saltLength: 48 } }))).summary).toMatchObject({
+      keySize: 4096,
+      signatureAlgorithm: 'rsassaPss-SHA384',
+    });
     expect((await parseCsr(makeCsr({ pss: { hash: 'sha256', saltLength: 0 } }))).summary.signatureAlgorithm).toBe('rsassaPss-SHA256');
     const message = 'has a signature that does not verify against its own public key';
     expect(await rejection(makeCsr({ pss: { hash: 'sha256', saltLength: 32, statedSaltLength: 20 } }))).toBe(message);
@@ -147,7 +165,11 @@ describe('CSR parsing and verification', () => {
   it('verifies the signed part exactly as it appears in the input, not a re-encoding of it', async () => {
     const csr = makeCsr({ longFormInfoLength: true, san: ['a.example.nl'] });
     const parsed = await parseCsr(csr);
-    expect(parsed.summary).toMatchObject({ commonName: 'www.example.com', san: ['a.example.nl'], signatureAlgorithm: 'sha256WithRSAEncryption' });
+    expect(parsed.summary).toMatchObject({
+      commonName: 'www.example.com',
+      san: ['a.example.nl'],
+      signatureAlgorithm: 'sha256WithRSAEncryption',
+    });
     expect(Buffer.from(parsed.der).equals(derOf(csr))).toBe(true);
   });
 
@@ -169,8 +191,14 @@ describe('CSR parsing and verification', () => {
   });
 
   it('reads the email address and the OU of the subject, and the SAN DNS names lower-cased', async () => {
-    const { summary } = await parseCsr(makeCsr({ subject: 'CN=Shop.Example.NL, OU=Web, E=Admin@Example.NL', san: ['Shop.Example.NL', 'WWW.shop.example.nl'] }));
-    expect(summary).toMatchObject({ commonName: 'shop.example.nl', san: ['shop.example.nl', 'www.shop.example.nl'], subject: { organizationalUnit: 'Web', email: 'Admin@Example.NL' } });
+    const { summary } = await parseCsr(
+      makeCsr({ subject: 'CN=Shop.Example.NL, OU=Web, E=Admin@Example.NL', san: ['Shop.Example.NL', 'WWW.shop.example.nl'] }),
+    );
+    expect(summary).toMatchObject({
+      commonName: 'shop.example.nl',
+      san: ['shop.example.nl', 'www.shop.example.nl'],
+      subject: { organizationalUnit: 'Web', email: 'Admin@Example.NL' },
+    });
   });
 
   it('refuses garbage: random bytes, a DER that is no CSR, a truncated CSR, a malformed extension request', async () => {
@@ -223,8 +251,16 @@ describe('DCV values', () => {
 
   it('offers the constructed approver mailboxes of the name and its parents', () => {
     expect(approverEmails('shop.example.nl')).toEqual([
-      'admin@shop.example.nl', 'administrator@shop.example.nl', 'hostmaster@shop.example.nl', 'postmaster@shop.example.nl', 'webmaster@shop.example.nl',
-      'admin@example.nl', 'administrator@example.nl', 'hostmaster@example.nl', 'postmaster@example.nl', 'webmaster@example.nl',
+      'admin@shop.example.nl',
+      'administrator@shop.example.nl',
+      'hostmaster@shop.example.nl',
+      'postmaster@shop.example.nl',
+      'webmaster@shop.example.nl',
+      'admin@example.nl',
+      'administrator@example.nl',
+      'hostmaster@example.nl',
+      'postmaster@example.nl',
+      'webmaster@example.nl',
     ]);
   });
 
@@ -272,13 +308,25 @@ describe('CAA evaluation (RFC 8659)', () => {
   });
 
   it('ignores parameters after the issuer and sets with only iodef', () => {
-    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '0 issue "comodoca.com; validationmethods=dns-01"' }]), authority)).toBe('VALID');
-    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '0 iodef "mailto:x@example.nl"' }]), authority)).toBe('VALID');
+    expect(
+      caaStatus(
+        'example.nl',
+        zone([{ name: 'example.nl', type: 'CAA', content: '0 issue "comodoca.com; validationmethods=dns-01"' }]),
+        authority,
+      ),
+    ).toBe('VALID');
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '0 iodef "mailto:x@example.nl"' }]), authority)).toBe(
+      'VALID',
+    );
   });
 
   it('reports unknown critical tags and malformed records', () => {
-    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '128 tbs "x"' }]), authority)).toBe('UNRECOGNIZED_CRITICAL_TAG');
-    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: 'issue sectigo.com' }]), authority)).toBe('MALFORMED_RESPONSE');
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: '128 tbs "x"' }]), authority)).toBe(
+      'UNRECOGNIZED_CRITICAL_TAG',
+    );
+    expect(caaStatus('example.nl', zone([{ name: 'example.nl', type: 'CAA', content: 'issue sectigo.com' }]), authority)).toBe(
+      'MALFORMED_RESPONSE',
+    );
     expect(parseCaa('0 issue "sectigo.com"')).toEqual({ critical: false, tag: 'issue', value: 'sectigo.com' });
   });
 });
@@ -301,7 +349,9 @@ describe('one-time links', () => {
   it('works once: a second use, even concurrent, is refused', async () => {
     const token = new URL(oneTimeLink(7001, 'sectigo', at)).searchParams.get('token') as string;
     const results = await Promise.allSettled([redeemOneTimeLink(token, at), redeemOneTimeLink(token, at)]);
-    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ processId: 7001, authority: 'sectigo' }]);
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([
+      { processId: 7001, authority: 'sectigo' },
+    ]);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(OneTimeLinkRejected);
     expect(refused.reason.message).toBe('link already used');
@@ -333,7 +383,7 @@ describe('one-time links', () => {
 });
 
 describe('certificate repository', () => {
-  it('lists a customer\'s certificates in id order with relative demo dates resolved, and the product catalogue', async () => {
+  it("lists a customer's certificates in id order with relative demo dates resolved, and the product catalogue", async () => {
     const certificates = await listCertificates('demo');
     expect(certificates.map((c) => c.id)).toEqual([1001, 1002, 1003]);
     const daysLeft = (new Date(certificates[0]?.expiryDate as string).getTime() - Date.now()) / 86_400_000;

@@ -2,8 +2,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
-import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { ensureIdFloor, nextId } from '../shared/db/repositories/counters.ts';
+import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { allocateProcessId } from '../shared/db/repositories/processes.ts';
 import { findRegistryForDomain } from '../shared/db/repositories/providers.ts';
 import { tableName } from '../shared/db/table.ts';
@@ -54,7 +54,12 @@ describe('repositories', () => {
 
 describe('keys', () => {
   it('start every key with its entity prefix', () => {
-    expect(keys.apiKey('ab', 'demo', 'alice')).toEqual({ pk: 'APIKEY#ab', sk: 'APIKEY', gsi1pk: 'APIKEYS#demo', gsi1sk: 'APIKEY#alice#ab' });
+    expect(keys.apiKey('ab', 'demo', 'alice')).toEqual({
+      pk: 'APIKEY#ab',
+      sk: 'APIKEY',
+      gsi1pk: 'APIKEYS#demo',
+      gsi1sk: 'APIKEY#alice#ab',
+    });
     expect(keys.contact('demo', 'demo-admin')).toEqual({ pk: 'CONTACT#demo', sk: 'CONTACT#demo-admin' });
     expect(keys.process(42, 'demo')).toEqual({ pk: 'PROCESS#42', sk: 'PROCESS', gsi1pk: 'PROCESSES#demo', gsi1sk: 'PROCESS#000000000042' });
     expect(keys.zone('demo-shop.nl', 'demo').pk).toBe(keys.domain('demo-shop.nl', 'demo').pk);

@@ -25,7 +25,7 @@ describe('the scheduled DCV check', () => {
     const report = await checkOpenRequests(seconds(1));
     const process = await getProcess(processId, 'demo');
     expect(process?.status).toBe('COMPLETED');
-    const issuedId = (process?.details as { issuedCertificateId: number }).issuedCertificateId;
+    const issuedId = (process?.details as { issuedCertificateId: number } | undefined)?.issuedCertificateId as number;
     expect(report.issued).toContain(issuedId);
     expect(await getCertificateOf('demo', issuedId)).toMatchObject({
       product: 'ssl_sectigo_dv',
@@ -47,11 +47,17 @@ describe('the scheduled DCV check', () => {
   });
 
   it('waits for an approval e-mail as long as the sandbox authority says, then issues', async () => {
-    const { processId } = await openRenewal({ period: 12, csr: shopCsr, dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }] });
+    const { processId } = await openRenewal({
+      period: 12,
+      csr: shopCsr,
+      dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }],
+    });
     await checkOpenRequests(seconds(5));
     let info = await call('GET', `/v2/processes/${processId}/info`);
     expect(info.body.validations.dcv.map((d: { status: string }) => d.status)).toEqual(['VALIDATED', 'WAITING']);
-    expect(info.body.nextAction.steps).toEqual([{ kind: 'APPROVE_EMAIL', commonName: 'demo-shop.nl', message: 'Approve the validation e-mail sent to postmaster@demo-shop.nl.' }]);
+    expect(info.body.nextAction.steps).toEqual([
+      { kind: 'APPROVE_EMAIL', commonName: 'demo-shop.nl', message: 'Approve the validation e-mail sent to postmaster@demo-shop.nl.' },
+    ]);
     await checkOpenRequests(seconds(61));
     info = await call('GET', `/v2/processes/${processId}/info`);
     expect(info.body.validations.dcv.map((d: { status: string }) => d.status)).toEqual(['VALIDATED', 'VALIDATED']);
@@ -69,24 +75,43 @@ describe('the scheduled DCV check', () => {
     expect(info.body.requiresAttention).toBe(true);
     expect(info.body.validations.dcv[0].status).toBe('ATTENTION');
     expect(info.body.nextAction.steps).toEqual([
-      { kind: 'FIX_DNS_RECORD', commonName: 'www.demo-shop.nl', message: `Set the CNAME record ${entry.dnsRecord} to ${entry.dnsContents}; it now has other contents.` },
+      {
+        kind: 'FIX_DNS_RECORD',
+        commonName: 'www.demo-shop.nl',
+        message: `Set the CNAME record ${entry.dnsRecord} to ${entry.dnsContents}; it now has other contents.`,
+      },
     ]);
     expect((await getProcess(processId, 'demo'))?.status).toBe('RUNNING');
   });
 
-  it('advances organization checks on the authority\'s schedule and issues an OV certificate when all pass', async () => {
+  it("advances organization checks on the authority's schedule and issues an OV certificate when all pass", async () => {
     const { processId } = await openRenewal(
-      { period: 12, csr: makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, C=NL' }), address: 'Keizersgracht 100', postalCode: '1015 AA', approver: organizationFields.approver },
+      {
+        period: 12,
+        csr: makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, C=NL' }),
+        address: 'Keizersgracht 100',
+        postalCode: '1015 AA',
+        approver: organizationFields.approver,
+      },
       { product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] },
     );
     await checkOpenRequests(seconds(301));
     let info = await call('GET', `/v2/processes/${processId}/info`);
-    expect(info.body.validations).toMatchObject({ organization: 'VALIDATED', docs: 'VALIDATED', voice: 'WAITING', agreement: 'VALIDATED', whois: 'VALIDATED' });
+    expect(info.body.validations).toMatchObject({
+      organization: 'VALIDATED',
+      docs: 'VALIDATED',
+      voice: 'WAITING',
+      agreement: 'VALIDATED',
+      whois: 'VALIDATED',
+    });
     expect(info.body.nextAction).toBeUndefined();
     await checkOpenRequests(seconds(601));
     info = await call('GET', `/v2/processes/${processId}/info`);
     expect(info.body.validations.voice).toBe('VALIDATED');
-    expect(await getCertificateOf('demo', info.body.issuedCertificateId)).toMatchObject({ product: 'ssl_sectigo_ov', organization: 'Demo Hosting B.V.' });
+    expect(await getCertificateOf('demo', info.body.issuedCertificateId)).toMatchObject({
+      product: 'ssl_sectigo_ov',
+      organization: 'Demo Hosting B.V.',
+    });
   });
 
   it('issues once when runs overlap', async () => {
@@ -97,8 +122,17 @@ describe('the scheduled DCV check', () => {
   });
 
   it('runs as a scheduled function and reports what it did', async () => {
-    const report = await handler({ 'detail-type': 'Scheduled Event' } as ScheduledEvent, { functionName: 'dcv-check', awsRequestId: 'test' } as Context);
-    expect(report).toEqual({ checked: expect.any(Number), updated: expect.any(Number), issued: expect.any(Array), closed: expect.any(Number), failed: 0 });
+    const report = await handler(
+      { 'detail-type': 'Scheduled Event' } as ScheduledEvent,
+      { functionName: 'dcv-check', awsRequestId: 'test' } as Context,
+    );
+    expect(report).toEqual({
+      checked: expect.any(Number),
+      updated: expect.any(Number),
+      issued: expect.any(Array),
+      closed: expect.any(Number),
+      failed: 0,
+    });
     // 501 (organization ATTENTION) and 601 (e-mail not answered yet, or answered) stay open or close on their own rules.
     expect(await listOpenRequests()).toContain(501);
   });

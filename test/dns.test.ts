@@ -1,10 +1,10 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { ZoneRecordEntry } from '../shared/db/repositories/zones.ts';
 import { readDnsConfig } from '../shared/dns/config.ts';
-import { absolute, ownerName, quoteTxt, toZoneFile } from '../shared/dns/zone-file.ts';
 import { defaultRecords, mailboxName, renderRecord, renderZone, replaceDomain, soaSerial } from '../shared/dns/zone.ts';
-import * as v from 'valibot';
+import { absolute, ownerName, quoteTxt, toZoneFile } from '../shared/dns/zone-file.ts';
 
 const defaults = readDnsConfig({});
 
@@ -29,7 +29,11 @@ describe('DNS configuration', () => {
     expect(defaults).toEqual({
       nameServers: {
         BASIC: ['ns1.registrar-sandbox.example', 'ns2.registrar-sandbox.example', 'ns3.registrar-sandbox.example'],
-        PREMIUM: ['ns1.premium.registrar-sandbox.example', 'ns2.premium.registrar-sandbox.example', 'ns3.premium.registrar-sandbox.example'],
+        PREMIUM: [
+          'ns1.premium.registrar-sandbox.example',
+          'ns2.premium.registrar-sandbox.example',
+          'ns3.premium.registrar-sandbox.example',
+        ],
       },
       zoneDefaults: { hostMaster: 'hostmaster@registrar-sandbox.example', refresh: 10800, retry: 3600, expire: 604800, ttl: 3600 },
       negativeTtl: 3600,
@@ -121,7 +125,19 @@ describe('zone rendering', () => {
   it('leaves optional fields out when the zone does not have them', () => {
     const view = renderZone(zone, defaults);
     expect(Object.keys(view)).toEqual([
-      'id', 'customer', 'createdDate', 'managed', 'service', 'dnssec', 'hostMaster', 'refresh', 'retry', 'expire', 'ttl', 'defaultRecords', 'records',
+      'id',
+      'customer',
+      'createdDate',
+      'managed',
+      'service',
+      'dnssec',
+      'hostMaster',
+      'refresh',
+      'retry',
+      'expire',
+      'ttl',
+      'defaultRecords',
+      'records',
     ]);
   });
 });
@@ -147,11 +163,18 @@ describe('zone file syntax', () => {
   it('splits TXT data in character-strings of at most 255 bytes', () => {
     expect(quoteTxt('a'.repeat(255))).toBe(`"${'a'.repeat(255)}"`);
     expect(quoteTxt('a'.repeat(256))).toBe(`"${'a'.repeat(255)}" "a"`);
-    expect(quoteTxt('a'.repeat(600)).split(' ').map((s) => s.length - 2)).toEqual([255, 255, 90]);
+    expect(
+      quoteTxt('a'.repeat(600))
+        .split(' ')
+        .map((s) => s.length - 2),
+    ).toEqual([255, 255, 90]);
   });
 
   it('lists a stored SOA record as a comment: the zone has the service SOA', () => {
-    const file = toZoneFile('example.nl', renderZone({ ...zone, records: [{ name: '##DOMAIN##', type: 'SOA', content: 'ns.x hm.x 1 2 3 4 5', ttl: 60 }] }, defaults));
+    const file = toZoneFile(
+      'example.nl',
+      renderZone({ ...zone, records: [{ name: '##DOMAIN##', type: 'SOA', content: 'ns.x hm.x 1 2 3 4 5', ttl: 60 }] }, defaults),
+    );
     expect(file.split('\n').filter((l) => l.includes('SOA'))).toEqual([
       '@\t3600\tIN\tSOA\tns1.registrar-sandbox.example. hostmaster.example.net. 1767225600 10800 3600 604800 3600',
       "; @\t60\tIN\tSOA\tns.x hm.x 1 2 3 4 5 (the zone's SOA is the service's, above)",

@@ -23,7 +23,15 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 1000 },
   });
 });
@@ -42,11 +50,19 @@ describe('GET /docs', () => {
       requested.push(request.url());
     });
     await page.goto(`${server.url}/docs`);
-    await page.locator('.opblock').nth(routes.length - 1).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.opblock')
+      .nth(routes.length - 1)
+      .waitFor({ timeout: 15_000 });
 
-    const listed = await page.locator('.opblock-summary').evaluateAll((nodes) =>
-      nodes.map((n) => `${n.querySelector('.opblock-summary-method')?.textContent} ${n.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    );
+    const listed = await page
+      .locator('.opblock-summary')
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (n) =>
+            `${n.querySelector('.opblock-summary-method')?.textContent} ${n.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
     expect(listed.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
     for (const path of [
       '/v2/domains/{domainName}/transfer',
@@ -56,7 +72,10 @@ describe('GET /docs', () => {
       '/v2/customers/{customer}/pricelist',
       '/v2/domains/{domainName}/zone',
     ]) {
-      expect(listed.some((l) => l.endsWith(` ${path}`)), path).toBe(true);
+      expect(
+        listed.some((l) => l.endsWith(` ${path}`)),
+        path,
+      ).toBe(true);
     }
 
     const screenshot = process.env.SCREENSHOT;

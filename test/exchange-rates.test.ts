@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handler } from '../functions/exchange-rates/handler.ts';
 import { defaultEcbRatesUrl, fetchEcbDaily, parseEcbDaily, RatesDocumentError } from '../functions/exchange-rates/ecb.ts';
+import { handler } from '../functions/exchange-rates/handler.ts';
 import { ecbRatesUrl, updateExchangeRates } from '../functions/exchange-rates/job.ts';
 import { getLatestRates, listRates } from '../shared/db/repositories/rates.ts';
 import { jobs } from '../shared/routes.ts';
@@ -34,12 +34,18 @@ const documents: Record<string, { status: number; body: string; delayMs?: number
   '/html.xml': { status: 200, body: '<!DOCTYPE html><html><body>Maintenance</body></html>' },
   '/truncated.xml': { status: 200, body: sample.slice(0, sample.indexOf("<Cube currency='GBP'") + 10) },
   '/empty.xml': { status: 200, body: '' },
-  '/no-usd.xml': { status: 200, body: withRates("\t\t\t<Cube currency='JPY' rate='179.87'/>\n\t\t\t<Cube currency='GBP' rate='0.87830'/>") },
+  '/no-usd.xml': {
+    status: 200,
+    body: withRates("\t\t\t<Cube currency='JPY' rate='179.87'/>\n\t\t\t<Cube currency='GBP' rate='0.87830'/>"),
+  },
   '/zero-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='GBP' rate='0'/>") },
   '/negative-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='-1.1498'/>") },
   '/text-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='n/a'/>") },
   '/missing-rate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='GBP'/>") },
-  '/bad-currency.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='pound' rate='0.8'/>") },
+  '/bad-currency.xml': {
+    status: 200,
+    body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='pound' rate='0.8'/>"),
+  },
   '/duplicate.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='USD' rate='1.2'/>") },
   '/bad-date.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>", '2026-02-30') },
   '/future-date.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>", '2099-01-02') },
@@ -82,11 +88,36 @@ beforeEach(() => {
 const event = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent;
 const context = { functionName: 'exchange-rates', awsRequestId: 'test' } as Context;
 
-
 const expectedRates = {
-  USD: 1.1498, JPY: 179.87, CZK: 24.312, DKK: 7.4612, GBP: 0.8783, HUF: 386.45, PLN: 4.2265, RON: 5.0876, SEK: 10.9915, CHF: 0.9231,
-  ISK: 146.9, NOK: 11.721, TRY: 48.6123, AUD: 1.7764, BRL: 6.1702, CAD: 1.6148, CNY: 8.1794, HKD: 8.9462, IDR: 19247.36, ILS: 3.7531,
-  INR: 101.8415, KRW: 1689.52, MXN: 21.2438, MYR: 4.8012, NZD: 2.0317, PHP: 67.834, SGD: 1.4987, THB: 37.326, ZAR: 20.0215,
+  USD: 1.1498,
+  JPY: 179.87,
+  CZK: 24.312,
+  DKK: 7.4612,
+  GBP: 0.8783,
+  HUF: 386.45,
+  PLN: 4.2265,
+  RON: 5.0876,
+  SEK: 10.9915,
+  CHF: 0.9231,
+  ISK: 146.9,
+  NOK: 11.721,
+  TRY: 48.6123,
+  AUD: 1.7764,
+  BRL: 6.1702,
+  CAD: 1.6148,
+  CNY: 8.1794,
+  HKD: 8.9462,
+  IDR: 19247.36,
+  ILS: 3.7531,
+  INR: 101.8415,
+  KRW: 1689.52,
+  MXN: 21.2438,
+  MYR: 4.8012,
+  NZD: 2.0317,
+  PHP: 67.834,
+  SGD: 1.4987,
+  THB: 37.326,
+  ZAR: 20.0215,
 };
 
 describe('parsing the ECB daily XML', () => {
@@ -128,7 +159,11 @@ describe('parsing the ECB daily XML', () => {
 
   it.each([
     ['a second root element', `${sample}<Cube currency='USD' rate='2'/>\n`, /Extra content at the end of the document/],
-    ['a document cut before its last end tag', sample.slice(0, sample.lastIndexOf('</gesmes:Envelope>')), /Missing end tag for element gesmes:Envelope/],
+    [
+      'a document cut before its last end tag',
+      sample.slice(0, sample.lastIndexOf('</gesmes:Envelope>')),
+      /Missing end tag for element gesmes:Envelope/,
+    ],
     ['a mismatched end tag', sample.replace('</gesmes:Sender>', '</gesmes:Sendr>'), /Missing end tag for element gesmes:Sender/],
     ['a repeated attribute', withRates("\t\t\t<Cube currency='USD' rate='1.1498' rate='2'/>"), /Duplicate attribute: rate/],
     ['an unquoted attribute value', withRates("\t\t\t<Cube currency='USD' rate=1.1498/>"), /Attribute value expected/],
@@ -267,13 +302,15 @@ describe('the exchange-rate job', () => {
     const after = await call('GET', '/v2/customers/demo/pricelist?currency=USD');
     expect(after.headers['x-exchange-rate-date']).toBe('2026-11-20');
     // domain_com CREATE: 1049 EUR cents x 1.1498 = 1206.1402 -> 1206 USD cents
-    expect(after.body.prices.find((p: { product: string; action: string }) => p.product === 'domain_com' && p.action === 'CREATE')).toEqual({
-      product: 'domain_com',
-      action: 'CREATE',
-      currency: 'USD',
-      price: 1206,
-      fromDate: '2025-09-01T00:00:00Z',
-    });
+    expect(after.body.prices.find((p: { product: string; action: string }) => p.product === 'domain_com' && p.action === 'CREATE')).toEqual(
+      {
+        product: 'domain_com',
+        action: 'CREATE',
+        currency: 'USD',
+        price: 1206,
+        fromDate: '2025-09-01T00:00:00Z',
+      },
+    );
   });
 
   it('changes nothing when run again for the same day', async () => {

@@ -2,8 +2,8 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as dcvCheckHandler } from '../functions/dcv-check/handler.ts';
 import { createGateway } from '../infra/local/gateway.ts';
-import { db } from '../shared/db/client.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
+import { db } from '../shared/db/client.ts';
 import { getCertificateAuthority, putCertificateAuthority } from '../shared/db/repositories/certificates.ts';
 import { type ApiResponse, call } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
@@ -21,24 +21,48 @@ import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfe
 
 type Fault = { name: string; error: () => Error };
 
-const sdkError = (name: string, message: string, fault: 'client' | 'server', extra: Record<string, unknown> = {}) => () =>
-  Object.assign(new Error(message), { name, $fault: fault, $metadata: { httpStatusCode: fault === 'server' ? 500 : 400 }, ...extra });
+const sdkError =
+  (name: string, message: string, fault: 'client' | 'server', extra: Record<string, unknown> = {}) =>
+  () =>
+    Object.assign(new Error(message), { name, $fault: fault, $metadata: { httpStatusCode: fault === 'server' ? 500 : 400 }, ...extra });
 
 /** The failures DynamoDB (and the SDK in front of it) surfaces once its own retries are spent. */
 const faults: Fault[] = [
   { name: 'ThrottlingException', error: sdkError('ThrottlingException', 'Rate of requests exceeds the allowed throughput.', 'client') },
-  { name: 'ProvisionedThroughputExceededException', error: sdkError('ProvisionedThroughputExceededException', 'The level of configured provisioned throughput for the table was exceeded.', 'client') },
-  { name: 'RequestLimitExceeded', error: sdkError('RequestLimitExceeded', 'Throughput exceeds the current throughput limit for your account.', 'client') },
+  {
+    name: 'ProvisionedThroughputExceededException',
+    error: sdkError(
+      'ProvisionedThroughputExceededException',
+      'The level of configured provisioned throughput for the table was exceeded.',
+      'client',
+    ),
+  },
+  {
+    name: 'RequestLimitExceeded',
+    error: sdkError('RequestLimitExceeded', 'Throughput exceeds the current throughput limit for your account.', 'client'),
+  },
   { name: 'TimeoutError', error: () => Object.assign(new Error('Connection timed out after 3000 ms'), { name: 'TimeoutError' }) },
   { name: 'ECONNRESET', error: () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) },
   { name: 'InternalServerError', error: sdkError('InternalServerError', 'Internal server error', 'server') },
   { name: 'ServiceUnavailable', error: sdkError('ServiceUnavailable', 'Service unavailable', 'server') },
-  { name: 'TransactionConflictException', error: sdkError('TransactionConflictException', 'Transaction is ongoing for the item', 'client') },
+  {
+    name: 'TransactionConflictException',
+    error: sdkError('TransactionConflictException', 'Transaction is ongoing for the item', 'client'),
+  },
   {
     name: 'TransactionCanceledException (conflict)',
-    error: sdkError('TransactionCanceledException', 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]', 'client', {
-      CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }, { Code: 'None' }],
-    }),
+    error: sdkError(
+      'TransactionCanceledException',
+      'Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]',
+      'client',
+      {
+        CancellationReasons: [
+          { Code: 'None' },
+          { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' },
+          { Code: 'None' },
+        ],
+      },
+    ),
   },
 ];
 
@@ -49,7 +73,12 @@ interface TableCall {
 
 function firstKey(input: Record<string, any>): string {
   const plain = (a: any) => (a && typeof a === 'object' && 'S' in a ? a.S : a);
-  const item = input.Key ?? input.Item ?? input.TransactItems?.[0]?.Put?.Item ?? input.TransactItems?.[0]?.Update?.Key ?? input.TransactItems?.[0]?.Delete?.Key;
+  const item =
+    input.Key ??
+    input.Item ??
+    input.TransactItems?.[0]?.Put?.Item ??
+    input.TransactItems?.[0]?.Update?.Key ??
+    input.TransactItems?.[0]?.Delete?.Key;
   if (item) return `${plain(item.pk)}#${plain(item.sk)}`;
   const values = input.ExpressionAttributeValues;
   if (values?.[':pk']) return String(plain(values[':pk']));
@@ -131,7 +160,10 @@ async function everyStep(
     injected++;
     if (/conflict/i.test(fault.name) && calls[step]?.command.startsWith('TransactWrite') && res.status < 300) {
       // Transactions retry a lost race (transactions.ts): a conflict may end in a complete write.
-      onAccepted?.(res, changedKeys(before, await snapshotTable()).filter((k) => !k.startsWith('COUNTER#')));
+      onAccepted?.(
+        res,
+        changedKeys(before, await snapshotTable()).filter((k) => !k.startsWith('COUNTER#')),
+      );
       continue;
     }
     if (expectations(calls[step] as TableCall, step, calls) === 'unavailable') {
@@ -140,11 +172,17 @@ async function everyStep(
       if (onRetried) {
         const retried = await run();
         expect(retried.status, `${where}, retried: ${retried.raw}`).toBeLessThan(300);
-        onRetried(retried, changedKeys(before, await snapshotTable()).filter((k) => !k.startsWith('COUNTER#')));
+        onRetried(
+          retried,
+          changedKeys(before, await snapshotTable()).filter((k) => !k.startsWith('COUNTER#')),
+        );
       }
     } else {
       expect(res.status, `${where}: ${res.raw}`).toBeLessThan(300);
-      onAccepted?.(res, changedKeys(before, await snapshotTable()).filter((k) => !k.startsWith('COUNTER#')));
+      onAccepted?.(
+        res,
+        changedKeys(before, await snapshotTable()).filter((k) => !k.startsWith('COUNTER#')),
+      );
     }
   }
   return calls.length;
@@ -173,10 +211,18 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
       '/v2/processes/502/info',
     ];
     for (const url of reads) {
-      const steps = await everyStep(`GET ${url}`, async () => () => call('GET', url), () => 'unavailable');
+      const steps = await everyStep(
+        `GET ${url}`,
+        async () => () => call('GET', url),
+        () => 'unavailable',
+      );
       expect(steps, url).toBeGreaterThan(0);
     }
-    await everyStep('GET zone file', async () => () => call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { Accept: 'text/dns' } }), () => 'unavailable');
+    await everyStep(
+      'GET zone file',
+      async () => () => call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { Accept: 'text/dns' } }),
+      () => 'unavailable',
+    );
   });
 
   // A transfer's calls: the reads (one BatchGet, the price list), the registry's look and its
@@ -221,7 +267,10 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
       (res, changed) => {
         expect(res.status).toBe(202);
         expect(res.headers['idempotent-replayed']).toBeUndefined();
-        oneTransfer(res, changed.filter((k) => !k.startsWith('IDEMPOTENCY#')));
+        oneTransfer(
+          res,
+          changed.filter((k) => !k.startsWith('IDEMPOTENCY#')),
+        );
       },
     );
   });
@@ -248,11 +297,15 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
 
   it('POST renew (with and without Idempotency-Key, and issued at once by auth key) answers 503 and leaves nothing', async () => {
     // Every run starts with a cold catalogue (products, authorities), so each makes the same calls.
-    await everyStep('POST renew', async () => {
-      forgetCatalogue();
-      const certificate = await testCertificate();
-      return () => renew(certificate.id, { period: 12, csr });
-    }, () => 'unavailable');
+    await everyStep(
+      'POST renew',
+      async () => {
+        forgetCatalogue();
+        const certificate = await testCertificate();
+        return () => renew(certificate.id, { period: 12, csr });
+      },
+      () => 'unavailable',
+    );
     await everyStep(
       'POST renew (Idempotency-Key)',
       async () => {
@@ -263,18 +316,29 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
       },
       (call, index, calls) => (index === calls.length - 1 && call.key.startsWith('IDEMPOTENCY#') ? 'accepted' : 'unavailable'),
     );
-    await everyStep('POST renew (auth key, issued at once)', async () => {
-      forgetCatalogue();
-      const certificate = await testCertificate();
-      return () => renew(certificate.id, { period: 12, csr, authKey: true });
-    }, () => 'unavailable');
+    await everyStep(
+      'POST renew (auth key, issued at once)',
+      async () => {
+        forgetCatalogue();
+        const certificate = await testCertificate();
+        return () => renew(certificate.id, { period: 12, csr, authKey: true });
+      },
+      () => 'unavailable',
+    );
   });
 
   it('the authorizer answers 503 when it cannot read the key store, before any function runs', async () => {
     for (const fault of faults) {
       const gateway = createGateway();
-      const { result } = await withFault(0, fault, () => gateway.handle({ method: 'GET', url: '/v2/processes/501/info', headers: { Authorization: 'ApiKey demo-key' } }));
-      const res = { status: result.status, headers: Object.fromEntries(Object.entries(result.headers).map(([k, v]) => [k.toLowerCase(), v])), body: JSON.parse(result.body), raw: result.body };
+      const { result } = await withFault(0, fault, () =>
+        gateway.handle({ method: 'GET', url: '/v2/processes/501/info', headers: { Authorization: 'ApiKey demo-key' } }),
+      );
+      const res = {
+        status: result.status,
+        headers: Object.fromEntries(Object.entries(result.headers).map(([k, v]) => [k.toLowerCase(), v])),
+        body: JSON.parse(result.body),
+        raw: result.body,
+      };
       expectUnavailable(res, fault.name);
     }
   });
@@ -287,7 +351,7 @@ describe('faults of the sandbox registry and certificate authority', () => {
     expect(res.headers['retry-after']).toBe('30');
   });
 
-  it('a registry outage at the transfer\'s first look answers 503 and writes nothing', async () => {
+  it("a registry outage at the transfer's first look answers 503 and writes nothing", async () => {
     const name = await fresh();
     await sandboxDomain(name, { unavailable: ['prepareTransfer'] });
     const before = await snapshotTable();
@@ -342,7 +406,11 @@ describe('faults of the sandbox registry and certificate authority', () => {
     try {
       const other = await testCertificate();
       const before = await snapshotTable();
-      for (const [body, quote] of [[{ period: 12, csr }, true], [{ period: 12, csr }, false], [{ period: 12, csr, authKey: true }, false]] as const) {
+      for (const [body, quote] of [
+        [{ period: 12, csr }, true],
+        [{ period: 12, csr }, false],
+        [{ period: 12, csr, authKey: true }, false],
+      ] as const) {
         const res = await renew(other.id, body, { quote });
         expectUnavailable(res, `renew quote=${quote}`);
         expect(res.body.message).toBe('The certificate authority Sectigo is unavailable; retry later.');

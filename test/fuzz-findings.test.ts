@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createGateway } from '../infra/local/gateway.ts';
 import { jsonDepthExceeds } from '../shared/http/json-depth.ts';
 import { maxBodyDepth } from '../shared/http/pipeline.ts';
-import { testCertificate } from './support/certificates.ts';
 import { call } from './support/api.ts';
+import { testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 
 /** What the fuzz suite found, pinned as plain examples (docs/reliability.md lists them). */
@@ -20,7 +20,9 @@ describe('fuzz findings', () => {
       violations: [{ field: 'zone', message: 'must be an object' }],
       requestId: empty.headers['x-request-id'],
     });
-    const listed = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', { body: { ...transferBody, contacts: [['ADMIN', 'demo-admin']] } });
+    const listed = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', {
+      body: { ...transferBody, contacts: [['ADMIN', 'demo-admin']] },
+    });
     expect(listed.body.violations).toEqual([{ field: 'contacts[0]', message: 'must be an object' }]);
     const certificate = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com'] });
     const renew = await call('POST', `/v2/ssl/certificates/${certificate.id}/renew?quote=true`, {
@@ -36,13 +38,22 @@ describe('fuzz findings', () => {
   it('refuses a body nested deeper than the limit with 400, at any depth up to the size limit', async () => {
     for (const depth of [maxBodyDepth + 1, 3_000, 32_000]) {
       const body = `{"customer":"demo","registrant":"demo-registrant","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
-      const res = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', { body, headers: { 'Content-Type': 'application/json' } });
+      const res = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', {
+        body,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status, String(depth)).toBe(400);
-      expect(res.body).toMatchObject({ type: 'InvalidMessage', message: `The request body nests arrays and objects more than ${maxBodyDepth} levels deep.` });
+      expect(res.body).toMatchObject({
+        type: 'InvalidMessage',
+        message: `The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`,
+      });
     }
     // Within the limit the body is read as usual: here an unknown property.
     const shallow = `{"customer":"demo","registrant":"demo-registrant","x":${'['.repeat(maxBodyDepth - 1)}${']'.repeat(maxBodyDepth - 1)}}`;
-    const res = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', { body: shallow, headers: { 'Content-Type': 'application/json' } });
+    const res = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', {
+      body: shallow,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.body).toMatchObject({ type: 'UnrecognizedPropertyException', property: 'x' });
   });
 
@@ -55,7 +66,10 @@ describe('fuzz findings', () => {
   });
 
   it('names an unknown property called "" as such', async () => {
-    const res = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', { body: '{"customer":"demo","registrant":"demo-registrant","":1}', headers: { 'Content-Type': 'application/json' } });
+    const res = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', {
+      body: '{"customer":"demo","registrant":"demo-registrant","":1}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.body).toMatchObject({ type: 'UnrecognizedPropertyException', property: '' });
   });
 
@@ -72,16 +86,32 @@ describe('fuzz findings', () => {
   it('the local gateway takes query parameters and headers named like Object.prototype members', async () => {
     const gateway = createGateway();
     for (const query of ['constructor=x', '__proto__=x', 'toString=1&hasOwnProperty=2', 'currency=usd&constructor=a&constructor=b']) {
-      const res = await gateway.handle({ method: 'GET', url: `/v2/customers/demo/pricelist?${query}`, headers: { authorization: 'ApiKey demo-key' } });
+      const res = await gateway.handle({
+        method: 'GET',
+        url: `/v2/customers/demo/pricelist?${query}`,
+        headers: { authorization: 'ApiKey demo-key' },
+      });
       expect(res.status, query).toBe(200);
     }
-    const res = await gateway.handle({ method: 'GET', url: '/v2/customers/demo/pricelist', headers: Object.fromEntries([['authorization', 'ApiKey demo-key'], ['__proto__', 'x'], ['constructor', 'y']]) });
+    const res = await gateway.handle({
+      method: 'GET',
+      url: '/v2/customers/demo/pricelist',
+      headers: Object.fromEntries([
+        ['authorization', 'ApiKey demo-key'],
+        ['__proto__', 'x'],
+        ['constructor', 'y'],
+      ]),
+    });
     expect(res.status).toBe(200);
   });
 
   it('the local gateway answers 400 to a request target no URL parser takes, instead of failing', async () => {
     const res = await createGateway().handle({ method: 'GET', url: '/\\\ud920x', headers: { authorization: 'ApiKey demo-key' } });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ type: 'InvalidMessage', message: 'The request could not be processed.', requestId: res.headers['X-Request-Id'] });
+    expect(JSON.parse(res.body)).toEqual({
+      type: 'InvalidMessage',
+      message: 'The request could not be processed.',
+      requestId: res.headers['X-Request-Id'],
+    });
   });
 });

@@ -14,8 +14,8 @@ import {
   headers as headerSets,
   hostileJson,
   hostileString,
-  method as methods,
   type Mutation,
+  method as methods,
   mutations,
   type Path,
   pathSegment,
@@ -66,7 +66,14 @@ const transferBase = {
   designatedAgent: 'NONE',
   zone: { service: 'BASIC', template: 'demo-template', link: true, master: '192.0.2.53', dnssec: false },
   contacts: [{ role: 'ADMIN', handle: 'demo-admin' }],
-  keyData: [{ protocol: 3, flags: 257, algorithm: 13, publicKey: 'RC0/0l+nLyCv7xZu9zFztbZ1V+sKoNPLGh1eikgv7PuELQkmCYlp7SKAIjVGqAiaCj1CsH47PaEiCIdnKpeQnQ==' }],
+  keyData: [
+    {
+      protocol: 3,
+      flags: 257,
+      algorithm: 13,
+      publicKey: 'RC0/0l+nLyCv7xZu9zFztbZ1V+sKoNPLGh1eikgv7PuELQkmCYlp7SKAIjVGqAiaCj1CsH47PaEiCIdnKpeQnQ==',
+    },
+  ],
   billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1 }],
   transferContacts: ['REGISTRANT'],
   languageCode: 'de',
@@ -185,7 +192,10 @@ beforeAll(async () => {
   for (let i = 0; i < 15; i++) dvCertificates.push((await testCertificate()).id);
   ovCertificates = [];
   for (let i = 0; i < 5; i++) {
-    ovCertificates.push((await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] })).id);
+    ovCertificates.push(
+      (await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] }))
+        .id,
+    );
   }
   before = await snapshotTable();
   recorder = recordWrites();
@@ -254,7 +264,10 @@ function expectMutationAnswer(res: LocalResponse, body: string, m: Mutation, bas
   }
   const answer = parse(res);
   if (jsonDepthExceeds(body, maxBodyDepth)) {
-    expect(answer, res.body).toMatchObject({ type: 'InvalidMessage', message: `The request body nests arrays and objects more than ${maxBodyDepth} levels deep.` });
+    expect(answer, res.body).toMatchObject({
+      type: 'InvalidMessage',
+      message: `The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`,
+    });
     return;
   }
   if (answer.type === 'InvalidMessage' && answer.message === 'Forbidden key in JSON body.') {
@@ -294,13 +307,20 @@ const property = <T>(arb: fc.Arbitrary<T>, run: (value: T) => Promise<void>, num
   });
 
 describe('fuzzing the six endpoints through the gateway', () => {
-  it('transfer: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', { timeout }, async () => {
+  it('transfer: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', {
+    timeout,
+  }, async () => {
     await property(
       fc.record({ domain: fc.constantFrom(...transferDomains), quote: fc.boolean(), mutation: mutations(transferFields, transferObjects) }),
       async ({ domain, quote, mutation }) => {
         const body = applyMutation(transferBase, mutation);
         const res = await send(
-          { method: 'POST', url: `/v2/domains/${domain}/transfer${quote ? '?quote=true' : ''}`, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body },
+          {
+            method: 'POST',
+            url: `/v2/domains/${domain}/transfer${quote ? '?quote=true' : ''}`,
+            headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+            body,
+          },
           quote,
         );
         expectMutationAnswer(res, body, mutation, transferBase);
@@ -309,15 +329,30 @@ describe('fuzzing the six endpoints through the gateway', () => {
     );
   });
 
-  it('renew: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', { timeout }, async () => {
-    const dv = fc.record({ base: fc.constant(renewDvBase), id: fc.constantFrom(...dvCertificates, 2001, 999_999), mutation: mutations(renewDvFields, [[], ['dcv', 0], ['billables', 0]]) });
-    const ov = fc.record({ base: fc.constant(renewOvBase), id: fc.constantFrom(...ovCertificates, 1003), mutation: mutations(renewFields, [[], ['approver'], ['dcv', 0]]) });
+  it('renew: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', {
+    timeout,
+  }, async () => {
+    const dv = fc.record({
+      base: fc.constant(renewDvBase),
+      id: fc.constantFrom(...dvCertificates, 2001, 999_999),
+      mutation: mutations(renewDvFields, [[], ['dcv', 0], ['billables', 0]]),
+    });
+    const ov = fc.record({
+      base: fc.constant(renewOvBase),
+      id: fc.constantFrom(...ovCertificates, 1003),
+      mutation: mutations(renewFields, [[], ['approver'], ['dcv', 0]]),
+    });
     await property(
       fc.tuple(fc.oneof(dv, ov), fc.boolean()),
       async ([{ base, id, mutation }, quote]) => {
         const body = applyMutation(base, mutation);
         const res = await send(
-          { method: 'POST', url: `/v2/ssl/certificates/${id}/renew${quote ? '?quote=true' : ''}`, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body },
+          {
+            method: 'POST',
+            url: `/v2/ssl/certificates/${id}/renew${quote ? '?quote=true' : ''}`,
+            headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+            body,
+          },
           quote,
         );
         expectMutationAnswer(res, body, mutation, base);
@@ -328,7 +363,11 @@ describe('fuzzing the six endpoints through the gateway', () => {
 
   it('answers 413 exactly for bodies over 64 KiB, whatever the characters', { timeout }, async () => {
     await property(
-      fc.record({ route: fc.constantFrom('transfer', 'renew'), delta: fc.integer({ min: -40, max: 40 }), pad: fc.constantFrom('a', 'é', '€', '😀', ' ') }),
+      fc.record({
+        route: fc.constantFrom('transfer', 'renew'),
+        delta: fc.integer({ min: -40, max: 40 }),
+        pad: fc.constantFrom('a', 'é', '€', '😀', ' '),
+      }),
       async ({ route, delta, pad }) => {
         const target = maxBodyBytes + delta;
         const base = route === 'transfer' ? transferBase : renewDvBase;
@@ -338,8 +377,14 @@ describe('fuzzing the six endpoints through the gateway', () => {
         let filler = pad.repeat(Math.max(0, Math.floor((target - empty) / padBytes)));
         filler += 'a'.repeat(Math.max(0, target - empty - bytes(filler)));
         const body = JSON.stringify({ ...base, [field]: filler });
-        const url = route === 'transfer' ? '/v2/domains/fuzz-0.com/transfer?quote=true' : `/v2/ssl/certificates/${dvCertificates[0]}/renew?quote=true`;
-        const res = await send({ method: 'POST', url, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body }, true);
+        const url =
+          route === 'transfer'
+            ? '/v2/domains/fuzz-0.com/transfer?quote=true'
+            : `/v2/ssl/certificates/${dvCertificates[0]}/renew?quote=true`;
+        const res = await send(
+          { method: 'POST', url, headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' }, body },
+          true,
+        );
         if (bytes(body) > maxBodyBytes) expect(res.status).toBe(413);
         else expect(res.status).toBe(400);
       },
@@ -370,7 +415,12 @@ describe('fuzzing the six endpoints through the gateway', () => {
         const post = /\/(transfer|renew)\/?$/.test(path);
         const body = post ? JSON.stringify(path.includes('renew') ? renewDvBase : transferBase) : undefined;
         await send(
-          { method: post ? 'POST' : 'GET', url: `${path}${post ? '?quote=true' : ''}`, headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) },
+          {
+            method: post ? 'POST' : 'GET',
+            url: `${path}${post ? '?quote=true' : ''}`,
+            headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) },
+            ...(body ? { body } : {}),
+          },
           true,
         );
       },
@@ -394,7 +444,12 @@ describe('fuzzing the six endpoints through the gateway', () => {
         const quotes = new URLSearchParams(query).getAll('quote');
         const quote = quotes.length > 0 && quotes[quotes.length - 1]?.trim().toLowerCase() === 'true';
         await send(
-          { method: route.method, url: `${path}?${query}`, headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) },
+          {
+            method: route.method,
+            url: `${path}?${query}`,
+            headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) },
+            ...(body ? { body } : {}),
+          },
           !post || quote,
         );
       },
@@ -403,13 +458,7 @@ describe('fuzzing the six endpoints through the gateway', () => {
   });
 
   it('answers odd methods, headers and bodies on every route with 2xx, 405 or a contract 4xx', { timeout }, async () => {
-    const bodies = fc.oneof(
-      fc.constant(undefined),
-      fc.constant('transfer-base'),
-      fc.constant('renew-base'),
-      hostileJson,
-      hostileString,
-    );
+    const bodies = fc.oneof(fc.constant(undefined), fc.constant('transfer-base'), fc.constant('renew-base'), hostileJson, hostileString);
     await property(
       fc.tuple(fc.constantFrom(...routes), methods, headerSets, bodies, fc.boolean()),
       async ([route, method, headers, bodyChoice, quote]) => {
@@ -419,8 +468,18 @@ describe('fuzzing the six endpoints through the gateway', () => {
           .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]));
-        const body = bodyChoice === 'transfer-base' ? JSON.stringify(transferBase) : bodyChoice === 'renew-base' ? JSON.stringify(renewDvBase) : bodyChoice;
-        const request: LocalRequest = { method, url: `${path}${quote ? '?quote=true' : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+        const body =
+          bodyChoice === 'transfer-base'
+            ? JSON.stringify(transferBase)
+            : bodyChoice === 'renew-base'
+              ? JSON.stringify(renewDvBase)
+              : bodyChoice;
+        const request: LocalRequest = {
+          method,
+          url: `${path}${quote ? '?quote=true' : ''}`,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+        };
         const res = await send(request, route.method === 'GET' || quote || method.toUpperCase() !== route.method);
         if (method.toUpperCase() !== route.method) {
           expect(res.status).toBe(405);

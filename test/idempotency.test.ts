@@ -45,7 +45,9 @@ describe('idempotent()', () => {
     const replay = await idempotent({ operation: 'test', customer: 'demo', headers: { 'idempotency-key': 'key-stored' }, request }, op.run);
     expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
     const { createHash } = await import('node:crypto');
-    const hash = createHash('sha256').update(JSON.stringify(['demo', 'key-stored'])).digest('base64');
+    const hash = createHash('sha256')
+      .update(JSON.stringify(['demo', 'key-stored']))
+      .digest('base64');
     const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `IDEMPOTENCY#test#${hash}`, sk: 'IDEMPOTENCY' } }));
     expect(out.Item).toMatchObject({ idempotencyStatus: 'COMPLETED', reply: { status: 200, body: { run: 1 } } });
     expect(out.Item?.expiresAt).toBeGreaterThanOrEqual(before + 24 * 3600);
@@ -86,7 +88,10 @@ describe('idempotent()', () => {
     await expect(idempotent({ operation: 'test', customer: 'demo', headers, request }, failing)).rejects.toThrow('nope');
     await expect(idempotent({ operation: 'test', customer: 'demo', headers, request }, failing)).rejects.toThrow('nope');
     expect(runs).toBe(2);
-    const ok = await idempotent({ operation: 'test', customer: 'demo', headers, request }, async () => ({ status: 202, body: { fine: true } }));
+    const ok = await idempotent({ operation: 'test', customer: 'demo', headers, request }, async () => ({
+      status: 202,
+      body: { fine: true },
+    }));
     expect(ok).toEqual({ status: 202, body: { fine: true } });
   });
 
@@ -114,9 +119,10 @@ describe('idempotent()', () => {
 
   it('refuses a malformed key with 400 ConstraintViolationException', async () => {
     const op = counter();
-    const error = await idempotent({ operation: 'test', customer: 'demo', headers: { 'idempotency-key': 'has space' }, request }, op.run).catch(
-      (e: unknown) => e,
-    );
+    const error = await idempotent(
+      { operation: 'test', customer: 'demo', headers: { 'idempotency-key': 'has space' }, request },
+      op.run,
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({
       status: 400,
       type: 'ConstraintViolationException',

@@ -31,8 +31,15 @@ function statementsOf(functionId: string): { Action: string | string[]; Resource
 }
 
 const dynamoReads = new Set([
-  'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:PartiQLSelect',
+  'dynamodb:BatchGetItem',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:PartiQLSelect',
 ]);
 
 describe('per-API-key rate limits in the stack', () => {
@@ -62,13 +69,23 @@ describe('per-API-key rate limits in the stack', () => {
   });
 
   it('takes other per-key numbers from the stack props or the cdk context', () => {
-    const byProps = Template.fromStack(new RegistrarStack(new App({ context: noBundling }), 'Props', { keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 } }));
-    byProps.hasResourceProperties('AWS::ApiGateway::UsagePlan', { Throttle: { RateLimit: 5, BurstLimit: 10 }, Quota: { Limit: 1000, Period: 'DAY' } });
+    const byProps = Template.fromStack(
+      new RegistrarStack(new App({ context: noBundling }), 'Props', { keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 } }),
+    );
+    byProps.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 5, BurstLimit: 10 },
+      Quota: { Limit: 1000, Period: 'DAY' },
+    });
     const byContext = Template.fromStack(
       new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }), 'Context'),
     );
-    byContext.hasResourceProperties('AWS::ApiGateway::UsagePlan', { Throttle: { RateLimit: 7, BurstLimit: 14 }, Quota: { Limit: 700, Period: 'DAY' } });
-    expect(() => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad')).toThrow(/keyRateLimit must be a positive integer/);
+    byContext.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 7, BurstLimit: 14 },
+      Quota: { Limit: 700, Period: 'DAY' },
+    });
+    expect(() => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad')).toThrow(
+      /keyRateLimit must be a positive integer/,
+    );
   });
 
   it('answers throttling, quota and unregistered keys in the contract shape, with Retry-After on 429', () => {
@@ -78,7 +95,9 @@ describe('per-API-key rate limits in the stack', () => {
         ResponseType: type,
         StatusCode: String(a.status),
         ResponseTemplates: { 'application/json': Match.stringLikeRegexp(`"type":"${a.type}"`) },
-        ...(a.status === 429 ? { ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': Match.stringLikeRegexp("'\\d+'") }) } : {}),
+        ...(a.status === 429
+          ? { ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': Match.stringLikeRegexp("'\\d+'") }) }
+          : {}),
       });
     }
   });
@@ -92,7 +111,10 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
       const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:') || a === '*'));
       const actions = dynamo.flatMap((s) => [s.Action].flat());
       expect(actions.length, id).toBeGreaterThan(0);
-      expect(actions.filter((a) => !dynamoReads.has(a)), `${id} may only read`).toEqual([]);
+      expect(
+        actions.filter((a) => !dynamoReads.has(a)),
+        `${id} may only read`,
+      ).toEqual([]);
       for (const s of dynamo) expect(s.Effect).toBe('Allow');
     }
   });
@@ -100,7 +122,10 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
   it('grants no wildcard action and no dynamodb:* to any function', () => {
     for (const id of [...routes.map((r) => r.id), ...jobs.map((j) => j.id), 'authorizer', 'fallback']) {
       const actions = statementsOf(id).flatMap((s) => [s.Action].flat());
-      expect(actions.filter((a) => a === '*' || a.endsWith(':*')), id).toEqual([]);
+      expect(
+        actions.filter((a) => a === '*' || a.endsWith(':*')),
+        id,
+      ).toEqual([]);
     }
   });
 

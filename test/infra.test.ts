@@ -50,7 +50,13 @@ describe('CDK stack', () => {
         TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true },
         SSESpecification: { SSEEnabled: true },
         GlobalSecondaryIndexes: table.globalSecondaryIndexes.map((g) =>
-          Match.objectLike({ IndexName: g.indexName, KeySchema: [{ AttributeName: g.partitionKey, KeyType: 'HASH' }, { AttributeName: g.sortKey, KeyType: 'RANGE' }] }),
+          Match.objectLike({
+            IndexName: g.indexName,
+            KeySchema: [
+              { AttributeName: g.partitionKey, KeyType: 'HASH' },
+              { AttributeName: g.sortKey, KeyType: 'RANGE' },
+            ],
+          }),
         ),
       }),
     });
@@ -93,7 +99,10 @@ describe('CDK stack', () => {
     for (const route of routes) {
       const actions = actionsOf(route.id);
       if (route.access === 'none') {
-        expect(actions.filter((a) => a.startsWith('dynamodb:')), route.id).toEqual([]);
+        expect(
+          actions.filter((a) => a.startsWith('dynamodb:')),
+          route.id,
+        ).toEqual([]);
         continue;
       }
       expect(actions).toContain('dynamodb:GetItem');
@@ -135,12 +144,14 @@ describe('CDK stack', () => {
 
   it('serves GET /v2/openapi.json without the authorizer, from a function without table access', () => {
     const fnId = stack.getLogicalId(stack.functions.get('openapi')?.node.defaultChild as never);
-    const methods = Object.values(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'GET', AuthorizationType: 'NONE' } }));
+    const methods = Object.values(
+      template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'GET', AuthorizationType: 'NONE' } }),
+    );
     expect(methods.filter((m) => JSON.stringify(m.Properties.Integration.Uri).includes(fnId))).toHaveLength(1);
     template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'openapi.json' });
   });
 
-  it('alarms on the 5xx rate, Lambda and DynamoDB throttles, each job\'s failures and stale exchange rates, all to one topic', () => {
+  it("alarms on the 5xx rate, Lambda and DynamoDB throttles, each job's failures and stale exchange rates, all to one topic", () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     const topicId = stack.getLogicalId(stack.observability.topic.node.defaultChild as never);
     for (const a of alarms) {
@@ -148,21 +159,38 @@ describe('CDK stack', () => {
       expect(a.Properties.AlarmDescription).toMatch(/\w+/);
     }
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/ApiGateway', MetricName: '5XXError', Statistic: 'Average', Threshold: 0.05, Period: 300,
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5XXError',
+      Statistic: 'Average',
+      Threshold: 0.05,
+      Period: 300,
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Threshold: 0 });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Metrics: Match.arrayWith([Match.objectLike({ MetricStat: Match.objectLike({ Metric: Match.objectLike({ Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' }) }) })]),
+      Metrics: Match.arrayWith([
+        Match.objectLike({
+          MetricStat: Match.objectLike({ Metric: Match.objectLike({ Namespace: 'AWS/DynamoDB', MetricName: 'ThrottledRequests' }) }),
+        }),
+      ]),
     });
     for (const job of jobs) {
       const fnId = stack.getLogicalId(stack.functions.get(job.id)?.node.defaultChild as never);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-        Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId } }], Threshold: 1,
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId } }],
+        Threshold: 1,
       });
     }
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'Registrar', MetricName: 'ExchangeRateAgeHours', Statistic: 'Maximum', Period: 86400, Threshold: 120,
-      EvaluationPeriods: 2, DatapointsToAlarm: 2, TreatMissingData: 'breaching',
+      Namespace: 'Registrar',
+      MetricName: 'ExchangeRateAgeHours',
+      Statistic: 'Maximum',
+      Period: 86400,
+      Threshold: 120,
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'breaching',
     });
     expect(alarms).toHaveLength(3 + jobs.length + 1);
   });
@@ -171,12 +199,15 @@ describe('CDK stack', () => {
     const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
-    for (const name of ['Count', '4XXError', '5XXError', 'Latency', 'ExchangeRateAgeHours', 'ThrottledRequests']) expect(body, name).toContain(name);
+    for (const name of ['Count', '4XXError', '5XXError', 'Latency', 'ExchangeRateAgeHours', 'ThrottledRequests'])
+      expect(body, name).toContain(name);
     // Per route: API Gateway's detailed metrics, by method and resource, which the stage enables.
     for (const route of routes) {
       expect(body, route.id).toContain(`\\"Method\\",\\"${route.method}\\",\\"Resource\\",\\"${route.path}\\"`);
     }
-    template.hasResourceProperties('AWS::ApiGateway::Stage', { MethodSettings: Match.arrayWith([Match.objectLike({ MetricsEnabled: true, HttpMethod: '*', ResourcePath: '/*' })]) });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([Match.objectLike({ MetricsEnabled: true, HttpMethod: '*', ResourcePath: '/*' })]),
+    });
     expect(body).toContain('alarm');
   });
 

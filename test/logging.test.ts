@@ -9,7 +9,6 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 });
 
-
 const boom = endpoint({ route: 'boom', request: v.object({ path: v.object({}), query: v.object({}), body: v.undefined() }) }, async () => {
   throw new Error('database password is hunter2');
 });

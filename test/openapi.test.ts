@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument, type OpenApiDocument } from '../functions/openapi/document.ts';
-import { startServer, type LocalServer } from '../infra/local/server.ts';
+import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { errorBodies } from '../shared/http/api-docs.ts';
 import { routes } from '../shared/routes.ts';
 import { call } from './support/api.ts';
@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 type Op = Record<string, any>;
-const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op: op as Op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op: op as Op })));
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document (official schema, checked by a validator library)', async () => {
@@ -31,8 +32,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('has one operation per route of the route table, and nothing else', () => {
-    expect(operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
-    expect(operations().map(({ op }) => op.operationId).sort()).toEqual(['openapi', 'pricelist', 'processInfo', 'providerInfo', 'renew', 'transfer', 'zone']);
+    expect(
+      operations()
+        .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
+        .sort(),
+    ).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(
+      operations()
+        .map(({ op }) => op.operationId)
+        .sort(),
+    ).toEqual(['openapi', 'pricelist', 'processInfo', 'providerInfo', 'renew', 'transfer', 'zone']);
   });
 
   it('describes the API-key scheme and applies it to every route but the document itself', () => {
@@ -46,12 +55,21 @@ describe('the OpenAPI document', () => {
 
   it('publishes every error body of contract section 2 and uses them in the error responses', () => {
     for (const type of Object.keys(errorBodies)) {
-      expect(doc.components.schemas[type], type).toMatchObject({ type: 'object', required: expect.arrayContaining(['type', 'message', 'requestId']) });
+      expect(doc.components.schemas[type], type).toMatchObject({
+        type: 'object',
+        required: expect.arrayContaining(['type', 'message', 'requestId']),
+      });
     }
     const transfer = doc.paths['/v2/domains/{domainName}/transfer']?.post as Op;
     expect(Object.keys(transfer.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429', '500', '503']);
     const refs = (status: string) => JSON.stringify(transfer.responses[status].content['application/json'].schema);
-    for (const type of ['ConstraintViolationException', 'UnrecognizedPropertyException', 'ValidationError', 'BillableAcknowledgmentNeededException', 'ObjectExists']) {
+    for (const type of [
+      'ConstraintViolationException',
+      'UnrecognizedPropertyException',
+      'ValidationError',
+      'BillableAcknowledgmentNeededException',
+      'ObjectExists',
+    ]) {
       expect(refs('400')).toContain(`#/components/schemas/${type}`);
     }
     expect(refs('415')).toContain('InvalidMessage');
@@ -68,7 +86,8 @@ describe('the OpenAPI document', () => {
     const pricelist = doc.paths['/v2/customers/{customer}/pricelist']?.get as Op;
     expect(Object.keys(pricelist.responses['200'].headers).sort()).toEqual(['ETag', 'X-Exchange-Rate-Date', 'X-Request-Id']);
     expect(Object.keys(pricelist.responses['304'].headers)).toContain('ETag');
-    for (const { op } of operations()) for (const response of Object.values(op.responses) as Op[]) expect(response.headers['X-Request-Id'].required).toBe(true);
+    for (const { op } of operations())
+      for (const response of Object.values(op.responses) as Op[]) expect(response.headers['X-Request-Id'].required).toBe(true);
   });
 
   it('carries examples from the demo data, and every example matches its schema', () => {
@@ -87,7 +106,10 @@ describe('the OpenAPI document', () => {
           count++;
         }
       }
-      for (const [name, ex] of Object.entries(op.requestBody?.content['application/json'].examples ?? {}) as [string, { value: unknown }][]) {
+      for (const [name, ex] of Object.entries(op.requestBody?.content['application/json'].examples ?? {}) as [
+        string,
+        { value: unknown },
+      ][]) {
         check(op.requestBody.content['application/json'].schema, ex.value, `${method} ${path} body ${name}`);
         count++;
       }
@@ -138,7 +160,9 @@ describe('the response conformance check', () => {
     await expect(assertConforms('GET', path, { ...res, body: { ...res.body, extra: 1 } })).rejects.toThrow(/additional properties/);
     await expect(assertConforms('GET', path, { ...res, body: { name: 'sidn' } })).rejects.toThrow(/metadata/);
     await expect(assertConforms('GET', path, { ...res, status: 202 })).rejects.toThrow(/status 202 is not documented/);
-    await expect(assertConforms('GET', path, { ...res, headers: { ...res.headers, 'x-debug': '1' } })).rejects.toThrow(/header x-debug is not documented/);
+    await expect(assertConforms('GET', path, { ...res, headers: { ...res.headers, 'x-debug': '1' } })).rejects.toThrow(
+      /header x-debug is not documented/,
+    );
     const { etag: _etag, ...withoutEtag } = res.headers;
     await expect(assertConforms('GET', path, { ...res, headers: withoutEtag })).rejects.toThrow(/required header ETag/);
   });
@@ -148,6 +172,8 @@ describe('the response conformance check', () => {
     expect(notFound.status).toBe(404);
     const notAllowed = await call('DELETE', '/v2/domains/demo-shop.nl/zone');
     expect(notAllowed.status).toBe(405);
-    await expect(assertConforms('DELETE', '/v2/domains/demo-shop.nl/zone', { ...notAllowed, body: { ...notAllowed.body, type: 'NotFound' } })).rejects.toThrow(/const/);
+    await expect(
+      assertConforms('DELETE', '/v2/domains/demo-shop.nl/zone', { ...notAllowed, body: { ...notAllowed.body, type: 'NotFound' } }),
+    ).rejects.toThrow(/const/);
   });
 });

@@ -6,7 +6,14 @@ import { apiEvent, invoke } from './support/api.ts';
 
 // One resource, three representations: JSON, and the same text as text/dns or text/plain.
 const resource = endpoint(
-  { route: 'text-test', request: v.object({ path: v.object({}), query: v.object({ as: v.optional(v.string()), text: v.optional(v.string()) }), body: v.undefined() }) },
+  {
+    route: 'text-test',
+    request: v.object({
+      path: v.object({}),
+      query: v.object({ as: v.optional(v.string()), text: v.optional(v.string()) }),
+      body: v.undefined(),
+    }),
+  },
   async ({ input }) => {
     const text = input.query.text ?? '$ORIGIN example.com.\n@ 3600 IN A 192.0.2.1\n';
     if (input.query.as === 'dns') return okText(text, 'text/dns; charset=utf-8', { Vary: 'Accept' });

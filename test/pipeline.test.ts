@@ -29,7 +29,10 @@ const echo = endpoint(
 );
 
 function post(body: string | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }, id = '7') {
-  return invoke(echo, apiEvent({ method: 'POST', path: `/v2/echo/${id}`, resource: '/v2/echo/{id}', pathParameters: { id }, headers, body }));
+  return invoke(
+    echo,
+    apiEvent({ method: 'POST', path: `/v2/echo/${id}`, resource: '/v2/echo/{id}', pathParameters: { id }, headers, body }),
+  );
 }
 
 describe('request pipeline', () => {
@@ -46,7 +49,11 @@ describe('request pipeline', () => {
   it('answers 415 InvalidMessage for a body that is not application/json', async () => {
     const res = await post('{"customer":"demo"}', { 'Content-Type': 'text/plain' });
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ type: 'InvalidMessage', message: 'Content-Type must be application/json.', requestId: res.headers['x-request-id'] });
+    expect(res.body).toEqual({
+      type: 'InvalidMessage',
+      message: 'Content-Type must be application/json.',
+      requestId: res.headers['x-request-id'],
+    });
   });
 
   it('accepts application/json with a charset parameter', async () => {
@@ -90,7 +97,12 @@ describe('request pipeline', () => {
 
   it('reports every violation of path and body at once, with field paths', async () => {
     const res = await post(
-      JSON.stringify({ customer: 'x', ns: ['ns1.example.com', 'ok.example', 'a'], contacts: [{ role: 'OWNER', handle: 'demo-admin' }], authcode: 'secret-code' }),
+      JSON.stringify({
+        customer: 'x',
+        ns: ['ns1.example.com', 'ok.example', 'a'],
+        contacts: [{ role: 'OWNER', handle: 'demo-admin' }],
+        authcode: 'secret-code',
+      }),
       { 'Content-Type': 'application/json' },
       'abc',
     );
@@ -110,7 +122,10 @@ describe('request pipeline', () => {
   });
 
   it('answers 401 when the event carries no authorizer principal', async () => {
-    const res = await invoke(echo, apiEvent({ method: 'POST', path: '/v2/echo/1', resource: '/v2/echo/{id}', pathParameters: { id: '1' }, body: '{}', principal: null }));
+    const res = await invoke(
+      echo,
+      apiEvent({ method: 'POST', path: '/v2/echo/1', resource: '/v2/echo/{id}', pathParameters: { id: '1' }, body: '{}', principal: null }),
+    );
     expect(res.status).toBe(401);
     expect(res.body.type).toBe('AuthenticationError');
   });
@@ -220,7 +235,15 @@ describe('gateway behaviour (route table, authorizer)', () => {
   });
 
   it('runs the same handler module the Lambda runs', async () => {
-    const direct = await invoke(providerInfo, apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/sidn/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'SIDN' } }));
+    const direct = await invoke(
+      providerInfo,
+      apiEvent({
+        method: 'GET',
+        path: '/v2/providers/REGISTRY/sidn/info',
+        resource: '/v2/providers/REGISTRY/{name}/info',
+        pathParameters: { name: 'SIDN' },
+      }),
+    );
     const viaGateway = await call('GET', '/v2/providers/REGISTRY/sidn/info');
     expect(direct.body).toEqual(viaGateway.body);
   });

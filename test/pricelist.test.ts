@@ -2,7 +2,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../functions/pricelist/handler.ts';
 import { loadDataset, parseDataset } from '../infra/dataset.ts';
-import { startServer, type LocalServer } from '../infra/local/server.ts';
+import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
 import { putPrice } from '../shared/db/repositories/prices.ts';
@@ -23,7 +23,13 @@ interface Entry {
 
 const y2026 = '2026-01-01T00:00:00Z';
 const sept2025 = '2025-09-01T00:00:00Z';
-const e = (product: string, action: string, price: number, fromDate = y2026, currency = 'EUR'): Entry => ({ product, action, currency, price, fromDate });
+const e = (product: string, action: string, price: number, fromDate = y2026, currency = 'EUR'): Entry => ({
+  product,
+  action,
+  currency,
+  price,
+  fromDate,
+});
 const usd = (product: string, action: string, price: number, fromDate = y2026): Entry => e(product, action, price, fromDate, 'USD');
 
 /** The demo customer's list as of late 2026 (infra/demo-data.json). */
@@ -210,14 +216,23 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
     expect(again.raw).toBe('');
     expect(again.headers.etag).toBe(first.headers.etag);
     expect(again.headers['x-request-id']).toBeDefined();
-    const converted = await call('GET', '/v2/customers/demo/pricelist?currency=USD', { headers: { 'If-None-Match': first.headers.etag as string } });
+    const converted = await call('GET', '/v2/customers/demo/pricelist?currency=USD', {
+      headers: { 'If-None-Match': first.headers.etag as string },
+    });
     expect(converted.status).toBe(200);
     expect(converted.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('changes the ETag when the list changes', async () => {
     const before = await call('GET', '/v2/customers/demo/pricelist');
-    await putPrice({ customer: 'demo', product: 'domain_nl', action: 'RENEW', currency: 'EUR', price: 579, fromDate: toWireTime(Date.now() - 60_000) });
+    await putPrice({
+      customer: 'demo',
+      product: 'domain_nl',
+      action: 'RENEW',
+      currency: 'EUR',
+      price: 579,
+      fromDate: toWireTime(Date.now() - 60_000),
+    });
     const after = await call('GET', '/v2/customers/demo/pricelist', { headers: { 'If-None-Match': before.headers.etag as string } });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -227,7 +242,9 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
   it('serves the list over HTTP through the local server', async () => {
     const server: LocalServer = await startServer({ port: 0 });
     try {
-      const res = await fetch(`${server.url}/v2/customers/other/pricelist?currency=EUR`, { headers: { Authorization: `ApiKey ${otherKey}` } });
+      const res = await fetch(`${server.url}/v2/customers/other/pricelist?currency=EUR`, {
+        headers: { Authorization: `ApiKey ${otherKey}` },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-exchange-rate-date')).toBe('2026-11-19');
       const body = (await res.json()) as { prices: Entry[] };
@@ -263,12 +280,24 @@ describe('a price list at scale', () => {
 
   it('answers all 5,000 entries, paging the one Query to the end, in order', async () => {
     const principal = { customer, user: 'bulk', permissions: [] };
-    const event = apiEvent({ method: 'GET', path: `/v2/customers/${customer}/pricelist`, resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer }, principal });
+    const event = apiEvent({
+      method: 'GET',
+      path: `/v2/customers/${customer}/pricelist`,
+      resource: '/v2/customers/{customer}/pricelist',
+      pathParameters: { customer },
+      principal,
+    });
     const { result: res, calls } = await recordTableCalls(() => invoke(handler, event));
     expect(res.status).toBe(200);
     expect(res.body.prices).toHaveLength(count);
     expect(res.body.prices[0]).toEqual({ product: product(0), action: 'RENEW', currency: 'EUR', price: 1000 + count - 1, fromDate: y2026 });
-    expect(res.body.prices[count - 1]).toEqual({ product: product(count - 1), action: 'REQUEST', currency: 'EUR', price: 1000, fromDate: y2026 });
+    expect(res.body.prices[count - 1]).toEqual({
+      product: product(count - 1),
+      action: 'REQUEST',
+      currency: 'EUR',
+      price: 1000,
+      fromDate: y2026,
+    });
     const order = res.body.prices.map((p: Entry) => p.product);
     expect(order).toEqual([...order].sort());
     expect(calls.length).toBeGreaterThanOrEqual(2);
@@ -280,7 +309,14 @@ describe('conversion edge cases', () => {
   const customer = 'halfcent';
   const principal = { customer, user: 'tester', permissions: [] };
   const event = (query: Record<string, string>) =>
-    apiEvent({ method: 'GET', path: `/v2/customers/${customer}/pricelist`, resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer }, query, principal });
+    apiEvent({
+      method: 'GET',
+      path: `/v2/customers/${customer}/pricelist`,
+      resource: '/v2/customers/{customer}/pricelist',
+      pathParameters: { customer },
+      query,
+      principal,
+    });
 
   afterAll(() => forgetCachedRates());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceRecord, PromoRecord } from '../shared/db/repositories/prices.ts';
 import type { RateRecord } from '../shared/db/repositories/rates.ts';
-import { AppError, BillableAcknowledgmentNeeded, ValidationError } from '../shared/errors.ts';
+import { type AppError, BillableAcknowledgmentNeeded, ValidationError } from '../shared/errors.ts';
 import {
   assertAcknowledged,
   billablesNeedingAcknowledgment,
@@ -13,9 +13,9 @@ import {
   effectivePrice,
   listPriceLine,
   openPromos,
+  type PriceList,
   promoApplies,
   scheduledPriceChanges,
-  type PriceList,
 } from '../shared/pricing/index.ts';
 
 const at = new Date('2026-11-21T12:00:00Z');
@@ -183,7 +183,9 @@ describe('quotes', () => {
   });
 
   it('leaves out currency and billables when the total is 0', () => {
-    expect(buildQuote('DomainTransfer', 'EUR', [{ product: 'domain_co.uk', action: 'TRANSFER', quantity: 1, amount: 0, refundable: true }])).toEqual({
+    expect(
+      buildQuote('DomainTransfer', 'EUR', [{ product: 'domain_co.uk', action: 'TRANSFER', quantity: 1, amount: 0, refundable: true }]),
+    ).toEqual({
       command: 'DomainTransfer',
       quote: { total: 0 },
     });
@@ -239,7 +241,9 @@ describe('billable acknowledgment', () => {
 
   it('refuses a quantity below the quoted one and accepts equal or more (default 1)', () => {
     const body = buildQuote('DomainTransfer', 'EUR', [{ ...premium, quantity: 2 }]);
-    expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER', quantity: 1 }], at)).toThrow(BillableAcknowledgmentNeeded);
+    expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER', quantity: 1 }], at)).toThrow(
+      BillableAcknowledgmentNeeded,
+    );
     expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER' }], at)).toThrow(BillableAcknowledgmentNeeded);
     expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER', quantity: 2 }], at)).not.toThrow();
     expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER', quantity: 5 }], at)).not.toThrow();
@@ -247,12 +251,19 @@ describe('billable acknowledgment', () => {
 
   it('requires every line that needs it to be acknowledged', () => {
     const body = buildQuote('DomainTransfer', 'EUR', [premium, restore]);
-    expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER', quantity: 1 }], at)).toThrow(BillableAcknowledgmentNeeded);
+    expect(() => assertAcknowledged(body, list, [{ product: 'domain_com', action: 'TRANSFER', quantity: 1 }], at)).toThrow(
+      BillableAcknowledgmentNeeded,
+    );
     expect(() =>
-      assertAcknowledged(body, list, [
-        { product: 'domain_com', action: 'TRANSFER', quantity: 1 },
-        { product: 'domain_com', action: 'RESTORE', quantity: 1 },
-      ], at),
+      assertAcknowledged(
+        body,
+        list,
+        [
+          { product: 'domain_com', action: 'TRANSFER', quantity: 1 },
+          { product: 'domain_com', action: 'RESTORE', quantity: 1 },
+        ],
+        at,
+      ),
     ).not.toThrow();
   });
 });

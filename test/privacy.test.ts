@@ -11,8 +11,8 @@ import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { organizationFields, renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
-import { plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 import { captureOutput } from './support/logs.ts';
+import { plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
 // This file logs everything (DEBUG), and asks for the events to be logged too: the service must
 // still keep secrets out. Set before any module creates the logger.
@@ -27,13 +27,20 @@ async function captureAll(fn: () => Promise<void>): Promise<string> {
 }
 
 const sample = readFileSync(new URL('./fixtures/ecb/eurofxref-daily-2026-11-20.xml', import.meta.url), 'utf8');
-const scheduled = (at: Date) => ({ time: at.toISOString(), 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }) as unknown as ScheduledEvent;
+const scheduled = (at: Date) =>
+  ({ time: at.toISOString(), 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }) as unknown as ScheduledEvent;
 const context = { awsRequestId: 'job', functionName: 'job' } as Context;
 
 describe('secrets never reach the logs', () => {
   it('a full run of every endpoint, its errors and the jobs logs no API key, auth code, CSR or approver phone number', async () => {
     const freshKey = generateApiKey();
-    await putApiKey({ keyHash: hashApiKey(freshKey), customer: 'demo', user: 'erin', permissions: [], createdDate: '2026-01-01T00:00:00Z' });
+    await putApiKey({
+      keyHash: hashApiKey(freshKey),
+      customer: 'demo',
+      user: 'erin',
+      permissions: [],
+      createdDate: '2026-01-01T00:00:00Z',
+    });
     const unknownKey = `unknown-${crypto.randomUUID()}`;
     const authcode = 'SECRET-AUTH-7f3a9c';
     const wrongAuthcode = 'WRONG-AUTH-1b2c3d';
@@ -45,7 +52,11 @@ describe('secrets never reach the logs', () => {
     await sandboxDomain('private-wait.com', { authcode });
     await sandboxDomain('private-now.com', { authcode, transfer: { stages: [], outcome: 'completed' } });
     const dv = await testCertificate();
-    const ov = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] });
+    const ov = await testCertificate({
+      product: 'ssl_sectigo_ov',
+      commonName: 'demo-secure.com',
+      san: ['demo-secure.com', 'www.demo-secure.com'],
+    });
     const ecb = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/xml' }).end(sample));
     await new Promise<void>((resolve) => ecb.listen(0, '127.0.0.1', resolve));
     process.env.ECB_RATES_URL = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}/eurofxref-daily.xml`;
@@ -65,15 +76,29 @@ describe('secrets never reach the logs', () => {
       await track(transfer('private-wait.com', { ...body, authcode: wrongAuthcode }));
       await track(transfer('private-wait.com', { ...body, authcode: `${authcode}-${'x'.repeat(80)}` }));
       await track(transfer('private-wait.com', { ...body, surprise: authcode }));
-      await track(call('POST', '/v2/domains/private-wait.com/transfer', { body: `{"customer":"demo","authcode":"${authcode}"`, headers: { 'Content-Type': 'application/json' } }));
+      await track(
+        call('POST', '/v2/domains/private-wait.com/transfer', {
+          body: `{"customer":"demo","authcode":"${authcode}"`,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
       await track(transfer('private-wait.com', body, { headers: { 'Idempotency-Key': 'privacy-run' } }));
       await track(transfer('private-wait.com', body, { headers: { 'Idempotency-Key': 'privacy-run' } }));
       await track(transfer('private-now.com', { ...body, zone: { template: 'demo-template' } }));
       await track(renew(dv.id, { period: 12, csr }, { quote: true }));
       await track(renew(dv.id, { period: 12, csr: brokenCsr }));
       await track(renew(dv.id, { period: 12, csr, approver: { ...organizationFields.approver, voice: approverVoice } }));
-      await track(renew(ov.id, { period: 12, csr: ovCsr, ...organizationFields, approver: { ...organizationFields.approver, voice: 'call me maybe' } }));
-      await track(renew(ov.id, { period: 12, csr: ovCsr, ...organizationFields, approver: { ...organizationFields.approver, voice: saVoice } }));
+      await track(
+        renew(ov.id, {
+          period: 12,
+          csr: ovCsr,
+          ...organizationFields,
+          approver: { ...organizationFields.approver, voice: 'call me maybe' },
+        }),
+      );
+      await track(
+        renew(ov.id, { period: 12, csr: ovCsr, ...organizationFields, approver: { ...organizationFields.approver, voice: saVoice } }),
+      );
       const opened = await renew(dv.id, { period: 12, csr });
       statuses.push(opened.status);
       await track(call('GET', `/v2/processes/${opened.headers['x-process-id']}/info`));
@@ -91,7 +116,9 @@ describe('secrets never reach the logs', () => {
         );
         try {
           await track(transfer('private-wait.com', body));
-          await track(renew(ov.id, { period: 12, csr: ovCsr, ...organizationFields, approver: { ...organizationFields.approver, voice: saVoice } }));
+          await track(
+            renew(ov.id, { period: 12, csr: ovCsr, ...organizationFields, approver: { ...organizationFields.approver, voice: saVoice } }),
+          );
         } finally {
           db().middlewareStack.remove(id);
         }
@@ -111,13 +138,26 @@ describe('secrets never reach the logs', () => {
     expect(statuses).toContain(401);
     expect(statuses).toContain(500);
     expect(statuses).toContain(503);
-    for (const route of ['provider-info', 'pricelist', 'zone', 'process-info', 'transfer', 'renew']) expect(log).toContain(`"route":"${route}"`);
+    for (const route of ['provider-info', 'pricelist', 'zone', 'process-info', 'transfer', 'renew'])
+      expect(log).toContain(`"route":"${route}"`);
     expect(log).toContain('request failed');
     expect(log).toContain('dcv check run');
     expect(log).toContain('exchange rates updated');
     // ... and not one secret.
     const csrLines = [csr, ovCsr, brokenCsr].flatMap((pem) => pem.split('\n').filter((l) => /^[A-Za-z0-9+/=]{40,}$/.test(l)));
-    const secrets = [demoKey, limitedKey, otherKey, freshKey, unknownKey, authcode, wrongAuthcode, approverVoice, saVoice, 'BEGIN CERTIFICATE REQUEST', ...csrLines];
+    const secrets = [
+      demoKey,
+      limitedKey,
+      otherKey,
+      freshKey,
+      unknownKey,
+      authcode,
+      wrongAuthcode,
+      approverVoice,
+      saVoice,
+      'BEGIN CERTIFICATE REQUEST',
+      ...csrLines,
+    ];
     for (const secret of secrets) {
       const at = log.indexOf(secret);
       expect(at, `the log contains ${secret.slice(0, 16)}...: ${log.slice(Math.max(0, at - 300), at + 100)}`).toBe(-1);

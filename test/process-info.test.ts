@@ -23,7 +23,13 @@ describe('GET /v2/processes/{id}/info', () => {
         agreement: 'VALIDATED',
         whois: 'VALIDATED',
         dcv: [
-          { commonName: 'shop.demo-secure.com', type: 'EMAIL', email: 'admin@demo-secure.com', status: 'VALIDATED', caaRecordStatus: 'EMPTY' },
+          {
+            commonName: 'shop.demo-secure.com',
+            type: 'EMAIL',
+            email: 'admin@demo-secure.com',
+            status: 'VALIDATED',
+            caaRecordStatus: 'EMPTY',
+          },
           {
             commonName: 'www.shop.demo-secure.com',
             type: 'FILE',
@@ -38,8 +44,15 @@ describe('GET /v2/processes/{id}/info', () => {
       nextAction: {
         message: expect.any(String),
         steps: [
-          { kind: 'OPEN_VALIDATION_MANAGER', message: "Complete the organization validation in the certificate authority's validation manager (oneTimeLink)." },
-          { kind: 'PLACE_FILE', commonName: 'www.shop.demo-secure.com', message: expect.stringMatching(/^Publish http:\/\/www\.shop\.demo-secure\.com\//) },
+          {
+            kind: 'OPEN_VALIDATION_MANAGER',
+            message: "Complete the organization validation in the certificate authority's validation manager (oneTimeLink).",
+          },
+          {
+            kind: 'PLACE_FILE',
+            commonName: 'www.shop.demo-secure.com',
+            message: expect.stringMatching(/^Publish http:\/\/www\.shop\.demo-secure\.com\//),
+          },
           { kind: 'WAIT_FOR_AUTHORITY', message: 'The certificate authority is checking: voice.' },
         ],
       },
@@ -59,7 +72,12 @@ describe('GET /v2/processes/{id}/info', () => {
       validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'ATTENTION' },
       nextAction: {
         message: "Complete the agreement validation in the certificate authority's validation manager (oneTimeLink).",
-        steps: [{ kind: 'OPEN_VALIDATION_MANAGER', message: "Complete the agreement validation in the certificate authority's validation manager (oneTimeLink)." }],
+        steps: [
+          {
+            kind: 'OPEN_VALIDATION_MANAGER',
+            message: "Complete the agreement validation in the certificate authority's validation manager (oneTimeLink).",
+          },
+        ],
       },
     });
   });
@@ -69,7 +87,12 @@ describe('GET /v2/processes/{id}/info', () => {
     try {
       const res = await invoke(
         handler,
-        apiEvent({ method: 'GET', path: '/v2/processes/502/info', resource: '/v2/processes/{processId}/info', pathParameters: { processId: '502' } }),
+        apiEvent({
+          method: 'GET',
+          path: '/v2/processes/502/info',
+          resource: '/v2/processes/{processId}/info',
+          pathParameters: { processId: '502' },
+        }),
       );
       expect(res.status).toBe(200);
       expect(res.body.oneTimeLink).toMatch(/^https:\/\/vm\.sectigo\.example\/manage\?token=/);
@@ -93,8 +116,26 @@ describe('GET /v2/processes/{id}/info', () => {
     expect(own.body).toMatchObject({
       requiresAttention: false,
       commonName: 'blog.other-site.com',
-      validations: { dcv: [{ commonName: 'blog.other-site.com', type: 'EMAIL', email: 'webmaster@other-site.com', status: 'WAITING', caaRecordStatus: 'EMPTY' }] },
-      nextAction: { steps: [{ kind: 'APPROVE_EMAIL', commonName: 'blog.other-site.com', message: 'Approve the validation e-mail sent to webmaster@other-site.com.' }] },
+      validations: {
+        dcv: [
+          {
+            commonName: 'blog.other-site.com',
+            type: 'EMAIL',
+            email: 'webmaster@other-site.com',
+            status: 'WAITING',
+            caaRecordStatus: 'EMPTY',
+          },
+        ],
+      },
+      nextAction: {
+        steps: [
+          {
+            kind: 'APPROVE_EMAIL',
+            commonName: 'blog.other-site.com',
+            message: 'Approve the validation e-mail sent to webmaster@other-site.com.',
+          },
+        ],
+      },
     });
     expect(own.body.oneTimeLink).toBeUndefined();
     expect((await call('GET', '/v2/processes/501/info', { key: otherKey })).status).toBe(404);
@@ -122,7 +163,11 @@ describe('GET /v2/processes/{id}/info', () => {
     });
     const res = await call('GET', '/v2/processes/777/info');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ type: 'ValidationError', message: 'There is no info for processes of type domain (action update).', requestId: res.headers['x-request-id'] });
+    expect(res.body).toEqual({
+      type: 'ValidationError',
+      message: 'There is no info for processes of type domain (action update).',
+      requestId: res.headers['x-request-id'],
+    });
   });
 
   it('answers the transfer result for a domain transfer process', async () => {
@@ -139,9 +184,15 @@ describe('the validation manager behind a one-time link', () => {
   it('resolves the attention once the customer completed it, and accepts the link only once', async () => {
     const before = await call('GET', '/v2/processes/502/info');
     const done = await completeValidationManager(before.body.oneTimeLink, new Date());
-    expect(done).toEqual({ processId: 502, validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'VALIDATED' } });
+    expect(done).toEqual({
+      processId: 502,
+      validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'VALIDATED' },
+    });
     const after = await call('GET', '/v2/processes/502/info');
-    expect(after.body).toEqual({ requiresAttention: false, validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'VALIDATED' } });
+    expect(after.body).toEqual({
+      requiresAttention: false,
+      validations: { organization: 'VALIDATED', docs: 'VALIDATED', voice: 'VALIDATED', agreement: 'VALIDATED' },
+    });
     await expect(completeValidationManager(before.body.oneTimeLink, new Date())).rejects.toThrow('link already used');
   });
 });

@@ -51,7 +51,12 @@ describe('GET /v2/providers/REGISTRY/{name}/info', () => {
   it('works through the handler directly with an API Gateway event, name case-insensitive', async () => {
     const res = await invoke(
       handler,
-      apiEvent({ method: 'GET', path: '/v2/providers/REGISTRY/Nominet/info', resource: '/v2/providers/REGISTRY/{name}/info', pathParameters: { name: 'Nominet' } }),
+      apiEvent({
+        method: 'GET',
+        path: '/v2/providers/REGISTRY/Nominet/info',
+        resource: '/v2/providers/REGISTRY/{name}/info',
+        pathParameters: { name: 'Nominet' },
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('nominet');

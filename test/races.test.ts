@@ -37,7 +37,9 @@ describe('races', () => {
       const before = [...(await processesOf('demo')), ...(await processesOf('other'))].length;
       const responses = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          i % 2 === 0 ? transfer(name, { ...demoBody, authcode: 'TEST-CODE' }) : transfer(name, { ...otherBody, authcode: 'TEST-CODE' }, { key: otherKey }),
+          i % 2 === 0
+            ? transfer(name, { ...demoBody, authcode: 'TEST-CODE' })
+            : transfer(name, { ...otherBody, authcode: 'TEST-CODE' }, { key: otherKey }),
         ),
       );
       const won = responses.filter((r) => r.status === 202);
@@ -66,16 +68,22 @@ describe('races', () => {
       }
       const [id] = processIdsOf(won);
       expect((await getCertificateOf('demo', certificate.id))?.renewalProcessId).toBe(id);
-      const renewals = (await processesOf('demo')).filter((p) => p.type === 'certificate' && (p.details as { certificateId?: number }).certificateId === certificate.id);
+      const renewals = (await processesOf('demo')).filter(
+        (p) => p.type === 'certificate' && (p.details as { certificateId?: number }).certificateId === certificate.id,
+      );
       expect(renewals.map((p) => p.id)).toEqual([id]);
     }
   });
 
-  it(`50 concurrent retries with one Idempotency-Key create one process and get 50 identical answers (x${rounds})`, { timeout }, async () => {
+  it(`50 concurrent retries with one Idempotency-Key create one process and get 50 identical answers (x${rounds})`, {
+    timeout,
+  }, async () => {
     for (let round = 0; round < rounds; round++) {
       const name = await freshDomain();
       const headers = { 'Idempotency-Key': crypto.randomUUID() };
-      const responses = await Promise.all(Array.from({ length: 50 }, () => transfer(name, { ...demoBody, authcode: 'TEST-CODE' }, { headers })));
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => transfer(name, { ...demoBody, authcode: 'TEST-CODE' }, { headers })),
+      );
       const first = responses[0] as ApiResponse;
       expect(first.status).toBe(202);
       for (const res of responses) {
@@ -91,10 +99,13 @@ describe('races', () => {
 
       const certificate = await testCertificate();
       const renewHeaders = { 'Idempotency-Key': crypto.randomUUID() };
-      const renewals = await Promise.all(Array.from({ length: 50 }, () => renew(certificate.id, { period: 12, csr }, { headers: renewHeaders })));
+      const renewals = await Promise.all(
+        Array.from({ length: 50 }, () => renew(certificate.id, { period: 12, csr }, { headers: renewHeaders })),
+      );
       const one = renewals[0] as ApiResponse;
       expect(one.status).toBe(202);
-      for (const res of renewals) expect([res.status, res.body, res.headers['x-process-id']]).toEqual([one.status, one.body, one.headers['x-process-id']]);
+      for (const res of renewals)
+        expect([res.status, res.body, res.headers['x-process-id']]).toEqual([one.status, one.body, one.headers['x-process-id']]);
       expect(renewals.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(49);
     }
   });
@@ -104,7 +115,11 @@ describe('races', () => {
       const names = await Promise.all(Array.from({ length: 100 }, () => freshDomain()));
       const certificates = await Promise.all(Array.from({ length: 100 }, () => testCertificate()));
       const responses = await Promise.all([
-        ...names.map((name, i) => (i % 2 === 0 ? transfer(name, { ...demoBody, authcode: 'TEST-CODE' }) : transfer(name, { ...otherBody, authcode: 'TEST-CODE' }, { key: otherKey }))),
+        ...names.map((name, i) =>
+          i % 2 === 0
+            ? transfer(name, { ...demoBody, authcode: 'TEST-CODE' })
+            : transfer(name, { ...otherBody, authcode: 'TEST-CODE' }, { key: otherKey }),
+        ),
         ...certificates.map((c) => renew(c.id, { period: 12, csr })),
       ]);
       expect(responses.map((r) => r.status)).toEqual(Array(200).fill(202));

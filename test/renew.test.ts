@@ -33,15 +33,31 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       commonName: 'www.demo-shop.nl',
       validations: {
         dcv: [
-          { commonName: 'www.demo-shop.nl', type: 'DNS', status: 'WAITING', caaRecordStatus: 'VALID', ...cname(hash, 'www.demo-shop.nl', 'Quote1001') },
-          { commonName: 'demo-shop.nl', type: 'DNS', status: 'WAITING', caaRecordStatus: 'VALID', ...cname(hash, 'demo-shop.nl', 'Quote1001') },
+          {
+            commonName: 'www.demo-shop.nl',
+            type: 'DNS',
+            status: 'WAITING',
+            caaRecordStatus: 'VALID',
+            ...cname(hash, 'www.demo-shop.nl', 'Quote1001'),
+          },
+          {
+            commonName: 'demo-shop.nl',
+            type: 'DNS',
+            status: 'WAITING',
+            caaRecordStatus: 'VALID',
+            ...cname(hash, 'demo-shop.nl', 'Quote1001'),
+          },
         ],
       },
       notes: [],
       nextAction: {
         message: expect.any(String),
         steps: [
-          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'www.demo-shop.nl', message: expect.stringContaining('added to the zone demo-shop.nl') },
+          {
+            kind: 'WAIT_FOR_DNS_CHECK',
+            commonName: 'www.demo-shop.nl',
+            message: expect.stringContaining('added to the zone demo-shop.nl'),
+          },
           { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'demo-shop.nl', message: expect.stringContaining('added to the zone demo-shop.nl') },
         ],
       },
@@ -83,16 +99,22 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       ],
     });
     expect(res.body.subscription).toEqual({ months: 24, certificateMonths: 12, reissues: 1 });
-    expect(res.body.validations.dcv.map((d: { commonName: string; caaRecordStatus: string }) => [d.commonName, d.caaRecordStatus])).toEqual([
-      ['demo-shop.nl', 'VALID'],
-      ['www.demo-shop.nl', 'VALID'],
-      ['shop.demo-shop.nl', 'VALID'],
-      ['demo-secure.com', 'EMPTY'],
-      ['www.demo-secure.com', 'EMPTY'],
-      ['*.demo-shop.nl', 'VALID'],
-    ]);
+    expect(res.body.validations.dcv.map((d: { commonName: string; caaRecordStatus: string }) => [d.commonName, d.caaRecordStatus])).toEqual(
+      [
+        ['demo-shop.nl', 'VALID'],
+        ['www.demo-shop.nl', 'VALID'],
+        ['shop.demo-shop.nl', 'VALID'],
+        ['demo-secure.com', 'EMPTY'],
+        ['www.demo-secure.com', 'EMPTY'],
+        ['*.demo-shop.nl', 'VALID'],
+      ],
+    );
     expect(res.body.mismatches).toEqual([
-      { field: 'san', message: "overrides the CSR's names: adds demo-shop.nl, www.demo-shop.nl, shop.demo-shop.nl, demo-secure.com, www.demo-secure.com, *.demo-shop.nl" },
+      {
+        field: 'san',
+        message:
+          "overrides the CSR's names: adds demo-shop.nl, www.demo-shop.nl, shop.demo-shop.nl, demo-secure.com, www.demo-secure.com, *.demo-shop.nl",
+      },
     ]);
   });
 
@@ -117,16 +139,31 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
     expect(res.status).toBe(200);
     expect(res.body.requiresAttention).toBe(true);
     expect(res.body.oneTimeLink).toBeUndefined();
-    expect(res.body.validations).toMatchObject({ organization: 'WAITING', docs: 'WAITING', voice: 'WAITING', agreement: 'WAITING', whois: 'WAITING' });
+    expect(res.body.validations).toMatchObject({
+      organization: 'WAITING',
+      docs: 'WAITING',
+      voice: 'WAITING',
+      agreement: 'WAITING',
+      whois: 'WAITING',
+    });
     expect(res.body.validations.dcv).toEqual([
-      expect.objectContaining({ commonName: 'www.demo-shop.nl', type: 'DNS', dnsType: 'TXT', status: 'ATTENTION', caaRecordStatus: 'INVALID', riskStatus: 'WAITING' }),
+      expect.objectContaining({
+        commonName: 'www.demo-shop.nl',
+        type: 'DNS',
+        dnsType: 'TXT',
+        status: 'ATTENTION',
+        caaRecordStatus: 'INVALID',
+        riskStatus: 'WAITING',
+      }),
     ]);
     expect(res.body.nextAction.steps[0]).toEqual({
       kind: 'FIX_CAA',
       commonName: 'www.demo-shop.nl',
       message: 'Allow the certificate authority in the CAA records of www.demo-shop.nl (status INVALID).',
     });
-    expect(res.body.quote.billables).toEqual([{ product: 'ssl_digicert_ev', action: 'RENEW', quantity: 1, amount: 14900, refundable: true, total: 14900 }]);
+    expect(res.body.quote.billables).toEqual([
+      { product: 'ssl_digicert_ev', action: 'RENEW', quantity: 1, amount: 14900, refundable: true, total: 14900 },
+    ]);
   });
 
   it('leaves out the free www name when san is an empty list', async () => {
@@ -149,8 +186,20 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
       commonName: 'www.demo-shop.nl',
       validations: {
         dcv: [
-          { commonName: 'www.demo-shop.nl', type: 'DNS', status: 'WAITING', caaRecordStatus: 'VALID', ...cname(hash, 'www.demo-shop.nl', 'Renew9001') },
-          { commonName: 'demo-shop.nl', type: 'DNS', status: 'WAITING', caaRecordStatus: 'VALID', ...cname(hash, 'demo-shop.nl', 'Renew9001') },
+          {
+            commonName: 'www.demo-shop.nl',
+            type: 'DNS',
+            status: 'WAITING',
+            caaRecordStatus: 'VALID',
+            ...cname(hash, 'www.demo-shop.nl', 'Renew9001'),
+          },
+          {
+            commonName: 'demo-shop.nl',
+            type: 'DNS',
+            status: 'WAITING',
+            caaRecordStatus: 'VALID',
+            ...cname(hash, 'demo-shop.nl', 'Renew9001'),
+          },
         ],
       },
       mismatches: [],
@@ -187,7 +236,9 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
     const again = await renew(cert.id, { period: 12, csr: shopCsr });
     expect(again.status).toBe(400);
     expect(again.body.type).toBe('ObjectStatusProhibitsOperation');
-    expect(again.body.message).toMatch(new RegExp(`^Certificate ${cert.id} has an open renewal \\(process \\d+\\); one renewal at a time\\.$`));
+    expect(again.body.message).toMatch(
+      new RegExp(`^Certificate ${cert.id} has an open renewal \\(process \\d+\\); one renewal at a time\\.$`),
+    );
   });
 
   it('lets exactly one of concurrent renewals through', async () => {
@@ -221,7 +272,13 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
     expect(res.body.nextAction).toBeUndefined();
     expect(res.body.validations.dcv.map((d: { status: string }) => d.status)).toEqual(['VALIDATED', 'VALIDATED']);
     const issued = await getCertificateOf('demo', res.body.certificateId);
-    expect(issued).toMatchObject({ product: 'ssl_sectigo_dv', commonName: 'www.demo-shop.nl', san: ['www.demo-shop.nl', 'demo-shop.nl'], status: 'ACTIVE', keyType: 'RSA-2048' });
+    expect(issued).toMatchObject({
+      product: 'ssl_sectigo_dv',
+      commonName: 'www.demo-shop.nl',
+      san: ['www.demo-shop.nl', 'demo-shop.nl'],
+      status: 'ACTIVE',
+      keyType: 'RSA-2048',
+    });
     expect(issued?.subscriptionEndDate).toBeDefined();
     expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.status).toBe('COMPLETED');
     expect((await getCertificateOf('demo', cert.id))?.renewedBy).toBe(res.body.certificateId);
@@ -232,30 +289,63 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
 
   it('does not issue at once when a name is validated outside the managed zones', async () => {
     const cert = await testCertificate();
-    const res = await renew(cert.id, { period: 12, csr: shopCsr, authKey: true, dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl' }] });
+    const res = await renew(cert.id, {
+      period: 12,
+      csr: shopCsr,
+      authKey: true,
+      dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl' }],
+    });
     expect(res.status).toBe(202);
     expect(res.body.certificateId).toBeUndefined();
-    expect(res.body.validations.dcv[1]).toEqual({ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl', status: 'WAITING', caaRecordStatus: 'VALID' });
-    expect(res.body.nextAction.steps[1]).toEqual({ kind: 'APPROVE_EMAIL', commonName: 'demo-shop.nl', message: 'Approve the validation e-mail sent to admin@demo-shop.nl.' });
+    expect(res.body.validations.dcv[1]).toEqual({
+      commonName: 'demo-shop.nl',
+      type: 'EMAIL',
+      email: 'admin@demo-shop.nl',
+      status: 'WAITING',
+      caaRecordStatus: 'VALID',
+    });
+    expect(res.body.nextAction.steps[1]).toEqual({
+      kind: 'APPROVE_EMAIL',
+      commonName: 'demo-shop.nl',
+      message: 'Approve the validation e-mail sent to admin@demo-shop.nl.',
+    });
   });
 
   it('renews an OV certificate with the organization checks of the product', async () => {
     const csr = makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, ST=Noord-Holland, C=NL' });
-    const res = await renew(1003, { period: 12, csr, address: 'Keizersgracht 100', postalCode: '1015 AA', approver: organizationFields.approver });
+    const res = await renew(1003, {
+      period: 12,
+      csr,
+      address: 'Keizersgracht 100',
+      postalCode: '1015 AA',
+      approver: organizationFields.approver,
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
       requiresAttention: false,
       commonName: 'demo-secure.com',
       validations: { organization: 'WAITING', docs: 'WAITING', voice: 'WAITING', agreement: 'WAITING', whois: 'WAITING' },
     });
-    expect(res.body.validations.dcv.map((d: { commonName: string; caaRecordStatus: string }) => [d.commonName, d.caaRecordStatus])).toEqual([
-      ['demo-secure.com', 'EMPTY'],
-      ['www.demo-secure.com', 'EMPTY'],
-    ]);
-    expect(res.body.nextAction.steps.at(-1)).toEqual({ kind: 'WAIT_FOR_AUTHORITY', message: 'The certificate authority is checking: organization, docs, voice, agreement, whois.' });
+    expect(res.body.validations.dcv.map((d: { commonName: string; caaRecordStatus: string }) => [d.commonName, d.caaRecordStatus])).toEqual(
+      [
+        ['demo-secure.com', 'EMPTY'],
+        ['www.demo-secure.com', 'EMPTY'],
+      ],
+    );
+    expect(res.body.nextAction.steps.at(-1)).toEqual({
+      kind: 'WAIT_FOR_AUTHORITY',
+      message: 'The certificate authority is checking: organization, docs, voice, agreement, whois.',
+    });
     const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
     expect(process?.details).toMatchObject({
-      subject: { organization: 'Demo Hosting B.V.', state: 'Noord-Holland', address: 'Keizersgracht 100', postalCode: '1015 AA', city: 'Amsterdam', country: 'NL' },
+      subject: {
+        organization: 'Demo Hosting B.V.',
+        state: 'Noord-Holland',
+        address: 'Keizersgracht 100',
+        postalCode: '1015 AA',
+        city: 'Amsterdam',
+        country: 'NL',
+      },
       language: 'NL',
     });
   });
@@ -280,7 +370,7 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
 });
 
 describe('renewal refusals', () => {
-  it('answers 404 for another customer\'s certificate and for an unknown one', async () => {
+  it("answers 404 for another customer's certificate and for an unknown one", async () => {
     const foreign = await renew(2001, { period: 12, csr: shopCsr });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({
@@ -299,10 +389,14 @@ describe('renewal refusals', () => {
     const res = await renew(early.id, { period: 12, csr: shopCsr });
     expect(res.status).toBe(400);
     expect(res.body.type).toBe('ObjectStatusProhibitsOperation');
-    expect(res.body.message).toMatch(new RegExp(`^Certificate ${early.id} expires on .+; it can be renewed from .+ \\(90 days before expiry\\)\\.$`));
+    expect(res.body.message).toMatch(
+      new RegExp(`^Certificate ${early.id} expires on .+; it can be renewed from .+ \\(90 days before expiry\\)\\.$`),
+    );
 
     const expired = await testCertificate({ expiresInDays: -1 });
-    expect((await renew(expired.id, { period: 12, csr: shopCsr })).body.message).toMatch(/expired on .+; request a new certificate instead\.$/);
+    expect((await renew(expired.id, { period: 12, csr: shopCsr })).body.message).toMatch(
+      /expired on .+; request a new certificate instead\.$/,
+    );
     const revoked = await testCertificate({ status: 'REVOKED' });
     const r = await renew(revoked.id, { period: 12, csr: shopCsr }, { quote: true });
     expect(r.status).toBe(400);
@@ -310,18 +404,47 @@ describe('renewal refusals', () => {
   });
 
   it.each([
-    ['an RSA key below 2048 bits', makeCsr({ key: 'rsa1024', cn: 'www.demo-shop.nl' }), 'has an RSA key of 1024 bits; at least 2048 bits are required'],
-    ['an EC key below P-256', makeCsr({ key: 'p192', cn: 'www.demo-shop.nl' }), 'has an EC key on curve prime192v1; use P-256, P-384 or P-521'],
-    ['a broken signature', makeCsr({ cn: 'www.demo-shop.nl', breakSignature: true }), 'has a signature that does not verify against its own public key'],
+    [
+      'an RSA key below 2048 bits',
+      makeCsr({ key: 'rsa1024', cn: 'www.demo-shop.nl' }),
+      'has an RSA key of 1024 bits; at least 2048 bits are required',
+    ],
+    [
+      'an EC key below P-256',
+      makeCsr({ key: 'p192', cn: 'www.demo-shop.nl' }),
+      'has an EC key on curve prime192v1; use P-256, P-384 or P-521',
+    ],
+    [
+      'a broken signature',
+      makeCsr({ cn: 'www.demo-shop.nl', breakSignature: true }),
+      'has a signature that does not verify against its own public key',
+    ],
     ['text that is no CSR', 'hello', 'is not a PEM encoded PKCS#10 certificate signing request'],
-    ['a signed part changed after signing', makeCsr({ cn: 'www.demo-shop.nl', tamperInfo: true }), 'has a signature that does not verify against its own public key'],
-    ['an RSA signature stated as ECDSA', makeCsr({ cn: 'www.demo-shop.nl', statedAlgorithm: '1.2.840.10045.4.3.2' }), 'has a signature that does not verify against its own public key'],
+    [
+      'a signed part changed after signing',
+      makeCsr({ cn: 'www.demo-shop.nl', tamperInfo: true }),
+      'has a signature that does not verify against its own public key',
+    ],
+    [
+      'an RSA signature stated as ECDSA',
+      makeCsr({ cn: 'www.demo-shop.nl', statedAlgorithm: '1.2.840.10045.4.3.2' }),
+      'has a signature that does not verify against its own public key',
+    ],
     ['random bytes in PEM armour', pemOf(randomBytes(400)), 'is not a PEM encoded PKCS#10 certificate signing request'],
-    ['a signed CSR with a malformed extension request', makeCsr({ cn: 'www.demo-shop.nl', extensionRequestValue: new Uint8Array([0x02, 0x01, 0x05]) }), 'is not a PEM encoded PKCS#10 certificate signing request'],
+    [
+      'a signed CSR with a malformed extension request',
+      makeCsr({ cn: 'www.demo-shop.nl', extensionRequestValue: new Uint8Array([0x02, 0x01, 0x05]) }),
+      'is not a PEM encoded PKCS#10 certificate signing request',
+    ],
   ])('answers 400 on csr for %s', async (_name, csr, message) => {
     const res = await renew(1001, { period: 12, csr }, { quote: true });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ type: 'ValidationError', message: `csr: ${message}`, violations: [{ field: 'csr', message }], requestId: res.headers['x-request-id'] });
+    expect(res.body).toEqual({
+      type: 'ValidationError',
+      message: `csr: ${message}`,
+      violations: [{ field: 'csr', message }],
+      requestId: res.headers['x-request-id'],
+    });
   });
 
   it('accepts an EC P-256 CSR', async () => {
@@ -331,7 +454,11 @@ describe('renewal refusals', () => {
   });
 
   it('accepts an RSASSA-PSS CSR', async () => {
-    const res = await renew(1001, { period: 12, csr: makeCsr({ cn: 'www.demo-shop.nl', pss: { hash: 'sha256', saltLength: 32 } }) }, { quote: true });
+    const res = await renew(
+      1001,
+      { period: 12, csr: makeCsr({ cn: 'www.demo-shop.nl', pss: { hash: 'sha256', saltLength: 32 } }) },
+      { quote: true },
+    );
     expect(res.status).toBe(200);
     expect(res.body.csrSummary).toMatchObject({ keyType: 'RSA', keySize: 2048, signatureAlgorithm: 'rsassaPss-SHA256' });
   });
@@ -353,7 +480,15 @@ describe('renewal refusals', () => {
     const san = Array.from({ length: 10 }, (_, i) => `n${i}.demo-shop.nl`);
     const res = await renew(
       1001,
-      { product: 'ssl_digicert_ev', period: 12, csr, san: [...san, '*.demo-shop.nl'], ...organizationFields, coc: '1', saEmail: 'a@demo-shop.nl' },
+      {
+        product: 'ssl_digicert_ev',
+        period: 12,
+        csr,
+        san: [...san, '*.demo-shop.nl'],
+        ...organizationFields,
+        coc: '1',
+        saEmail: 'a@demo-shop.nl',
+      },
       { quote: true },
     );
     expect(res.status).toBe(400);
@@ -364,7 +499,11 @@ describe('renewal refusals', () => {
   });
 
   it('names the fields an OV product requires', async () => {
-    const ov = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] });
+    const ov = await testCertificate({
+      product: 'ssl_sectigo_ov',
+      commonName: 'demo-secure.com',
+      san: ['demo-secure.com', 'www.demo-secure.com'],
+    });
     const csr = makeCsr({ cn: 'demo-secure.com' });
     const res = await renew(ov.id, { period: 12, csr }, { quote: true });
     expect(res.status).toBe(400);
@@ -397,7 +536,11 @@ describe('renewal refusals', () => {
     );
     expect(res.status).toBe(400);
     expect(res.body.violations).toEqual([
-      { field: 'dcv[0].commonName', message: 'is not a name of this request (demo-shop.nl, *.demo-shop.nl, www.demo-shop.nl)', value: 'other.example' },
+      {
+        field: 'dcv[0].commonName',
+        message: 'is not a name of this request (demo-shop.nl, *.demo-shop.nl, www.demo-shop.nl)',
+        value: 'other.example',
+      },
       { field: 'dcv[1].email', message: 'is required for EMAIL validation' },
       {
         field: 'dcv[2].email',
@@ -413,16 +556,37 @@ describe('renewal refusals', () => {
   it('accepts the approver mailbox of a parent domain and FILE validation', async () => {
     const res = await renew(
       1001,
-      { period: 12, csr: shopCsr, dcv: [{ commonName: 'www.demo-shop.nl', type: 'EMAIL', email: 'Hostmaster@Demo-Shop.nl' }, { commonName: 'demo-shop.nl', type: 'FILE' }] },
+      {
+        period: 12,
+        csr: shopCsr,
+        dcv: [
+          { commonName: 'www.demo-shop.nl', type: 'EMAIL', email: 'Hostmaster@Demo-Shop.nl' },
+          { commonName: 'demo-shop.nl', type: 'FILE' },
+        ],
+      },
       { quote: true },
     );
     expect(res.status).toBe(200);
-    expect(res.body.validations.dcv[0]).toEqual({ commonName: 'www.demo-shop.nl', type: 'EMAIL', email: 'hostmaster@demo-shop.nl', status: 'WAITING', caaRecordStatus: 'VALID' });
-    expect(res.body.validations.dcv[1]).toMatchObject({ commonName: 'demo-shop.nl', type: 'FILE', fileLocation: expect.stringMatching(/^http:\/\/demo-shop\.nl\/\.well-known\/pki-validation\/[0-9A-F]{32}\.txt$/) });
+    expect(res.body.validations.dcv[0]).toEqual({
+      commonName: 'www.demo-shop.nl',
+      type: 'EMAIL',
+      email: 'hostmaster@demo-shop.nl',
+      status: 'WAITING',
+      caaRecordStatus: 'VALID',
+    });
+    expect(res.body.validations.dcv[1]).toMatchObject({
+      commonName: 'demo-shop.nl',
+      type: 'FILE',
+      fileLocation: expect.stringMatching(/^http:\/\/demo-shop\.nl\/\.well-known\/pki-validation\/[0-9A-F]{32}\.txt$/),
+    });
   });
 
   it('refuses auth key on a product without it, an unknown product, and a CSR without a usable common name', async () => {
-    const cert = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] });
+    const cert = await testCertificate({
+      product: 'ssl_sectigo_ov',
+      commonName: 'demo-secure.com',
+      san: ['demo-secure.com', 'www.demo-secure.com'],
+    });
     const ov = await renew(cert.id, { period: 12, csr: shopCsr, authKey: true, ...organizationFields }, { quote: true });
     expect(ov.body.violations).toEqual([{ field: 'authKey', message: 'product ssl_sectigo_ov does not offer auth-key validation' }]);
     const unknown = await renew(1001, { product: 'ssl_nosuch', period: 12, csr: shopCsr }, { quote: true });

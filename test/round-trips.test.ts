@@ -39,7 +39,11 @@ const expected: Record<string, Expected> = {
   'renew, quote': { own: 2, commands: ['BatchGetItem', 'Query'] },
   // Plus one transaction (certificate, process, DCV records in the zones, claimed process id).
   'renew, start': { own: 3, commands: ['BatchGetItem', 'Query', 'TransactWriteItems'] },
-  'renew, start, Idempotency-Key': { own: 3, idempotency: 2, commands: ['PutItem', 'BatchGetItem', 'Query', 'TransactWriteItems', 'UpdateItem'] },
+  'renew, start, Idempotency-Key': {
+    own: 3,
+    idempotency: 2,
+    commands: ['PutItem', 'BatchGetItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+  },
 };
 
 describe('DynamoDB round trips per request (warm API key)', () => {
@@ -71,7 +75,9 @@ describe('DynamoDB round trips per request (warm API key)', () => {
   it('answers every request with its expected status', () => {
     const statuses = results.filter((r) => r.status !== undefined).map((r) => [r.name, r.status]);
     expect(statuses).toEqual(
-      results.filter((r) => r.status !== undefined).map((r) => [r.name, r.name.startsWith('renew, start') || r.name.startsWith('transfer, pending') ? 202 : 200]),
+      results
+        .filter((r) => r.status !== undefined)
+        .map((r) => [r.name, r.name.startsWith('renew, start') || r.name.startsWith('transfer, pending') ? 202 : 200]),
     );
   });
 

@@ -7,9 +7,12 @@ describe('toolchain guard', () => {
     expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
   });
 
-  it('fails fast with a clear message on an older Node (the machine\'s own node, outside npm)', () => {
+  it("fails fast with a clear message on an older Node (the machine's own node, outside npm)", () => {
     // Without node_modules/.bin on the PATH, `node` is the system's (older) one that npm itself runs on.
-    const path = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter);
+    const path = (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((p) => !p.includes('node_modules'))
+      .join(delimiter);
     const version = spawnSync('node', ['--version'], { env: { ...process.env, PATH: path }, encoding: 'utf8' });
     expect(version.error).toBeUndefined();
     const major = Number(version.stdout.trim().replace(/^v/, '').split('.')[0]);

@@ -9,7 +9,13 @@ import { recordTableCalls } from './support/sdk-calls.ts';
 /** Ids claimed inside a transaction (shared/db/transactions.ts), alone and under contention. */
 describe('transactWithIds', () => {
   const put = (sequence: string, id: number, condition?: string) => [
-    { Put: { TableName: tableName(), Item: { pk: `TXTEST#${sequence}#${id}`, sk: 'TXTEST', entity: 'txtest', id }, ...(condition ? { ConditionExpression: condition } : {}) } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { pk: `TXTEST#${sequence}#${id}`, sk: 'TXTEST', entity: 'txtest', id },
+        ...(condition ? { ConditionExpression: condition } : {}),
+      },
+    },
   ];
   const current = async (sequence: string) => counterValue((await readItems({ c: counterKey(sequence) }, { consistent: true })).c);
 
@@ -18,7 +24,9 @@ describe('transactWithIds', () => {
     expect(result).toEqual({ 'tx-a': 1 });
     expect(calls).toEqual(['TransactWriteItemsCommand']);
     expect(await current('tx-a')).toBe(1);
-    expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'TXTEST#a#1', sk: 'TXTEST' } }))).Item).toMatchObject({ id: 1 });
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'TXTEST#a#1', sk: 'TXTEST' } }))).Item).toMatchObject({
+      id: 1,
+    });
   });
 
   it('gives 12 concurrent writers distinct ids from a stale read, falling back to an atomic allocation when a claim is lost', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { db } from '../shared/db/client.ts';
 import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getProcess, type ProcessRecord } from '../shared/db/repositories/processes.ts';
 import { getZone, putZone } from '../shared/db/repositories/zones.ts';
+import { toWireTime } from '../shared/time.ts';
 import { transferDetailsOf, transferResultOf } from '../shared/transfer/record.ts';
 import { putTransfer, readDomainCollection } from '../shared/transfer/store.ts';
-import { toWireTime } from '../shared/time.ts';
-import { db } from '../shared/db/client.ts';
 import { call, otherKey } from './support/api.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -20,7 +20,12 @@ async function resultOf(processId: number) {
 
 describe('transfer lifecycle: the scheduled poller', () => {
   it('completes transfer-wait.com after five days, converting the existing unmanaged zone into a managed one', async () => {
-    const res = await transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026', zone: { service: 'BASIC' }, ns: ['ns1.dns.example', 'ns2.dns.example'] });
+    const res = await transfer('transfer-wait.com', {
+      ...demoBody,
+      authcode: 'COM-TRANSFER-2026',
+      zone: { service: 'BASIC' },
+      ns: ['ns1.dns.example', 'ns2.dns.example'],
+    });
     expect(res.status).toBe(202);
     const id = res.body.processId as number;
 
@@ -54,14 +59,24 @@ describe('transfer lifecycle: the scheduled poller', () => {
     });
     const zone = await call('GET', '/v2/domains/transfer-wait.com/zone');
     expect(zone.status).toBe(200);
-    expect(zone.body).toMatchObject({ id: 104, customer: 'demo', managed: true, service: 'BASIC', dnssec: false, records: [{ name: 'transfer-wait.com', type: 'A', content: '192.0.2.44', ttl: 3600 }] });
+    expect(zone.body).toMatchObject({
+      id: 104,
+      customer: 'demo',
+      managed: true,
+      service: 'BASIC',
+      dnssec: false,
+      records: [{ name: 'transfer-wait.com', type: 'A', content: '192.0.2.44', ttl: 3600 }],
+    });
     expect((await readDomainCollection('transfer-wait.com')).lock).toBeUndefined();
     // Nothing left to do.
     expect(await poll(plus(at, 60))).toEqual({ due: 0, moved: 0, completed: 0, ended: 0, errors: 0 });
   });
 
   it('completes transfer-tag.co.uk when the losing registrar releases it, and creates a zone from the template', async () => {
-    const res = await transfer('transfer-tag.co.uk', { ...demoBody, zone: { template: 'demo-template', link: false, master: '192.0.2.53', dnssec: true } });
+    const res = await transfer('transfer-tag.co.uk', {
+      ...demoBody,
+      zone: { template: 'demo-template', link: false, master: '192.0.2.53', dnssec: true },
+    });
     expect(res.status).toBe(202);
     expect(res.body.actionDate).toBe(toWireTime(plus(res.body.requestedDate, 120)));
     await poll(plus(res.body.actionDate, 0));
@@ -97,7 +112,10 @@ describe('transfer lifecycle: the scheduled poller', () => {
       authcode: 'TEST-CODE',
       ns: [],
       keyData: [],
-      contacts: [{ role: 'TECH', handle: 'demo-tech' }, { role: 'BILLING', handle: 'demo-billing' }],
+      contacts: [
+        { role: 'TECH', handle: 'demo-tech' },
+        { role: 'BILLING', handle: 'demo-billing' },
+      ],
       privacyProtect: true,
       autoRenew: false,
       zone: { template: 'demo-template' },
@@ -105,7 +123,10 @@ describe('transfer lifecycle: the scheduled poller', () => {
     await poll(plus(res.body.actionDate, 5));
     expect(await getDomain('apply-all.com')).toMatchObject({
       registrant: 'demo-registrant',
-      contacts: [{ role: 'TECH', handle: 'demo-tech' }, { role: 'BILLING', handle: 'demo-billing' }],
+      contacts: [
+        { role: 'TECH', handle: 'demo-tech' },
+        { role: 'BILLING', handle: 'demo-billing' },
+      ],
       ns: [],
       keyData: [],
       privacyProtect: true,
@@ -139,12 +160,25 @@ describe('transfer lifecycle: the scheduled poller', () => {
     expect(res.body.actionDate).toBe(toWireTime(plus(start, 3600)));
 
     await poll(plus(start, 3600));
-    expect(await resultOf(res.body.processId)).toMatchObject({ status: 'pendingvalidation', actionDate: toWireTime(plus(start, 3600 + 86400)) });
+    expect(await resultOf(res.body.processId)).toMatchObject({
+      status: 'pendingvalidation',
+      actionDate: toWireTime(plus(start, 3600 + 86400)),
+    });
     await poll(plus(start, 3600 + 86400));
-    expect(await resultOf(res.body.processId)).toMatchObject({ status: 'pending', actionDate: toWireTime(plus(start, 3600 + 86400 + 432000)) });
+    expect(await resultOf(res.body.processId)).toMatchObject({
+      status: 'pending',
+      actionDate: toWireTime(plus(start, 3600 + 86400 + 432000)),
+    });
     await poll(plus(start, 3600 + 86400 + 432000));
     const done = await resultOf(res.body.processId);
-    expect(done).toEqual({ domainName: 'transfer-whois.net', status: 'completed', requestedDate: start, expiryDate: '2028-06-01T00:00:00Z', type: 'IN', processId: res.body.processId });
+    expect(done).toEqual({
+      domainName: 'transfer-whois.net',
+      status: 'completed',
+      requestedDate: start,
+      expiryDate: '2028-06-01T00:00:00Z',
+      type: 'IN',
+      processId: res.body.processId,
+    });
     const history = transferDetailsOf((await getProcess(res.body.processId, 'demo'))!).history.map((h) => h.status);
     expect(history).toEqual(['pendingwhois', 'pendingvalidation', 'pending', 'completed']);
   });
@@ -153,7 +187,10 @@ describe('transfer lifecycle: the scheduled poller', () => {
     const res = await transfer('transfer-foa.net', { ...demoBody, authcode: 'NET-TRANSFER-2026' });
     expect(res.body.status).toBe('pendingfoa');
     await poll(plus(res.body.requestedDate, 86400 + 10));
-    expect(await resultOf(res.body.processId)).toMatchObject({ status: 'approved', actionDate: toWireTime(plus(res.body.requestedDate, 86400 + 3600)) });
+    expect(await resultOf(res.body.processId)).toMatchObject({
+      status: 'approved',
+      actionDate: toWireTime(plus(res.body.requestedDate, 86400 + 3600)),
+    });
     await poll(plus(res.body.requestedDate, 10 * 86400));
     expect((await resultOf(res.body.processId)).status).toBe('completed');
   });
@@ -207,7 +244,11 @@ describe('transfer lifecycle: the scheduled poller', () => {
     const plan = {
       periodMonths: 12,
       expiry: { before: '2027-06-15T12:00:00Z', after: '2028-06-15T12:00:00Z' },
-      nameServers: { change: 'kept' as const, before: ['ns1.old.example', 'ns2.old.example'], after: ['ns1.old.example', 'ns2.old.example'] },
+      nameServers: {
+        change: 'kept' as const,
+        before: ['ns1.old.example', 'ns2.old.example'],
+        after: ['ns1.old.example', 'ns2.old.example'],
+      },
       dnssec: { change: 'kept' as const, before: [], after: [] },
       zone: { change: 'untouched' as const, exists: false },
       contacts: { registrant: 'demo-registrant', contacts: [] },
@@ -228,11 +269,38 @@ describe('transfer lifecycle: the scheduled poller', () => {
         createdDate: requestedDate,
         updatedDate: requestedDate,
         billables: [],
-        details: { domainName: 'crashed.com', registry: 'verisign', extension: 'com', type: 'IN', status: 'pending', submitted: false, version: 1, requestedDate, actionDate: requestedDate, plan, history: [] } as ProcessRecord['details'],
+        details: {
+          domainName: 'crashed.com',
+          registry: 'verisign',
+          extension: 'com',
+          type: 'IN',
+          status: 'pending',
+          submitted: false,
+          version: 1,
+          requestedDate,
+          actionDate: requestedDate,
+          plan,
+          history: [],
+        } as ProcessRecord['details'],
       },
-      { domainName: 'crashed.com', customer: 'demo', processId: id, status: 'pending', version: 1, requestedDate, actionDate: requestedDate },
+      {
+        domainName: 'crashed.com',
+        customer: 'demo',
+        processId: id,
+        status: 'pending',
+        version: 1,
+        requestedDate,
+        actionDate: requestedDate,
+      },
     );
-    expect(await resultOf(id)).toEqual({ domainName: 'crashed.com', status: 'pending', requestedDate, actionDate: requestedDate, type: 'IN', processId: id });
+    expect(await resultOf(id)).toEqual({
+      domainName: 'crashed.com',
+      status: 'pending',
+      requestedDate,
+      actionDate: requestedDate,
+      type: 'IN',
+      processId: id,
+    });
     await poll(plus(requestedDate, 1));
     expect(await resultOf(id)).toMatchObject({ status: 'completed', expiryDate: '2028-06-15T12:00:00Z' });
   });
@@ -255,7 +323,11 @@ describe('transfer under data-store faults', () => {
     db().middlewareStack.add(
       (next, context) => async (args) => {
         if (when(String(context.commandName), args.input as Record<string, any>)) {
-          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client', $metadata: {} });
+          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+            name: 'ProvisionedThroughputExceededException',
+            $fault: 'client',
+            $metadata: {},
+          });
         }
         return next(args);
       },
@@ -268,7 +340,7 @@ describe('transfer under data-store faults', () => {
     await sandboxDomain('throttled.com');
     const headers = { 'Idempotency-Key': 'key-throttled' };
     const remove = inject('throttle-transfer', (command) => command.startsWith('TransactWrite'));
-    let res;
+    let res: Awaited<ReturnType<typeof transfer>>;
     try {
       res = await transfer('throttled.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers });
     } finally {
@@ -284,9 +356,16 @@ describe('transfer under data-store faults', () => {
 
   it('answers 503 when the idempotency record cannot be written', async () => {
     await sandboxDomain('throttled-key.com');
-    const remove = inject('throttle-idempotency', (command, input) => command.startsWith('PutItem') && String(input.Item?.pk?.S ?? '').startsWith('IDEMPOTENCY#'));
+    const remove = inject(
+      'throttle-idempotency',
+      (command, input) => command.startsWith('PutItem') && String(input.Item?.pk?.S ?? '').startsWith('IDEMPOTENCY#'),
+    );
     try {
-      const res = await transfer('throttled-key.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers: { 'Idempotency-Key': 'key-not-stored' } });
+      const res = await transfer(
+        'throttled-key.com',
+        { ...demoBody, authcode: 'TEST-CODE' },
+        { headers: { 'Idempotency-Key': 'key-not-stored' } },
+      );
       expect(res.status).toBe(503);
       expect(res.body.type).toBe('ProviderUnavailable');
     } finally {
@@ -295,7 +374,7 @@ describe('transfer under data-store faults', () => {
     expect(await readDomainCollection('throttled-key.com')).toEqual({});
   });
 
-  it('decides the zone again when the name\'s zone changed between the read and the transaction (a transfer completing at once)', async () => {
+  it("decides the zone again when the name's zone changed between the read and the transaction (a transfer completing at once)", async () => {
     await sandboxDomain('zone-race.com', { transfer: { stages: [], outcome: 'completed' } });
     const now = toWireTime(new Date());
     // Just before the recording transaction, the account's unmanaged zone for the name appears.
@@ -305,15 +384,26 @@ describe('transfer under data-store faults', () => {
         if (!raced && String(context.commandName).startsWith('TransactWrite')) {
           raced = true;
           await putZone({
-            id: 990002, domainName: 'zone-race.com', customer: 'demo', managed: false, service: 'BASIC', dnssec: false,
-            hostMaster: 'hostmaster@zone-race.com', refresh: 10800, retry: 3600, expire: 604800, ttl: 3600, records: [], createdDate: now,
+            id: 990002,
+            domainName: 'zone-race.com',
+            customer: 'demo',
+            managed: false,
+            service: 'BASIC',
+            dnssec: false,
+            hostMaster: 'hostmaster@zone-race.com',
+            refresh: 10800,
+            retry: 3600,
+            expire: 604800,
+            ttl: 3600,
+            records: [],
+            createdDate: now,
           });
         }
         return next(args);
       },
       { step: 'initialize', name: 'zone-race' },
     );
-    let res;
+    let res: Awaited<ReturnType<typeof transfer>>;
     try {
       res = await transfer('zone-race.com', { ...demoBody, authcode: 'TEST-CODE', zone: { service: 'BASIC' } });
     } finally {

@@ -53,7 +53,15 @@ describe('transfer state machine', () => {
 
 describe('sandbox registry scripts', () => {
   it('refuses scripts that break the state machine or fail without waiting', () => {
-    expect(record({ stages: [{ status: 'pending', seconds: 10 }, { status: 'pendingfoa', seconds: 10 }], outcome: 'completed' }).success).toBe(false);
+    expect(
+      record({
+        stages: [
+          { status: 'pending', seconds: 10 },
+          { status: 'pendingfoa', seconds: 10 },
+        ],
+        outcome: 'completed',
+      }).success,
+    ).toBe(false);
     expect(record({ stages: [], outcome: 'rejected' }).success).toBe(false);
     expect(record({ stages: [{ status: 'approved', seconds: 10 }], outcome: 'rejected' }).success).toBe(false);
     expect(record({ stages: [{ status: 'pending', seconds: 10 }], outcome: 'rejected' }).success).toBe(true);
@@ -61,11 +69,23 @@ describe('sandbox registry scripts', () => {
   });
 
   it('answers the stage whose window holds the time, then the outcome with the new expiry', () => {
-    const parsed = record({ stages: [{ status: 'pendingfoa', seconds: 60 }, { status: 'pending', seconds: 120 }], outcome: 'completed' });
+    const parsed = record({
+      stages: [
+        { status: 'pendingfoa', seconds: 60 },
+        { status: 'pending', seconds: 120 },
+      ],
+      outcome: 'completed',
+    });
     if (!parsed.success) throw new Error('fixture');
     const ref = { domainName: 'script.com', registry: 'verisign', requestedDate: '2026-11-21T10:00:00Z', periodMonths: 13 };
-    expect(scriptedState(parsed.output, ref, new Date('2026-11-21T10:00:59Z'))).toEqual({ status: 'pendingfoa', actionDate: '2026-11-21T10:01:00Z' });
-    expect(scriptedState(parsed.output, ref, new Date('2026-11-21T10:01:00Z'))).toEqual({ status: 'pending', actionDate: '2026-11-21T10:03:00Z' });
+    expect(scriptedState(parsed.output, ref, new Date('2026-11-21T10:00:59Z'))).toEqual({
+      status: 'pendingfoa',
+      actionDate: '2026-11-21T10:01:00Z',
+    });
+    expect(scriptedState(parsed.output, ref, new Date('2026-11-21T10:01:00Z'))).toEqual({
+      status: 'pending',
+      actionDate: '2026-11-21T10:03:00Z',
+    });
     expect(scriptedState(parsed.output, ref, new Date('2026-11-22T00:00:00Z'))).toEqual({
       status: 'completed',
       endDate: '2026-11-21T10:03:00Z',

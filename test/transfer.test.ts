@@ -30,7 +30,11 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
       plan: {
         periodMonths: 12,
         expiry: { before: '2027-02-14T10:00:00Z', after: '2028-02-14T10:00:00Z' },
-        nameServers: { change: 'kept', before: ['ns1.previous-host.example', 'ns2.previous-host.example'], after: ['ns1.previous-host.example', 'ns2.previous-host.example'] },
+        nameServers: {
+          change: 'kept',
+          before: ['ns1.previous-host.example', 'ns2.previous-host.example'],
+          after: ['ns1.previous-host.example', 'ns2.previous-host.example'],
+        },
         dnssec: {
           change: 'kept',
           before: [{ protocol: 3, flags: 257, algorithm: 13, publicKey: key257 }],
@@ -55,8 +59,18 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
         privacyProtect: true,
         autoRenew: false,
         ns: ['NS1.New-Host.example', 'ns2.new-host.example'],
-        keyData: [{ protocol: 3, flags: 257, algorithm: 13, publicKey: 'RC0/0l+nLyCv7xZu9zFztbZ1V+sKoNPL Gh1eikgv7PuELQkmCYlp7SKAIjVGqAiaCj1CsH47PaEiCIdnKpeQnQ==' }],
-        contacts: [{ role: 'ADMIN', handle: 'demo-admin' }, { role: 'TECH', handle: 'demo-tech' }],
+        keyData: [
+          {
+            protocol: 3,
+            flags: 257,
+            algorithm: 13,
+            publicKey: 'RC0/0l+nLyCv7xZu9zFztbZ1V+sKoNPL Gh1eikgv7PuELQkmCYlp7SKAIjVGqAiaCj1CsH47PaEiCIdnKpeQnQ==',
+          },
+        ],
+        contacts: [
+          { role: 'ADMIN', handle: 'demo-admin' },
+          { role: 'TECH', handle: 'demo-tech' },
+        ],
         zone: { service: 'BASIC' },
       },
       { quote: true },
@@ -73,10 +87,20 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
     expect(res.body.plan).toEqual({
       periodMonths: 12,
       expiry: { before: '2027-04-02T08:30:00Z', after: '2028-04-02T08:30:00Z' },
-      nameServers: { change: 'replaced', before: ['ns1.previous-host.example', 'ns2.previous-host.example'], after: ['ns1.new-host.example', 'ns2.new-host.example'] },
+      nameServers: {
+        change: 'replaced',
+        before: ['ns1.previous-host.example', 'ns2.previous-host.example'],
+        after: ['ns1.new-host.example', 'ns2.new-host.example'],
+      },
       dnssec: { change: 'replaced', before: [], after: [{ protocol: 3, flags: 257, algorithm: 13, publicKey: key257 }] },
       zone: { change: 'converted', exists: true, service: 'BASIC', dnssec: false },
-      contacts: { registrant: 'demo-registrant', contacts: [{ role: 'ADMIN', handle: 'demo-admin' }, { role: 'TECH', handle: 'demo-tech' }] },
+      contacts: {
+        registrant: 'demo-registrant',
+        contacts: [
+          { role: 'ADMIN', handle: 'demo-admin' },
+          { role: 'TECH', handle: 'demo-tech' },
+        ],
+      },
       privacyProtect: true,
       autoRenew: false,
       designatedAgent: { requested: 'NONE', applied: 'NONE' },
@@ -85,7 +109,11 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
 
   it('quotes in the account currency of another customer, whose privacy setting is the default', async () => {
     await sandboxDomain('other-quote.com');
-    const res = await transfer('other-quote.com', { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE', ns: [] }, { quote: true, key: otherKey });
+    const res = await transfer(
+      'other-quote.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE', ns: [] },
+      { quote: true, key: otherKey },
+    );
     expect(res.status).toBe(200);
     expect(res.body.quote).toEqual({
       total: 1498,
@@ -109,8 +137,20 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
 
   it('plans a new linked zone from a template, and refuses zone values that contradict an existing zone', async () => {
     await sandboxDomain('zone-plan.com');
-    const created = await transfer('zone-plan.com', { ...demoBody, authcode: 'TEST-CODE', zone: { template: 'demo-template', master: '2001:db8::53', dnssec: true } }, { quote: true });
-    expect(created.body.plan.zone).toEqual({ change: 'created', exists: false, service: 'BASIC', template: 'demo-template', link: true, master: '2001:db8::53', dnssec: true });
+    const created = await transfer(
+      'zone-plan.com',
+      { ...demoBody, authcode: 'TEST-CODE', zone: { template: 'demo-template', master: '2001:db8::53', dnssec: true } },
+      { quote: true },
+    );
+    expect(created.body.plan.zone).toEqual({
+      change: 'created',
+      exists: false,
+      service: 'BASIC',
+      template: 'demo-template',
+      link: true,
+      master: '2001:db8::53',
+      dnssec: true,
+    });
 
     const mismatch = await transfer(
       'transfer-wait.com',
@@ -123,8 +163,16 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
         type: 'ValidationError',
         message: 'The zone values do not match the existing zone of this domain.',
         violations: [
-          { field: 'zone.service', message: 'does not match the existing zone of this domain (BASIC); leave it empty or give that value', value: 'PREMIUM' },
-          { field: 'zone.template', message: 'does not match the existing zone of this domain (not set); leave it empty or give that value', value: 'demo-template' },
+          {
+            field: 'zone.service',
+            message: 'does not match the existing zone of this domain (BASIC); leave it empty or give that value',
+            value: 'PREMIUM',
+          },
+          {
+            field: 'zone.template',
+            message: 'does not match the existing zone of this domain (not set); leave it empty or give that value',
+            value: 'demo-template',
+          },
         ],
       }),
     );
@@ -132,15 +180,24 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
 
   it('records what is applied of designatedAgent: BOTH acts as NEW, OLD is ignored, and so is any value where the registry allows none or the registrant must act', async () => {
     const plan = async (domain: string, authcode: string | undefined, designatedAgent: string) =>
-      (await transfer(domain, { ...demoBody, ...(authcode ? { authcode } : {}), designatedAgent }, { quote: true })).body.plan.designatedAgent;
-    expect(await plan('transfer-wait.com', 'COM-TRANSFER-2026', 'BOTH')).toEqual({ requested: 'BOTH', applied: 'NEW', note: 'BOTH acts as NEW on a transfer-in' });
+      (await transfer(domain, { ...demoBody, ...(authcode ? { authcode } : {}), designatedAgent }, { quote: true })).body.plan
+        .designatedAgent;
+    expect(await plan('transfer-wait.com', 'COM-TRANSFER-2026', 'BOTH')).toEqual({
+      requested: 'BOTH',
+      applied: 'NEW',
+      note: 'BOTH acts as NEW on a transfer-in',
+    });
     expect(await plan('transfer-wait.com', 'COM-TRANSFER-2026', 'NEW')).toEqual({ requested: 'NEW', applied: 'NEW' });
     expect(await plan('transfer-wait.com', 'COM-TRANSFER-2026', 'OLD')).toEqual({
       requested: 'OLD',
       applied: 'NONE',
       note: 'ignored: acting for the old registrant is impossible on a transfer-in',
     });
-    expect(await plan('transfer-now.nl', 'NL-TRANSFER-2026', 'NEW')).toEqual({ requested: 'NEW', applied: 'NONE', note: 'ignored: the registry allows no designated agent' });
+    expect(await plan('transfer-now.nl', 'NL-TRANSFER-2026', 'NEW')).toEqual({
+      requested: 'NEW',
+      applied: 'NONE',
+      note: 'ignored: the registry allows no designated agent',
+    });
     expect(await plan('transfer-foa.net', 'NET-TRANSFER-2026', 'NEW')).toEqual({
       requested: 'NEW',
       applied: 'NONE',
@@ -217,13 +274,22 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
     const unknown = await transfer('transfer-wait.com', { ...demoBody, zone: { service: 'BASIC', colour: 'red' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual(
-      errorBody(unknown, { type: 'UnrecognizedPropertyException', message: "Unrecognized property 'zone.colour'.", property: 'zone.colour' }),
+      errorBody(unknown, {
+        type: 'UnrecognizedPropertyException',
+        message: "Unrecognized property 'zone.colour'.",
+        property: 'zone.colour',
+      }),
     );
   });
 
   it('accepts transferContacts and languageCode and records them on the process', async () => {
     await sandboxDomain('extras.com', { transfer: { stages: [], outcome: 'completed' } });
-    const res = await transfer('extras.com', { ...demoBody, authcode: 'TEST-CODE', transferContacts: ['REGISTRANT', 'ADMIN'], languageCode: 'de' });
+    const res = await transfer('extras.com', {
+      ...demoBody,
+      authcode: 'TEST-CODE',
+      transferContacts: ['REGISTRANT', 'ADMIN'],
+      languageCode: 'de',
+    });
     expect(res.status).toBe(200);
     const process = await getProcess(res.body.processId, 'demo');
     expect(process?.details).toMatchObject({ transferContacts: ['REGISTRANT', 'ADMIN'], languageCode: 'de' });
@@ -278,7 +344,12 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
     const res = await transfer('never-registered.com', { ...demoBody, authcode: 'X' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
-      errorBody(res, { type: 'ObjectDoesNotExist', message: "Domain 'never-registered.com' does not exist.", objectType: 'Domain', identifier: 'never-registered.com' }),
+      errorBody(res, {
+        type: 'ObjectDoesNotExist',
+        message: "Domain 'never-registered.com' does not exist.",
+        objectType: 'Domain',
+        identifier: 'never-registered.com',
+      }),
     );
   });
 
@@ -312,24 +383,50 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
   });
 
   it('answers 403 for designatedAgent other than NONE without the permission, even where it would be ignored', async () => {
-    for (const [domain, authcode] of [['transfer-wait.com', 'COM-TRANSFER-2026'], ['transfer-now.nl', 'NL-TRANSFER-2026']] as const) {
+    for (const [domain, authcode] of [
+      ['transfer-wait.com', 'COM-TRANSFER-2026'],
+      ['transfer-now.nl', 'NL-TRANSFER-2026'],
+    ] as const) {
       const res = await transfer(domain, { ...demoBody, authcode, designatedAgent: 'OLD' }, { key: limitedKey });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual(errorBody(res, { type: 'AuthorizationError', message: 'designatedAgent OLD requires the DESIGNATED_AGENT permission.' }));
+      expect(res.body).toEqual(
+        errorBody(res, { type: 'AuthorizationError', message: 'designatedAgent OLD requires the DESIGNATED_AGENT permission.' }),
+      );
     }
-    const none = await transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026', designatedAgent: 'NONE' }, { key: limitedKey, quote: true });
+    const none = await transfer(
+      'transfer-wait.com',
+      { ...demoBody, authcode: 'COM-TRANSFER-2026', designatedAgent: 'NONE' },
+      { key: limitedKey, quote: true },
+    );
     expect(none.status).toBe(200);
   });
 
   it('answers 400 ObjectDoesNotExist for a registrant, contact or template the account does not have', async () => {
-    const registrant = await transfer('transfer-wait.com', { customer: 'demo', registrant: 'other-registrant', authcode: 'COM-TRANSFER-2026' });
+    const registrant = await transfer('transfer-wait.com', {
+      customer: 'demo',
+      registrant: 'other-registrant',
+      authcode: 'COM-TRANSFER-2026',
+    });
     expect(registrant.status).toBe(400);
     expect(registrant.body).toEqual(
-      errorBody(registrant, { type: 'ObjectDoesNotExist', message: "Contact 'other-registrant' does not exist.", objectType: 'Contact', identifier: 'other-registrant' }),
+      errorBody(registrant, {
+        type: 'ObjectDoesNotExist',
+        message: "Contact 'other-registrant' does not exist.",
+        objectType: 'Contact',
+        identifier: 'other-registrant',
+      }),
     );
-    const contact = await transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026', contacts: [{ role: 'TECH', handle: 'nobody-here' }] });
+    const contact = await transfer('transfer-wait.com', {
+      ...demoBody,
+      authcode: 'COM-TRANSFER-2026',
+      contacts: [{ role: 'TECH', handle: 'nobody-here' }],
+    });
     expect(contact.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Contact', identifier: 'nobody-here' });
-    const template = await transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026', zone: { template: 'no-such-template' } });
+    const template = await transfer('transfer-wait.com', {
+      ...demoBody,
+      authcode: 'COM-TRANSFER-2026',
+      zone: { template: 'no-such-template' },
+    });
     expect(template.status).toBe(400);
     expect(template.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Template', identifier: 'no-such-template' });
   });
@@ -340,11 +437,17 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
     const res = await transfer('far-expiry.com', { ...demoBody, authcode: 'TEST-CODE' }, { quote: true });
     expect(res.status).toBe(400);
     expect(res.body.type).toBe('ValidationError');
-    expect(res.body.violations).toEqual([{ field: 'period', message: expect.stringMatching(/^would put the expiry \(.+\) more than 10 years ahead$/), value: 12 }]);
+    expect(res.body.violations).toEqual([
+      { field: 'period', message: expect.stringMatching(/^would put the expiry \(.+\) more than 10 years ahead$/), value: 12 },
+    ]);
   });
 
   it('refuses a domain the account cannot buy a transfer of (no TRANSFER price)', async () => {
-    await putProvider({ kind: 'REGISTRY', name: 'testreg', metadata: { possibleDomainExtensions: ['example'], transferSupportsAuthcode: false } });
+    await putProvider({
+      kind: 'REGISTRY',
+      name: 'testreg',
+      metadata: { possibleDomainExtensions: ['example'], transferSupportsAuthcode: false },
+    });
     await sandboxDomain('unpriced.example', { registry: 'testreg', authcode: undefined });
     const res = await transfer('unpriced.example', demoBody, { quote: true });
     expect(res.status).toBe(400);
@@ -352,7 +455,13 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
       errorBody(res, {
         type: 'ValidationError',
         message: 'unpriced.example cannot be transferred into this account: its price list has no TRANSFER price for domain_example.',
-        violations: [{ field: 'domainName', message: "has no TRANSFER price (domain_example) on this account's price list", value: 'unpriced.example' }],
+        violations: [
+          {
+            field: 'domainName',
+            message: "has no TRANSFER price (domain_example) on this account's price list",
+            value: 'unpriced.example',
+          },
+        ],
       }),
     );
   });
@@ -360,7 +469,11 @@ describe('POST /v2/domains/{domainName}/transfer: validation', () => {
 
 describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
   it('completes transfer-now.nl at once: 200 with expiryDate, x-process-id, a process with its billables, the domain in the account', async () => {
-    const res = await transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026', contacts: [{ role: 'ADMIN', handle: 'demo-admin' }] });
+    const res = await transfer('transfer-now.nl', {
+      ...demoBody,
+      authcode: 'NL-TRANSFER-2026',
+      contacts: [{ role: 'ADMIN', handle: 'demo-admin' }],
+    });
     expect(res.status).toBe(200);
     const id = Number(res.headers['x-process-id']);
     expect(id).toBeGreaterThan(1000);
@@ -405,7 +518,11 @@ describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
     const again = await transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' });
     expect(again.status).toBe(400);
     expect(again.body).toEqual(errorBody(again, { type: 'ObjectExists', message: 'transfer-now.nl is already in your account.' }));
-    const byOther = await transfer('transfer-now.nl', { customer: 'other', registrant: 'other-registrant', authcode: 'NL-TRANSFER-2026' }, { key: otherKey });
+    const byOther = await transfer(
+      'transfer-now.nl',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'NL-TRANSFER-2026' },
+      { key: otherKey },
+    );
     expect(byOther.body.type).toBe('ObjectStatusProhibitsOperation');
   });
 
@@ -421,11 +538,15 @@ describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
       processId: Number(res.headers['x-process-id']),
     });
     for (const key of [undefined, otherKey]) {
-      const body = key ? { customer: 'other', registrant: 'other-registrant', authcode: 'COM-TRANSFER-2026' } : { ...demoBody, authcode: 'COM-TRANSFER-2026' };
+      const body = key
+        ? { customer: 'other', registrant: 'other-registrant', authcode: 'COM-TRANSFER-2026' }
+        : { ...demoBody, authcode: 'COM-TRANSFER-2026' };
       const second = await transfer('transfer-wait.com', body, key ? { key } : {});
       expect(second.status).toBe(400);
       // The owner is told its transfer is pending; another customer gets the registry-lock wording (nothing leaks).
-      const message = key ? 'The registry refuses to transfer transfer-wait.com: its status prohibits it.' : 'A transfer of transfer-wait.com is already pending.';
+      const message = key
+        ? 'The registry refuses to transfer transfer-wait.com: its status prohibits it.'
+        : 'A transfer of transfer-wait.com is already pending.';
       expect(second.body).toEqual(errorBody(second, { type: 'ObjectStatusProhibitsOperation', message }));
     }
   });
@@ -522,7 +643,9 @@ describe('POST /v2/domains/{domainName}/transfer: Idempotency-Key', () => {
   it('ends concurrent retries with one key with one process and identical answers', async () => {
     await sandboxDomain('idem-race.com');
     const headers = { 'Idempotency-Key': 'key-for-the-race' };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => transfer('idem-race.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => transfer('idem-race.com', { ...demoBody, authcode: 'TEST-CODE' }, { headers })),
+    );
     for (const a of answers) {
       expect(a.status).toBe(202);
       expect(a.body).toEqual(answers[0]?.body);
@@ -582,7 +705,10 @@ describe('POST /v2/domains/{domainName}/transfer: other ways in', () => {
 
   it('answers 401 without an API key and 415 for a body that is not JSON', async () => {
     expect((await transfer('transfer-wait.com', demoBody, { key: null })).status).toBe(401);
-    const res = await call('POST', '/v2/domains/transfer-wait.com/transfer', { body: 'customer=demo', headers: { 'Content-Type': 'text/plain' } });
+    const res = await call('POST', '/v2/domains/transfer-wait.com/transfer', {
+      body: 'customer=demo',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
   });
 });

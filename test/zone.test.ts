@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../functions/zone/handler.ts';
 import { demoDataFile, readDatasetFile } from '../infra/dataset.ts';
 import { startServer } from '../infra/local/server.ts';
-import { putDomain, type DomainRecord } from '../shared/db/repositories/domains.ts';
+import { type DomainRecord, putDomain } from '../shared/db/repositories/domains.ts';
 import { getZone, putZone, type ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
@@ -27,7 +27,11 @@ beforeAll(async () => {
 });
 
 const basicNs = ['ns1.registrar-sandbox.example', 'ns2.registrar-sandbox.example', 'ns3.registrar-sandbox.example'];
-const premiumNs = ['ns1.premium.registrar-sandbox.example', 'ns2.premium.registrar-sandbox.example', 'ns3.premium.registrar-sandbox.example'];
+const premiumNs = [
+  'ns1.premium.registrar-sandbox.example',
+  'ns2.premium.registrar-sandbox.example',
+  'ns3.premium.registrar-sandbox.example',
+];
 
 const rec = (name: string, type: string, content: string, ttl: number, prio?: number): WireRecord =>
   prio === undefined ? { name, type, content, ttl } : { name, type, content, ttl, prio };
@@ -126,7 +130,11 @@ function expectedRdata(r: WireRecord): string {
 }
 
 /** Parses a zone file with dnsz and checks it says exactly what the JSON says. */
-function expectZoneFileMatches(file: string, domainName: string, json: { ttl: number; defaultRecords: WireRecord[]; records: WireRecord[] }) {
+function expectZoneFileMatches(
+  file: string,
+  domainName: string,
+  json: { ttl: number; defaultRecords: WireRecord[]; records: WireRecord[] },
+) {
   const parsed = parseZone(file);
   expect(parsed.origin).toBe(domainName);
   expect(parsed.ttl).toBe(json.ttl);
@@ -191,7 +199,10 @@ describe('GET /v2/domains/{domainName}/zone', () => {
     expect(res.body).toMatchObject({ id: 103, customer: 'other', managed: true, service: 'BASIC', dnssec: false });
     expect(res.body.template).toBeUndefined();
     expect(res.body.updatedDate).toBeUndefined();
-    expect(res.body.records).toEqual([rec('other-site.com', 'A', '203.0.113.7', 3600), rec('www.other-site.com', 'CNAME', 'other-site.com', 3600)]);
+    expect(res.body.records).toEqual([
+      rec('other-site.com', 'A', '203.0.113.7', 3600),
+      rec('www.other-site.com', 'CNAME', 'other-site.com', 3600),
+    ]);
   });
 
   it("answers another customer's domain exactly like an unknown one: 404 ObjectDoesNotExist", async () => {
@@ -206,7 +217,12 @@ describe('GET /v2/domains/{domainName}/zone', () => {
       requestId: theirs.headers['x-request-id'],
     });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ ...theirs.body, message: "Domain 'no-such-domain.com' does not exist.", identifier: 'no-such-domain.com', requestId: unknown.headers['x-request-id'] });
+    expect(unknown.body).toEqual({
+      ...theirs.body,
+      message: "Domain 'no-such-domain.com' does not exist.",
+      identifier: 'no-such-domain.com',
+      requestId: unknown.headers['x-request-id'],
+    });
   });
 
   it('answers 404 for a zone whose domain is not in the account yet (transfer-wait.com)', async () => {
@@ -269,7 +285,12 @@ describe('GET /v2/domains/{domainName}/zone', () => {
   it('works through the handler directly with an API Gateway event', async () => {
     const res = await invoke(
       handler,
-      apiEvent({ method: 'GET', path: '/v2/domains/demo-shop.nl/zone', resource: '/v2/domains/{domainName}/zone', pathParameters: { domainName: 'demo-shop.nl' } }),
+      apiEvent({
+        method: 'GET',
+        path: '/v2/domains/demo-shop.nl/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'demo-shop.nl' },
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual(demoShop());
@@ -418,11 +439,15 @@ describe('ETags of the zone', () => {
     const json304 = await call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { 'If-None-Match': json.headers.etag as string } });
     expect(json304.status).toBe(304);
     expect(json304.raw).toBe('');
-    const text304 = await call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { Accept: 'text/dns', 'If-None-Match': text.headers.etag as string } });
+    const text304 = await call('GET', '/v2/domains/demo-shop.nl/zone', {
+      headers: { Accept: 'text/dns', 'If-None-Match': text.headers.etag as string },
+    });
     expect(text304.status).toBe(304);
     expect(text304.raw).toBe('');
     // The JSON tag does not match the zone file, so the file is sent.
-    const crossed = await call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { Accept: 'text/dns', 'If-None-Match': json.headers.etag as string } });
+    const crossed = await call('GET', '/v2/domains/demo-shop.nl/zone', {
+      headers: { Accept: 'text/dns', 'If-None-Match': json.headers.etag as string },
+    });
     expect(crossed.status).toBe(200);
   });
 
@@ -430,14 +455,20 @@ describe('ETags of the zone', () => {
     const json = await call('GET', '/v2/domains/demo-shop.nl/zone');
     const text = await call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { Accept: 'text/dns' } });
     const zone = (await getZone('demo-shop.nl')) as ZoneRecord;
-    await putZone({ ...zone, records: [...zone.records, { name: 'new.##DOMAIN##', type: 'A', content: '192.0.2.77', ttl: 300 }], updatedDate: '2026-11-21T10:00:00Z' });
+    await putZone({
+      ...zone,
+      records: [...zone.records, { name: 'new.##DOMAIN##', type: 'A', content: '192.0.2.77', ttl: 300 }],
+      updatedDate: '2026-11-21T10:00:00Z',
+    });
 
     const json2 = await call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { 'If-None-Match': json.headers.etag as string } });
     expect(json2.status).toBe(200);
     expect(json2.headers.etag).not.toBe(json.headers.etag);
     expect(json2.body.records.at(-1)).toEqual(rec('new.demo-shop.nl', 'A', '192.0.2.77', 300));
     expect(json2.body.defaultRecords[0].content).toContain(' 1795255200 '); // the serial follows the change
-    const text2 = await call('GET', '/v2/domains/demo-shop.nl/zone', { headers: { Accept: 'text/dns', 'If-None-Match': text.headers.etag as string } });
+    const text2 = await call('GET', '/v2/domains/demo-shop.nl/zone', {
+      headers: { Accept: 'text/dns', 'If-None-Match': text.headers.etag as string },
+    });
     expect(text2.status).toBe(200);
     expect(text2.headers.etag).not.toBe(text.headers.etag);
     expect(text2.raw).toContain('new\t300\tIN\tA\t192.0.2.77');

@@ -61,9 +61,11 @@ export async function checkOpenRequests(at: Date): Promise<CheckReport> {
   const processes: { process: ProcessRecord; state: CertificateProcessState }[] = [];
   for (const id of ids) {
     const process = await getItem(keys.processById(id), ProcessRecord, 'process');
-    if (!process || process.type !== 'certificate' || process.status !== 'RUNNING') {
+    if (process?.type !== 'certificate' || process.status !== 'RUNNING') {
       // A marker whose process is gone or finished: nothing left to check.
-      await db().send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: tableName(), Key: keys.openCertificateRequest(id) } }] }));
+      await db().send(
+        new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: tableName(), Key: keys.openCertificateRequest(id) } }] }),
+      );
       report.closed++;
       continue;
     }
@@ -91,9 +93,17 @@ export async function checkOpenRequests(at: Date): Promise<CheckReport> {
   }
 }
 
-async function checkOne(process: ProcessRecord, state: CertificateProcessState, authority: CertificateAuthority, at: Date): Promise<'unchanged' | 'updated' | 'raced' | number> {
+async function checkOne(
+  process: ProcessRecord,
+  state: CertificateProcessState,
+  authority: CertificateAuthority,
+  at: Date,
+): Promise<'unchanged' | 'updated' | 'raced' | number> {
   const gateway = authorityGateway(authority);
-  const zones = await managedZonesFor(process.customer, state.validations.dcv.map((e) => e.commonName));
+  const zones = await managedZonesFor(
+    process.customer,
+    state.validations.dcv.map((e) => e.commonName),
+  );
   const view = viewOf(process, state);
   const validations = gateway.check(view, zones, at);
   const stamp = toWireTime(at);
@@ -145,7 +155,8 @@ async function checkOne(process: ProcessRecord, state: CertificateProcessState, 
       Update: {
         TableName: table,
         Key: keys.processById(process.id),
-        UpdateExpression: 'SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, updatedDate = :now',
+        UpdateExpression:
+          'SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, updatedDate = :now',
         ...guard,
         ExpressionAttributeValues: {
           ':validations': validations,
@@ -175,7 +186,8 @@ async function checkOne(process: ProcessRecord, state: CertificateProcessState, 
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.some((r) => r.Code === 'ConditionalCheckFailed')) return 'raced';
+    if ((error as Error).name === 'TransactionCanceledException' && reasons?.some((r) => r.Code === 'ConditionalCheckFailed'))
+      return 'raced';
     throw error;
   }
   logger.info('certificate issued', { processId: process.id, certificateId: certificate.id });

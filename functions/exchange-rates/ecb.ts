@@ -45,7 +45,10 @@ const ReferenceDate = v.pipe(
   v.string(),
   v.trim(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'time must be yyyy-mm-dd'),
-  v.check((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'time is not a calendar date'),
+  v.check(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'time is not a calendar date',
+  ),
 );
 
 const Day = v.object({

@@ -4,8 +4,8 @@ import {
   bodyErrors,
   commonErrors,
   type DocumentedHeader,
-  errorBodies,
   type ErrorType,
+  errorBodies,
   type OperationDocs,
   type ResponseDoc,
 } from '../../shared/http/api-docs.ts';
@@ -30,13 +30,28 @@ export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
 /** Headers every response or some responses carry, described once. */
 const headerDocs: Record<DocumentedHeader | 'X-Request-Id' | 'ETag' | 'Retry-After', { description: string; schema: JsonSchema }> = {
-  'X-Request-Id': { description: 'The request id; error bodies repeat it as `requestId`. Quote it when asking for support.', schema: { type: 'string' } },
-  ETag: { description: 'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'The request id; error bodies repeat it as `requestId`. Quote it when asking for support.',
+    schema: { type: 'string' },
+  },
+  ETag: {
+    description: 'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged.',
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  'x-process-id': { description: 'The id of the process the call created (not sent for quotes).', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-  'X-Exchange-Rate-Date': { description: 'The date of the exchange rates used, when the list was converted (`currency`).', schema: { type: 'string', format: 'date' } },
+  'x-process-id': {
+    description: 'The id of the process the call created (not sent for quotes).',
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  },
+  'X-Exchange-Rate-Date': {
+    description: 'The date of the exchange rates used, when the list was converted (`currency`).',
+    schema: { type: 'string', format: 'date' },
+  },
   Vary: { description: '`Accept`: the URL has a JSON and a zone-file representation.', schema: { type: 'string' } },
-  'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 const conversion = {
@@ -58,21 +73,29 @@ function closeObjects(schema: unknown): void {
 }
 
 function inline(schema: v.GenericSchema, definitions?: Record<string, v.GenericSchema>): JsonSchema {
-  const { $schema: _s, $defs: _d, ...rest } = toJsonSchema(schema, { ...conversion, ...(definitions ? { definitions } : {}) }) as Record<string, unknown>;
+  const {
+    $schema: _s,
+    $defs: _d,
+    ...rest
+  } = toJsonSchema(schema, { ...conversion, ...(definitions ? { definitions } : {}) }) as Record<string, unknown>;
   return rest as JsonSchema;
 }
 
 /** A route's docs (functions/<dir>/openapi.ts, registered in operations.ts). */
 function docsOf(route: Route): OperationDocs {
   const docs = operationDocs[route.dir];
-  if (!docs) throw new Error(`Route '${route.id}' has no docs: add functions/${route.dir}/openapi.ts and register it in functions/openapi/operations.ts`);
+  if (!docs)
+    throw new Error(
+      `Route '${route.id}' has no docs: add functions/${route.dir}/openapi.ts and register it in functions/openapi/operations.ts`,
+    );
   return docs;
 }
 
 /** The object entries of a `{path, query, body}` request schema. */
 function requestParts(route: Route, request: v.GenericSchema) {
   const entries = (request as unknown as { entries?: Record<string, v.GenericSchema> }).entries;
-  if (!entries?.path || !entries.query || !entries.body) throw new Error(`The request schema of '${route.id}' is not an object of path, query and body`);
+  if (!entries?.path || !entries.query || !entries.body)
+    throw new Error(`The request schema of '${route.id}' is not an object of path, query and body`);
   return { path: entries.path, query: entries.query, body: entries.body };
 }
 
@@ -172,7 +195,14 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
     const ok = responses['200']?.headers as Record<string, unknown> | undefined;
     responses['304'] = { description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers: { ...ok } };
   }
-  Object.assign(responses, errorResponses(docs, hasBody, params.some((p) => p.in !== 'header')));
+  Object.assign(
+    responses,
+    errorResponses(
+      docs,
+      hasBody,
+      params.some((p) => p.in !== 'header'),
+    ),
+  );
   const requestBody = hasBody
     ? {
         required: true,
@@ -200,7 +230,8 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
 async function collectDefinitions(): Promise<Record<string, v.GenericSchema>> {
   const definitions: Record<string, v.GenericSchema> = {};
   const add = (name: string, schema: v.GenericSchema, owner: string) => {
-    if (definitions[name] && definitions[name] !== schema) throw new Error(`Component '${name}' of ${owner} clashes with another schema of that name`);
+    if (definitions[name] && definitions[name] !== schema)
+      throw new Error(`Component '${name}' of ${owner} clashes with another schema of that name`);
     definitions[name] = schema;
   };
   for (const [type, { schema }] of Object.entries(errorBodies)) add(type, schema, 'the error bodies');
@@ -220,7 +251,9 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
   closeObjects(schemas);
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = await operation(route, definitions);
+    const operations = paths[route.path] ?? {};
+    operations[route.method.toLowerCase()] = await operation(route, definitions);
+    paths[route.path] = operations;
   }
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))];
   return {
@@ -230,7 +263,7 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
       version: '2.0.0',
       summary: 'Domain transfer-in, certificate renewal, processes, registry metadata, price lists and DNS zones.',
       description:
-        'Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox\'s demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path.',
+        "Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox's demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path.",
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:3000', description: 'Clients use this URL plus `/v2/` as their base URL.' }],
@@ -244,7 +277,8 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'The whole header value: `ApiKey <key>` (sandbox: `ApiKey demo-key`). Keys are created with `npm run admin -- create-key`.',
+          description:
+            'The whole header value: `ApiKey <key>` (sandbox: `ApiKey demo-key`). Keys are created with `npm run admin -- create-key`.',
         },
       },
     },

@@ -21,7 +21,8 @@ function serverUrl(event: APIGatewayProxyEvent): string | undefined {
 
 /** GET /v2/openapi.json: the generated document (built once per container), without authentication. */
 export const handler = unauthenticated('openapi', async (event) => {
-  const base = await (document ??= buildDocument());
+  document ??= buildDocument();
+  const base = await document;
   const url = serverUrl(event);
   return ok(url ? { ...base, servers: [{ ...(base.servers as object[])[0], url }] } : base);
 });

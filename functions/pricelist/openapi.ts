@@ -6,7 +6,13 @@ import { PriceListRequest } from './schema.ts';
 const Cents = v.pipe(v.number(), v.integer(), v.description('Cents.'));
 
 /** A price entry of spec 2.11. */
-export const PriceEntry = v.strictObject({ product: v.string(), action: v.string(), currency: v.string(), price: Cents, fromDate: WireTime });
+export const PriceEntry = v.strictObject({
+  product: v.string(),
+  action: v.string(),
+  currency: v.string(),
+  price: Cents,
+  fromDate: WireTime,
+});
 
 /** A promo entry of spec 2.11; `active`: whether this customer takes part. */
 export const PromoEntry = v.strictObject({ ...PriceEntry.entries, endDate: WireTime, active: v.boolean() });
@@ -22,7 +28,7 @@ export const PriceListBody = v.strictObject({
 export const docs: OperationDocs = {
   request: PriceListRequest,
   description:
-    'The caller\'s own price list (spec 2.11, contract 3.5): current prices, scheduled changes and promos, in product-then-action order. With `currency` (EUR or USD, case-insensitive) every amount is converted at the most recent stored daily ECB rate, rounded half away from zero to whole cents; `X-Exchange-Rate-Date` names the rate date used.',
+    "The caller's own price list (spec 2.11, contract 3.5): current prices, scheduled changes and promos, in product-then-action order. With `currency` (EUR or USD, case-insensitive) every amount is converted at the most recent stored daily ECB rate, rounded half away from zero to whole cents; `X-Exchange-Rate-Date` names the rate date used.",
   tags: ['Pricing'],
   responses: {
     '200': {
@@ -39,7 +45,15 @@ export const docs: OperationDocs = {
               ],
               priceChanges: [{ product: 'domain_com', action: 'CREATE', currency: 'USD', price: 1301, fromDate: '2030-01-01T00:00:00Z' }],
               promos: [
-                { product: 'domain_nl', action: 'CREATE', currency: 'USD', price: 114, fromDate: '2026-11-01T00:00:00Z', endDate: '2029-12-31T00:00:00Z', active: true },
+                {
+                  product: 'domain_nl',
+                  action: 'CREATE',
+                  currency: 'USD',
+                  price: 114,
+                  fromDate: '2026-11-01T00:00:00Z',
+                  endDate: '2029-12-31T00:00:00Z',
+                  active: true,
+                },
               ],
             },
           },

@@ -31,7 +31,13 @@ export interface PriceListView {
   rateDate?: string;
 }
 
-const priceEntry = (p: PriceRecord): PriceEntry => ({ product: p.product, action: p.action, currency: p.currency, price: p.price, fromDate: p.fromDate });
+const priceEntry = (p: PriceRecord): PriceEntry => ({
+  product: p.product,
+  action: p.action,
+  currency: p.currency,
+  price: p.price,
+  fromDate: p.fromDate,
+});
 const promoEntry = (p: PromoRecord): PromoEntry => ({ ...priceEntry(p), endDate: p.endDate, active: p.active });
 
 /**
@@ -50,7 +56,11 @@ export async function customerPriceList(caller: string, customer: string, curren
   };
   if (!currency) return { body };
   if (!rates) throw new ValidationError('No exchange rates are stored yet; the price list cannot be converted. Retry without currency.');
-  const convert = <T extends PriceEntry>(entry: T): T => ({ ...entry, currency, price: convertCents(entry.price, entry.currency, currency, rates) });
+  const convert = <T extends PriceEntry>(entry: T): T => ({
+    ...entry,
+    currency,
+    price: convertCents(entry.price, entry.currency, currency, rates),
+  });
   return {
     body: { prices: body.prices.map(convert), priceChanges: body.priceChanges.map(convert), promos: body.promos.map(convert) },
     rateDate: rates.date,

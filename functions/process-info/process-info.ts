@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { type AcmeInfo, acmeInfo, type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
 import { catalogueAuthority } from '../../shared/certificates/catalogue.ts';
+import { type AcmeInfo, acmeInfo, type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
 import { AcmeProcessState, CertificateProcessState } from '../../shared/certificates/model.ts';
 import { getProcess } from '../../shared/db/repositories/processes.ts';
 import { ObjectDoesNotExist, ValidationError } from '../../shared/errors.ts';

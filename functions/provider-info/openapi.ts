@@ -9,7 +9,8 @@ export const ProviderInfoBody = v.strictObject({ name: v.string(), metadata: Pro
 /** GET /v2/providers/REGISTRY/{name}/info in the OpenAPI document. */
 export const docs: OperationDocs = {
   request: ProviderInfoRequest,
-  description: 'Metadata of a registry (spec 2.10, contract 3.4): extensions, periods, auth-code rules, DNSSEC limits, contact and certificate properties, launch phases. Configuration: every authenticated caller may read it.',
+  description:
+    'Metadata of a registry (spec 2.10, contract 3.4): extensions, periods, auth-code rules, DNSSEC limits, contact and certificate properties, launch phases. Configuration: every authenticated caller may read it.',
   tags: ['Providers'],
   responses: {
     '200': {
@@ -21,17 +22,17 @@ export const docs: OperationDocs = {
             sidn: {
               name: 'sidn',
               metadata: {
-                possibleDomainExtensions: [ 'nl' ],
-                createDomainPeriods: [ 3, 12 ],
-                renewDomainPeriods: [ 3, 12 ],
-                transferDomainPeriods: [ 12 ],
+                possibleDomainExtensions: ['nl'],
+                createDomainPeriods: [3, 12],
+                renewDomainPeriods: [3, 12],
+                transferDomainPeriods: [12],
                 adjustableAuthCode: false,
                 transferSupportsAuthcode: true,
                 transferRequiresAuthcode: true,
-                possibleClientDomainStatuses: [ 'CLIENT_DELETE_PROHIBITED', 'CLIENT_UPDATE_PROHIBITED', 'CLIENT_TRANSFER_PROHIBITED' ],
+                possibleClientDomainStatuses: ['CLIENT_DELETE_PROHIBITED', 'CLIENT_UPDATE_PROHIBITED', 'CLIENT_TRANSFER_PROHIBITED'],
                 explicitRenewSupported: false,
                 allowedDnssecRecords: 4,
-                allowedDnssecAlgorithms: [ 8, 10, 13, 14, 15, 16 ],
+                allowedDnssecAlgorithms: [8, 10, 13, 14, 15, 16],
                 contactProperties: [
                   {
                     name: 'legalForm',
@@ -50,20 +51,20 @@ export const docs: OperationDocs = {
                       VERENIGING: 'Association',
                       COOPERATIE: 'Cooperative',
                       BUITENLANDSE_EG_VENNOOTSCHAP: 'Company established in another EU member state',
-                      ANDERS: 'Other legal form'
-                    }
+                      ANDERS: 'Other legal form',
+                    },
                   },
                   {
                     name: 'legalFormRegNo',
                     label: 'Registration number',
                     description: 'Chamber of Commerce (KvK) number of the registrant, for legal forms that have one.',
                     type: 'String',
-                    mandatory: false
-                  }
+                    mandatory: false,
+                  },
                 ],
                 certificateProperties: [],
-                launchPhases: []
-              }
+                launchPhases: [],
+              },
             },
           },
         },

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Quote, type OperationDocs } from '../../shared/http/api-docs.ts';
+import { type OperationDocs, Quote } from '../../shared/http/api-docs.ts';
 import { CertificateInfo, certificateInfoEntries } from '../process-info/openapi.ts';
 import { RenewRequest } from './schema.ts';
 
@@ -8,7 +8,12 @@ export const CertificateRenewQuote = v.strictObject({ ...certificateInfoEntries,
 
 const dcv = [
   {
-    commonName: 'www.demo-shop.nl', type: 'DNS', status: 'WAITING', caaRecordStatus: 'VALID', dnsRecord: '_7b525425109d0ae262e30b03169abd19.www.demo-shop.nl', dnsType: 'CNAME',
+    commonName: 'www.demo-shop.nl',
+    type: 'DNS',
+    status: 'WAITING',
+    caaRecordStatus: 'VALID',
+    dnsRecord: '_7b525425109d0ae262e30b03169abd19.www.demo-shop.nl',
+    dnsType: 'CNAME',
     dnsContents: '7b525425109d0ae262e30b03169abd19.f5beaf726640067475a22ed11495e2ce.py4aqkuzzfgbn259kesn.sectigo.com',
   },
 ];
@@ -18,12 +23,25 @@ const info = {
   validations: { dcv },
   notes: [],
   nextAction: {
-    message: 'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.',
-    steps: [{ kind: 'WAIT_FOR_DNS_CHECK', commonName: 'www.demo-shop.nl', message: 'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.' }],
+    message:
+      'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.',
+    steps: [
+      {
+        kind: 'WAIT_FOR_DNS_CHECK',
+        commonName: 'www.demo-shop.nl',
+        message:
+          'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.',
+      },
+    ],
   },
   csrSummary: {
-    commonName: 'www.demo-shop.nl', san: ['www.demo-shop.nl'], subject: { organization: 'Demo Hosting B.V.', country: 'NL' }, keyType: 'RSA', keySize: 2048,
-    signatureAlgorithm: 'sha256WithRSAEncryption', sha256: '7b525425109d0ae262e30b03169abd19f5beaf726640067475a22ed11495e2ce',
+    commonName: 'www.demo-shop.nl',
+    san: ['www.demo-shop.nl'],
+    subject: { organization: 'Demo Hosting B.V.', country: 'NL' },
+    keyType: 'RSA',
+    keySize: 2048,
+    signatureAlgorithm: 'sha256WithRSAEncryption',
+    sha256: '7b525425109d0ae262e30b03169abd19f5beaf726640067475a22ed11495e2ce',
   },
   mismatches: [],
 };
@@ -32,7 +50,7 @@ const info = {
 export const docs: OperationDocs = {
   request: RenewRequest,
   description:
-    'Renews a certificate of the caller in its renewal window with a fresh CSR (spec 2.7, 4.2, contract 3.2): opens a certificate process (202, `x-process-id`) whose DCV records go straight into the customer\'s managed zones. `?quote=true` answers 200 with what the request would produce plus the quote, and writes nothing. Send `Idempotency-Key` to make retries safe.',
+    "Renews a certificate of the caller in its renewal window with a fresh CSR (spec 2.7, 4.2, contract 3.2): opens a certificate process (202, `x-process-id`) whose DCV records go straight into the customer's managed zones. `?quote=true` answers 200 with what the request would produce plus the quote, and writes nothing. Send `Idempotency-Key` to make retries safe.",
   tags: ['Certificates'],
   responses: {
     '200': {
@@ -44,7 +62,11 @@ export const docs: OperationDocs = {
             quote: {
               ...info,
               command: 'CertificateRenew',
-              quote: { total: 1295, currency: 'EUR', billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }] },
+              quote: {
+                total: 1295,
+                currency: 'EUR',
+                billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+              },
             },
           },
         },
@@ -57,16 +79,27 @@ export const docs: OperationDocs = {
     },
   },
   pathObject: true,
-  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectStatusProhibitsOperation', 'BillableAcknowledgmentNeededException'],
+  errors: [
+    'ConstraintViolationException',
+    'ValidationError',
+    'ObjectDoesNotExist',
+    'ObjectStatusProhibitsOperation',
+    'BillableAcknowledgmentNeededException',
+  ],
   requestHeaders: [
-    { name: 'Idempotency-Key', description: 'Makes a retry safe: the same key and body within 24 hours replays the first answer (`Idempotent-Replayed: true`).', example: 'e0c8a1d4-2b7f-4f3e-8a9c-5d6b7e8f9a0b' },
+    {
+      name: 'Idempotency-Key',
+      description: 'Makes a retry safe: the same key and body within 24 hours replays the first answer (`Idempotent-Replayed: true`).',
+      example: 'e0c8a1d4-2b7f-4f3e-8a9c-5d6b7e8f9a0b',
+    },
   ],
   examples: {
     path: { certificateId: '1001' },
     query: { quote: 'true' },
     body: {
       dv: {
-        summary: 'Certificate 1001 (www.demo-shop.nl, expires in 25 days): 12 months with a fresh CSR (paste a PEM CSR for www.demo-shop.nl)',
+        summary:
+          'Certificate 1001 (www.demo-shop.nl, expires in 25 days): 12 months with a fresh CSR (paste a PEM CSR for www.demo-shop.nl)',
         value: { period: 12, csr: '-----BEGIN CERTIFICATE REQUEST-----\n...\n-----END CERTIFICATE REQUEST-----', uniqueValue: 'Renew1001' },
       },
     },

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Principal } from '../../shared/auth/principal.ts';
 import { authorityGateway, type DcvChoice, type RequestView } from '../../shared/certificates/authority.ts';
+import { catalogueAuthority, catalogueProduct } from '../../shared/certificates/catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from '../../shared/certificates/csr.ts';
 import { approverEmails, approverMailboxes, wwwCounterpart } from '../../shared/certificates/dcv.ts';
 import { type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
@@ -15,19 +16,25 @@ import {
   type Validations,
 } from '../../shared/certificates/model.ts';
 import { managedZonesFor, pickManagedZones, zoneCandidates } from '../../shared/certificates/zones.ts';
-import { catalogueAuthority, catalogueProduct } from '../../shared/certificates/catalogue.ts';
 import { parseItem, readItems } from '../../shared/db/items.ts';
-import { counterKey, counterValue, type TransactItem, transactWithIds } from '../../shared/db/transactions.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { certificateItem, openRequestItem } from '../../shared/db/repositories/certificates.ts';
 import { getPriceList } from '../../shared/db/repositories/prices.ts';
-import { processItem, type ProcessRecord } from '../../shared/db/repositories/processes.ts';
+import { type ProcessRecord, processItem } from '../../shared/db/repositories/processes.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../../shared/db/repositories/zones.ts';
 import { tableName } from '../../shared/db/table.ts';
+import { counterKey, counterValue, type TransactItem, transactWithIds } from '../../shared/db/transactions.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError, type Violation } from '../../shared/errors.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { ok, type Reply } from '../../shared/http/response.ts';
-import { assertAcknowledged, buildQuote, listPriceLine, type PriceList, type QuoteBody, type QuoteLine } from '../../shared/pricing/index.ts';
+import {
+  assertAcknowledged,
+  buildQuote,
+  listPriceLine,
+  type PriceList,
+  type QuoteBody,
+  type QuoteLine,
+} from '../../shared/pricing/index.ts';
 import { domainNamePattern } from '../../shared/schemas/primitives.ts';
 import { now as clock, toWireTime } from '../../shared/time.ts';
 import type { RenewBody, RenewRequest } from './schema.ts';
@@ -89,15 +96,20 @@ async function renewableCertificate(
 ): Promise<{ certificate: CertificateRecord; current: CertificateProduct }> {
   if (!certificate) throw new ObjectDoesNotExist('Certificate', String(id));
   if (certificate.status !== 'ACTIVE') {
-    throw new ObjectStatusProhibitsOperation(`Certificate ${id} is ${certificate.status.toLowerCase()}; only active certificates can be renewed.`);
+    throw new ObjectStatusProhibitsOperation(
+      `Certificate ${id} is ${certificate.status.toLowerCase()}; only active certificates can be renewed.`,
+    );
   }
   const expiry = new Date(certificate.expiryDate);
-  if (expiry.getTime() <= at.getTime()) throw new ObjectStatusProhibitsOperation(`Certificate ${id} expired on ${certificate.expiryDate}; request a new certificate instead.`);
+  if (expiry.getTime() <= at.getTime())
+    throw new ObjectStatusProhibitsOperation(`Certificate ${id} expired on ${certificate.expiryDate}; request a new certificate instead.`);
   if (certificate.renewedBy !== undefined) {
     throw new ObjectStatusProhibitsOperation(`Certificate ${id} was already renewed by certificate ${certificate.renewedBy}.`);
   }
   if (certificate.renewalProcessId !== undefined) {
-    throw new ObjectStatusProhibitsOperation(`Certificate ${id} has an open renewal (process ${certificate.renewalProcessId}); one renewal at a time.`);
+    throw new ObjectStatusProhibitsOperation(
+      `Certificate ${id} has an open renewal (process ${certificate.renewalProcessId}); one renewal at a time.`,
+    );
   }
   const current = await catalogueProduct(certificate.product);
   if (!current) throw new Error(`Certificate ${id} names unknown product '${certificate.product}'`);
@@ -115,7 +127,11 @@ function isValidName(name: string): boolean {
 }
 
 function fail(violations: Violation[]): void {
-  if (violations.length > 0) throw new ValidationError(violations.length === 1 ? `${violations[0]?.field}: ${violations[0]?.message}` : 'The request breaks the product\'s rules.', violations);
+  if (violations.length > 0)
+    throw new ValidationError(
+      violations.length === 1 ? `${violations[0]?.field}: ${violations[0]?.message}` : "The request breaks the product's rules.",
+      violations,
+    );
 }
 
 /** A random unique value (spec 2.7: generated when omitted): 20 lower-case letters and digits. */
@@ -167,7 +183,9 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     processCounter: counterKey('process'),
     certificateCounter: counterKey('certificate'),
   };
-  zoneNames?.forEach((name, i) => (named[`zone${i}`] = keys.zoneByName(name)));
+  zoneNames?.forEach((name, i) => {
+    named[`zone${i}`] = keys.zoneByName(name);
+  });
   // One BatchGet (certificate, counters, zones) and the price list's Query, at once; products
   // and authorities are configuration, cached (shared/certificates/catalogue.ts).
   const [items, list] = await Promise.all([readItems(named), getPriceList(customer)]);
@@ -184,13 +202,18 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
 
   const violations: Violation[] = [];
   if (!product.periods.includes(body.period)) {
-    violations.push({ field: 'period', message: `must be one of ${product.periods.join(', ')} months for product ${product.product}`, value: body.period });
+    violations.push({
+      field: 'period',
+      message: `must be one of ${product.periods.join(', ')} months for product ${product.product}`,
+      value: body.period,
+    });
   }
   const used = new Set<ProductField>([...product.requiredFields, ...product.optionalFields]);
   for (const field of productFields) {
     if (body[field] !== undefined && !used.has(field)) violations.push({ field, message: `is not used by product ${product.product}` });
   }
-  if (body.authKey === true && !product.authKey) violations.push({ field: 'authKey', message: `product ${product.product} does not offer auth-key validation` });
+  if (body.authKey === true && !product.authKey)
+    violations.push({ field: 'authKey', message: `product ${product.product} does not offer auth-key validation` });
 
   if (rejected) {
     fail([...violations, { field: 'csr', message: rejected.message }]);
@@ -212,7 +235,8 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     fail(violations);
   }
   const cn = commonName as string;
-  if (body.domainName === undefined && !isValidName(cn)) violations.push({ field: 'csr', message: `has common name '${cn}', which is not a valid domain name` });
+  if (body.domainName === undefined && !isValidName(cn))
+    violations.push({ field: 'csr', message: `has common name '${cn}', which is not a valid domain name` });
   if (body.domainName !== undefined && csrName !== undefined && csrName !== body.domainName) {
     mismatches.push({ field: 'domainName', message: `overrides the CSR's common name ${csrName}` });
   }
@@ -226,7 +250,8 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     free = body.san === undefined ? wwwCounterpart(cn) : undefined;
     const certified = new Set([cn, ...(free ? [free] : [])]);
     const dropped = csr.summary.san.filter((n) => !certified.has(n));
-    if (dropped.length > 0) mismatches.push({ field: 'csr', message: `lists names this single-domain product will not certify: ${dropped.join(', ')}` });
+    if (dropped.length > 0)
+      mismatches.push({ field: 'csr', message: `lists names this single-domain product will not certify: ${dropped.join(', ')}` });
   } else {
     const sans = body.san ?? csr.summary.san.filter(isValidName);
     names = [...new Set([cn, ...sans])];
@@ -247,16 +272,27 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
       }
     }
     if (csr.summary.san.length > product.maxDomains) {
-      mismatches.push({ field: 'csr', message: `lists ${csr.summary.san.length} names; product ${product.product} certifies at most ${product.maxDomains}` });
+      mismatches.push({
+        field: 'csr',
+        message: `lists ${csr.summary.san.length} names; product ${product.product} certifies at most ${product.maxDomains}`,
+      });
     }
   }
   if (names.length > product.maxDomains) {
-    violations.push({ field: 'san', message: `holds ${names.length} names with the common name; product ${product.product} allows at most ${product.maxDomains}` });
+    violations.push({
+      field: 'san',
+      message: `holds ${names.length} names with the common name; product ${product.product} allows at most ${product.maxDomains}`,
+    });
   }
   if (!product.wildcard) {
-    if (cn.startsWith('*.')) violations.push({ field: body.domainName ? 'domainName' : 'csr', message: `is a wildcard; product ${product.product} does not support wildcards` });
+    if (cn.startsWith('*.'))
+      violations.push({
+        field: body.domainName ? 'domainName' : 'csr',
+        message: `is a wildcard; product ${product.product} does not support wildcards`,
+      });
     body.san?.forEach((n, i) => {
-      if (n.startsWith('*.') && n !== cn) violations.push({ field: `san[${i}]`, message: `is a wildcard; product ${product.product} does not support wildcards`, value: n });
+      if (n.startsWith('*.') && n !== cn)
+        violations.push({ field: `san[${i}]`, message: `is a wildcard; product ${product.product} does not support wildcards`, value: n });
     });
   }
   const allNames = free ? [...names, free] : names;
@@ -266,10 +302,15 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   body.dcv?.forEach((entry, i) => {
     const at_ = `dcv[${i}]`;
     if (!allNames.includes(entry.commonName)) {
-      violations.push({ field: `${at_}.commonName`, message: `is not a name of this request (${allNames.join(', ')})`, value: entry.commonName });
+      violations.push({
+        field: `${at_}.commonName`,
+        message: `is not a name of this request (${allNames.join(', ')})`,
+        value: entry.commonName,
+      });
       return;
     }
-    if (chosen.has(entry.commonName)) violations.push({ field: `${at_}.commonName`, message: 'has a DCV entry already', value: entry.commonName });
+    if (chosen.has(entry.commonName))
+      violations.push({ field: `${at_}.commonName`, message: 'has a DCV entry already', value: entry.commonName });
     if (entry.type === 'EMAIL') {
       if (entry.email === undefined) violations.push({ field: `${at_}.email`, message: 'is required for EMAIL validation' });
       else if (!approverEmails(entry.commonName).includes(entry.email)) {
@@ -300,7 +341,11 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
 
   const zones =
     zoneNames !== undefined
-      ? pickManagedZones(customer, allNames, zoneNames.map((_, i) => items[`zone${i}`]).filter((item) => item !== undefined))
+      ? pickManagedZones(
+          customer,
+          allNames,
+          zoneNames.map((_, i) => items[`zone${i}`]).filter((item) => item !== undefined),
+        )
       : await managedZonesFor(customer, allNames);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
   const view: Omit<RequestView, 'validations'> = {
@@ -312,7 +357,11 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     requestedAt: at,
   };
   const gateway = authorityGateway(authority);
-  const validations = gateway.open(view, allNames.map((n) => chosen.get(n) ?? { commonName: n, type: 'DNS' }), zones);
+  const validations = gateway.open(
+    view,
+    allNames.map((n) => chosen.get(n) ?? { commonName: n, type: 'DNS' }),
+    zones,
+  );
   const months = Math.min(body.period, authority.maxValidityMonths);
 
   const state: CertificateProcessState = {
@@ -321,7 +370,9 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
     authority: authority.name,
     validationLevel: product.validationType,
     period: body.period,
-    ...(body.period > months ? { subscription: { months: body.period, certificateMonths: months, reissues: Math.ceil(body.period / months) - 1 } } : {}),
+    ...(body.period > months
+      ? { subscription: { months: body.period, certificateMonths: months, reissues: Math.ceil(body.period / months) - 1 } }
+      : {}),
     commonName: cn,
     san: allNames.filter((n) => n !== cn),
     csr: body.csr,
@@ -356,7 +407,10 @@ function priceRenewal(product: CertificateProduct, names: string[], period: numb
   for (const [action, quantity] of wanted) {
     if (quantity === 0) continue;
     const priced = listPriceLine(list, product.product, action, quantity, at);
-    if (!priced) throw new ValidationError(`Product ${product.product} has no ${action} price on your price list.`, [{ field: 'product', message: `has no ${action} price for your account` }]);
+    if (!priced)
+      throw new ValidationError(`Product ${product.product} has no ${action} price on your price list.`, [
+        { field: 'product', message: `has no ${action} price for your account` },
+      ]);
     if (currency !== undefined && priced.currency !== currency) throw new Error(`Mixed currencies on the price list of ${product.product}`);
     currency = priced.currency;
     lines.push(priced.line);
@@ -391,7 +445,11 @@ async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Dat
   const validations: Validations = immediate
     ? {
         ...plan.state.validations,
-        dcv: plan.state.validations.dcv.map((e) => ({ ...e, status: 'VALIDATED' as const, ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}) })),
+        dcv: plan.state.validations.dcv.map((e) => ({
+          ...e,
+          status: 'VALIDATED' as const,
+          ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}),
+        })),
       }
     : plan.state.validations;
   const table = tableName();
@@ -403,7 +461,15 @@ async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Dat
     const state: CertificateProcessState = { ...plan.state, validations };
     let issued: CertificateRecord | undefined;
     if (immediate) {
-      const view: RequestView = { processId, validationLevel: state.validationLevel, period: state.period, csrSha256: state.csrSummary.sha256, uniqueValue: state.uniqueValue, requestedAt: at, validations };
+      const view: RequestView = {
+        processId,
+        validationLevel: state.validationLevel,
+        period: state.period,
+        csrSha256: state.csrSummary.sha256,
+        uniqueValue: state.uniqueValue,
+        requestedAt: at,
+        validations,
+      };
       const out = gateway.issue(view, at);
       issued = {
         id: ids.certificate as number,
@@ -444,9 +510,15 @@ async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Dat
           TableName: table,
           Key: keys.certificateById(certificate.id),
           UpdateExpression: immediate ? 'SET renewedBy = :link, updatedDate = :now' : 'SET renewalProcessId = :link, updatedDate = :now',
-          ConditionExpression: 'customer = :customer AND #status = :active AND attribute_not_exists(renewalProcessId) AND attribute_not_exists(renewedBy)',
+          ConditionExpression:
+            'customer = :customer AND #status = :active AND attribute_not_exists(renewalProcessId) AND attribute_not_exists(renewedBy)',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':link': issued ? issued.id : processId, ':now': stamp, ':customer': principal.customer, ':active': 'ACTIVE' },
+          ExpressionAttributeValues: {
+            ':link': issued ? issued.id : processId,
+            ':now': stamp,
+            ':customer': principal.customer,
+            ':active': 'ACTIVE',
+          },
         },
       },
       { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -476,7 +548,9 @@ async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Dat
   } catch (error) {
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
     if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new ObjectStatusProhibitsOperation(`Certificate ${certificate.id} has an open renewal or was renewed meanwhile; one renewal at a time.`);
+      throw new ObjectStatusProhibitsOperation(
+        `Certificate ${certificate.id} has an open renewal or was renewed meanwhile; one renewal at a time.`,
+      );
     }
     throw error;
   }

@@ -10,12 +10,21 @@ const CertificateName = v.pipe(
   v.toLowerCase(),
   v.minLength(3, 'must be 3 to 255 characters long'),
   v.maxLength(255, 'must be 3 to 255 characters long'),
-  v.check((s) => domainNamePattern.test(s.startsWith('*.') ? s.slice(2) : s), 'is not a valid domain name (lower-case, punycode for IDN, optionally *. for a wildcard)'),
+  v.check(
+    (s) => domainNamePattern.test(s.startsWith('*.') ? s.slice(2) : s),
+    'is not a valid domain name (lower-case, punycode for IDN, optionally *. for a wildcard)',
+  ),
 );
 
-const Email = v.pipe(v.string(), v.toLowerCase(), v.maxLength(254, 'must be at most 254 characters long'), v.email('is not a valid e-mail address'));
+const Email = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.maxLength(254, 'must be at most 254 characters long'),
+  v.email('is not a valid e-mail address'),
+);
 
-const Text = (max: number) => v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters long`));
+const Text = (max: number) =>
+  v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters long`));
 
 /** Contract 3.2: `EN`, `NL`, `FR`, `DE`; any other language code falls back to `EN`. */
 export const supportedLanguages = ['EN', 'NL', 'FR', 'DE'] as const;
@@ -42,8 +51,17 @@ export const DcvRequest = bodyObject({
 
 export const RenewBody = bodyObject({
   product: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[a-z0-9_]{1,64}$/, 'is not a product name'))),
-  period: v.pipe(v.number('must be a number of months'), v.integer('must be a whole number of months'), v.minValue(1, 'must be at least 1'), v.maxValue(120, 'must be at most 120')),
-  csr: v.pipe(v.string('must be a PEM encoded CSR'), v.minLength(1, 'must not be empty'), v.maxLength(16_384, 'must be at most 16384 characters long')),
+  period: v.pipe(
+    v.number('must be a number of months'),
+    v.integer('must be a whole number of months'),
+    v.minValue(1, 'must be at least 1'),
+    v.maxValue(120, 'must be at most 120'),
+  ),
+  csr: v.pipe(
+    v.string('must be a PEM encoded CSR'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(16_384, 'must be at most 16384 characters long'),
+  ),
   domainName: v.optional(CertificateName),
   san: v.optional(v.pipe(v.array(CertificateName), v.maxLength(250, 'must have at most 250 items'))),
   organization: v.optional(Text(64)),

@@ -13,6 +13,7 @@ export async function handler(event: ScheduledEvent, context: Context): Promise<
   const at = Number.isNaN(time.getTime()) ? now() : time;
   const summary = await pollDueTransfers(at);
   // Keys go on the line itself, not on the shared logger: under `npm start` all jobs share one process.
-  if (summary.due > 0) logger.info('transfer poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
+  if (summary.due > 0)
+    logger.info('transfer poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
   return summary;
 }

@@ -4,7 +4,27 @@ import { WireTime } from '../../shared/schemas/primitives.ts';
 import { ZoneRequest } from './schema.ts';
 
 const recordTypes = [
-  'A', 'AAAA', 'ALIAS', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HINFO', 'LOC', 'MBOXFW', 'MX', 'NAPTR', 'NS', 'SOA', 'SRV', 'SSHFP', 'TLSA', 'TXT', 'URI', 'URL',
+  'A',
+  'AAAA',
+  'ALIAS',
+  'CAA',
+  'CERT',
+  'CNAME',
+  'DNSKEY',
+  'DS',
+  'HINFO',
+  'LOC',
+  'MBOXFW',
+  'MX',
+  'NAPTR',
+  'NS',
+  'SOA',
+  'SRV',
+  'SSHFP',
+  'TLSA',
+  'TXT',
+  'URI',
+  'URL',
 ] as const;
 const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -43,7 +63,7 @@ export const ZoneBody = v.strictObject({
 export const docs: OperationDocs = {
   request: ZoneRequest,
   description:
-    'The DNS zone of a domain in the caller\'s account (spec 2.12, contract 3.6), as JSON, or with `Accept: text/dns` (or `text/plain`) as an RFC 1035 zone file. A domain of another customer, or one without a zone: 404.',
+    "The DNS zone of a domain in the caller's account (spec 2.12, contract 3.6), as JSON, or with `Accept: text/dns` (or `text/plain`) as an RFC 1035 zone file. A domain of another customer, or one without a zone: 404.",
   tags: ['Zones'],
   responses: {
     '200': {
@@ -54,11 +74,27 @@ export const docs: OperationDocs = {
           json: ZoneBody,
           examples: {
             'demo-shop.nl': {
-              id: 101, customer: 'demo', createdDate: '2024-03-04T11:20:00Z', updatedDate: '2026-02-10T08:15:00Z', managed: true, service: 'BASIC',
-              template: 'demo-template', link: true, dnssec: false, hostMaster: 'hostmaster@demo-hosting.example',
-              refresh: 10800, retry: 3600, expire: 604800, ttl: 3600,
+              id: 101,
+              customer: 'demo',
+              createdDate: '2024-03-04T11:20:00Z',
+              updatedDate: '2026-02-10T08:15:00Z',
+              managed: true,
+              service: 'BASIC',
+              template: 'demo-template',
+              link: true,
+              dnssec: false,
+              hostMaster: 'hostmaster@demo-hosting.example',
+              refresh: 10800,
+              retry: 3600,
+              expire: 604800,
+              ttl: 3600,
               defaultRecords: [
-                { name: 'demo-shop.nl', type: 'SOA', content: 'ns1.registrar-sandbox.example hostmaster.demo-hosting.example 1770711300 10800 3600 604800 3600', ttl: 3600 },
+                {
+                  name: 'demo-shop.nl',
+                  type: 'SOA',
+                  content: 'ns1.registrar-sandbox.example hostmaster.demo-hosting.example 1770711300 10800 3600 604800 3600',
+                  ttl: 3600,
+                },
                 { name: 'demo-shop.nl', type: 'NS', content: 'ns1.registrar-sandbox.example', ttl: 3600 },
               ],
               records: [
@@ -70,7 +106,8 @@ export const docs: OperationDocs = {
         },
         'text/dns': {
           text: 'An RFC 1035 zone file ($ORIGIN, $TTL, SOA, NS, then the records).',
-          example: '$ORIGIN demo-shop.nl.\n$TTL 3600\n@ 3600 IN SOA ns1.registrar-sandbox.example. hostmaster.demo-hosting.example. 1770711300 10800 3600 604800 3600\n@ 3600 IN NS ns1.registrar-sandbox.example.\n@ 3600 IN A 192.0.2.10\n',
+          example:
+            '$ORIGIN demo-shop.nl.\n$TTL 3600\n@ 3600 IN SOA ns1.registrar-sandbox.example. hostmaster.demo-hosting.example. 1770711300 10800 3600 604800 3600\n@ 3600 IN NS ns1.registrar-sandbox.example.\n@ 3600 IN A 192.0.2.10\n',
         },
         'text/plain': { text: 'The zone file, as `text/dns`.' },
       },

@@ -70,8 +70,13 @@ export async function docsAnswer(method: string, pathname: string): Promise<Stat
   if (name === '' || name === 'index.html') {
     return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }, body: page };
   }
-  if (name === 'init.js') return { status: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, body: init };
+  if (name === 'init.js')
+    return { status: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, body: init };
   const type = assets[name];
   if (!type) return { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found\n' };
-  return { status: 200, headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }, body: await readFile(join(distDir, name)) };
+  return {
+    status: 200,
+    headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' },
+    body: await readFile(join(distDir, name)),
+  };
 }

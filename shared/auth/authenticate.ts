@@ -47,7 +47,10 @@ export async function authenticateKey(authorization: string | undefined): Promis
     rememberUnknown(hash, now);
     return undefined;
   }
-  return { principal: { customer: record.customer, user: record.user, permissions: record.permissions }, usageIdentifier: usageIdentifier(record.keyHash) };
+  return {
+    principal: { customer: record.customer, user: record.user, permissions: record.permissions },
+    usageIdentifier: usageIdentifier(record.keyHash),
+  };
 }
 
 /** The caller of an `Authorization` header, or undefined (see authenticateKey). */

@@ -104,9 +104,11 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
       else if (entry.type === 'DNS' && zone) status = dnsRecordStatus(entry, zone);
       else if (status !== 'VALIDATED') {
         const found =
-          entry.type === 'DNS' ? after(sandbox.externalDnsFoundAfterSeconds)
-          : entry.type === 'FILE' ? after(sandbox.fileFoundAfterSeconds)
-          : after(sandbox.emailApprovedAfterSeconds);
+          entry.type === 'DNS'
+            ? after(sandbox.externalDnsFoundAfterSeconds)
+            : entry.type === 'FILE'
+              ? after(sandbox.fileFoundAfterSeconds)
+              : after(sandbox.emailApprovedAfterSeconds);
         status = found ? 'VALIDATED' : 'WAITING';
       }
       const next: DcvState = { ...entry, status, caaRecordStatus };

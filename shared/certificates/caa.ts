@@ -1,6 +1,6 @@
 import type { ZoneRecord } from '../db/repositories/zones.ts';
-import type { CaaRecordStatus, CertificateAuthority } from './model.ts';
 import { absoluteRecordName, dcvBase } from './dcv.ts';
+import type { CaaRecordStatus, CertificateAuthority } from './model.ts';
 
 /**
  * CAA evaluation (RFC 8659) over a zone the service manages: the relevant record set is the one at
@@ -39,7 +39,12 @@ export function caaStatus(name: string, zone: ZoneRecord | undefined, authority:
   let current = dcvBase(name);
   for (;;) {
     const set = caa.filter((r) => r.name === current);
-    if (set.length > 0) return evaluate(set.map((r) => r.content), wildcard, authority);
+    if (set.length > 0)
+      return evaluate(
+        set.map((r) => r.content),
+        wildcard,
+        authority,
+      );
     if (current === apex || !current.includes('.')) return 'EMPTY';
     current = current.slice(current.indexOf('.') + 1);
   }

@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, constants, type KeyObject, verify } from 'node:crypto';
+import { constants, createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { CertificationRequest } from '@peculiar/asn1-csr';
 import { AsnConvert, AsnProp, AsnPropTypes } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Extensions, id_ce_subjectAltName, type Name, SubjectAlternativeName } from '@peculiar/asn1-x509';
@@ -151,7 +151,7 @@ function decode(text: string): { der: ArrayBuffer; csr: CertificationRequest; in
 }
 
 function describeKey(spki: ArrayBuffer): { key: KeyObject; summary: { keyType: 'RSA' | 'EC'; keySize: number; curve?: string } } {
-  let key;
+  let key: KeyObject;
   try {
     key = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
   } catch {

@@ -77,7 +77,11 @@ function dcvStep(entry: DcvState): NextActionStep | undefined {
   if (entry.status === 'VALIDATED') return undefined;
   if (entry.status === 'ATTENTION') {
     if (entry.caaRecordStatus !== 'VALID' && entry.caaRecordStatus !== 'EMPTY' && entry.caaRecordStatus !== 'UNKNOWN') {
-      return { kind: 'FIX_CAA', commonName: name, message: `Allow the certificate authority in the CAA records of ${name} (status ${entry.caaRecordStatus}).` };
+      return {
+        kind: 'FIX_CAA',
+        commonName: name,
+        message: `Allow the certificate authority in the CAA records of ${name} (status ${entry.caaRecordStatus}).`,
+      };
     }
     return {
       kind: 'FIX_DNS_RECORD',
@@ -162,7 +166,12 @@ export function certificateInfo(
 }
 
 /** Spec 2.9 acme shape: the account's organization checks. */
-export function acmeInfo(process: Pick<ProcessRecord, 'id' | 'status'>, state: AcmeProcessState, authority: CertificateAuthority, now: Date): AcmeInfo {
+export function acmeInfo(
+  process: Pick<ProcessRecord, 'id' | 'status'>,
+  state: AcmeProcessState,
+  authority: CertificateAuthority,
+  now: Date,
+): AcmeInfo {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
   const link = linkFor(process.id, authority, state.validations, open, now);
   const nextAction = nextActionOf(state.validations, [], link, open);

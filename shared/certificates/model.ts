@@ -23,7 +23,14 @@ export type DcvType = v.InferOutput<typeof DcvType>;
 export const DnsType = v.picklist(['CNAME', 'TXT']);
 
 export const CaaRecordStatus = v.picklist([
-  'UNKNOWN', 'VALID', 'INVALID', 'WAITING', 'EMPTY', 'TIMEOUT', 'UNRECOGNIZED_CRITICAL_TAG', 'MALFORMED_RESPONSE',
+  'UNKNOWN',
+  'VALID',
+  'INVALID',
+  'WAITING',
+  'EMPTY',
+  'TIMEOUT',
+  'UNRECOGNIZED_CRITICAL_TAG',
+  'MALFORMED_RESPONSE',
 ]);
 export type CaaRecordStatus = v.InferOutput<typeof CaaRecordStatus>;
 
@@ -37,7 +44,16 @@ export const attentionChecks = ['organization', 'voice', 'agreement'] as const;
 
 /** Renewal fields whose use each product decides (spec 2.7: "usage per the ssl product metadata"). */
 export const productFields = [
-  'domainName', 'organization', 'department', 'state', 'address', 'postalCode', 'city', 'coc', 'approver', 'saEmail',
+  'domainName',
+  'organization',
+  'department',
+  'state',
+  'address',
+  'postalCode',
+  'city',
+  'coc',
+  'approver',
+  'saEmail',
 ] as const;
 export type ProductField = (typeof productFields)[number];
 

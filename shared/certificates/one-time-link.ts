@@ -59,7 +59,9 @@ export function oneTimeLink(processId: number, authority: string, now: Date): st
   // Valid for the rest of this window plus one more, so a link never expires moments after issue.
   const expires = (window + 2) * ttl;
   const nonce = createHmac('sha256', secret()).update(`${processId}:${authority}:${window}`).digest('base64url').slice(0, 22);
-  const payload = Buffer.from(JSON.stringify({ p: processId, a: authority, e: expires, n: nonce } satisfies LinkPayload)).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ p: processId, a: authority, e: expires, n: nonce } satisfies LinkPayload)).toString(
+    'base64url',
+  );
   const url = new URL(process.env.VALIDATION_MANAGER_URL || defaultValidationManagerUrl);
   url.searchParams.set('token', `${payload}.${sign(payload)}`);
   return url.toString();

@@ -15,7 +15,10 @@ import { OneTimeLinkRejected, redeemOneTimeLink } from './one-time-link.ts';
  * answered the authority's questions. The link is accepted once; the process's ATTENTION checks
  * (organization, voice, agreement) are then resolved as the authority's gateway decides.
  */
-export async function completeValidationManager(link: string, at: Date): Promise<{ processId: number; validations: Record<string, unknown> }> {
+export async function completeValidationManager(
+  link: string,
+  at: Date,
+): Promise<{ processId: number; validations: Record<string, unknown> }> {
   let token: string | null;
   try {
     token = new URL(link).searchParams.get('token');

@@ -1,6 +1,6 @@
 import { batchGetAll, parseItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { type ZoneRecord, zoneEntity, ZoneRecord as ZoneSchema } from '../db/repositories/zones.ts';
+import { type ZoneRecord, ZoneRecord as ZoneSchema, zoneEntity } from '../db/repositories/zones.ts';
 import { nameAndParents } from './dcv.ts';
 
 /**
@@ -23,13 +23,23 @@ export function zoneCandidates(names: readonly string[]): string[] {
  * managedZonesFor over zone items already read (any superset of the candidates of `names`, so a
  * caller can read them along with its other items).
  */
-export function pickManagedZones(customer: string, names: readonly string[], items: readonly Record<string, unknown>[]): Map<string, ZoneRecord | undefined> {
+export function pickManagedZones(
+  customer: string,
+  names: readonly string[],
+  items: readonly Record<string, unknown>[],
+): Map<string, ZoneRecord | undefined> {
   const zones = new Map<string, ZoneRecord>();
   for (const item of items) {
     const zone = parseItem(ZoneSchema, zoneEntity, item);
     if (zone.customer === customer && zone.managed) zones.set(zone.domainName, zone);
   }
   const out = new Map<string, ZoneRecord | undefined>();
-  for (const name of names) out.set(name, nameAndParents(name).map((c) => zones.get(c)).find((z) => z !== undefined));
+  for (const name of names)
+    out.set(
+      name,
+      nameAndParents(name)
+        .map((c) => zones.get(c))
+        .find((z) => z !== undefined),
+    );
   return out;
 }

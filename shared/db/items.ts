@@ -68,7 +68,10 @@ const batchGetLimit = 100;
  * BatchGet of any number of keys (one request per 100), retrying what DynamoDB leaves
  * unprocessed; raw items, any order. `consistent` asks for strongly consistent reads.
  */
-export async function batchGetAll(itemKeys: { pk: string; sk: string }[], options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> {
+export async function batchGetAll(
+  itemKeys: { pk: string; sk: string }[],
+  options: { consistent?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   if (itemKeys.length > batchGetLimit) {
     const chunks: { pk: string; sk: string }[][] = [];
     for (let i = 0; i < itemKeys.length; i += batchGetLimit) chunks.push(itemKeys.slice(i, i + batchGetLimit));

@@ -25,7 +25,7 @@ export async function transact(items: TransactItem[]): Promise<void> {
       return;
     } catch (error) {
       const codes = cancellationCodes(error);
-      const conflictOnly = codes !== undefined && codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+      const conflictOnly = codes?.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
       if (!conflictOnly || attempt >= 6) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20 * 2 ** attempt));
     }

@@ -19,11 +19,21 @@ import { domainNamePattern } from '../schemas/primitives.ts';
 const NameServer = v.pipe(v.string(), v.toLowerCase(), v.regex(domainNamePattern, 'is not a host name'));
 const NameServers = v.pipe(
   v.string(),
-  v.transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== '')),
+  v.transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== ''),
+  ),
   v.array(NameServer),
   v.minLength(1, 'needs at least one name server'),
 );
-const Seconds = v.pipe(v.string(), v.regex(/^\d{1,10}$/, 'must be a whole number of seconds'), v.transform(Number), v.maxValue(2_147_483_647));
+const Seconds = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,10}$/, 'must be a whole number of seconds'),
+  v.transform(Number),
+  v.maxValue(2_147_483_647),
+);
 const Mailbox = v.pipe(v.string(), v.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'));
 
 const DnsEnv = v.object({
@@ -51,7 +61,9 @@ export interface DnsConfig {
 
 /** Reads and checks the DNS settings; a malformed variable is a deployment error and throws. */
 export function readDnsConfig(env: Record<string, string | undefined> = process.env): DnsConfig {
-  const present = Object.fromEntries(Object.entries(env).filter(([k, val]) => k.startsWith('DNS_') && val !== undefined && val.trim() !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, val]) => k.startsWith('DNS_') && val !== undefined && val.trim() !== ''),
+  );
   const result = v.safeParse(DnsEnv, present);
   if (!result.success) {
     const problems = result.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ');
@@ -60,7 +72,13 @@ export function readDnsConfig(env: Record<string, string | undefined> = process.
   const e = result.output;
   return {
     nameServers: { BASIC: e.DNS_NAMESERVERS, PREMIUM: e.DNS_PREMIUM_NAMESERVERS },
-    zoneDefaults: { hostMaster: e.DNS_HOSTMASTER, refresh: e.DNS_SOA_REFRESH, retry: e.DNS_SOA_RETRY, expire: e.DNS_SOA_EXPIRE, ttl: e.DNS_DEFAULT_TTL },
+    zoneDefaults: {
+      hostMaster: e.DNS_HOSTMASTER,
+      refresh: e.DNS_SOA_REFRESH,
+      retry: e.DNS_SOA_RETRY,
+      expire: e.DNS_SOA_EXPIRE,
+      ttl: e.DNS_DEFAULT_TTL,
+    },
     negativeTtl: e.DNS_NEGATIVE_TTL,
   };
 }

@@ -77,14 +77,21 @@ function line(record: DnsRecord, origin: string): string {
 export function toZoneFile(domainName: string, zone: ZoneView): string {
   const origin = domainName.toLowerCase();
   const [soa, ...ns] = zone.defaultRecords;
-  const lines = [`; Zone ${origin} (id ${zone.id}, ${zone.service}${zone.dnssec ? ', DNSSEC' : ''})`, `$ORIGIN ${absolute(origin)}`, `$TTL ${zone.ttl}`];
+  const lines = [
+    `; Zone ${origin} (id ${zone.id}, ${zone.service}${zone.dnssec ? ', DNSSEC' : ''})`,
+    `$ORIGIN ${absolute(origin)}`,
+    `$TTL ${zone.ttl}`,
+  ];
   if (soa) {
     const [mname = '', rname = '', ...numbers] = soa.content.split(/\s+/);
     lines.push(`@\t${soa.ttl}\tIN\tSOA\t${absolute(mname)} ${absolute(rname)} ${numbers.join(' ')}`);
   }
   for (const record of ns) lines.push(line(record, origin));
   for (const record of zone.records) {
-    if (record.type === 'SOA') lines.push(`; ${ownerName(record.name, origin)}\t${record.ttl}\tIN\tSOA\t${oneLine(record.content)} (the zone's SOA is the service's, above)`);
+    if (record.type === 'SOA')
+      lines.push(
+        `; ${ownerName(record.name, origin)}\t${record.ttl}\tIN\tSOA\t${oneLine(record.content)} (the zone's SOA is the service's, above)`,
+      );
     else lines.push(line(record, origin));
   }
   return `${lines.join('\n')}\n`;

@@ -68,7 +68,9 @@ export function zoneNameServers(zone: Pick<ZoneRecord, 'ns' | 'service'>, config
 /** The SOA and NS records the service serves for a zone. */
 export function defaultRecords(zone: ZoneRecord, config: DnsConfig = dnsConfig()): DnsRecord[] {
   const servers = zoneNameServers(zone, config);
-  const soa = [servers[0], mailboxName(zone.hostMaster), soaSerial(zone), zone.refresh, zone.retry, zone.expire, config.negativeTtl].join(' ');
+  const soa = [servers[0], mailboxName(zone.hostMaster), soaSerial(zone), zone.refresh, zone.retry, zone.expire, config.negativeTtl].join(
+    ' ',
+  );
   return [
     { name: zone.domainName, type: 'SOA', content: soa, ttl: zone.ttl },
     ...servers.map((ns): DnsRecord => ({ name: zone.domainName, type: 'NS', content: ns, ttl: zone.ttl })),

@@ -86,7 +86,10 @@ function errorBody<T extends string, E extends v.ObjectEntries>(type: T, descrip
 
 /** Every error body of contract section 2, by `type`, with the status codes it is sent with. */
 export const errorBodies = {
-  InvalidMessage: { statuses: [400, 415], schema: errorBody('InvalidMessage', 'Unparsable JSON, a body that is not an object (400), or a wrong content type (415).', {}) },
+  InvalidMessage: {
+    statuses: [400, 415],
+    schema: errorBody('InvalidMessage', 'Unparsable JSON, a body that is not an object (400), or a wrong content type (415).', {}),
+  },
   UnrecognizedPropertyException: {
     statuses: [400],
     schema: errorBody('UnrecognizedPropertyException', 'The body has a property the operation does not define.', {
@@ -95,9 +98,13 @@ export const errorBodies = {
   },
   ConstraintViolationException: {
     statuses: [400],
-    schema: errorBody('ConstraintViolationException', 'Fields break their declared type, pattern, length, enum, range or required rule; every violation is listed.', {
-      violations: v.array(Violation),
-    }),
+    schema: errorBody(
+      'ConstraintViolationException',
+      'Fields break their declared type, pattern, length, enum, range or required rule; every violation is listed.',
+      {
+        violations: v.array(Violation),
+      },
+    ),
   },
   ValidationError: {
     statuses: [400],
@@ -105,29 +112,43 @@ export const errorBodies = {
   },
   ObjectDoesNotExist: {
     statuses: [400, 404],
-    schema: errorBody('ObjectDoesNotExist', 'The object named by the path (404) or referenced in the body (400) does not exist, or is another customer\'s.', {
-      objectType: v.string(),
-      identifier: v.string(),
-    }),
+    schema: errorBody(
+      'ObjectDoesNotExist',
+      "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",
+      {
+        objectType: v.string(),
+        identifier: v.string(),
+      },
+    ),
   },
-  ObjectExists: { statuses: [400], schema: errorBody('ObjectExists', 'The domain is already in the caller\'s account.', {}) },
+  ObjectExists: { statuses: [400], schema: errorBody('ObjectExists', "The domain is already in the caller's account.", {}) },
   ObjectStatusProhibitsOperation: {
     statuses: [400],
-    schema: errorBody('ObjectStatusProhibitsOperation', 'The object\'s state forbids the operation.', {}),
+    schema: errorBody('ObjectStatusProhibitsOperation', "The object's state forbids the operation.", {}),
   },
   BillableAcknowledgmentNeededException: {
     statuses: [400],
-    schema: errorBody('BillableAcknowledgmentNeededException', 'The request has charges that need acknowledgment: send `quote.billables` back in `billables`.', {
-      quote: Quote,
-    }),
+    schema: errorBody(
+      'BillableAcknowledgmentNeededException',
+      'The request has charges that need acknowledgment: send `quote.billables` back in `billables`.',
+      {
+        quote: Quote,
+      },
+    ),
   },
   AuthenticationError: { statuses: [401], schema: errorBody('AuthenticationError', 'Missing, malformed or unknown API key.', {}) },
-  AuthorizationError: { statuses: [403], schema: errorBody('AuthorizationError', 'The key may not do this (customer mismatch, missing permission).', {}) },
+  AuthorizationError: {
+    statuses: [403],
+    schema: errorBody('AuthorizationError', 'The key may not do this (customer mismatch, missing permission).', {}),
+  },
   NotFound: { statuses: [404], schema: errorBody('NotFound', 'No such route.', {}) },
   MethodNotAllowed: { statuses: [405], schema: errorBody('MethodNotAllowed', 'Known path, other method (see the Allow header).', {}) },
   PayloadTooLarge: { statuses: [413], schema: errorBody('PayloadTooLarge', 'The body is over 64 KiB.', {}) },
   TooManyRequests: { statuses: [429], schema: errorBody('TooManyRequests', 'Rate limit; retry after Retry-After seconds.', {}) },
-  InternalError: { statuses: [500], schema: errorBody('InternalError', 'Anything unexpected; the details are logged with the request id.', {}) },
+  InternalError: {
+    statuses: [500],
+    schema: errorBody('InternalError', 'Anything unexpected; the details are logged with the request id.', {}),
+  },
   ProviderUnavailable: {
     statuses: [503],
     schema: errorBody('ProviderUnavailable', 'The data store or the registry is unavailable or throttling; safe to retry.', {}),
@@ -135,6 +156,17 @@ export const errorBodies = {
 } as const;
 
 /** Errors any authenticated route can answer (the gateway, the authorizer, the boundary). */
-export const commonErrors: readonly ErrorType[] = ['AuthenticationError', 'AuthorizationError', 'TooManyRequests', 'InternalError', 'ProviderUnavailable'];
+export const commonErrors: readonly ErrorType[] = [
+  'AuthenticationError',
+  'AuthorizationError',
+  'TooManyRequests',
+  'InternalError',
+  'ProviderUnavailable',
+];
 /** Errors of every route that takes a JSON body (the body guard and the strict schemas). */
-export const bodyErrors: readonly ErrorType[] = ['InvalidMessage', 'UnrecognizedPropertyException', 'PayloadTooLarge', 'ConstraintViolationException'];
+export const bodyErrors: readonly ErrorType[] = [
+  'InvalidMessage',
+  'UnrecognizedPropertyException',
+  'PayloadTooLarge',
+  'ConstraintViolationException',
+];

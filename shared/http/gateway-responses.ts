@@ -24,7 +24,11 @@ export const gatewayAnswers = {
   },
   ACCESS_DENIED: { status: 403, type: 'AuthorizationError', message: 'This API key may not call this operation.' },
   /** The key is valid but has no usage-plan counterpart in API Gateway (see `npm run admin -- register-keys`). */
-  INVALID_API_KEY: { status: 403, type: 'AuthorizationError', message: 'This API key is not enabled for this API yet; ask the operator to register it.' },
+  INVALID_API_KEY: {
+    status: 403,
+    type: 'AuthorizationError',
+    message: 'This API key is not enabled for this API yet; ask the operator to register it.',
+  },
   THROTTLED: {
     status: 429,
     type: 'TooManyRequests',

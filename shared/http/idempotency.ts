@@ -1,6 +1,6 @@
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { db } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { table, tableName } from '../db/table.ts';
@@ -113,9 +113,7 @@ export function idempotencyKeyOf(headers: Record<string, string>): string | unde
   if (raw === undefined) return undefined;
   const key = raw.trim();
   if (!keyPattern.test(key)) {
-    throw new ConstraintViolation([
-      { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters without spaces' },
-    ]);
+    throw new ConstraintViolation([{ field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters without spaces' }]);
   }
   return key;
 }

@@ -179,7 +179,7 @@ function withEtag(event: Event, s: State, reply: Reply): Reply {
   const etag = `"${hash.update(serializeBody(reply)).digest('base64url').slice(0, 27)}"`;
   const headers = { ...reply.headers, ETag: etag };
   const ifNoneMatch = s.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+  if (ifNoneMatch?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
     return { status: 304, headers };
   }
   return { ...reply, headers };

@@ -61,4 +61,3 @@ export function convertCents(cents: number, from: string, to: string, rates: Rat
   const denominator = fromRate.numerator * 10n ** BigInt(toRate.scale);
   return Number(divideRounded(numerator, denominator));
 }
-

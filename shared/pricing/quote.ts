@@ -11,8 +11,20 @@ import { effectivePrice, type PriceList } from './price-list.ts';
 
 /** Billable actions of spec 2.5. */
 export const billableActions = [
-  'CREATE', 'REQUEST', 'TRANSFER', 'RENEW', 'RESTORE', 'TRANSFER_RESTORE', 'UPDATE', 'REGISTRANT_CHANGE', 'LOCAL_CONTACT',
-  'NEGATIVE_MARKUP', 'PRIVACY_PROTECT', 'EXTRA_WILDCARD', 'EXTRA_DOMAIN', 'REGISTRY_LOCK',
+  'CREATE',
+  'REQUEST',
+  'TRANSFER',
+  'RENEW',
+  'RESTORE',
+  'TRANSFER_RESTORE',
+  'UPDATE',
+  'REGISTRANT_CHANGE',
+  'LOCAL_CONTACT',
+  'NEGATIVE_MARKUP',
+  'PRIVACY_PROTECT',
+  'EXTRA_WILDCARD',
+  'EXTRA_DOMAIN',
+  'REGISTRY_LOCK',
 ] as const;
 export type BillableAction = (typeof billableActions)[number];
 
@@ -65,7 +77,8 @@ export interface QuoteBody {
 export function buildQuote(command: string, currency: string, lines: readonly QuoteLine[]): QuoteBody {
   const billables: Billable[] = [];
   for (const line of lines) {
-    if (!Number.isSafeInteger(line.quantity) || line.quantity < 0) throw new RangeError(`Invalid quantity ${line.quantity} for ${line.product}`);
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 0)
+      throw new RangeError(`Invalid quantity ${line.quantity} for ${line.product}`);
     if (!Number.isSafeInteger(line.amount)) throw new RangeError(`Amount of ${line.product} must be whole cents`);
     if (line.quantity === 0) continue;
     billables.push({ ...line, total: line.quantity * line.amount });
@@ -116,7 +129,9 @@ export function assertAcknowledged(
 ): void {
   const sent = acknowledged ?? [];
   for (const billable of billablesNeedingAcknowledgment(body.quote, list, at)) {
-    const covered = sent.some((a) => a.product === billable.product && a.action === billable.action && (a.quantity ?? 1) >= billable.quantity);
+    const covered = sent.some(
+      (a) => a.product === billable.product && a.action === billable.action && (a.quantity ?? 1) >= billable.quantity,
+    );
     if (!covered) throw new BillableAcknowledgmentNeeded(body.quote);
   }
 }

@@ -10,7 +10,15 @@ import { ObjectStatusProhibitsOperation } from '../errors.ts';
 
 /** Transfer statuses (spec section 3). */
 export const transferStatuses = [
-  'pendingwhois', 'pendingfoa', 'pendingvalidation', 'pending', 'approved', 'cancelled', 'rejected', 'failed', 'completed',
+  'pendingwhois',
+  'pendingfoa',
+  'pendingvalidation',
+  'pending',
+  'approved',
+  'cancelled',
+  'rejected',
+  'failed',
+  'completed',
 ] as const;
 export const TransferStatus = v.picklist(transferStatuses);
 export type TransferStatus = v.InferOutput<typeof TransferStatus>;

@@ -11,8 +11,8 @@ import {
   type RegistryTransferState,
   registrantInteractionStatuses,
   type TransferCandidate,
-  transferProhibited,
   type TransferReference,
+  transferProhibited,
   WaitingStatus,
 } from './gateway.ts';
 
@@ -68,7 +68,10 @@ export const RegistryDomainRecord = v.object({
     }),
     // A registry that refuses at once does so through its statuses (locks), not through a script.
     v.check((t) => t.outcome === 'completed' || t.stages.length > 0, 'a rejected or failed outcome needs a waiting stage first'),
-    v.check((t) => isValidPath([...t.stages.map((s) => s.status), t.outcome]), 'the stages and outcome must follow the transfer state machine'),
+    v.check(
+      (t) => isValidPath([...t.stages.map((s) => s.status), t.outcome]),
+      'the stages and outcome must follow the transfer state machine',
+    ),
   ),
   /**
    * An outage of the registry for this name: these calls fail with 503 ProviderUnavailable, so
@@ -113,12 +116,20 @@ export function scriptedState(record: RegistryDomainRecord, reference: TransferR
   }
   const endDate = toWireTime(end);
   if (record.transfer.outcome !== 'completed') {
-    return { status: record.transfer.outcome, endDate, reason: record.transfer.reason ?? `The registry answered '${record.transfer.outcome}'.` };
+    return {
+      status: record.transfer.outcome,
+      endDate,
+      reason: record.transfer.reason ?? `The registry answered '${record.transfer.outcome}'.`,
+    };
   }
   return {
     status: 'completed',
     endDate,
-    domain: { expiryDate: toWireTime(addMonths(new Date(record.expiryDate), reference.periodMonths)), ns: record.ns, keyData: record.keyData },
+    domain: {
+      expiryDate: toWireTime(addMonths(new Date(record.expiryDate), reference.periodMonths)),
+      ns: record.ns,
+      keyData: record.keyData,
+    },
   };
 }
 
@@ -129,7 +140,9 @@ export const sandboxRegistry: RegistryGateway = {
     const blocking = record.statuses.filter((s) => (transferBlockingStatuses as readonly string[]).includes(s));
     if (blocking.length > 0) throw transferProhibited(domainName);
     if (record.authcode !== undefined && authcode !== record.authcode) {
-      throw new ValidationError('The auth code is not valid for this domain.', [{ field: 'authcode', message: 'is not valid for this domain' }]);
+      throw new ValidationError('The auth code is not valid for this domain.', [
+        { field: 'authcode', message: 'is not valid for this domain' },
+      ]);
     }
     const first = record.transfer.stages[0]?.status;
     return {

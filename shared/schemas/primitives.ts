@@ -34,11 +34,7 @@ export const ProviderName = v.pipe(
 );
 
 /** A positive integer id in a path segment (`processId`, `certificateId`). */
-export const PathId = v.pipe(
-  v.string(),
-  v.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer'),
-  v.transform(Number),
-);
+export const PathId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer'), v.transform(Number));
 
 /** A boolean query flag such as `quote`: `true` or `false` (case-insensitive). */
 export const QueryBoolean = v.pipe(

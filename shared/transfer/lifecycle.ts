@@ -7,7 +7,7 @@ import { isFinal, type RegistryTransferState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
-import { type TransferDetails, transferDetailsOf, type TransferPlan } from './record.ts';
+import { type TransferDetails, type TransferPlan, transferDetailsOf } from './record.ts';
 import { canMove, processStatusOf } from './state.ts';
 import { dueTransfers, readDomainCollection, saveFinal, saveWaiting, type TransferLock } from './store.ts';
 

@@ -18,7 +18,11 @@ function listChange<T>(before: T[], requested: T[] | undefined, same: (a: T[], b
   return { change: same(before, requested) ? ('kept' as const) : ('replaced' as const), after: requested };
 }
 
-const sortedJson = <T>(items: T[]) => items.map((i) => JSON.stringify(i)).sort().join('\n');
+const sortedJson = <T>(items: T[]) =>
+  items
+    .map((i) => JSON.stringify(i))
+    .sort()
+    .join('\n');
 const sameNs = (a: string[], b: string[]) => sortedJson(a.map((n) => n.toLowerCase())) === sortedJson(b.map((n) => n.toLowerCase()));
 const keyDataKey = (k: KeyData) => ({ protocol: k.protocol, flags: k.flags, algorithm: k.algorithm, publicKey: k.publicKey });
 const sameKeys = (a: KeyData[], b: KeyData[]) => sortedJson(a.map(keyDataKey)) === sortedJson(b.map(keyDataKey));
@@ -30,7 +34,9 @@ const sameKeys = (a: KeyData[], b: KeyData[]) => sortedJson(a.map(keyDataKey)) =
  */
 export function planZone(request: TransferBody['zone'], existing: ZoneRecord | undefined): ZonePlan {
   if (request === undefined) {
-    return existing ? { change: 'untouched', exists: true, service: existing.service, ...zoneValues(existing) } : { change: 'untouched', exists: false };
+    return existing
+      ? { change: 'untouched', exists: true, service: existing.service, ...zoneValues(existing) }
+      : { change: 'untouched', exists: false };
   }
   const service = request.service ?? 'BASIC';
   if (!existing) {

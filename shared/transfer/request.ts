@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { dnssecAlgorithms } from '../registry/metadata.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
+import { dnssecAlgorithms } from '../registry/metadata.ts';
 import { bodyObject, DomainName, domainNamePattern, Handle, QueryBoolean } from '../schemas/primitives.ts';
 
 /**
@@ -57,7 +57,14 @@ export const TransferBody = bodyObject({
   customer: Handle,
   registrant: Handle,
   privacyProtect: v.optional(v.boolean()),
-  period: v.optional(v.pipe(v.number(), v.integer('must be an integer number of months'), v.minValue(1, 'must be at least 1'), v.maxValue(120, 'must be at most 120'))),
+  period: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be an integer number of months'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(120, 'must be at most 120'),
+    ),
+  ),
   authcode: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(64, 'must be at most 64 characters long'))),
   autoRenew: v.optional(v.boolean()),
   ns: v.optional(
@@ -84,7 +91,13 @@ export const TransferBody = bodyObject({
       v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
     ),
   ),
-  languageCode: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as de or zh-Hans'), v.maxLength(35, 'must be at most 35 characters long'))),
+  languageCode: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as de or zh-Hans'),
+      v.maxLength(35, 'must be at most 35 characters long'),
+    ),
+  ),
 });
 export type TransferBody = v.InferOutput<typeof TransferBody>;
 

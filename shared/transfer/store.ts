@@ -1,20 +1,18 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db } from '../db/client.ts';
-import { parseItem, putItem, queryAll, toItem } from '../db/items.ts';
+import { parseItem, putItem, queryAll, readItems, toItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { DomainRecord, domainItem } from '../db/repositories/domains.ts';
-import { type ProcessRecord, processItem } from '../db/repositories/processes.ts';
-import { ZoneRecord, zoneEntity, zoneItem } from '../db/repositories/zones.ts';
-import { TransferStatus } from '../registry/gateway.ts';
-import { Handle, WireTime } from '../schemas/primitives.ts';
-import { tableName } from '../db/table.ts';
-import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../db/transactions.ts';
-import { readItems } from '../db/items.ts';
 import { ContactRecord } from '../db/repositories/contacts.ts';
 import { CustomerRecord } from '../db/repositories/customers.ts';
+import { DomainRecord, domainItem } from '../db/repositories/domains.ts';
+import { type ProcessRecord, processItem } from '../db/repositories/processes.ts';
 import { type ProviderRecord, registryCandidates, registryFromExtensionItems } from '../db/repositories/providers.ts';
-import { TemplateRecord } from '../db/repositories/zones.ts';
+import { TemplateRecord, ZoneRecord, zoneEntity, zoneItem } from '../db/repositories/zones.ts';
+import { tableName } from '../db/table.ts';
+import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../db/transactions.ts';
+import { TransferStatus } from '../registry/gateway.ts';
+import { Handle, WireTime } from '../schemas/primitives.ts';
 import type { TransferMove, ZoneEffect } from './lifecycle.ts';
 
 export { cancellationCodes };
@@ -100,7 +98,9 @@ function firstItems(move: TransferMove): TransactItem[] {
     { Put: { TableName: table, Item: processItem(move.process), ConditionExpression: 'attribute_not_exists(pk)' } },
     move.lock
       ? { Put: { TableName: table, Item: lockItem(move.lock), ConditionExpression: 'attribute_not_exists(pk)' } }
-      : { ConditionCheck: { TableName: table, Key: keys.domainTransferByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
+      : {
+          ConditionCheck: { TableName: table, Key: keys.domainTransferByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' },
+        },
     move.domain
       ? { Put: { TableName: table, Item: domainItem(move.domain), ConditionExpression: 'attribute_not_exists(pk)' } }
       : { ConditionCheck: { TableName: table, Key: keys.domainByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -193,8 +193,12 @@ export async function readTransferSnapshot(
     counter: counterKey('process'),
     zoneCounter: counterKey('zone'),
   };
-  candidates.forEach((c, i) => (named[`extension${i}`] = c.key));
-  handles.forEach((h, i) => (named[`contact${i}`] = keys.contact(customer, h)));
+  candidates.forEach((c, i) => {
+    named[`extension${i}`] = c.key;
+  });
+  handles.forEach((h, i) => {
+    named[`contact${i}`] = keys.contact(customer, h);
+  });
   if (template !== undefined) named.template = keys.template(customer, template);
   const items = await readItems(named, { consistent: true });
   const extensionItems = candidates.map((_, i) => items[`extension${i}`]).filter((item) => item !== undefined);

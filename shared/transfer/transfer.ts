@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
 import type { ProcessRecord } from '../db/repositories/processes.ts';
+import type { TemplateRecord, ZoneRecord } from '../db/repositories/zones.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -22,11 +23,10 @@ import {
   type QuoteBody,
   type QuoteLine,
 } from '../pricing/index.ts';
-import { type ProviderMetadata } from '../registry/metadata.ts';
-import { type RegistryGateway, type RegistryTransferState, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
+import { type RegistryGateway, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
+import type { ProviderMetadata } from '../registry/metadata.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
-import type { TemplateRecord, ZoneRecord } from '../db/repositories/zones.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
 import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
@@ -74,9 +74,8 @@ export async function transferDomain(call: TransferCall): Promise<Reply> {
     const { quote } = await evaluate(call, now());
     return { status: 200, body: quote };
   }
-  return idempotent(
-    { operation: 'transfer', customer: call.principal.customer, headers: call.headers, request: call.input },
-    () => start(call),
+  return idempotent({ operation: 'transfer', customer: call.principal.customer, headers: call.headers, request: call.input }, () =>
+    start(call),
   );
 }
 
@@ -111,36 +110,56 @@ function registryRules(call: TransferCall, registry: string, metadata: ProviderM
   const allowed = metadata.allowedDnssecAlgorithms;
   keyData.forEach((k, i) => {
     if (allowed && !allowed.includes(k.algorithm)) {
-      violations.push({ field: `keyData[${i}].algorithm`, message: `is not supported at ${registry}; use one of ${allowed.join(', ')}`, value: k.algorithm });
+      violations.push({
+        field: `keyData[${i}].algorithm`,
+        message: `is not supported at ${registry}; use one of ${allowed.join(', ')}`,
+        value: k.algorithm,
+      });
     }
   });
   const max = metadata.allowedDnssecRecords;
   if (max !== undefined && keyData.length > max) {
-    violations.push({ field: 'keyData', message: max === 0 ? `DNSSEC is not supported at ${registry}` : `must have at most ${max} items at ${registry}` });
+    violations.push({
+      field: 'keyData',
+      message: max === 0 ? `DNSSEC is not supported at ${registry}` : `must have at most ${max} items at ${registry}`,
+    });
   }
   if (violations.length > 0) throw new ValidationError(`The request breaks the transfer rules of ${registry}.`, violations);
   return period;
 }
 
 /** Spec 2.1: what is applied of `designatedAgent` (recorded on the process). */
-function designatedAgentOf(requested: TransferPlan['designatedAgent']['requested'], candidate: TransferCandidate): TransferPlan['designatedAgent'] {
+function designatedAgentOf(
+  requested: TransferPlan['designatedAgent']['requested'],
+  candidate: TransferCandidate,
+): TransferPlan['designatedAgent'] {
   if (requested === 'NONE') return { requested, applied: 'NONE' };
   if (!candidate.designatedAgentAllowed) return { requested, applied: 'NONE', note: 'ignored: the registry allows no designated agent' };
-  if (candidate.registrantInteraction) return { requested, applied: 'NONE', note: 'ignored: interaction with the registrant is still required' };
-  if (requested === 'OLD') return { requested, applied: 'NONE', note: 'ignored: acting for the old registrant is impossible on a transfer-in' };
+  if (candidate.registrantInteraction)
+    return { requested, applied: 'NONE', note: 'ignored: interaction with the registrant is still required' };
+  if (requested === 'OLD')
+    return { requested, applied: 'NONE', note: 'ignored: acting for the old registrant is impossible on a transfer-in' };
   return { requested, applied: 'NEW', ...(requested === 'BOTH' ? { note: 'BOTH acts as NEW on a transfer-in' } : {}) };
 }
 
 /** The charges (contract section 4): TRANSFER for the period (premium where it applies) and PRIVACY_PROTECT when enabled and priced. */
-async function priceTransfer(list: PriceList, extension: string, domainName: string, plan: TransferPlan, candidate: TransferCandidate, at: Date): Promise<QuoteBody> {
+async function priceTransfer(
+  list: PriceList,
+  extension: string,
+  domainName: string,
+  plan: TransferPlan,
+  candidate: TransferCandidate,
+  at: Date,
+): Promise<QuoteBody> {
   const product = domainProduct(extension);
   // Prices are per 12 months; a shorter period is billed as a year.
   const years = Math.max(1, Math.ceil(plan.periodMonths / 12));
   const transfer = listPriceLine(list, product, 'TRANSFER', years, at);
   if (!transfer) {
-    throw new ValidationError(`${domainName} cannot be transferred into this account: its price list has no TRANSFER price for ${product}.`, [
-      { field: 'domainName', message: `has no TRANSFER price (${product}) on this account's price list`, value: domainName },
-    ]);
+    throw new ValidationError(
+      `${domainName} cannot be transferred into this account: its price list has no TRANSFER price for ${product}.`,
+      [{ field: 'domainName', message: `has no TRANSFER price (${product}) on this account's price list`, value: domainName }],
+    );
   }
   const lines: QuoteLine[] = [transfer.line];
   if (candidate.premium) {
@@ -190,7 +209,8 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   if (body.zone?.template !== undefined && !template) throw new ObjectDoesNotExist('Template', body.zone.template, 'body');
 
   if (collection.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-  if (collection.lock?.customer === principal.customer) throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
+  if (collection.lock?.customer === principal.customer)
+    throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
   // A name another account holds or is transferring answers exactly like a registry lock (contract section 1).
   if (collection.domain || collection.lock) throw transferProhibited(domainName);
   const foreignZone = collection.zone !== undefined && collection.zone.customer !== principal.customer;
@@ -199,7 +219,11 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   }
 
   const gateway = await registryGateway();
-  const candidate = await gateway.prepareTransfer({ domainName, registry, ...(body.authcode !== undefined ? { authcode: body.authcode } : {}) });
+  const candidate = await gateway.prepareTransfer({
+    domainName,
+    registry,
+    ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
+  });
 
   const plan = planTransfer({
     body,
@@ -284,12 +308,17 @@ async function start(call: TransferCall): Promise<Reply> {
   // The move for the claimed ids; on completion with the zone decided from `existingZone`.
   const completing = state.status === 'completed';
   const record = (existingZone: ZoneRecord | undefined) =>
-    recordNewTransfer({ process: ev.processCounter, ...(completing && createsZone(ev.plan, existingZone) ? { zone: ev.zoneCounter } : {}) }, (ids) => {
-      const zone = completing ? zoneEffectOf(ev.plan, domainName, principal.customer, requestedDate, existingZone, ev.template, ids.zone) : undefined;
-      const move = moveOf(processOf(ids.process), state, at, zone, true);
-      if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
-      return move;
-    });
+    recordNewTransfer(
+      { process: ev.processCounter, ...(completing && createsZone(ev.plan, existingZone) ? { zone: ev.zoneCounter } : {}) },
+      (ids) => {
+        const zone = completing
+          ? zoneEffectOf(ev.plan, domainName, principal.customer, requestedDate, existingZone, ev.template, ids.zone)
+          : undefined;
+        const move = moveOf(processOf(ids.process), state, at, zone, true);
+        if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
+        return move;
+      },
+    );
 
   let outcome = await record(ev.existingZone);
   if ('conflict' in outcome && outcome.conflict === 'zone') {

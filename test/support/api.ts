@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { principalToContext, type Principal } from '../../shared/auth/principal.ts';
-import { createGateway, lambdaContext, type LocalResponse, proxyEvent } from '../../infra/local/gateway.ts';
+import { createGateway, type LocalResponse, lambdaContext, proxyEvent } from '../../infra/local/gateway.ts';
+import { type Principal, principalToContext } from '../../shared/auth/principal.ts';
 import { matchRoute } from '../../shared/routes.ts';
 import { assertConforms } from './conformance.ts';
 
@@ -67,7 +67,8 @@ export function apiEvent(options: {
   body?: string | null;
   principal?: Principal | null;
 }): APIGatewayProxyEvent {
-  const principal = options.principal === undefined ? { customer: 'demo', user: 'alice', permissions: ['DESIGNATED_AGENT' as const] } : options.principal;
+  const principal =
+    options.principal === undefined ? { customer: 'demo', user: 'alice', permissions: ['DESIGNATED_AGENT' as const] } : options.principal;
   return proxyEvent({
     method: options.method,
     path: options.path,

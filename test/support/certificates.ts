@@ -1,7 +1,7 @@
-import { putCertificate } from '../../shared/db/repositories/certificates.ts';
 import type { CertificateRecord } from '../../shared/certificates/model.ts';
+import { putCertificate } from '../../shared/db/repositories/certificates.ts';
 import { toWireTime } from '../../shared/time.ts';
-import { call, type ApiResponse } from './api.ts';
+import { type ApiResponse, call } from './api.ts';
 
 /** Helpers shared by the certificate tests. */
 

@@ -97,7 +97,9 @@ export async function assertConforms(method: string, path: string, response: Obs
   if (schemaRef) {
     const validate = validator(ajv, schemaRef);
     if (!validate(response.body)) {
-      const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
       fail(errors.join('; '));
     }
   }

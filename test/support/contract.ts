@@ -85,7 +85,8 @@ export function contractProblem(res: LocalResponse, request: { headers?: Record<
       if (typeof v.field !== 'string' || typeof v.message !== 'string') return `malformed violation ${JSON.stringify(v)}`;
     }
   }
-  if (body.type === 'UnrecognizedPropertyException' && typeof body.property !== 'string') return 'UnrecognizedPropertyException without property';
+  if (body.type === 'UnrecognizedPropertyException' && typeof body.property !== 'string')
+    return 'UnrecognizedPropertyException without property';
   if (body.type === 'TooManyRequests' && !headers['retry-after']) return '429 without Retry-After';
   return undefined;
 }

@@ -112,7 +112,10 @@ function subjectName(subject: string): Name {
 }
 
 /** How the request is signed: the algorithm it states and the arguments of `crypto.sign`. */
-function signing(kind: KeyKind, options: CsrOptions): { id: AlgorithmIdentifier; hash: string | null; padding?: { padding: number; saltLength: number } } {
+function signing(
+  kind: KeyKind,
+  options: CsrOptions,
+): { id: AlgorithmIdentifier; hash: string | null; padding?: { padding: number; saltLength: number } } {
   if (options.pss) {
     const hash = new AlgorithmIdentifier({ algorithm: { sha1: id_sha1, sha256: id_sha256, sha384: id_sha384 }[options.pss.hash] });
     const params = new RsaSaPssParams({
@@ -128,7 +131,10 @@ function signing(kind: KeyKind, options: CsrOptions): { id: AlgorithmIdentifier;
   }
   const sha1 = options.sha1 ?? false;
   if (kind.startsWith('rsa')) {
-    return { id: new AlgorithmIdentifier({ algorithm: sha1 ? '1.2.840.113549.1.1.5' : '1.2.840.113549.1.1.11', parameters: null }), hash: sha1 ? 'sha1' : 'sha256' };
+    return {
+      id: new AlgorithmIdentifier({ algorithm: sha1 ? '1.2.840.113549.1.1.5' : '1.2.840.113549.1.1.11', parameters: null }),
+      hash: sha1 ? 'sha1' : 'sha256',
+    };
   }
   if (kind === 'ed25519') return { id: new AlgorithmIdentifier({ algorithm: '1.3.101.112' }), hash: null };
   return { id: new AlgorithmIdentifier({ algorithm: sha1 ? '1.2.840.10045.4.1' : '1.2.840.10045.4.3.2' }), hash: sha1 ? 'sha1' : 'sha256' };
@@ -144,7 +150,11 @@ function derLength(length: number): Buffer {
 
 /** The PEM text of a DER CSR. */
 export function pemOf(der: Uint8Array): string {
-  const body = Buffer.from(der).toString('base64').match(/.{1,64}/g)?.join('\n') ?? '';
+  const body =
+    Buffer.from(der)
+      .toString('base64')
+      .match(/.{1,64}/g)
+      ?.join('\n') ?? '';
   return `-----BEGIN CERTIFICATE REQUEST-----\n${body}\n-----END CERTIFICATE REQUEST-----\n`;
 }
 
@@ -163,7 +173,9 @@ export function makeCsr(options: CsrOptions = {}): string {
     attributes.push(new Attribute({ type: '1.2.840.113549.1.9.14', values: [new Uint8Array(options.extensionRequestValue).buffer] }));
   } else if (options.san && options.san.length > 0) {
     const san = new SubjectAlternativeName(options.san.map((dNSName) => new GeneralName({ dNSName })));
-    const extensions = new Extensions([new Extension({ extnID: id_ce_subjectAltName, critical: false, extnValue: new OctetString(AsnConvert.serialize(san)) })]);
+    const extensions = new Extensions([
+      new Extension({ extnID: id_ce_subjectAltName, critical: false, extnValue: new OctetString(AsnConvert.serialize(san)) }),
+    ]);
     attributes.push(new Attribute({ type: '1.2.840.113549.1.9.14', values: [AsnConvert.serialize(extensions)] }));
   }
   const info = new CertificationRequestInfo({
@@ -183,7 +195,11 @@ export function makeCsr(options: CsrOptions = {}): string {
   const signature = sign(algorithm.hash, tbs, algorithm.padding ? { key: privateKey, ...algorithm.padding } : privateKey);
   if (options.breakSignature) signature[signature.length - 1] = (signature[signature.length - 1] as number) ^ 0x01;
   const statedAlgorithm = options.statedAlgorithm ? new AlgorithmIdentifier({ algorithm: options.statedAlgorithm }) : algorithm.id;
-  const request = new CertificationRequest({ certificationRequestInfo: info, signatureAlgorithm: statedAlgorithm, signature: new Uint8Array(signature).buffer as ArrayBuffer });
+  const request = new CertificationRequest({
+    certificationRequestInfo: info,
+    signatureAlgorithm: statedAlgorithm,
+    signature: new Uint8Array(signature).buffer as ArrayBuffer,
+  });
   let der = Buffer.from(AsnConvert.serialize(request));
   if (options.longFormInfoLength) {
     // The request again, with the signed part exactly as signed.

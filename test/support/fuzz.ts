@@ -30,17 +30,97 @@ export function jsonText(value: unknown): string {
 
 /** Strings that break naive code: injections, prototype keys, invisible and look-alike characters. */
 export const nastyStrings: readonly string[] = [
-  '', ' ', '\t\n\r', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf',
-  'null', 'undefined', 'NaN', 'Infinity', 'true', '0', '-1', '1e309', '0x10',
-  "' OR '1'='1", '"; DROP TABLE x; --', '<script>alert(1)</script>', '${jndi:ldap://x/a}', '{{7*7}}', '#{7*7}',
-  '../../../etc/passwd', '..\\..\\boot.ini', '%00', '%2e%2e%2f', '%ZZ', '%', '\u0000', 'demo\u0000', '\u001b[31mred',
-  '\r\nX-Injected: 1', '\uFEFFdemo', 'demo\u200B', '\u202Edemo', 'DEMO', ' demo ', 'démo', 'ｄｅｍｏ', '😀', '👨‍👩‍👧‍👦',
-  '\uD800', '\uDFFF', 'a\uD800b', 'a'.repeat(41), 'a'.repeat(65), 'a'.repeat(256), 'a'.repeat(4097),
-  'xn--', 'xn--bcher-kva.com', 'EXAMPLE.COM', 'example.com.', '*.example.com', 'a..b.com', '-a.com', 'a-.com',
-  'localhost', '127.0.0.1', '::1', '999.1.1.1', '1.2.3', 'other', 'other-registrant', 'demo-template',
-  'DOMAIN#demo-shop.nl', 'APIKEY#', 'PROCESS#601', 'ApiKey demo-key', 'demo-key', '-----BEGIN CERTIFICATE REQUEST-----',
-  'ADMIN', 'admin', 'BASIC', 'basic', 'NONE', 'EMAIL', 'DNS', 'FILE', 'TRANSFER', 'RENEW', 'EUR', 'usd',
-  'mailto:x@y', 'x@y', '@', 'a@b.c', '+31.201234567', '+31.2', '12345678901234567890123',
+  '',
+  ' ',
+  '\t\n\r',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'true',
+  '0',
+  '-1',
+  '1e309',
+  '0x10',
+  "' OR '1'='1",
+  '"; DROP TABLE x; --',
+  '<script>alert(1)</script>',
+  '${jndi:ldap://x/a}',
+  '{{7*7}}',
+  '#{7*7}',
+  '../../../etc/passwd',
+  '..\\..\\boot.ini',
+  '%00',
+  '%2e%2e%2f',
+  '%ZZ',
+  '%',
+  '\u0000',
+  'demo\u0000',
+  '\u001b[31mred',
+  '\r\nX-Injected: 1',
+  '\uFEFFdemo',
+  'demo\u200B',
+  '\u202Edemo',
+  'DEMO',
+  ' demo ',
+  'démo',
+  'ｄｅｍｏ',
+  '😀',
+  '👨‍👩‍👧‍👦',
+  '\uD800',
+  '\uDFFF',
+  'a\uD800b',
+  'a'.repeat(41),
+  'a'.repeat(65),
+  'a'.repeat(256),
+  'a'.repeat(4097),
+  'xn--',
+  'xn--bcher-kva.com',
+  'EXAMPLE.COM',
+  'example.com.',
+  '*.example.com',
+  'a..b.com',
+  '-a.com',
+  'a-.com',
+  'localhost',
+  '127.0.0.1',
+  '::1',
+  '999.1.1.1',
+  '1.2.3',
+  'other',
+  'other-registrant',
+  'demo-template',
+  'DOMAIN#demo-shop.nl',
+  'APIKEY#',
+  'PROCESS#601',
+  'ApiKey demo-key',
+  'demo-key',
+  '-----BEGIN CERTIFICATE REQUEST-----',
+  'ADMIN',
+  'admin',
+  'BASIC',
+  'basic',
+  'NONE',
+  'EMAIL',
+  'DNS',
+  'FILE',
+  'TRANSFER',
+  'RENEW',
+  'EUR',
+  'usd',
+  'mailto:x@y',
+  'x@y',
+  '@',
+  'a@b.c',
+  '+31.201234567',
+  '+31.2',
+  '12345678901234567890123',
 ];
 
 /** One character from the ranges that break things: controls, surrogates, bidi, non-characters, astral. */
@@ -61,12 +141,32 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 1,
     // Huge: up to past the 64 KiB body limit, in one- to four-byte characters.
-    arbitrary: fc.tuple(fc.integer({ min: 256, max: 70_000 }), fc.constantFrom('a', 'é', '€', '😀')).map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
+    arbitrary: fc
+      .tuple(fc.integer({ min: 256, max: 70_000 }), fc.constantFrom('a', 'é', '€', '😀'))
+      .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
   },
 );
 
 const hostileNumber = fc.oneof(
-  fc.constantFrom('0', '-0', '-1', '1.5', '1e308', '-1e308', '1E400', '-1E400', '9007199254740993', '123456789012345678901234567890', '0.1', '3', '12', '256', '257', '1e-400', '5e-324'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '-1',
+    '1.5',
+    '1e308',
+    '-1e308',
+    '1E400',
+    '-1E400',
+    '9007199254740993',
+    '123456789012345678901234567890',
+    '0.1',
+    '3',
+    '12',
+    '256',
+    '257',
+    '1e-400',
+    '5e-324',
+  ),
   fc.integer().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
 );
@@ -78,7 +178,25 @@ const jsonScalar: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const hostileKey: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', '', ' ', 'a.b', 'ns[0]', 'Customer', 'customer ', '$where', 'pk', 'sk', 'entity'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'valueOf',
+    'hasOwnProperty',
+    '__defineGetter__',
+    '',
+    ' ',
+    'a.b',
+    'ns[0]',
+    'Customer',
+    'customer ',
+    '$where',
+    'pk',
+    'sk',
+    'entity',
+  ),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: nastyChar, maxLength: 6 }),
 );
@@ -87,8 +205,10 @@ export const hostileKey: fc.Arbitrary<string> = fc.oneof(
 const jsonTree: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonScalar, tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 5 }).map((xs) => `[${xs.join(',')}]`),
-  object: fc.array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 }).map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
-}))['value'];
+  object: fc
+    .array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 })
+    .map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+})).value;
 
 /** Deep nesting, as text: up to 40,000 levels of arrays or objects (some past the size limit). */
 export const deepNesting: fc.Arbitrary<string> = fc
@@ -119,13 +239,19 @@ const kindsOf: Record<FieldKind, fc.Arbitrary<string>> = {
   boolean: fc.constantFrom('true', 'false'),
   integer: fc.integer({ min: -5, max: 500 }).map(String),
   array: fc.array(jsonScalar, { maxLength: 3 }).map((xs) => `[${xs.join(',')}]`),
-  object: fc.array(fc.tuple(hostileKey, jsonScalar), { maxLength: 3 }).map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+  object: fc
+    .array(fc.tuple(hostileKey, jsonScalar), { maxLength: 3 })
+    .map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
 };
 
 /** A value of any JSON kind other than `kind` (null included): a wrong type for the field. */
 export function wrongType(kind: FieldKind): fc.Arbitrary<string> {
   const others = (Object.keys(kindsOf) as FieldKind[]).filter((k) => k !== kind);
-  return fc.oneof(fc.constant('null'), ...others.map((k) => kindsOf[k]), ...(kind === 'integer' ? [fc.constantFrom('1.5', '"12"', '1E400')] : []));
+  return fc.oneof(
+    fc.constant('null'),
+    ...others.map((k) => kindsOf[k]),
+    ...(kind === 'integer' ? [fc.constantFrom('1.5', '"12"', '1E400')] : []),
+  );
 }
 
 export type Mutation =
@@ -145,12 +271,23 @@ export function mutations(fields: readonly FieldSpec[], objects: readonly Path[]
     { weight: 1, arbitrary: field.map((f): Mutation => ({ kind: 'delete', path: f.path })) },
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom(...objects), hostileKey, hostileJson).map(([parent, key, raw]): Mutation => ({ kind: 'unknownKey', parent, key, raw })),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...objects), hostileKey, hostileJson)
+        .map(([parent, key, raw]): Mutation => ({ kind: 'unknownKey', parent, key, raw })),
     },
-    { weight: 1, arbitrary: fc.tuple(field, hostileJson, fc.boolean()).map(([f, raw, last]): Mutation => ({ kind: 'duplicate', path: f.path, raw, last })) },
     {
       weight: 1,
-      arbitrary: fc.oneof(hostileJson, fc.constantFrom('', ' ', '{', '{"a":}', '[{}]', "{'a':1}", '{"a":1,}', 'NaN', '{"customer":"demo"}{}', '\u0000', '\uFEFF{}'))
+      arbitrary: fc
+        .tuple(field, hostileJson, fc.boolean())
+        .map(([f, raw, last]): Mutation => ({ kind: 'duplicate', path: f.path, raw, last })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .oneof(
+          hostileJson,
+          fc.constantFrom('', ' ', '{', '{"a":}', '[{}]', "{'a':1}", '{"a":1,}', 'NaN', '{"customer":"demo"}{}', '\u0000', '\uFEFF{}'),
+        )
         .map((raw): Mutation => ({ kind: 'wholeBody', raw })),
     },
   );
@@ -215,47 +352,158 @@ export function fieldPath(path: Path): string {
 
 /** A path segment as a client might send it: encoded, raw, or with broken percent-encoding. */
 export const pathSegment: fc.Arbitrary<string> = fc.oneof(
-  hostileString.filter((s) => s.length < 600).map((s) => {
-    try {
-      return encodeURIComponent(s);
-    } catch {
-      return s.replace(/[/?#]/g, '');
-    }
+  hostileString
+    .filter((s) => s.length < 600)
+    .map((s) => {
+      try {
+        return encodeURIComponent(s);
+      } catch {
+        return s.replace(/[/?#]/g, '');
+      }
+    }),
+  fc.constantFrom(
+    '%ZZ',
+    '%',
+    '%E0%A4%A',
+    '%C0%AE',
+    '%2F',
+    '%2e%2e',
+    '..',
+    '.',
+    '%00',
+    '%u0041',
+    '+',
+    '%20demo%20',
+    'DEMO-SHOP.NL',
+    '0',
+    '-1',
+    '01',
+    '1.0',
+    '1e3',
+    '0x10',
+    '999999999999999',
+    '9999999999999999999999',
+    ' 1',
+    '%201',
+  ),
+  fc.string({
+    unit: fc.constantFrom('a', '1', '.', '-', '_', '@', '%', '~', '!', '$', "'", '(', '*', ',', ';', ':', '[', ']'),
+    maxLength: 20,
   }),
-  fc.constantFrom('%ZZ', '%', '%E0%A4%A', '%C0%AE', '%2F', '%2e%2e', '..', '.', '%00', '%u0041', '+', '%20demo%20', 'DEMO-SHOP.NL', '0', '-1', '01', '1.0', '1e3', '0x10', '999999999999999', '9999999999999999999999', ' 1', '%201'),
-  fc.string({ unit: fc.constantFrom('a', '1', '.', '-', '_', '@', '%', '~', '!', '$', '\'', '(', '*', ',', ';', ':', '[', ']'), maxLength: 20 }),
 );
 
 /** A query string (after `?`): hostile names and values, repeats, broken encodings. */
 export const queryString: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', 'quote', 'quote=', 'quote=TRUE', 'quote=yes', 'quote=true&quote=false', 'quote[]=true', 'currency=usd', 'currency=USD&currency=EUR', 'currency=', 'currency=%ZZ', 'currency=eu%00r', '__proto__=1', 'constructor=x', '&&&', '=', '%', 'a=%E0%A4%A', 'currency=GBP', 'quote=true&currency=EUR'),
-  fc.array(fc.tuple(fc.oneof(fc.constantFrom('quote', 'currency', '__proto__', 'x'), fc.string({ maxLength: 8 })), hostileString.filter((s) => s.length < 300)), { maxLength: 4 }).map((pairs) =>
-    pairs
-      .map(([k, v]) => {
-        try {
-          return `${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
-        } catch {
-          return `${k.replace(/[&#]/g, '')}=x`;
-        }
-      })
-      .join('&'),
+  fc.constantFrom(
+    '',
+    'quote',
+    'quote=',
+    'quote=TRUE',
+    'quote=yes',
+    'quote=true&quote=false',
+    'quote[]=true',
+    'currency=usd',
+    'currency=USD&currency=EUR',
+    'currency=',
+    'currency=%ZZ',
+    'currency=eu%00r',
+    '__proto__=1',
+    'constructor=x',
+    '&&&',
+    '=',
+    '%',
+    'a=%E0%A4%A',
+    'currency=GBP',
+    'quote=true&currency=EUR',
   ),
+  fc
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom('quote', 'currency', '__proto__', 'x'), fc.string({ maxLength: 8 })),
+        hostileString.filter((s) => s.length < 300),
+      ),
+      { maxLength: 4 },
+    )
+    .map((pairs) =>
+      pairs
+        .map(([k, v]) => {
+          try {
+            return `${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
+          } catch {
+            return `${k.replace(/[&#]/g, '')}=x`;
+          }
+        })
+        .join('&'),
+    ),
 );
 
 /** Methods, as sent (API Gateway passes any token through to the `ANY` fallback). */
-export const method: fc.Arbitrary<string> = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', 'get', 'post', 'Post', 'PROPFIND', 'FOO', 'X'.repeat(40));
+export const method: fc.Arbitrary<string> = fc.constantFrom(
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'get',
+  'post',
+  'Post',
+  'PROPFIND',
+  'FOO',
+  'X'.repeat(40),
+);
 
 /** Header sets: content types, accept, conditional and idempotency headers, odd authorizations. */
 export const headers: fc.Arbitrary<Record<string, string>> = fc.record(
   {
     'Content-Type': fc.constantFrom(
-      'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=latin1', 'text/plain', 'application/jsonx',
-      'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'application/json, text/plain', '*/*', 'application/problem+json',
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/json;charset=latin1',
+      'text/plain',
+      'application/jsonx',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      'application/json, text/plain',
+      '*/*',
+      'application/problem+json',
     ),
-    Accept: fc.constantFrom('application/json', 'text/dns', 'text/plain', '*/*', 'text/*', '', 'application/xml', 'text/dns;q=0, */*;q=0', 'garbage;;;q=x', 'text/dns, application/json;q=0.1'),
+    Accept: fc.constantFrom(
+      'application/json',
+      'text/dns',
+      'text/plain',
+      '*/*',
+      'text/*',
+      '',
+      'application/xml',
+      'text/dns;q=0, */*;q=0',
+      'garbage;;;q=x',
+      'text/dns, application/json;q=0.1',
+    ),
     'If-None-Match': fc.constantFrom('*', '"x"', 'W/"x"', '', '"', ',,,', '"a", "b"'),
-    'Idempotency-Key': fc.oneof(fc.constantFrom('', ' ', 'k', 'key with space', 'ü', 'x'.repeat(256), 'x'.repeat(255), '\u0001'), fc.uuid()),
-    Authorization: fc.constantFrom('ApiKey demo-key', 'ApiKey other-key', 'apikey demo-key', 'ApiKey  demo-key', 'Bearer demo-key', 'ApiKey', 'ApiKey ', 'ApiKey demo-key ', 'ApiKey unknown-key', `ApiKey ${'a'.repeat(257)}`, 'ApiKey de\u0000mo', 'Basic ZGVtbzprZXk='),
+    'Idempotency-Key': fc.oneof(
+      fc.constantFrom('', ' ', 'k', 'key with space', 'ü', 'x'.repeat(256), 'x'.repeat(255), '\u0001'),
+      fc.uuid(),
+    ),
+    Authorization: fc.constantFrom(
+      'ApiKey demo-key',
+      'ApiKey other-key',
+      'apikey demo-key',
+      'ApiKey  demo-key',
+      'Bearer demo-key',
+      'ApiKey',
+      'ApiKey ',
+      'ApiKey demo-key ',
+      'ApiKey unknown-key',
+      `ApiKey ${'a'.repeat(257)}`,
+      'ApiKey de\u0000mo',
+      'Basic ZGVtbzprZXk=',
+    ),
     'X-Forwarded-For': fc.constantFrom('127.0.0.1', '1.1.1.1, 2.2.2.2', ''),
     'Content-Length': fc.constantFrom('0', '-1', '99999999', 'abc'),
   },

@@ -8,10 +8,17 @@ import { vi } from 'vitest';
 export async function captureOutput(fn: () => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
   const capture = (chunk: unknown) => {
-    lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+    lines.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((l) => l !== ''),
+    );
     return true;
   };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture),
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture),
+  ];
   try {
     await fn();
   } finally {

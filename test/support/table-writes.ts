@@ -31,9 +31,9 @@ function writtenKeys(command: string, input: Record<string, any>): string[] | un
     );
   }
   if (/^BatchWrite(Item)?Command$/.test(command)) {
-    return Object.values(input.RequestItems as Record<string, Record<string, any>[]>).flat().map((r) =>
-      keyOf(r.PutRequest ? r.PutRequest.Item : r.DeleteRequest.Key),
-    );
+    return Object.values(input.RequestItems as Record<string, Record<string, any>[]>)
+      .flat()
+      .map((r) => keyOf(r.PutRequest ? r.PutRequest.Item : r.DeleteRequest.Key));
   }
   return undefined;
 }
@@ -77,7 +77,10 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value instanceof Set) return canonical([...value].sort());
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';
 }

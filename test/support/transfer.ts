@@ -1,12 +1,12 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import * as v from 'valibot';
 import { handler as pollHandler } from '../../functions/transfer-poll/handler.ts';
 import { queryAll } from '../../shared/db/items.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { ProcessRecord } from '../../shared/db/repositories/processes.ts';
 import { putRegistryDomain, type RegistryDomainRecord } from '../../shared/registry/sandbox.ts';
 import type { PollSummary } from '../../shared/transfer/lifecycle.ts';
-import * as v from 'valibot';
-import { call, type ApiResponse } from './api.ts';
+import { type ApiResponse, call } from './api.ts';
 
 /** Helpers shared by the transfer tests. */
 

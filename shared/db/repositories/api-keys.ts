@@ -39,8 +39,6 @@ export async function listApiKeys(customer: string): Promise<ApiKeyRecord[]> {
 
 /** Deletes a key record; true when it existed. */
 export async function deleteApiKey(keyHash: string): Promise<boolean> {
-  const out = await db().send(
-    new DeleteCommand({ TableName: tableName(), Key: keys.apiKeyByHash(keyHash), ReturnValues: 'ALL_OLD' }),
-  );
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.apiKeyByHash(keyHash), ReturnValues: 'ALL_OLD' }));
   return out.Attributes !== undefined;
 }

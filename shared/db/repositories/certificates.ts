@@ -1,12 +1,8 @@
 import * as v from 'valibot';
-import {
-  CertificateAuthority,
-  CertificateProduct,
-  CertificateRecord,
-} from '../../certificates/model.ts';
+import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../../certificates/model.ts';
+import { toWireTime } from '../../time.ts';
 import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
-import { toWireTime } from '../../time.ts';
 import { type ProcessRecord, putProcess } from './processes.ts';
 
 /** Certificates, certificate products and authorities (shared/certificates/model.ts has the records). */

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { DnssecAlgorithm } from '../../registry/metadata.ts';
 import { DomainName, Handle, WireTime } from '../../schemas/primitives.ts';
 import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
-import { ZoneRecord, zoneEntity } from './zones.ts';
 import { keys } from '../keys.ts';
+import { ZoneRecord, zoneEntity } from './zones.ts';
 
 const entity = 'domain';
 

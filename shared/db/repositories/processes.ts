@@ -8,7 +8,16 @@ const entity = 'process';
 
 /** Process statuses (contract section 5). */
 export const ProcessStatus = v.picklist([
-  'NEW', 'VALIDATED', 'RUNNING', 'COMPLETED', 'INVALID', 'CANCELLED', 'FAILED', 'IN_DOUBT', 'SCHEDULED', 'SUSPENDED',
+  'NEW',
+  'VALIDATED',
+  'RUNNING',
+  'COMPLETED',
+  'INVALID',
+  'CANCELLED',
+  'FAILED',
+  'IN_DOUBT',
+  'SCHEDULED',
+  'SUSPENDED',
 ]);
 
 /** A charged (or quoted) line: contract section 4. */

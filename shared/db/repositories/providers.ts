@@ -90,16 +90,16 @@ export async function registryFromExtensionItems(
   items: readonly Record<string, unknown>[],
 ): Promise<{ extension: string; provider: ProviderRecord } | undefined> {
   const found = items.map((item) => parseItem(ExtensionRecord, extensionEntity, item));
-  const best = extensionCandidates(domainName).map((c) => found.find((f) => f.extension === c)).find((f) => f !== undefined);
+  const best = extensionCandidates(domainName)
+    .map((c) => found.find((f) => f.extension === c))
+    .find((f) => f !== undefined);
   if (!best) return undefined;
   const provider = best.record ?? (await getProvider(best.kind, best.provider));
   return provider ? { extension: best.extension, provider } : undefined;
 }
 
 /** The registry serving a domain, by longest matching extension (`co.uk` before `uk`): one BatchGet of the extension index. */
-export async function findRegistryForDomain(
-  domainName: string,
-): Promise<{ extension: string; provider: ProviderRecord } | undefined> {
+export async function findRegistryForDomain(domainName: string): Promise<{ extension: string; provider: ProviderRecord } | undefined> {
   const candidates = registryCandidates(domainName);
   if (candidates.length === 0) return undefined;
   return registryFromExtensionItems(domainName, await batchGetAll(candidates.map((c) => c.key)));

@@ -1,9 +1,9 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { db } from '../client.ts';
+import { parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 const entity = 'rate';
 

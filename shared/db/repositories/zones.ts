@@ -8,8 +8,27 @@ const templateEntity = 'template';
 
 /** Record types of contract 3.6. */
 export const recordTypes = [
-  'A', 'AAAA', 'ALIAS', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HINFO', 'LOC', 'MBOXFW', 'MX', 'NAPTR', 'NS', 'SOA',
-  'SRV', 'SSHFP', 'TLSA', 'TXT', 'URI', 'URL',
+  'A',
+  'AAAA',
+  'ALIAS',
+  'CAA',
+  'CERT',
+  'CNAME',
+  'DNSKEY',
+  'DS',
+  'HINFO',
+  'LOC',
+  'MBOXFW',
+  'MX',
+  'NAPTR',
+  'NS',
+  'SOA',
+  'SRV',
+  'SSHFP',
+  'TLSA',
+  'TXT',
+  'URI',
+  'URL',
 ] as const;
 export const RecordType = v.picklist(recordTypes);
 
