@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
-import { CertificateAuthority, CertificateProduct } from '../shared/certificates/model.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import {
   DatasetCertificate,
@@ -11,19 +10,29 @@ import {
   putDatasetProcess,
   resolveDatasetCertificate,
 } from '../shared/db/repositories/certificates.ts';
-import { ContactRecord, putContact } from '../shared/db/repositories/contacts.ts';
+import { putContact } from '../shared/db/repositories/contacts.ts';
 import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
-import { CustomerRecord, putCustomer } from '../shared/db/repositories/customers.ts';
-import { DomainRecord, putDomain } from '../shared/db/repositories/domains.ts';
-import { PriceRecord, PromoRecord, putPrice, putPromo } from '../shared/db/repositories/prices.ts';
-import { ProcessRecord } from '../shared/db/repositories/processes.ts';
-import { ProviderRecord, putProvider } from '../shared/db/repositories/providers.ts';
-import { putRates, RateRecord } from '../shared/db/repositories/rates.ts';
-import { putTemplate, putZone, TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
-import { putRegistryDomain, RegistryDomainRecord } from '../shared/registry/sandbox.ts';
+import { putCustomer } from '../shared/db/repositories/customers.ts';
+import { putDomain } from '../shared/db/repositories/domains.ts';
+import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
+import { putProvider } from '../shared/db/repositories/providers.ts';
+import { putRates } from '../shared/db/repositories/rates.ts';
+import { putTemplate, putZone } from '../shared/db/repositories/zones.ts';
+import { CertificateAuthority, CertificateProduct } from '../shared/model/certificate.ts';
+import { ContactRecord } from '../shared/model/contact.ts';
+import { CustomerRecord } from '../shared/model/customer.ts';
+import { DomainRecord } from '../shared/model/domain.ts';
+import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
+import { ProcessRecord } from '../shared/model/process.ts';
+import { ProviderRecord } from '../shared/model/provider.ts';
+import { RateRecord } from '../shared/model/rate.ts';
+import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
+import { TransferLock } from '../shared/model/transfer.ts';
+import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
+import { putRegistryDomain } from '../shared/registry/sandbox.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
-import { putTransferLock, TransferLock } from '../shared/transfer/store.ts';
+import { putTransferLock } from '../shared/transfer/store.ts';
 
 /** An API key in a dataset: in clear (demo data; hashed on load) or already hashed (an export). */
 const DatasetApiKey = v.pipe(

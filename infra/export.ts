@@ -1,21 +1,21 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../shared/certificates/model.ts';
 import { db } from '../shared/db/client.ts';
 import { parseItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
-import { ApiKeyRecord } from '../shared/db/repositories/api-keys.ts';
-import { ContactRecord } from '../shared/db/repositories/contacts.ts';
-import { CustomerRecord } from '../shared/db/repositories/customers.ts';
-import { DomainRecord } from '../shared/db/repositories/domains.ts';
-import { PriceRecord, PromoRecord } from '../shared/db/repositories/prices.ts';
-import { ProcessRecord } from '../shared/db/repositories/processes.ts';
-import { ProviderRecord } from '../shared/db/repositories/providers.ts';
-import { RateRecord } from '../shared/db/repositories/rates.ts';
-import { TemplateRecord, ZoneRecord } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
-import { RegistryDomainRecord } from '../shared/registry/sandbox.ts';
-import { TransferLock } from '../shared/transfer/store.ts';
+import { ApiKeyRecord } from '../shared/model/api-key.ts';
+import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../shared/model/certificate.ts';
+import { ContactRecord } from '../shared/model/contact.ts';
+import { CustomerRecord } from '../shared/model/customer.ts';
+import { DomainRecord } from '../shared/model/domain.ts';
+import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
+import { ProcessRecord } from '../shared/model/process.ts';
+import { ProviderRecord } from '../shared/model/provider.ts';
+import { RateRecord } from '../shared/model/rate.ts';
+import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
+import { TransferLock } from '../shared/model/transfer.ts';
+import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
 import { type Dataset, parseDataset } from './dataset.ts';
 
 /**

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { caaStatus, parseCaa } from '../shared/certificates/caa.ts';
 import { CsrRejected, parseCsr } from '../shared/certificates/csr.ts';
 import { absoluteRecordName, approverEmails, dcvInstructions, wwwCounterpart } from '../shared/certificates/dcv.ts';
-import type { CertificateAuthority } from '../shared/certificates/model.ts';
 import { OneTimeLinkRejected, oneTimeLink, redeemOneTimeLink } from '../shared/certificates/one-time-link.ts';
 import { listCertificateProducts, listCertificates } from '../shared/db/repositories/certificates.ts';
-import type { ZoneRecord } from '../shared/db/repositories/zones.ts';
+import type { CertificateAuthority } from '../shared/model/certificate.ts';
+import type { ZoneRecord } from '../shared/model/zone.ts';
 import { derOf, makeCsr, pemOf } from './support/csr.ts';
 
 const authority: CertificateAuthority = {

@@ -7,7 +7,7 @@ import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { allocateProcessId } from '../shared/db/repositories/processes.ts';
 import { findRegistryForDomain } from '../shared/db/repositories/providers.ts';
 import { tableName } from '../shared/db/table.ts';
-import { extensionCandidates } from '../shared/registry/metadata.ts';
+import { extensionCandidates } from '../shared/model/provider.ts';
 
 describe('id sequences', () => {
   it('hands out unique, increasing process ids under 200 concurrent allocations', async () => {

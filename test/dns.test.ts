@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import type { ZoneRecord } from '../shared/db/repositories/zones.ts';
-import { ZoneRecordEntry } from '../shared/db/repositories/zones.ts';
 import { readDnsConfig } from '../shared/dns/config.ts';
 import { defaultRecords, mailboxName, renderRecord, renderZone, replaceDomain, soaSerial } from '../shared/dns/zone.ts';
 import { absolute, ownerName, quoteTxt, toZoneFile } from '../shared/dns/zone-file.ts';
+import type { ZoneRecord } from '../shared/model/zone.ts';
+import { ZoneRecordEntry } from '../shared/model/zone.ts';
 
 const defaults = readDnsConfig({});
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PriceRecord, PromoRecord } from '../shared/db/repositories/prices.ts';
-import type { RateRecord } from '../shared/db/repositories/rates.ts';
 import { type AppError, BillableAcknowledgmentNeeded, ValidationError } from '../shared/errors.ts';
+import type { PriceRecord, PromoRecord } from '../shared/model/price.ts';
+import type { RateRecord } from '../shared/model/rate.ts';
 import {
   assertAcknowledged,
   billablesNeedingAcknowledgment,

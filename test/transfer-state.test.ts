@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { parseDataset } from '../infra/dataset.ts';
-import { transferStatuses } from '../shared/registry/gateway.ts';
-import { RegistryDomainRecord, scriptedState } from '../shared/registry/sandbox.ts';
+import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
+import { canMove, isValidPath, processStatusOf, transferStatuses, transitions } from '../shared/model/transfer.ts';
+import { scriptedState } from '../shared/registry/sandbox.ts';
 import { addMonths } from '../shared/time.ts';
-import { canMove, isValidPath, processStatusOf, transitions } from '../shared/transfer/state.ts';
 
 const record = (transfer: unknown) =>
   v.safeParse(RegistryDomainRecord, {

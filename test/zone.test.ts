@@ -3,8 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../functions/zone/handler.ts';
 import { demoDataFile, readDatasetFile } from '../infra/dataset.ts';
 import { startServer } from '../infra/local/server.ts';
-import { type DomainRecord, putDomain } from '../shared/db/repositories/domains.ts';
-import { getZone, putZone, type ZoneRecord } from '../shared/db/repositories/zones.ts';
+import { putDomain } from '../shared/db/repositories/domains.ts';
+import { getZone, putZone } from '../shared/db/repositories/zones.ts';
+import type { DomainRecord } from '../shared/model/domain.ts';
+import type { ZoneRecord } from '../shared/model/zone.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
 

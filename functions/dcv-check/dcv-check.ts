@@ -1,22 +1,22 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { authorityGateway, type RequestView } from '../../shared/certificates/authority.ts';
-import {
-  type CertificateAuthority,
-  CertificateProcessState,
-  type CertificateRecord,
-  organizationChecks,
-  type Validations,
-} from '../../shared/certificates/model.ts';
 import { managedZonesFor } from '../../shared/certificates/zones.ts';
 import { db } from '../../shared/db/client.ts';
 import { getItem } from '../../shared/db/items.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { certificateItem, getCertificateAuthorities, listOpenRequests } from '../../shared/db/repositories/certificates.ts';
 import { nextId } from '../../shared/db/repositories/counters.ts';
-import { ProcessRecord } from '../../shared/db/repositories/processes.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { logger } from '../../shared/logger.ts';
+import {
+  type CertificateAuthority,
+  CertificateProcessState,
+  type CertificateRecord,
+  organizationChecks,
+  type Validations,
+} from '../../shared/model/certificate.ts';
+import { ProcessRecord } from '../../shared/model/process.ts';
 import { toWireTime } from '../../shared/time.ts';
 
 /**

@@ -1,5 +1,6 @@
-import { getPriceList, type PriceRecord, type PromoRecord } from '../../shared/db/repositories/prices.ts';
+import { getPriceList } from '../../shared/db/repositories/prices.ts';
 import { AuthorizationError, ValidationError } from '../../shared/errors.ts';
+import type { PriceRecord, PromoRecord } from '../../shared/model/price.ts';
 import { convertCents, currentPrices, latestRates, openPromos, scheduledPriceChanges } from '../../shared/pricing/index.ts';
 import { now } from '../../shared/time.ts';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { CsrSummary, dcvWireEntries, Mismatch, Note, ValidationStatus } from '../../shared/certificates/model.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { CsrSummary, dcvWireEntries, Mismatch, Note, ValidationStatus } from '../../shared/model/certificate.ts';
 import { TransferResult } from '../transfer/openapi.ts';
 import { ProcessInfoRequest } from './schema.ts';
 

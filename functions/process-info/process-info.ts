@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { catalogueAuthority } from '../../shared/certificates/catalogue.ts';
 import { type AcmeInfo, acmeInfo, type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
-import { AcmeProcessState, CertificateProcessState } from '../../shared/certificates/model.ts';
 import { getProcess } from '../../shared/db/repositories/processes.ts';
 import { ObjectDoesNotExist, ValidationError } from '../../shared/errors.ts';
+import { AcmeProcessState, CertificateProcessState } from '../../shared/model/certificate.ts';
+import { isTransferProcess, type TransferResult, transferResultOf } from '../../shared/model/transfer.ts';
 import { now } from '../../shared/time.ts';
-import { isTransferProcess, type TransferResult, transferResultOf } from '../../shared/transfer/record.ts';
 
 /**
  * Process info (spec 2.9, contract 3.3): the shape follows the process's type. Certificate and

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
-import { LaunchPhase, PropertyDefinition, ProviderMetadata } from '../../shared/registry/metadata.ts';
+import { LaunchPhase, PropertyDefinition, ProviderMetadata } from '../../shared/model/provider.ts';
 import { ProviderInfoRequest } from './schema.ts';
 
 /** Contract 3.4 response body. */

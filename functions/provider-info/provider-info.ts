@@ -1,6 +1,6 @@
 import { getProvider } from '../../shared/db/repositories/providers.ts';
 import { ObjectDoesNotExist } from '../../shared/errors.ts';
-import type { ProviderMetadata } from '../../shared/registry/metadata.ts';
+import type { ProviderMetadata } from '../../shared/model/provider.ts';
 
 /** Contract 3.4 response body. */
 export interface ProviderInfo {

@@ -5,6 +5,17 @@ import { catalogueAuthority, catalogueProduct } from '../../shared/certificates/
 import { CsrRejected, type ParsedCsr, parseCsr } from '../../shared/certificates/csr.ts';
 import { approverEmails, approverMailboxes, wwwCounterpart } from '../../shared/certificates/dcv.ts';
 import { type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
+import { managedZonesFor, pickManagedZones, zoneCandidates } from '../../shared/certificates/zones.ts';
+import { parseItem, readItems } from '../../shared/db/items.ts';
+import { keys } from '../../shared/db/keys.ts';
+import { certificateItem, openRequestItem } from '../../shared/db/repositories/certificates.ts';
+import { getPriceList } from '../../shared/db/repositories/prices.ts';
+import { processItem } from '../../shared/db/repositories/processes.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { counterKey, counterValue, type TransactItem, transactWithIds } from '../../shared/db/transactions.ts';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError, type Violation } from '../../shared/errors.ts';
+import { idempotent } from '../../shared/http/idempotency.ts';
+import { ok, type Reply } from '../../shared/http/response.ts';
 import {
   type CertificateAuthority,
   type CertificateProcessState,
@@ -14,19 +25,9 @@ import {
   type ProductField,
   productFields,
   type Validations,
-} from '../../shared/certificates/model.ts';
-import { managedZonesFor, pickManagedZones, zoneCandidates } from '../../shared/certificates/zones.ts';
-import { parseItem, readItems } from '../../shared/db/items.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { certificateItem, openRequestItem } from '../../shared/db/repositories/certificates.ts';
-import { getPriceList } from '../../shared/db/repositories/prices.ts';
-import { type ProcessRecord, processItem } from '../../shared/db/repositories/processes.ts';
-import type { ZoneRecord, ZoneRecordEntry } from '../../shared/db/repositories/zones.ts';
-import { tableName } from '../../shared/db/table.ts';
-import { counterKey, counterValue, type TransactItem, transactWithIds } from '../../shared/db/transactions.ts';
-import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError, type Violation } from '../../shared/errors.ts';
-import { idempotent } from '../../shared/http/idempotency.ts';
-import { ok, type Reply } from '../../shared/http/response.ts';
+} from '../../shared/model/certificate.ts';
+import type { ProcessRecord } from '../../shared/model/process.ts';
+import type { ZoneRecord, ZoneRecordEntry } from '../../shared/model/zone.ts';
 import {
   assertAcknowledged,
   buildQuote,

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { type OperationDocs, Quote } from '../../shared/http/api-docs.ts';
-import { TransferStatus } from '../../shared/registry/gateway.ts';
+import { TransferPlan, TransferStatus, ZonePlan } from '../../shared/model/transfer.ts';
 import { WireTime } from '../../shared/schemas/primitives.ts';
-import { TransferPlan, ZonePlan } from '../../shared/transfer/record.ts';
 import { TransferRequest } from './schema.ts';
 
 /** The transfer result of spec 2.6 / contract 3.1 (also what process info answers for a transfer). */

@@ -1,8 +1,4 @@
-import type { ZoneRecord } from '../db/repositories/zones.ts';
 import { ProviderUnavailable } from '../errors.ts';
-import { addMonths, toWireTime } from '../time.ts';
-import { caaStatus } from './caa.ts';
-import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
 import {
   attentionChecks,
   type CaaRecordStatus,
@@ -12,7 +8,11 @@ import {
   organizationChecks,
   type ValidationLevel,
   type Validations,
-} from './model.ts';
+} from '../model/certificate.ts';
+import type { ZoneRecord } from '../model/zone.ts';
+import { addMonths, toWireTime } from '../time.ts';
+import { caaStatus } from './caa.ts';
+import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
 
 /**
  * The certificate-authority gateway (contract section 6): everything the service asks of an

@@ -1,6 +1,6 @@
-import type { ZoneRecord } from '../db/repositories/zones.ts';
+import type { CaaRecordStatus, CertificateAuthority } from '../model/certificate.ts';
+import type { ZoneRecord } from '../model/zone.ts';
 import { absoluteRecordName, dcvBase } from './dcv.ts';
-import type { CaaRecordStatus, CertificateAuthority } from './model.ts';
 
 /**
  * CAA evaluation (RFC 8659) over a zone the service manages: the relevant record set is the one at

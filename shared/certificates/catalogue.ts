@@ -1,5 +1,5 @@
 import { getCertificateAuthority, getCertificateProduct } from '../db/repositories/certificates.ts';
-import type { CertificateAuthority, CertificateProduct } from './model.ts';
+import type { CertificateAuthority, CertificateProduct } from '../model/certificate.ts';
 
 /**
  * Certificate products and authorities are configuration (loaded by the admin CLI, changed

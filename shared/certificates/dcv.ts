@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CertificateAuthority, DcvState, DcvType } from './model.ts';
+import type { CertificateAuthority, DcvState, DcvType } from '../model/certificate.ts';
 
 /**
  * Domain control validation values (domain primer, "DCV"): computed deterministically from the

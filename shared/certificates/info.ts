@@ -1,4 +1,3 @@
-import type { ProcessRecord } from '../db/repositories/processes.ts';
 import {
   type AcmeProcessState,
   attentionChecks,
@@ -9,7 +8,8 @@ import {
   type Mismatch,
   organizationChecks,
   type Validations,
-} from './model.ts';
+} from '../model/certificate.ts';
+import type { ProcessRecord } from '../model/process.ts';
 import { oneTimeLink } from './one-time-link.ts';
 
 /**

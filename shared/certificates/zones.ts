@@ -1,6 +1,7 @@
 import { batchGetAll, parseItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { type ZoneRecord, ZoneRecord as ZoneSchema, zoneEntity } from '../db/repositories/zones.ts';
+import { zoneEntity } from '../db/repositories/zones.ts';
+import { type ZoneRecord, ZoneRecord as ZoneSchema } from '../model/zone.ts';
 import { nameAndParents } from './dcv.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ZoneRecord, ZoneRecordEntry } from '../db/repositories/zones.ts';
+import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { type DnsConfig, dnsConfig } from './config.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { RateRecord } from '../db/repositories/rates.ts';
 import { ValidationError } from '../errors.ts';
+import type { RateRecord } from '../model/rate.ts';
 
 /**
  * Currency conversion at a stored daily rate (the ECB's euro reference rates: 1 EUR = rates[X] X).

@@ -1,4 +1,4 @@
-import type { PriceRecord, PromoRecord } from '../db/repositories/prices.ts';
+import type { PriceRecord, PromoRecord } from '../model/price.ts';
 import { toWireTime } from '../time.ts';
 
 /**

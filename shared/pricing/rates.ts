@@ -1,4 +1,5 @@
-import { getLatestRates, type RateRecord } from '../db/repositories/rates.ts';
+import { getLatestRates } from '../db/repositories/rates.ts';
+import type { RateRecord } from '../model/rate.ts';
 
 /**
  * The latest stored exchange rates, cached in module scope so that a warm function answers a

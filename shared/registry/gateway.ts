@@ -1,44 +1,12 @@
-import * as v from 'valibot';
-import type { KeyData } from '../db/repositories/domains.ts';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
+import type { KeyData } from '../model/domain.ts';
+import type { TransferStatus } from '../model/transfer.ts';
 
 /**
  * The gateway to the registries (contract section 6): everything the service asks a registry
  * about a transfer goes through this interface, so the use cases never know whether a real EPP
  * connection or the sandbox (shared/registry/sandbox.ts) answers.
  */
-
-/** Transfer statuses (spec section 3). */
-export const transferStatuses = [
-  'pendingwhois',
-  'pendingfoa',
-  'pendingvalidation',
-  'pending',
-  'approved',
-  'cancelled',
-  'rejected',
-  'failed',
-  'completed',
-] as const;
-export const TransferStatus = v.picklist(transferStatuses);
-export type TransferStatus = v.InferOutput<typeof TransferStatus>;
-
-/** The statuses in which a transfer still waits for someone (the registry, a contact, the losing side). */
-export const waitingStatuses = ['pendingwhois', 'pendingfoa', 'pendingvalidation', 'pending', 'approved'] as const;
-export const WaitingStatus = v.picklist(waitingStatuses);
-export type WaitingStatus = v.InferOutput<typeof WaitingStatus>;
-
-/** The statuses that end a transfer. */
-export const finalStatuses = ['completed', 'rejected', 'failed', 'cancelled'] as const;
-export type FinalStatus = (typeof finalStatuses)[number];
-
-/** Whether a transfer status ends the transfer. */
-export function isFinal(status: TransferStatus): status is FinalStatus {
-  return (finalStatuses as readonly string[]).includes(status);
-}
-
-/** Statuses in which the registrant (or its contact) must still act: a designated agent cannot act for them. */
-export const registrantInteractionStatuses: readonly TransferStatus[] = ['pendingwhois', 'pendingfoa', 'pendingvalidation'];
 
 /** What a registry tells about a domain that is about to be transferred in. */
 export interface TransferCandidate {

@@ -1,15 +1,24 @@
 import { nextId } from '../db/repositories/counters.ts';
-import type { DomainRecord } from '../db/repositories/domains.ts';
-import { getProcess, type ProcessRecord } from '../db/repositories/processes.ts';
-import { getTemplate, type TemplateRecord, type ZoneRecord } from '../db/repositories/zones.ts';
+import { getProcess } from '../db/repositories/processes.ts';
+import { getTemplate } from '../db/repositories/zones.ts';
 import { logger } from '../logger.ts';
-import { isFinal, type RegistryTransferState } from '../registry/gateway.ts';
+import type { DomainRecord } from '../model/domain.ts';
+import type { ProcessRecord } from '../model/process.ts';
+import {
+  canMove,
+  isFinal,
+  processStatusOf,
+  type TransferDetails,
+  type TransferLock,
+  type TransferPlan,
+  transferDetailsOf,
+} from '../model/transfer.ts';
+import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
+import type { RegistryTransferState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
-import { type TransferDetails, type TransferPlan, transferDetailsOf } from './record.ts';
-import { canMove, processStatusOf } from './state.ts';
-import { dueTransfers, readDomainCollection, saveFinal, saveWaiting, type TransferLock } from './store.ts';
+import { dueTransfers, readDomainCollection, saveFinal, saveWaiting } from './store.ts';
 
 /**
  * The transfer lifecycle: applying what the registry says to a transfer. The request records the

@@ -1,9 +1,9 @@
-import type { KeyData } from '../db/repositories/domains.ts';
-import type { TemplateRecord, ZoneRecord, ZoneRecordEntry } from '../db/repositories/zones.ts';
 import { ValidationError, type Violation } from '../errors.ts';
+import type { KeyData } from '../model/domain.ts';
+import type { TransferPlan, ZonePlan } from '../model/transfer.ts';
+import type { TemplateRecord, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import type { TransferCandidate } from '../registry/gateway.ts';
 import { addMonths, toWireTime } from '../time.ts';
-import type { TransferPlan, ZonePlan } from './record.ts';
 import type { TransferBody } from './request.ts';
 
 /**

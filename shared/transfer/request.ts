@@ -1,6 +1,6 @@
 import * as v from 'valibot';
+import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
-import { dnssecAlgorithms } from '../registry/metadata.ts';
 import { bodyObject, DomainName, domainNamePattern, Handle, QueryBoolean } from '../schemas/primitives.ts';
 
 /**

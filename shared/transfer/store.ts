@@ -1,18 +1,21 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { db } from '../db/client.ts';
 import { parseItem, putItem, queryAll, readItems, toItem } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { ContactRecord } from '../db/repositories/contacts.ts';
-import { CustomerRecord } from '../db/repositories/customers.ts';
-import { DomainRecord, domainItem } from '../db/repositories/domains.ts';
-import { type ProcessRecord, processItem } from '../db/repositories/processes.ts';
-import { type ProviderRecord, registryCandidates, registryFromExtensionItems } from '../db/repositories/providers.ts';
-import { TemplateRecord, ZoneRecord, zoneEntity, zoneItem } from '../db/repositories/zones.ts';
+import { domainItem } from '../db/repositories/domains.ts';
+import { processItem } from '../db/repositories/processes.ts';
+import { registryCandidates, registryFromExtensionItems } from '../db/repositories/providers.ts';
+import { zoneEntity, zoneItem } from '../db/repositories/zones.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../db/transactions.ts';
-import { TransferStatus } from '../registry/gateway.ts';
-import { Handle, WireTime } from '../schemas/primitives.ts';
+import { ContactRecord } from '../model/contact.ts';
+import { CustomerRecord } from '../model/customer.ts';
+import { DomainRecord } from '../model/domain.ts';
+import type { ProcessRecord } from '../model/process.ts';
+import type { ProviderRecord } from '../model/provider.ts';
+import { TransferLock } from '../model/transfer.ts';
+import { TemplateRecord, ZoneRecord } from '../model/zone.ts';
 import type { TransferMove, ZoneEffect } from './lifecycle.ts';
 
 export { cancellationCodes };
@@ -25,19 +28,6 @@ export { cancellationCodes };
  */
 
 const lockEntity = 'domainTransfer';
-
-/** The domain's pending state while a transfer runs. */
-export const TransferLock = v.object({
-  domainName: v.string(),
-  customer: Handle,
-  processId: v.number(),
-  status: TransferStatus,
-  version: v.number(),
-  requestedDate: WireTime,
-  /** When the poller should ask the registry again. */
-  actionDate: WireTime,
-});
-export type TransferLock = v.InferOutput<typeof TransferLock>;
 
 function lockItem(lock: TransferLock): Record<string, unknown> {
   return toItem(keys.domainTransfer(lock.domainName, lock.actionDate), lockEntity, lock);

@@ -1,7 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
-import type { ProcessRecord } from '../db/repositories/processes.ts';
-import type { TemplateRecord, ZoneRecord } from '../db/repositories/zones.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -12,6 +10,10 @@ import {
 } from '../errors.ts';
 import { idempotent } from '../http/idempotency.ts';
 import type { Reply } from '../http/response.ts';
+import type { ProcessRecord } from '../model/process.ts';
+import type { ProviderMetadata } from '../model/provider.ts';
+import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from '../model/transfer.ts';
+import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
 import {
   assertAcknowledged,
   buildQuote,
@@ -24,12 +26,10 @@ import {
   type QuoteLine,
 } from '../pricing/index.ts';
 import { type RegistryGateway, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
-import type { ProviderMetadata } from '../registry/metadata.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
-import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from './record.ts';
 import type { TransferRequest } from './request.ts';
 import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from './store.ts';
 

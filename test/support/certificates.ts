@@ -1,5 +1,5 @@
-import type { CertificateRecord } from '../../shared/certificates/model.ts';
 import { putCertificate } from '../../shared/db/repositories/certificates.ts';
+import type { CertificateRecord } from '../../shared/model/certificate.ts';
 import { toWireTime } from '../../shared/time.ts';
 import { type ApiResponse, call } from './api.ts';
 

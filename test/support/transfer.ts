@@ -3,8 +3,9 @@ import * as v from 'valibot';
 import { handler as pollHandler } from '../../functions/transfer-poll/handler.ts';
 import { queryAll } from '../../shared/db/items.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { ProcessRecord } from '../../shared/db/repositories/processes.ts';
-import { putRegistryDomain, type RegistryDomainRecord } from '../../shared/registry/sandbox.ts';
+import { ProcessRecord } from '../../shared/model/process.ts';
+import type { RegistryDomainRecord } from '../../shared/model/registry-domain.ts';
+import { putRegistryDomain } from '../../shared/registry/sandbox.ts';
 import type { PollSummary } from '../../shared/transfer/lifecycle.ts';
 import { type ApiResponse, call } from './api.ts';
 

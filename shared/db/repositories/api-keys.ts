@@ -1,21 +1,11 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
-import { Permission, WireTime } from '../../schemas/primitives.ts';
+import { ApiKeyRecord } from '../../model/api-key.ts';
 import { db } from '../client.ts';
 import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 
 const entity = 'apiKey';
-
-export const ApiKeyRecord = v.object({
-  keyHash: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
-  customer: v.string(),
-  user: v.string(),
-  permissions: v.array(Permission),
-  createdDate: WireTime,
-});
-export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
 
 /** Stores a key record (by hash). With `ifAbsent`, an existing record is left as it is. */
 export function putApiKey(record: ApiKeyRecord, ifAbsent = false): Promise<boolean> {

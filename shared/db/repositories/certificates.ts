@@ -1,9 +1,10 @@
 import * as v from 'valibot';
-import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../../certificates/model.ts';
+import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../../model/certificate.ts';
+import type { ProcessRecord } from '../../model/process.ts';
 import { toWireTime } from '../../time.ts';
 import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
-import { type ProcessRecord, putProcess } from './processes.ts';
+import { putProcess } from './processes.ts';
 
 /** Certificates, certificate products and authorities (shared/certificates/model.ts has the records). */
 

@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { extensionCandidates, ProviderKind, ProviderMetadata } from '../../registry/metadata.ts';
+import { extensionCandidates, ProviderKind, ProviderRecord } from '../../model/provider.ts';
 import { db } from '../client.ts';
 import { batchGetAll, getItem, parseItem, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
@@ -8,14 +8,6 @@ import { tableName } from '../table.ts';
 
 const entity = 'provider';
 const extensionEntity = 'providerExtension';
-
-/** A provider (a registry, as the service sees it) and its metadata. */
-export const ProviderRecord = v.object({
-  kind: ProviderKind,
-  name: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9\-_.]*$/)),
-  metadata: ProviderMetadata,
-});
-export type ProviderRecord = v.InferOutput<typeof ProviderRecord>;
 
 /**
  * An extension index item: which provider serves the extension, with a copy of that provider's

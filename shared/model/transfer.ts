@@ -1,8 +1,96 @@
 import * as v from 'valibot';
-import { DomainContact, KeyData } from '../db/repositories/domains.ts';
-import type { ProcessRecord } from '../db/repositories/processes.ts';
-import { TransferStatus } from '../registry/gateway.ts';
-import { WireTime } from '../schemas/primitives.ts';
+import { Handle, WireTime } from '../schemas/primitives.ts';
+import { DomainContact, KeyData } from './domain.ts';
+import type { ProcessRecord } from './process.ts';
+
+/**
+ * The transfer's vocabulary in one place (spec section 3, contract 3.1 and 5): its statuses, the
+ * state machine they move along, what a transfer process keeps in `details`, and the domain's
+ * pending state while a transfer runs.
+ */
+
+/** Transfer statuses (spec section 3). */
+export const transferStatuses = [
+  'pendingwhois',
+  'pendingfoa',
+  'pendingvalidation',
+  'pending',
+  'approved',
+  'cancelled',
+  'rejected',
+  'failed',
+  'completed',
+] as const;
+export const TransferStatus = v.picklist(transferStatuses);
+export type TransferStatus = v.InferOutput<typeof TransferStatus>;
+
+/** The statuses in which a transfer still waits for someone (the registry, a contact, the losing side). */
+export const waitingStatuses = ['pendingwhois', 'pendingfoa', 'pendingvalidation', 'pending', 'approved'] as const;
+export const WaitingStatus = v.picklist(waitingStatuses);
+export type WaitingStatus = v.InferOutput<typeof WaitingStatus>;
+
+/** The statuses that end a transfer. */
+export const finalStatuses = ['completed', 'rejected', 'failed', 'cancelled'] as const;
+export type FinalStatus = (typeof finalStatuses)[number];
+
+/** Whether a transfer status ends the transfer. */
+export function isFinal(status: TransferStatus): status is FinalStatus {
+  return (finalStatuses as readonly string[]).includes(status);
+}
+
+/** Statuses in which the registrant (or its contact) must still act: a designated agent cannot act for them. */
+export const registrantInteractionStatuses: readonly TransferStatus[] = ['pendingwhois', 'pendingfoa', 'pendingvalidation'];
+
+/**
+ * The transfer state machine (spec section 3; the spec leaves the transitions open, these are the
+ * service's, documented in docs/transfer.md). A transfer starts in whatever status the registry
+ * first answers; from then on it may only move along this table. Final statuses never move.
+ */
+export const transitions: Readonly<Record<TransferStatus, readonly TransferStatus[]>> = {
+  // Waiting for registrant data; then the authorisation mail, validation or the registry.
+  pendingwhois: ['pendingfoa', 'pendingvalidation', 'pending', 'approved', 'completed', 'rejected', 'failed', 'cancelled'],
+  // Waiting for an authorised contact to approve (FOA).
+  pendingfoa: ['pendingvalidation', 'approved', 'pending', 'completed', 'rejected', 'failed', 'cancelled'],
+  // Waiting for registrant verification.
+  pendingvalidation: ['approved', 'pending', 'completed', 'rejected', 'failed', 'cancelled'],
+  // Waiting at the registry (the losing side may approve or reject; gTLDs auto-approve after 5 days).
+  pending: ['approved', 'completed', 'rejected', 'failed', 'cancelled'],
+  // Approved by a contact or the losing side; the registry still has to execute it.
+  approved: ['pending', 'completed', 'failed', 'cancelled'],
+  completed: [],
+  rejected: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** Whether a transfer may move from one status to another (staying put is always allowed while waiting). */
+export function canMove(from: TransferStatus, to: TransferStatus): boolean {
+  if (from === to) return !isFinal(from);
+  return transitions[from].includes(to);
+}
+
+/** Whether a script of statuses (first answer, then each next one) follows the table. */
+export function isValidPath(path: readonly TransferStatus[]): boolean {
+  for (let i = 1; i < path.length; i++) {
+    if (!canMove(path[i - 1] as TransferStatus, path[i] as TransferStatus)) return false;
+  }
+  return true;
+}
+
+/** The process status (contract section 5) that goes with a transfer status. */
+export function processStatusOf(status: TransferStatus): ProcessRecord['status'] {
+  switch (status) {
+    case 'completed':
+      return 'COMPLETED';
+    case 'rejected':
+    case 'failed':
+      return 'FAILED';
+    case 'cancelled':
+      return 'CANCELLED';
+    default:
+      return 'RUNNING';
+  }
+}
 
 /**
  * What a transfer process keeps in `details` (the process record itself is contract section 5):
@@ -113,3 +201,16 @@ export function transferResultOf(process: ProcessRecord): TransferResult {
 export function httpStatusOf(result: TransferResult): 200 | 202 {
   return result.status === 'completed' ? 200 : 202;
 }
+
+/** The domain's pending state while a transfer runs. */
+export const TransferLock = v.object({
+  domainName: v.string(),
+  customer: Handle,
+  processId: v.number(),
+  status: TransferStatus,
+  version: v.number(),
+  requestedDate: WireTime,
+  /** When the poller should ask the registry again. */
+  actionDate: WireTime,
+});
+export type TransferLock = v.InferOutput<typeof TransferLock>;

@@ -63,3 +63,11 @@ export function extensionCandidates(domainName: string): string[] {
   for (let i = 1; i < labels.length; i++) result.push(labels.slice(i).join('.'));
   return result;
 }
+
+/** A provider (a registry, as the service sees it) and its metadata. */
+export const ProviderRecord = v.object({
+  kind: ProviderKind,
+  name: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9\-_.]*$/)),
+  metadata: ProviderMetadata,
+});
+export type ProviderRecord = v.InferOutput<typeof ProviderRecord>;

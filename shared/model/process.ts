@@ -1,0 +1,45 @@
+import * as v from 'valibot';
+import { Handle, WireTime } from '../schemas/primitives.ts';
+
+/** Process statuses (contract section 5). */
+export const ProcessStatus = v.picklist([
+  'NEW',
+  'VALIDATED',
+  'RUNNING',
+  'COMPLETED',
+  'INVALID',
+  'CANCELLED',
+  'FAILED',
+  'IN_DOUBT',
+  'SCHEDULED',
+  'SUSPENDED',
+]);
+
+/** A charged (or quoted) line: contract section 4. */
+export const ChargedBillable = v.object({
+  product: v.string(),
+  action: v.string(),
+  quantity: v.pipe(v.number(), v.integer()),
+  amount: v.pipe(v.number(), v.integer()),
+  refundable: v.boolean(),
+  total: v.pipe(v.number(), v.integer()),
+});
+
+/**
+ * A process (contract section 5). `details` holds the type-specific state (transfer result,
+ * certificate validations, ...), parsed by the module that owns that type.
+ */
+export const ProcessRecord = v.object({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  customer: Handle,
+  user: v.string(),
+  type: v.string(),
+  action: v.string(),
+  identifier: v.string(),
+  status: ProcessStatus,
+  createdDate: WireTime,
+  updatedDate: WireTime,
+  billables: v.array(ChargedBillable),
+  details: v.optional(v.record(v.string(), v.unknown())),
+});
+export type ProcessRecord = v.InferOutput<typeof ProcessRecord>;

@@ -1,0 +1,65 @@
+import * as v from 'valibot';
+import { DomainName, WireTime } from '../schemas/primitives.ts';
+import { KeyData } from './domain.ts';
+import { isValidPath, WaitingStatus } from './transfer.ts';
+
+/**
+ * A domain as the sandbox registry knows it (contract section 6): which registry runs it, its auth
+ * code, locks, premium price, expiry, name servers and DNSSEC, and the script its transfer follows.
+ */
+
+/** One waiting stage of a transfer script: its status and how long it lasts. */
+export const TransferStage = v.object({
+  status: WaitingStatus,
+  seconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** EPP statuses that make a registry refuse a transfer (RFC 5731 and the ICANN transfer policy). */
+export const transferBlockingStatuses = [
+  'clientTransferProhibited',
+  'serverTransferProhibited',
+  'pendingTransfer',
+  'pendingDelete',
+  'redemptionPeriod',
+] as const;
+
+/** A domain as the sandbox registry holds it. */
+export const RegistryDomainRecord = v.object({
+  domainName: DomainName,
+  /** Provider name of the registry (must serve the extension). */
+  registry: v.string(),
+  /** The current auth code; absent at registries without auth codes (Nominet). */
+  authcode: v.optional(v.string()),
+  /** EPP statuses (`ok`, `clientTransferProhibited`, ...). */
+  statuses: v.array(v.string()),
+  expiryDate: WireTime,
+  ns: v.array(v.string()),
+  keyData: v.array(KeyData),
+  /** Premium name: the registry's transfer price per 12 months. */
+  premium: v.optional(v.object({ currency: v.picklist(['EUR', 'USD']), amount: v.pipe(v.number(), v.integer(), v.minValue(0)) })),
+  /** Whether the registry accepts a designated agent for this name (gTLDs under ICANN policy). */
+  designatedAgentAllowed: v.optional(v.boolean(), false),
+  /** How a transfer runs: waiting stages in order, then the outcome. No stages: the outcome at once. */
+  transfer: v.pipe(
+    v.object({
+      stages: v.array(TransferStage),
+      outcome: v.picklist(['completed', 'rejected', 'failed']),
+      /** What the registry says when the outcome is rejected or failed. */
+      reason: v.optional(v.string()),
+    }),
+    // A registry that refuses at once does so through its statuses (locks), not through a script.
+    v.check((t) => t.outcome === 'completed' || t.stages.length > 0, 'a rejected or failed outcome needs a waiting stage first'),
+    v.check(
+      (t) => isValidPath([...t.stages.map((s) => s.status), t.outcome]),
+      'the stages and outcome must follow the transfer state machine',
+    ),
+  ),
+  /**
+   * An outage of the registry for this name: these calls fail with 503 ProviderUnavailable, so
+   * clients (and tests) can see what a registry failure does at each step.
+   */
+  unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState']))),
+  /** One line for the docs: what this candidate demonstrates. */
+  description: v.optional(v.string()),
+});
+export type RegistryDomainRecord = v.InferOutput<typeof RegistryDomainRecord>;
