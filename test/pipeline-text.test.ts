@@ -21,6 +21,8 @@ const resource = endpoint(
     if (input.query.as === 'broken') return { status: 200, body: { not: 'a string' }, contentType: 'text/plain' };
     return ok({ text }, { Vary: 'Accept' });
   },
+  // The use case here already answers with the reply to send.
+  (reply) => reply,
 );
 
 function get(query: Record<string, string>, headers: Record<string, string> = {}) {

@@ -4,7 +4,6 @@ import { handler as providerInfo } from '../functions/provider-info/handler.ts';
 import { db } from '../shared/db/client.ts';
 import { jsonBody } from '../shared/http/json-body.ts';
 import { endpoint } from '../shared/http/pipeline.ts';
-import { ok } from '../shared/http/response.ts';
 import { Handle } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 import { apiEvent, call, demoKey, invoke, limitedKey } from './support/api.ts';
@@ -25,7 +24,7 @@ const echo = endpoint(
       }),
     }),
   },
-  async ({ input, principal }) => ok({ input, principal }),
+  async ({ input, principal }) => ({ input, principal }),
 );
 
 function post(body: string | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }, id = '7') {

@@ -3,7 +3,9 @@ import { ok } from '../../shared/http/response.ts';
 import { customerPriceList } from './pricelist.ts';
 import { PriceListRequest } from './schema.ts';
 
-export const handler = endpoint({ route: 'pricelist', request: PriceListRequest }, async ({ input, principal }) => {
-  const { body, rateDate } = await customerPriceList(principal.customer, input.path.customer, input.query.currency);
-  return ok(body, rateDate ? { 'X-Exchange-Rate-Date': rateDate } : {});
-});
+/** GET /v2/customers/{customer}/pricelist[?currency=] (contract 3.5): the list, and the rate date when converted. */
+export const handler = endpoint(
+  { route: 'pricelist', request: PriceListRequest },
+  ({ input, principal }) => customerPriceList(principal.customer, input.path.customer, input.query.currency),
+  ({ list, rateDate }) => ok(list, rateDate ? { 'X-Exchange-Rate-Date': rateDate } : {}),
+);

@@ -27,7 +27,7 @@ export interface PriceListBody {
 }
 
 export interface PriceListView {
-  body: PriceListBody;
+  list: PriceListBody;
   /** The date of the rates used, when the list was converted. */
   rateDate?: string;
 }
@@ -48,14 +48,14 @@ const promoEntry = (p: PromoRecord): PromoEntry => ({ ...priceEntry(p), endDate:
  */
 export async function customerPriceList(caller: string, customer: string, currency?: 'EUR' | 'USD'): Promise<PriceListView> {
   if (customer !== caller) throw new AuthorizationError(`The price list of customer '${customer}' is not yours to read.`);
-  const [list, rates] = await Promise.all([getPriceList(customer), currency ? latestRates() : undefined]);
+  const [stored, rates] = await Promise.all([getPriceList(customer), currency ? latestRates() : undefined]);
   const at = now();
-  const body: PriceListBody = {
-    prices: currentPrices(list, at).map(priceEntry),
-    priceChanges: scheduledPriceChanges(list, at).map(priceEntry),
-    promos: openPromos(list, at).map(promoEntry),
+  const list: PriceListBody = {
+    prices: currentPrices(stored, at).map(priceEntry),
+    priceChanges: scheduledPriceChanges(stored, at).map(priceEntry),
+    promos: openPromos(stored, at).map(promoEntry),
   };
-  if (!currency) return { body };
+  if (!currency) return { list };
   if (!rates) throw new ValidationError('No exchange rates are stored yet; the price list cannot be converted. Retry without currency.');
   const convert = <T extends PriceEntry>(entry: T): T => ({
     ...entry,
@@ -63,7 +63,7 @@ export async function customerPriceList(caller: string, customer: string, curren
     price: convertCents(entry.price, entry.currency, currency, rates),
   });
   return {
-    body: { prices: body.prices.map(convert), priceChanges: body.priceChanges.map(convert), promos: body.promos.map(convert) },
+    list: { prices: list.prices.map(convert), priceChanges: list.priceChanges.map(convert), promos: list.promos.map(convert) },
     rateDate: rates.date,
   };
 }

@@ -1,8 +1,8 @@
 import { endpoint } from '../../shared/http/pipeline.ts';
-import { ok } from '../../shared/http/response.ts';
 import { processInfo } from './process-info.ts';
 import { ProcessInfoRequest } from './schema.ts';
 
-export const handler = endpoint({ route: 'process-info', request: ProcessInfoRequest }, async ({ input, principal }) =>
-  ok(await processInfo(input.path.processId, principal.customer)),
+/** GET /v2/processes/{processId}/info (spec 4.3, contract 3.3). */
+export const handler = endpoint({ route: 'process-info', request: ProcessInfoRequest }, ({ input, principal }) =>
+  processInfo(input.path.processId, principal.customer),
 );

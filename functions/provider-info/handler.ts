@@ -1,8 +1,6 @@
 import { endpoint } from '../../shared/http/pipeline.ts';
-import { ok } from '../../shared/http/response.ts';
 import { registryInfo } from './provider-info.ts';
 import { ProviderInfoRequest } from './schema.ts';
 
-export const handler = endpoint({ route: 'provider-info', request: ProviderInfoRequest }, async ({ input }) =>
-  ok(await registryInfo(input.path.name)),
-);
+/** GET /v2/providers/REGISTRY/{name}/info (spec 4.4, contract 3.4). */
+export const handler = endpoint({ route: 'provider-info', request: ProviderInfoRequest }, ({ input }) => registryInfo(input.path.name));

@@ -1,8 +1,18 @@
+import { idempotency } from '../../shared/http/idempotency.ts';
 import { jsonBody } from '../../shared/http/json-body.ts';
 import { endpoint } from '../../shared/http/pipeline.ts';
+import { processAnswer } from '../../shared/http/response.ts';
 import { renewCertificate } from './renew.ts';
 import { RenewRequest } from './schema.ts';
 
-export const handler = endpoint({ route: 'renew', request: RenewRequest, body: jsonBody }, ({ input, principal, headers }) =>
-  renewCertificate(input, principal, headers),
+/** POST /v2/ssl/certificates/{certificateId}/renew[?quote=true] (spec 4.2, contract 3.2): 202 with the process. */
+export const handler = endpoint(
+  {
+    route: 'renew',
+    request: RenewRequest,
+    body: jsonBody,
+    idempotency: idempotency('renew', (input: RenewRequest) => input.query.quote !== true),
+  },
+  ({ input, principal }) => renewCertificate(input.path.certificateId, input.body, principal, input.query.quote === true),
+  processAnswer(202),
 );

@@ -14,8 +14,6 @@ import { processItem } from '../../shared/db/repositories/processes.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { counterKey, counterValue, type TransactItem, transactWithIds } from '../../shared/db/transactions.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError, type Violation } from '../../shared/errors.ts';
-import { idempotent } from '../../shared/http/idempotency.ts';
-import { ok, type Reply } from '../../shared/http/response.ts';
 import {
   type CertificateAuthority,
   type CertificateProcessState,
@@ -26,7 +24,7 @@ import {
   productFields,
   type Validations,
 } from '../../shared/model/certificate.ts';
-import type { ProcessRecord } from '../../shared/model/process.ts';
+import type { Outcome, ProcessRecord, StartedProcess } from '../../shared/model/process.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../../shared/model/zone.ts';
 import {
   assertAcknowledged,
@@ -38,7 +36,7 @@ import {
 } from '../../shared/pricing/index.ts';
 import { domainNamePattern } from '../../shared/schemas/primitives.ts';
 import { now as clock, toWireTime } from '../../shared/time.ts';
-import type { RenewBody, RenewRequest } from './schema.ts';
+import type { RenewBody } from './schema.ts';
 
 /**
  * Certificate renewal (spec 2.7, 4.2; contract 3.2): validates the request against the product's
@@ -77,17 +75,20 @@ interface Plan {
   counters: { process: number; certificate: number };
 }
 
-/** Entry point: a quote (changes nothing) or the renewal itself (at most once per Idempotency-Key). */
-export async function renewCertificate(input: RenewRequest, principal: Principal, headers: Record<string, string>): Promise<Reply> {
+/** The quote of a renewal (contract 3.2): what the request would produce, with its price. */
+export type RenewalQuote = CertificateInfo & QuoteBody;
+
+/** Renews a certificate (spec 4.2), or with `quoteOnly` answers what the renewal would produce and cost, changing nothing. */
+export async function renewCertificate(
+  certificateId: number,
+  body: RenewBody,
+  principal: Principal,
+  quoteOnly: boolean,
+): Promise<Outcome<RenewalQuote, CertificateInfo>> {
   const at = clock();
-  if (input.query.quote) {
-    const plan = await planRenewal(input.path.certificateId, input.body, principal.customer, at);
-    return ok({ ...certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at), ...plan.quote });
-  }
-  return idempotent({ operation: 'renew', customer: principal.customer, headers, request: input }, async () => {
-    const plan = await planRenewal(input.path.certificateId, input.body, principal.customer, at);
-    return submit(plan, input.body, principal, at);
-  });
+  const plan = await planRenewal(certificateId, body, principal.customer, at);
+  if (quoteOnly) return { quote: { ...certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at), ...plan.quote } };
+  return { started: await submit(plan, body, principal, at) };
 }
 
 async function renewableCertificate(
@@ -437,7 +438,7 @@ function recordsToAdd(validations: Validations, zones: Map<string, ZoneRecord | 
 }
 
 /** Opens the renewal process (or issues at once): one transaction guarding one renewal per certificate. */
-async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Date): Promise<Reply> {
+async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Date): Promise<StartedProcess<CertificateInfo>> {
   const { certificate, product, authority, zones, quote, list, counters } = plan;
   assertAcknowledged(quote, list, body.billables, at);
   const gateway = authorityGateway(authority);
@@ -556,7 +557,5 @@ async function submit(plan: Plan, body: RenewBody, principal: Principal, at: Dat
     throw error;
   }
   const { state, process } = build(ids);
-  const processId = ids.process;
-  const info: CertificateInfo = certificateInfo(process, state, authority, at);
-  return { status: 202, headers: { 'x-process-id': String(processId) }, body: info };
+  return { processId: ids.process, completed: process.status === 'COMPLETED', view: certificateInfo(process, state, authority, at) };
 }

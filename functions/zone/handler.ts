@@ -3,6 +3,9 @@ import { zoneReply } from './representation.ts';
 import { ZoneRequest } from './schema.ts';
 import { domainZone } from './zone.ts';
 
-export const handler = endpoint({ route: 'zone', request: ZoneRequest }, async ({ input, principal, headers }) =>
-  zoneReply(input.path.domainName, await domainZone(principal.customer, input.path.domainName), headers.accept),
+/** GET /v2/domains/{domainName}/zone (spec 4.6, contract 3.6): JSON, or a zone file for `Accept: text/dns`. */
+export const handler = endpoint(
+  { route: 'zone', request: ZoneRequest },
+  ({ input, principal }) => domainZone(principal.customer, input.path.domainName),
+  (zone, { input, headers }) => zoneReply(input.path.domainName, zone, headers.accept),
 );

@@ -1,11 +1,8 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { db } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { table, tableName } from '../db/table.ts';
+import { idempotencyStore } from '../db/repositories/idempotency.ts';
 import { ConstraintViolation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
+import type { ApiRequest, Idempotency } from './pipeline.ts';
 import { isTransient } from './pipeline.ts';
 import type { Reply } from './response.ts';
 
@@ -13,9 +10,9 @@ import type { Reply } from './response.ts';
  * The `Idempotency-Key` mechanism of the state-changing operations (transfer, renew), built on
  * Powertools for AWS Lambda (idempotency) with its DynamoDB persistence layer on our single table.
  *
- * Usage, inside a use case (never around a quote, which changes nothing):
+ * Usage: an endpoint option (shared/http/pipeline.ts), never around a quote, which changes nothing:
  *
- *   return idempotent({ operation: 'transfer', customer, headers, request: input }, () => startTransfer(...));
+ *   endpoint({ route: 'transfer', ..., idempotency: idempotency('transfer', (input) => !input.query.quote) }, ...)
  *
  * - Without the header, `run` simply runs.
  * - The first request with a key runs `run` and stores its Reply (status, body, headers) for 24 hours.
@@ -63,50 +60,6 @@ interface Envelope {
   request: unknown;
 }
 
-/**
- * The persistence layer on our single table. Powertools puts composite-key records in one static
- * partition; `getKey` is overridden so every record gets its own partition with our key prefix
- * (shared/db/keys.ts). The TTL attribute is the table's `expiresAt` (epoch seconds).
- */
-class SingleTablePersistenceLayer extends DynamoDBPersistenceLayer {
-  protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
-    const { pk, sk } = keys.idempotency(idempotencyKey);
-    return { [table.partitionKey]: { S: pk }, [table.sortKey]: { S: sk } };
-  }
-}
-
-// One layer per operation and client: a layer remembers its configuration and key prefix, and
-// tests may swap the client (setDb) to inject faults.
-const layers = new WeakMap<object, Map<string, SingleTablePersistenceLayer>>();
-
-function layerFor(operation: string): SingleTablePersistenceLayer {
-  const client = db();
-  let byOperation = layers.get(client);
-  if (!byOperation) {
-    byOperation = new Map();
-    layers.set(client, byOperation);
-  }
-  const name = `${tableName()}#${operation}`;
-  let layer = byOperation.get(name);
-  if (!layer) {
-    layer = new SingleTablePersistenceLayer({
-      tableName: tableName(),
-      keyAttr: table.partitionKey,
-      sortKeyAttr: table.sortKey,
-      expiryAttr: table.ttlAttribute,
-      statusAttr: 'idempotencyStatus',
-      inProgressExpiryAttr: 'inProgressExpiresAtMs',
-      dataAttr: 'reply',
-      validationKeyAttr: 'requestHash',
-      // The document client shares its middleware stack and config with the plain client it wraps,
-      // and the layer sends plain (marshalled) commands: the same client, retries and fault injection.
-      awsSdkV3Client: client as unknown as DynamoDBClient,
-    });
-    byOperation.set(name, layer);
-  }
-  return layer;
-}
-
 /** The `Idempotency-Key` of a request, validated; undefined when the header is absent. */
 export function idempotencyKeyOf(headers: Record<string, string>): string | undefined {
   const raw = headers[idempotencyHeader];
@@ -136,7 +89,7 @@ export async function idempotent(options: IdempotentOptions, run: () => Promise<
   const envelope: Envelope = { customer: options.customer, key, request: options.request };
   let done: Reply | undefined;
   const once = makeIdempotent(async (_envelope: Envelope) => (done = plain(await run())), {
-    persistenceStore: layerFor(options.operation),
+    persistenceStore: idempotencyStore(options.operation),
     keyPrefix: options.operation,
     config: new IdempotencyConfig({
       eventKeyJmesPath: '[customer, key]',
@@ -180,4 +133,18 @@ export async function idempotent(options: IdempotentOptions, run: () => Promise<
       throw error;
     }
   }
+}
+
+/**
+ * The endpoint option (shared/http/pipeline.ts): the route's answer runs once per Idempotency-Key
+ * (idempotent() above), keyed by the operation and the caller's customer; requests for which
+ * `applies` is false (quotes) just run.
+ */
+export function idempotency<I>(operation: string, applies: (input: I) => boolean = () => true): Idempotency<I> {
+  return {
+    around: (request: ApiRequest<I>, answer: () => Promise<Reply>) =>
+      applies(request.input)
+        ? idempotent({ operation, customer: request.principal.customer, headers: request.headers, request: request.input }, answer)
+        : answer(),
+  };
 }

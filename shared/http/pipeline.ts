@@ -6,7 +6,7 @@ import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable } from '../errors.ts';
 import { logger, redactValues } from '../logger.ts';
-import { type Reply, serializeBody, toResult } from './response.ts';
+import { ok, type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
 /** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
@@ -14,7 +14,7 @@ export const maxBodyBytes = 64 * 1024;
 /** How deeply a request body may nest arrays and objects (the deepest valid body nests 3 levels). */
 export const maxBodyDepth = 32;
 
-/** What a use case receives: the validated input, the caller, and the request's headers (lower-case). */
+/** What a handler receives: the validated input, the caller, and the request's headers (lower-case). */
 export interface ApiRequest<I> {
   input: I;
   principal: Principal;
@@ -32,6 +32,17 @@ export interface EndpointOptions<S extends v.GenericSchema> {
    * size, depth and JSON checks and the parser. A separate module, so GET bundles carry none of it.
    */
   body?: JsonBody;
+  /**
+   * Idempotency-Key handling of a state-changing route: `idempotency(...)` from
+   * shared/http/idempotency.ts, applied here around the use case and its answer (a separate module,
+   * so the routes without it carry none of it).
+   */
+  idempotency?: Idempotency<v.InferOutput<S>>;
+}
+
+/** Runs a request's answer at most once per Idempotency-Key (see shared/http/idempotency.ts). */
+export interface Idempotency<I> {
+  around(request: ApiRequest<I>, answer: () => Promise<Reply>): Promise<Reply>;
 }
 
 /** The middleware that reads a JSON body, run after authentication and before validation. */
@@ -223,11 +234,15 @@ const neverLogEvents = { resetKeys: true, logEvent: false } as const;
 
 /**
  * Builds a Lambda handler for one route: request id -> authentication -> JSON body -> validation
- * -> the use case -> response, with one error mapping at the boundary. Handlers stay thin.
+ * -> the use case (once per Idempotency-Key where the route says so) -> its answer, with one error
+ * mapping at the boundary. Handlers stay thin: `run` calls one use case; `respond` says how its
+ * result is answered (status, headers, body: shared/http/response.ts has the shared ones; default
+ * 200 with the result as the JSON body).
  */
-export function endpoint<S extends v.GenericSchema>(
+export function endpoint<S extends v.GenericSchema, R>(
   options: EndpointOptions<S>,
-  run: (request: ApiRequest<v.InferOutput<S>>) => Promise<Reply>,
+  run: (request: ApiRequest<v.InferOutput<S>>) => Promise<R>,
+  respond: (result: R, request: ApiRequest<v.InferOutput<S>>) => Reply = (result) => ok(result),
 ) {
   const chain = middy<Event, APIGatewayProxyResult, Error, ApiContext>()
     .use(injectLambdaContext(logger, neverLogEvents))
@@ -237,12 +252,14 @@ export function endpoint<S extends v.GenericSchema>(
   chain.use(validate(options.request, options.body !== undefined));
   return chain.handler(async (_event, context) => {
     const s = context.state as State;
-    const reply = await run({
+    const request: ApiRequest<v.InferOutput<S>> = {
       input: s.input as v.InferOutput<S>,
       principal: s.principal as Principal,
       requestId: s.requestId,
       headers: s.headers,
-    });
+    };
+    const answer = async () => respond(await run(request), request);
+    const reply = options.idempotency ? await options.idempotency.around(request, answer) : await answer();
     return reply as unknown as APIGatewayProxyResult;
   });
 }

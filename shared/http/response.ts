@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { Outcome } from '../model/process.ts';
 
 /** What a use case answers: a status, an optional JSON body and extra headers. */
 export interface Reply {
@@ -14,6 +15,19 @@ export const jsonContentType = 'application/json; charset=utf-8';
 /** 200 with a JSON body. */
 export function ok(body: unknown, headers: Record<string, string> = {}): Reply {
   return { status: 200, body, headers };
+}
+
+/**
+ * The answer of a state-changing operation (contract 3.1, 3.2): a quote is 200 with the quote; a
+ * started process is 202 Accepted, or `whenCompleted` when the process was done at once, with the
+ * process id in `x-process-id`.
+ */
+export function processAnswer(whenCompleted: 200 | 202) {
+  return (outcome: Outcome<unknown, unknown>): Reply => {
+    if ('quote' in outcome) return ok(outcome.quote);
+    const { processId, completed, view } = outcome.started;
+    return { status: completed ? whenCompleted : 202, body: view, headers: { 'x-process-id': String(processId) } };
+  };
 }
 
 /** 200 with a text body of the given content type (e.g. a zone file as `text/dns`). */

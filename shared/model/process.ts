@@ -43,3 +43,13 @@ export const ProcessRecord = v.object({
   details: v.optional(v.record(v.string(), v.unknown())),
 });
 export type ProcessRecord = v.InferOutput<typeof ProcessRecord>;
+
+/** A process a state-changing use case started: its id, whether it was done at once, and what the caller is shown. */
+export interface StartedProcess<V> {
+  processId: number;
+  completed: boolean;
+  view: V;
+}
+
+/** What a state-changing request ends in (contract section 4): a quote (nothing written), or the process it started. */
+export type Outcome<Q, V> = { quote: Q } | { started: StartedProcess<V> };

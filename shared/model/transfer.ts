@@ -197,11 +197,6 @@ export function transferResultOf(process: ProcessRecord): TransferResult {
   };
 }
 
-/** The HTTP status a transfer result answers with (contract 3.1): 200 once completed, else 202. */
-export function httpStatusOf(result: TransferResult): 200 | 202 {
-  return result.status === 'completed' ? 200 : 202;
-}
-
 /** The domain's pending state while a transfer runs. */
 export const TransferLock = v.object({
   domainName: v.string(),

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
-import { bodyObject, DomainName, domainNamePattern, Handle, QueryBoolean } from '../schemas/primitives.ts';
+import { bodyObject, domainNamePattern, Handle } from '../schemas/primitives.ts';
 
 /**
- * POST /v2/domains/{domainName}/transfer[?quote=true]: spec 2.1-2.5 with the limits of spec 8 and
- * the extra keys contract 3.1 allows (`transferContacts`, `languageCode`).
+ * The body of a transfer-in (POST /v2/domains/{domainName}/transfer): spec 2.1-2.5 with the limits
+ * of spec 8 and the extra keys contract 3.1 allows (`transferContacts`, `languageCode`).
  */
 
 /** A name server host name (spec 2.1): the domain-name pattern, 4 to 255 characters. */
@@ -100,10 +100,3 @@ export const TransferBody = bodyObject({
   ),
 });
 export type TransferBody = v.InferOutput<typeof TransferBody>;
-
-export const TransferRequest = v.object({
-  path: v.object({ domainName: DomainName }),
-  query: v.object({ quote: v.optional(QueryBoolean) }),
-  body: TransferBody,
-});
-export type TransferRequest = v.InferOutput<typeof TransferRequest>;

@@ -8,11 +8,9 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
-import { idempotent } from '../http/idempotency.ts';
-import type { Reply } from '../http/response.ts';
-import type { ProcessRecord } from '../model/process.ts';
+import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
 import type { ProviderMetadata } from '../model/provider.ts';
-import { httpStatusOf, type TransferDetails, type TransferPlan, transferResultOf } from '../model/transfer.ts';
+import { type TransferDetails, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
 import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
 import {
   assertAcknowledged,
@@ -30,7 +28,7 @@ import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
-import type { TransferRequest } from './request.ts';
+import type { TransferBody } from './request.ts';
 import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from './store.ts';
 
 /**
@@ -40,10 +38,11 @@ import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from '.
  * registry's first answer in one transaction.
  */
 
+/** A transfer-in: the name, the request body (spec 2.1) and the caller. */
 export interface TransferCall {
-  input: TransferRequest;
+  domainName: string;
+  body: TransferBody;
   principal: Principal;
-  headers: Record<string, string>;
 }
 
 /** The quote answer: contract section 4 plus the plan of what the transfer will change. */
@@ -68,23 +67,18 @@ const designatedAgentPermission = 'DESIGNATED_AGENT';
 /** Registries cap a domain's registration at ten years ahead (ICANN; the sandbox follows it). */
 const maxYearsAhead = 10;
 
-/** POST /v2/domains/{domainName}/transfer: the quote, or the transfer (idempotent per `Idempotency-Key`). */
-export async function transferDomain(call: TransferCall): Promise<Reply> {
-  if (call.input.query.quote === true) {
-    const { quote } = await evaluate(call, now());
-    return { status: 200, body: quote };
-  }
-  return idempotent({ operation: 'transfer', customer: call.principal.customer, headers: call.headers, request: call.input }, () =>
-    start(call),
-  );
+/** Transfers a domain in (spec 4.1), or with `quoteOnly` answers the quote and the plan and changes nothing. */
+export async function transferDomain(call: TransferCall, quoteOnly: boolean): Promise<Outcome<TransferQuote, TransferResult>> {
+  if (quoteOnly) return { quote: (await evaluate(call, now())).quote };
+  return { started: await start(call) };
 }
 
 /** Spec 2.1 / 5: the caller's own account, and the DESIGNATED_AGENT permission for any value but NONE. */
-function authorize({ input, principal }: TransferCall): void {
-  if (input.body.customer !== principal.customer) {
-    throw new AuthorizationError(`Customer '${input.body.customer}' is not your account.`);
+function authorize({ body, principal }: TransferCall): void {
+  if (body.customer !== principal.customer) {
+    throw new AuthorizationError(`Customer '${body.customer}' is not your account.`);
   }
-  const agent = input.body.designatedAgent;
+  const agent = body.designatedAgent;
   if (agent !== undefined && agent !== 'NONE' && !principal.permissions.includes(designatedAgentPermission)) {
     throw new AuthorizationError(`designatedAgent ${agent} requires the ${designatedAgentPermission} permission.`);
   }
@@ -92,7 +86,7 @@ function authorize({ input, principal }: TransferCall): void {
 
 /** The registry's rules (contract 3.1): period, auth code, DNSSEC algorithms and count. All broken rules at once. */
 function registryRules(call: TransferCall, registry: string, metadata: ProviderMetadata): number {
-  const body = call.input.body;
+  const body = call.body;
   const violations: Violation[] = [];
   const periods = [...(metadata.transferDomainPeriods ?? [12])].sort((a, b) => a - b);
   const period = body.period ?? (periods[0] as number);
@@ -182,9 +176,7 @@ async function priceTransfer(
 /** Everything a transfer and its quote check and decide, in the order the errors are reported. */
 async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   authorize(call);
-  const { input, principal } = call;
-  const domainName = input.path.domainName;
-  const body = input.body;
+  const { body, principal, domainName } = call;
 
   // One consistent BatchGet of everything but the price list, and the price list's Query, at once.
   const handles = [...new Set([body.registrant, ...(body.contacts ?? []).map((c) => c.handle)])];
@@ -261,12 +253,11 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
  * afresh: the registry gateway answers a repeated request for a transfer it already holds for us
  * with that transfer's state (shared/registry/gateway.ts).
  */
-async function start(call: TransferCall): Promise<Reply> {
+async function start(call: TransferCall): Promise<StartedProcess<TransferResult>> {
   const at = now();
   const ev = await evaluate(call, at);
-  const { input, principal } = call;
-  const domainName = input.path.domainName;
-  assertAcknowledged(ev.quote, ev.list, input.body.billables, at);
+  const { body, principal, domainName } = call;
+  assertAcknowledged(ev.quote, ev.list, body.billables, at);
 
   const requestedDate = toWireTime(at);
   const state = await ev.gateway.requestTransfer({
@@ -274,7 +265,7 @@ async function start(call: TransferCall): Promise<Reply> {
     registry: ev.registry,
     requestedDate,
     periodMonths: ev.plan.periodMonths,
-    ...(input.body.authcode !== undefined ? { authcode: input.body.authcode } : {}),
+    ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
   });
 
   const processOf = (id: number): ProcessRecord => {
@@ -287,8 +278,8 @@ async function start(call: TransferCall): Promise<Reply> {
       version: 1,
       requestedDate,
       plan: ev.plan,
-      ...(input.body.transferContacts ? { transferContacts: input.body.transferContacts } : {}),
-      ...(input.body.languageCode ? { languageCode: input.body.languageCode } : {}),
+      ...(body.transferContacts ? { transferContacts: body.transferContacts } : {}),
+      ...(body.languageCode ? { languageCode: body.languageCode } : {}),
       history: [],
     };
     return {
@@ -337,5 +328,5 @@ async function start(call: TransferCall): Promise<Reply> {
   }
   const { process } = outcome.move;
   const result = transferResultOf(process);
-  return { status: httpStatusOf(result), body: result, headers: { 'x-process-id': String(process.id) } };
+  return { processId: process.id, completed: result.status === 'completed', view: result };
 }
