@@ -1,23 +1,19 @@
-import { join } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table as tableDefinition } from '../shared/db/table.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { authorizerCacheSeconds, authorizerDir, fallbackDir, jobs, routes, type StackSecret, type TableAccess } from '../shared/routes.ts';
-import { lambdaBundling } from './bundling.ts';
+import { authorizerCacheSeconds, authorizerDir, fallbackDir, type Job, jobs, type Route, routes } from '../shared/routes.ts';
+import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
+import { StackSecrets } from './secrets.ts';
 import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
-
-const root = join(import.meta.dirname, '..');
 
 export interface RegistrarStackProps extends StackProps {
   /** Stage throttling for the whole API (requests per second and burst); per-key limits come from usage plans. */
@@ -37,173 +33,22 @@ export interface RegistrarStackProps extends StackProps {
 export class RegistrarStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: apigateway.RestApi;
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, RegistrarFunction>();
   readonly observability: Observability;
+  private readonly secrets = new StackSecrets(this);
+  private readonly sharedEnvironment: Record<string, string> | undefined;
 
   constructor(scope: Construct, id: string, props: RegistrarStackProps = {}) {
     super(scope, id, props);
-
-    this.table = new dynamodb.Table(this, 'Table', {
-      partitionKey: { name: tableDefinition.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: tableDefinition.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-    });
-    for (const gsi of tableDefinition.globalSecondaryIndexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: gsi.indexName,
-        partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
-        sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
-        projectionType: dynamodb.ProjectionType.ALL,
-      });
-    }
-
-    // Generated secrets, handed to the functions that declare them as a CloudFormation dynamic
-    // reference (resolved at deploy time; the value never appears in the template).
-    const secrets = new Map<StackSecret, secretsmanager.Secret>();
-    const secretEnvironment = (names: readonly StackSecret[] = []) =>
-      Object.fromEntries(
-        names.map((name) => {
-          let secret = secrets.get(name);
-          if (!secret) {
-            secret = new secretsmanager.Secret(this, `Secret-${name}`, {
-              description: `${name} for the registrar functions`,
-              generateSecretString: { passwordLength: 48, excludePunctuation: true },
-            });
-            secrets.set(name, secret);
-          }
-          return [name, secret.secretValue.unsafeUnwrap()];
-        }),
-      );
-
-    const fn = (id: string, dir: string, access: TableAccess | 'none', environment: Record<string, string> = {}) => {
-      const logGroup = new logs.LogGroup(this, `${id}-logs`, {
-        retention: logs.RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      });
-      const f = new NodejsFunction(this, id, {
-        entry: join(root, 'functions', dir, 'handler.ts'),
-        handler: 'handler',
-        runtime: lambda.Runtime.NODEJS_24_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: 512,
-        timeout: Duration.seconds(10),
-        logGroup,
-        tracing: lambda.Tracing.ACTIVE,
-        environment: {
-          TABLE_NAME: this.table.tableName,
-          POWERTOOLS_SERVICE_NAME: 'registrar',
-          NODE_OPTIONS: '--enable-source-maps',
-          ...props.environment,
-          ...environment,
-        },
-        // Shared with the benchmark (bench/), which weighs and times the very same bundles.
-        bundling: lambdaBundling,
-      });
-      if (access === 'read') this.table.grantReadData(f);
-      else if (access === 'readwrite') this.table.grantReadWriteData(f);
-      this.functions.set(id, f);
-      return f;
-    };
-
+    this.sharedEnvironment = props.environment;
+    this.table = addTable(this);
     // The API-key authorizer reads the key record; nothing else.
-    const authorizerFn = fn('authorizer', authorizerDir, 'read');
-    const authorizer = new apigateway.TokenAuthorizer(this, 'ApiKeyAuthorizer', {
-      handler: authorizerFn,
-      identitySource: apigateway.IdentitySource.header('Authorization'),
-      validationRegex: apiKeyHeaderPattern.source,
-      resultsCacheTtl: Duration.seconds(authorizerCacheSeconds),
-    });
-
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
-      retention: logs.RetentionDays.THREE_MONTHS,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
-    this.api = new apigateway.RestApi(this, 'Api', {
-      restApiName: 'registrar',
-      description: 'Registrar API: transfers, certificates, processes, providers, price lists and zones.',
-      endpointTypes: [apigateway.EndpointType.REGIONAL],
-      // Per-key usage plans: the authorizer names each customer key's API Gateway key (infra/usage-plan.ts).
-      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
-      deployOptions: {
-        stageName: 'live',
-        throttlingRateLimit: throttle.rateLimit,
-        throttlingBurstLimit: throttle.burstLimit,
-        tracingEnabled: true,
-        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        metricsEnabled: true,
-        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
-        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
-          caller: false,
-          httpMethod: true,
-          ip: true,
-          protocol: true,
-          requestTime: true,
-          resourcePath: true,
-          responseLength: true,
-          status: true,
-          user: true,
-        }),
-      },
-    });
-
-    for (const [name, a] of Object.entries(gatewayAnswers)) {
-      this.api.addGatewayResponse(`Gateway${name}`, {
-        type: apigateway.ResponseType.of(name as GatewayAnswerName),
-        statusCode: String(a.status),
-        responseHeaders: {
-          'X-Request-Id': 'context.requestId',
-          'Content-Type': "'application/json; charset=utf-8'",
-          ...Object.fromEntries(Object.entries('headers' in a ? a.headers : {}).map(([k, val]) => [k, `'${val}'`])),
-        },
-        templates: {
-          'application/json': JSON.stringify({ type: a.type, message: a.message, requestId: '$context.requestId' }),
-        },
-      });
-    }
-
-    // Whatever no route takes: 404, or 405 on a known path (see functions/fallback).
-    const fallback = new apigateway.LambdaIntegration(fn('fallback', fallbackDir, 'none'));
-    this.api.root.addMethod('ANY', fallback);
-    this.api.root.addProxy({ defaultIntegration: fallback, anyMethod: true });
-
-    const pathsWithFallback = new Set<string>();
-    for (const route of routes) {
-      const resource = this.api.root.resourceForPath(route.path);
-      const routeFn =
-        this.functions.get(route.id) ??
-        fn(route.id, route.dir, route.access, { ...route.environment, ...secretEnvironment(route.secrets) });
-      // `auth: false` (the API description only) is public; every other route goes through the
-      // authorizer, and its key through the usage plan (per-key throttle and quota).
-      resource.addMethod(
-        route.method,
-        new apigateway.LambdaIntegration(routeFn),
-        route.auth === false ? {} : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true },
-      );
-      if (!pathsWithFallback.has(route.path)) {
-        resource.addMethod('ANY', fallback);
-        pathsWithFallback.add(route.path);
-      }
-    }
-
+    const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, access: 'read' }));
+    this.api = addRestApi(this, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
+    addGatewayResponses(this.api);
+    this.addRoutes(authorizer);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
-
-    for (const job of jobs) {
-      const jobFn = fn(job.id, job.dir, job.access, { ...job.environment, ...secretEnvironment(job.secrets) });
-      new events.Rule(this, `${job.id}-schedule`, {
-        description: job.summary,
-        schedule: events.Schedule.expression(job.schedule),
-        targets: [new targets.LambdaFunction(jobFn, { retryAttempts: 2 })],
-      });
-    }
+    for (const job of jobs) addSchedule(this, job, this.addFunction(job.id, job));
 
     // Alarms (5xx rate, throttles, job failures, stale exchange rates) and a dashboard: infra/observability.ts.
     this.observability = new Observability(this, 'Observability', {
@@ -212,11 +57,46 @@ export class RegistrarStack extends Stack {
       functions: this.functions,
       alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined),
     });
+    this.addOutputs();
+    this.acknowledgeFindings();
+  }
+
+  /** A function of the stack, with the table access, environment and secrets it declares. */
+  private addFunction(id: string, declaration: FunctionDeclaration): RegistrarFunction {
+    const fn = new RegistrarFunction(this, id, {
+      declaration,
+      table: this.table,
+      secrets: this.secrets,
+      sharedEnvironment: this.sharedEnvironment,
+    });
+    this.functions.set(id, fn);
+    return fn;
+  }
+
+  /** Every route of the route table on its function, and the 404/405 fallback on everything else. */
+  private addRoutes(authorizer: apigateway.IAuthorizer): void {
+    // Whatever no route takes: 404, or 405 on a known path (see functions/fallback).
+    const fallback = new apigateway.LambdaIntegration(this.addFunction('fallback', { dir: fallbackDir, access: 'none' }));
+    this.api.root.addMethod('ANY', fallback);
+    this.api.root.addProxy({ defaultIntegration: fallback, anyMethod: true });
+
+    const pathsWithFallback = new Set<string>();
+    for (const route of routes) {
+      const resource = this.api.root.resourceForPath(route.path);
+      const routeFn = this.functions.get(route.id) ?? this.addFunction(route.id, route);
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(routeFn), methodAuthorization(route, authorizer));
+      if (!pathsWithFallback.has(route.path)) {
+        resource.addMethod('ANY', fallback);
+        pathsWithFallback.add(route.path);
+      }
+    }
+  }
+
+  /** What operators and the admin CLI look up after a deploy: the alarm topic, the API's URL, the table. */
+  private addOutputs(): void {
     new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn, description: 'SNS topic every alarm notifies.' });
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.url}v2/`, description: 'Base URL of the API (clients append paths to it).' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table (for the admin CLI).' });
-
-    this.acknowledgeFindings();
   }
 
   /** cdk-nag AwsSolutions findings we accept on purpose, each with its reason. */
@@ -254,4 +134,110 @@ export class RegistrarStack extends Stack {
       'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.',
     );
   }
+}
+
+/** The single table, from the shared definition; retained and protected, since it holds every record. */
+function addTable(scope: Construct): dynamodb.Table {
+  const table = new dynamodb.Table(scope, 'Table', {
+    partitionKey: { name: tableDefinition.partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    timeToLiveAttribute: tableDefinition.ttlAttribute,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+    encryption: dynamodb.TableEncryption.AWS_MANAGED,
+  });
+  for (const gsi of tableDefinition.globalSecondaryIndexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: gsi.indexName,
+      partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
+  return table;
+}
+
+/** The token authorizer in front of every authenticated route; API Gateway caches its answer per key. */
+function addApiKeyAuthorizer(scope: Construct, handler: lambda.IFunction): apigateway.TokenAuthorizer {
+  return new apigateway.TokenAuthorizer(scope, 'ApiKeyAuthorizer', {
+    handler,
+    identitySource: apigateway.IdentitySource.header('Authorization'),
+    validationRegex: apiKeyHeaderPattern.source,
+    resultsCacheTtl: Duration.seconds(authorizerCacheSeconds),
+  });
+}
+
+/** The REST API and its stage: throttled, traced, with error logs, metrics and JSON access logs. */
+function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit: number }): apigateway.RestApi {
+  const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', {
+    retention: logs.RetentionDays.THREE_MONTHS,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  return new apigateway.RestApi(scope, 'Api', {
+    restApiName: 'registrar',
+    description: 'Registrar API: transfers, certificates, processes, providers, price lists and zones.',
+    endpointTypes: [apigateway.EndpointType.REGIONAL],
+    // Per-key usage plans: the authorizer names each customer key's API Gateway key (infra/usage-plan.ts).
+    apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
+    cloudWatchRole: true,
+    cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
+    deployOptions: {
+      stageName: 'live',
+      throttlingRateLimit: throttle.rateLimit,
+      throttlingBurstLimit: throttle.burstLimit,
+      tracingEnabled: true,
+      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
+      metricsEnabled: true,
+      accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+      accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
+        caller: false,
+        httpMethod: true,
+        ip: true,
+        protocol: true,
+        requestTime: true,
+        resourcePath: true,
+        responseLength: true,
+        status: true,
+        user: true,
+      }),
+    },
+  });
+}
+
+/** API Gateway's own answers (401, 403, 429, ...) in the service's error body, with the request id. */
+function addGatewayResponses(api: apigateway.RestApi): void {
+  for (const [name, a] of Object.entries(gatewayAnswers)) {
+    api.addGatewayResponse(`Gateway${name}`, {
+      type: apigateway.ResponseType.of(name as GatewayAnswerName),
+      statusCode: String(a.status),
+      responseHeaders: {
+        'X-Request-Id': 'context.requestId',
+        'Content-Type': "'application/json; charset=utf-8'",
+        ...Object.fromEntries(Object.entries('headers' in a ? a.headers : {}).map(([k, val]) => [k, `'${val}'`])),
+      },
+      templates: {
+        'application/json': JSON.stringify({ type: a.type, message: a.message, requestId: '$context.requestId' }),
+      },
+    });
+  }
+}
+
+/**
+ * `auth: false` (the API description only) is public; every other route goes through the
+ * authorizer, and its key through the usage plan (per-key throttle and quota).
+ */
+function methodAuthorization(route: Route, authorizer: apigateway.IAuthorizer): apigateway.MethodOptions {
+  return route.auth === false ? {} : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true };
+}
+
+/** Runs a job's function on its schedule, retrying a failed run twice. */
+function addSchedule(scope: Construct, job: Job, fn: lambda.IFunction): void {
+  new events.Rule(scope, `${job.id}-schedule`, {
+    description: job.summary,
+    schedule: events.Schedule.expression(job.schedule),
+    targets: [new targets.LambdaFunction(fn, { retryAttempts: 2 })],
+  });
 }
