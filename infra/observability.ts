@@ -22,6 +22,8 @@ export interface ObservabilityProps {
 /** Hours after which the newest stored ECB rate counts as stale: a long holiday weekend is ~113 h. */
 export const exchangeRateMaxAgeHours = 120;
 
+const fiveMinutes = Duration.minutes(5);
+
 /**
  * Alarms and a dashboard over the metrics AWS keeps (API Gateway per method and resource, Lambda,
  * DynamoDB) and the one the service emits (shared/metrics.ts, EMF: exchange-rate age). Every alarm notifies one SNS topic.
@@ -35,35 +37,45 @@ export class Observability extends Construct {
     super(scope, id);
     this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Registrar alarms', enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.addApiErrorAlarm(props.api);
+    this.addThrottleAlarms(props.table);
+    this.addJobAlarms(props.functions);
+    const rateAge = exchangeRateAge();
+    this.addExchangeRateAlarm(rateAge);
+    this.dashboard = this.buildDashboard(props, rateAge);
+  }
 
-    const alarm = (name: string, description: string, options: Omit<cloudwatch.AlarmProps, 'alarmDescription'>) => {
-      const a = new cloudwatch.Alarm(this, name, { alarmDescription: description, ...options });
-      a.addAlarmAction(new actions.SnsAction(this.topic));
-      a.addOkAction(new actions.SnsAction(this.topic));
-      this.alarms.push(a);
-      return a;
-    };
-    const fiveMinutes = Duration.minutes(5);
+  /** An alarm that notifies the topic when it fires and again when it clears. */
+  private alarm(name: string, description: string, options: Omit<cloudwatch.AlarmProps, 'alarmDescription'>): cloudwatch.Alarm {
+    const a = new cloudwatch.Alarm(this, name, { alarmDescription: description, ...options });
+    a.addAlarmAction(new actions.SnsAction(this.topic));
+    a.addOkAction(new actions.SnsAction(this.topic));
+    this.alarms.push(a);
+    return a;
+  }
 
-    // The 5xx rate as clients see it (API Gateway: Average of 5XXError is the share of 5xx answers).
-    alarm('Api5xxRate', 'More than 5% of API requests answered 5xx in 2 of 3 five-minute periods.', {
-      metric: props.api.metricServerError({ period: fiveMinutes, statistic: 'Average' }),
+  /** The 5xx rate as clients see it (API Gateway: Average of 5XXError is the share of 5xx answers). */
+  private addApiErrorAlarm(api: apigateway.RestApi): void {
+    this.alarm('Api5xxRate', 'More than 5% of API requests answered 5xx in 2 of 3 five-minute periods.', {
+      metric: api.metricServerError({ period: fiveMinutes, statistic: 'Average' }),
       threshold: 0.05,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+  }
 
-    // Throttling: Lambda refusing invocations (concurrency) and DynamoDB refusing requests.
-    alarm('LambdaThrottles', 'Lambda throttled invocations in the account (concurrency limit reached).', {
+  /** Throttling: Lambda refusing invocations (concurrency) and DynamoDB refusing requests. */
+  private addThrottleAlarms(table: dynamodb.Table): void {
+    this.alarm('LambdaThrottles', 'Lambda throttled invocations in the account (concurrency limit reached).', {
       metric: lambda.Function.metricAllThrottles({ period: fiveMinutes, statistic: 'Sum' }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    const dynamoThrottles = props.table.metricThrottledRequestsForOperations({
+    const dynamoThrottles = table.metricThrottledRequestsForOperations({
       operations: [
         'GetItem',
         'PutItem',
@@ -76,19 +88,21 @@ export class Observability extends Construct {
       ] as never,
       period: fiveMinutes,
     });
-    alarm('DynamoDbThrottles', 'DynamoDB throttled requests to the table (answered 503 ProviderUnavailable).', {
+    this.alarm('DynamoDbThrottles', 'DynamoDB throttled requests to the table (answered 503 ProviderUnavailable).', {
       metric: dynamoThrottles,
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+  }
 
-    // Each scheduled job: any failed run.
+  /** Each scheduled job: any failed run. */
+  private addJobAlarms(functions: ReadonlyMap<string, lambda.IFunction>): void {
     for (const job of jobs) {
-      const fn = props.functions.get(job.id);
+      const fn = functions.get(job.id);
       if (!fn) throw new Error(`No function for job ${job.id}`);
-      alarm(`Job-${job.id}-Failures`, `The scheduled job ${job.id} failed: ${job.summary}`, {
+      this.alarm(`Job-${job.id}-Failures`, `The scheduled job ${job.id} failed: ${job.summary}`, {
         metric: fn.metricErrors({ period: Duration.minutes(15), statistic: 'Sum' }),
         threshold: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -96,16 +110,11 @@ export class Observability extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     }
+  }
 
-    // The newest ECB rate is too old, or the job reported nothing for two days.
-    const rateAge = new cloudwatch.Metric({
-      namespace: metricNamespace,
-      metricName: metricNames.exchangeRateAge,
-      dimensionsMap: { service: serviceName },
-      statistic: 'Maximum',
-      period: Duration.days(1),
-    });
-    alarm(
+  /** The newest ECB rate is too old, or the job reported nothing for two days. */
+  private addExchangeRateAlarm(rateAge: cloudwatch.Metric): void {
+    this.alarm(
       'ExchangeRatesStale',
       `The newest stored exchange rate is older than ${exchangeRateMaxAgeHours} hours, or the exchange-rate job reported nothing, two days running.`,
       {
@@ -117,30 +126,10 @@ export class Observability extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       },
     );
-
-    this.dashboard = this.buildDashboard(props, rateAge);
   }
 
+  /** One dashboard, top to bottom: per-route traffic, the AWS services, the jobs, every alarm's state. */
   private buildDashboard(props: ObservabilityProps, rateAge: cloudwatch.Metric): cloudwatch.Dashboard {
-    // API Gateway's detailed metrics (metricsEnabled on the stage): one series per method and resource.
-    const perRoute = (metricName: string, statistic: string) =>
-      routes.map(
-        (r) =>
-          new cloudwatch.Metric({
-            namespace: 'AWS/ApiGateway',
-            metricName,
-            dimensionsMap: {
-              ApiName: props.api.restApiName,
-              Stage: props.api.deploymentStage.stageName,
-              Method: r.method,
-              Resource: r.path,
-            },
-            statistic,
-            period: Duration.minutes(5),
-            label: r.id,
-          }),
-      );
-    const fns = [...props.functions.entries()];
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     dashboard.addWidgets(
       new cloudwatch.TextWidget({
@@ -150,65 +139,111 @@ export class Observability extends Construct {
         height: 2,
       }),
     );
-    dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: 'Requests per route', left: perRoute('Count', 'Sum'), width: 8 }),
-      new cloudwatch.GraphWidget({
-        title: 'Errors per route (4xx left, 5xx right)',
-        left: perRoute('4XXError', 'Sum'),
-        right: perRoute('5XXError', 'Sum'),
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({ title: 'Latency per route (p99, ms)', left: perRoute('Latency', 'p99'), width: 8 }),
-    );
-    dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'API Gateway',
-        left: [
-          props.api.metricCount({ statistic: 'Sum' }),
-          props.api.metricClientError({ statistic: 'Sum' }),
-          props.api.metricServerError({ statistic: 'Sum' }),
-        ],
-        right: [props.api.metricLatency({ statistic: 'p99' })],
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Lambda errors and throttles',
-        left: fns.map(([id, fn]) => fn.metricErrors({ label: id, statistic: 'Sum' })),
-        right: [lambda.Function.metricAllThrottles({ statistic: 'Sum', label: 'throttles (account)' })],
-        width: 8,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'DynamoDB',
-        left: [props.table.metricConsumedReadCapacityUnits(), props.table.metricConsumedWriteCapacityUnits()],
-        right: [
-          props.table.metricThrottledRequestsForOperations({
-            operations: ['GetItem', 'PutItem', 'Query', 'TransactWriteItems'] as never,
-            label: 'throttled',
-          }),
-        ],
-        width: 8,
-      }),
-    );
-    dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Scheduled jobs: invocations and errors',
-        left: jobs.flatMap((j) => {
-          const fn = props.functions.get(j.id) as lambda.IFunction;
-          return [
-            fn.metricInvocations({ label: `${j.id} runs`, statistic: 'Sum' }),
-            fn.metricErrors({ label: `${j.id} errors`, statistic: 'Sum' }),
-          ];
-        }),
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Newest exchange rate age (hours)',
-        left: [rateAge],
-        leftAnnotations: [{ value: exchangeRateMaxAgeHours, label: 'stale', color: '#d62728' }],
-        width: 12,
-      }),
-    );
+    dashboard.addWidgets(...routeWidgets(props.api));
+    dashboard.addWidgets(...serviceWidgets(props));
+    dashboard.addWidgets(...jobWidgets(props.functions, rateAge));
     dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
+}
+
+/** The age in hours of the newest stored exchange rate, as the exchange-rate job reports it (EMF). */
+function exchangeRateAge(): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: metricNamespace,
+    metricName: metricNames.exchangeRateAge,
+    dimensionsMap: { service: serviceName },
+    statistic: 'Maximum',
+    period: Duration.days(1),
+  });
+}
+
+/** One series per route, from API Gateway's detailed metrics (metricsEnabled on the stage: per method and resource). */
+function perRoute(api: apigateway.RestApi, metricName: string, statistic: string): cloudwatch.Metric[] {
+  return routes.map(
+    (r) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: {
+          ApiName: api.restApiName,
+          Stage: api.deploymentStage.stageName,
+          Method: r.method,
+          Resource: r.path,
+        },
+        statistic,
+        period: Duration.minutes(5),
+        label: r.id,
+      }),
+  );
+}
+
+/** Requests, errors and latency per route. */
+function routeWidgets(api: apigateway.RestApi): cloudwatch.IWidget[] {
+  return [
+    new cloudwatch.GraphWidget({ title: 'Requests per route', left: perRoute(api, 'Count', 'Sum'), width: 8 }),
+    new cloudwatch.GraphWidget({
+      title: 'Errors per route (4xx left, 5xx right)',
+      left: perRoute(api, '4XXError', 'Sum'),
+      right: perRoute(api, '5XXError', 'Sum'),
+      width: 8,
+    }),
+    new cloudwatch.GraphWidget({ title: 'Latency per route (p99, ms)', left: perRoute(api, 'Latency', 'p99'), width: 8 }),
+  ];
+}
+
+/** The API as a whole, every function's errors and throttles, and the table. */
+function serviceWidgets({ api, functions, table }: ObservabilityProps): cloudwatch.IWidget[] {
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'API Gateway',
+      left: [
+        api.metricCount({ statistic: 'Sum' }),
+        api.metricClientError({ statistic: 'Sum' }),
+        api.metricServerError({ statistic: 'Sum' }),
+      ],
+      right: [api.metricLatency({ statistic: 'p99' })],
+      width: 8,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Lambda errors and throttles',
+      left: [...functions.entries()].map(([id, fn]) => fn.metricErrors({ label: id, statistic: 'Sum' })),
+      right: [lambda.Function.metricAllThrottles({ statistic: 'Sum', label: 'throttles (account)' })],
+      width: 8,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'DynamoDB',
+      left: [table.metricConsumedReadCapacityUnits(), table.metricConsumedWriteCapacityUnits()],
+      right: [
+        table.metricThrottledRequestsForOperations({
+          operations: ['GetItem', 'PutItem', 'Query', 'TransactWriteItems'] as never,
+          label: 'throttled',
+        }),
+      ],
+      width: 8,
+    }),
+  ];
+}
+
+/** Runs and errors of each scheduled job, and the exchange-rate age against its stale line. */
+function jobWidgets(functions: ReadonlyMap<string, lambda.IFunction>, rateAge: cloudwatch.Metric): cloudwatch.IWidget[] {
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'Scheduled jobs: invocations and errors',
+      left: jobs.flatMap((j) => {
+        const fn = functions.get(j.id) as lambda.IFunction;
+        return [
+          fn.metricInvocations({ label: `${j.id} runs`, statistic: 'Sum' }),
+          fn.metricErrors({ label: `${j.id} errors`, statistic: 'Sum' }),
+        ];
+      }),
+      width: 12,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Newest exchange rate age (hours)',
+      left: [rateAge],
+      leftAnnotations: [{ value: exchangeRateMaxAgeHours, label: 'stale', color: '#d62728' }],
+      width: 12,
+    }),
+  ];
 }
