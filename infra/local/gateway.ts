@@ -149,11 +149,80 @@ export interface GatewayOptions {
  * authorizer (with a result cache, as API Gateway does), builds the event and invokes the handler.
  */
 export function createGateway(options: GatewayOptions = {}) {
-  const ttlMs = (options.authorizerCacheSeconds ?? authorizerCacheSeconds) * 1000;
-  const cache = new Map<string, { expires: number; context: Record<string, string>; principalId: string; usageIdentifierKey?: string }>();
+  const authorize = createAuthorize((options.authorizerCacheSeconds ?? authorizerCacheSeconds) * 1000);
   const limiter = createRateLimiter(options.rateLimit ?? rateLimitFromEnv());
 
-  async function authorize(header: string | undefined, methodArn: string, requestId: string) {
+  /** API Gateway's checks before the integration: the authorizer, then the usage plan's per-key throttle. */
+  async function admit(request: ParsedRequest, requestId: string): Promise<Admission> {
+    const methodArn = `arn:aws:execute-api:local:000000000000:local/local/${request.method}${request.url.pathname}`;
+    const authHeader = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+    const granted = await authorize(authHeader, methodArn, requestId);
+    if (!granted) return { refused: answer(gatewayAnswers.UNAUTHORIZED, requestId) };
+    if (granted === 'failure') return { refused: answer(gatewayAnswers.AUTHORIZER_FAILURE, requestId) };
+    // The usage plan's per-key throttle, keyed like API Gateway's by the authorizer's usage identifier.
+    const wait = limiter.take(granted.usageIdentifierKey ?? granted.principalId);
+    if (wait > 0) return { refused: answer({ ...gatewayAnswers.THROTTLED, headers: { 'Retry-After': String(wait) } }, requestId) };
+    return { authorizer: { ...granted.context, principalId: granted.principalId, integrationLatency: 0 } };
+  }
+
+  return {
+    /** Handles one HTTP request end to end. */
+    async handle(request: LocalRequest): Promise<LocalResponse> {
+      const requestId = randomUUID();
+      const parsed = parseRequest(request);
+      // A request target no URL parser takes (`/\\<invalid host>`, found by fuzzing): API Gateway's 400.
+      if (!parsed) return answer(gatewayAnswers.DEFAULT_4XX, requestId);
+      const match = matchRoute(parsed.method, parsed.url.pathname);
+      const route = match.kind === 'route' ? match.route : undefined;
+      let authorizer: ProxyAuthorizer = null;
+      if (route && route.auth !== false) {
+        const admission = await admit(parsed, requestId);
+        if ('refused' in admission) return admission.refused;
+        authorizer = admission.authorizer;
+      }
+      const event = proxyEvent({
+        method: parsed.method,
+        path: parsed.url.pathname,
+        resource: route?.path ?? '/{proxy+}',
+        headers: parsed.headers,
+        multiValueHeaders: parsed.multiValueHeaders,
+        query: parsed.url.searchParams.size > 0 ? parsed.query : null,
+        multiQuery: parsed.url.searchParams.size > 0 ? parsed.multiQuery : null,
+        pathParameters: match.kind === 'route' ? match.pathParameters : { proxy: parsed.url.pathname.slice(1) },
+        body: request.body === undefined || request.body === '' ? null : request.body,
+        authorizer,
+        requestId,
+        sourceIp: request.sourceIp ?? '127.0.0.1',
+      });
+      return invoke(route?.dir ?? fallbackDir, route?.id ?? 'fallback', event, requestId);
+    },
+  };
+}
+
+type ProxyAuthorizer = APIGatewayProxyEvent['requestContext']['authorizer'];
+
+/** The outcome of the gateway's checks: the authorizer context for the event, or the answer that ends the request. */
+type Admission = { authorizer: ProxyAuthorizer } | { refused: LocalResponse };
+
+/** An authorizer's cached answer for one Authorization header. */
+interface Grant {
+  expires: number;
+  context: Record<string, string>;
+  principalId: string;
+  usageIdentifierKey?: string;
+}
+
+/**
+ * Runs the API-key authorizer as API Gateway does: the token regex first, then the cache, then the
+ * function. Answers the grant, undefined for a refusal (401), or 'failure' (AUTHORIZER_FAILURE).
+ */
+function createAuthorize(ttlMs: number) {
+  const cache = new Map<string, Grant>();
+  return async function authorize(
+    header: string | undefined,
+    methodArn: string,
+    requestId: string,
+  ): Promise<Grant | 'failure' | undefined> {
     if (!header || !apiKeyHeaderPattern.test(header)) return undefined; // refused by the token validation regex
     const hit = cache.get(header);
     if (hit && hit.expires > Date.now()) return hit;
@@ -175,75 +244,54 @@ export function createGateway(options: GatewayOptions = {}) {
       if ((error as Error).message === 'Unauthorized') return undefined;
       return 'failure' as const;
     }
-  }
-
-  return {
-    /** Handles one HTTP request end to end. */
-    async handle(request: LocalRequest): Promise<LocalResponse> {
-      const requestId = randomUUID();
-      let url: URL;
-      try {
-        url = new URL(request.url, 'http://localhost');
-      } catch {
-        // A request target no URL parser takes (`/\\<invalid host>`, found by fuzzing): API Gateway's 400.
-        return answer(gatewayAnswers.DEFAULT_4XX, requestId);
-      }
-      // Built with Object.fromEntries, not by assignment: a header or parameter named `__proto__`
-      // or `constructor` must stay a plain entry (found by the fuzz suite).
-      const headerEntries = Object.entries(request.headers).flatMap(([name, value]) =>
-        value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
-      );
-      const headers: Record<string, string> = Object.fromEntries(headerEntries.map(([name, values]) => [name, values.join(',')]));
-      const multiValueHeaders: Record<string, string[]> = Object.fromEntries(headerEntries);
-      const params = new Map<string, string[]>();
-      for (const [k, val] of url.searchParams) params.set(k, [...(params.get(k) ?? []), val]);
-      const multiQuery: Record<string, string[]> = Object.fromEntries(params);
-      const query: Record<string, string> = Object.fromEntries([...params].map(([k, vals]) => [k, vals[vals.length - 1] as string]));
-      const method = request.method.toUpperCase();
-      const match = matchRoute(method, url.pathname);
-      const route = match.kind === 'route' ? match.route : undefined;
-      const resourcePath = route?.path ?? '/{proxy+}';
-      const methodArn = `arn:aws:execute-api:local:000000000000:local/local/${method}${url.pathname}`;
-
-      let authorizer: APIGatewayProxyEvent['requestContext']['authorizer'] = null;
-      if (route && route.auth !== false) {
-        const authHeader = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-        const granted = await authorize(authHeader, methodArn, requestId);
-        if (!granted) return answer(gatewayAnswers.UNAUTHORIZED, requestId);
-        if (granted === 'failure') return answer(gatewayAnswers.AUTHORIZER_FAILURE, requestId);
-        // The usage plan's per-key throttle, keyed like API Gateway's by the authorizer's usage identifier.
-        const wait = limiter.take(granted.usageIdentifierKey ?? granted.principalId);
-        if (wait > 0) return answer({ ...gatewayAnswers.THROTTLED, headers: { 'Retry-After': String(wait) } }, requestId);
-        authorizer = { ...granted.context, principalId: granted.principalId, integrationLatency: 0 };
-      }
-
-      const event = proxyEvent({
-        method,
-        path: url.pathname,
-        resource: resourcePath,
-        headers,
-        multiValueHeaders,
-        query: url.searchParams.size > 0 ? query : null,
-        multiQuery: url.searchParams.size > 0 ? multiQuery : null,
-        pathParameters: match.kind === 'route' ? match.pathParameters : { proxy: url.pathname.slice(1) },
-        body: request.body === undefined || request.body === '' ? null : request.body,
-        authorizer,
-        requestId,
-        sourceIp: request.sourceIp ?? '127.0.0.1',
-      });
-      const handler = await loadHandler<ProxyHandler>(route?.dir ?? fallbackDir);
-      let result: APIGatewayProxyResult;
-      try {
-        result = await handler(event, lambdaContext(route?.id ?? 'fallback', requestId));
-      } catch {
-        // A Lambda that throws makes API Gateway answer 502; ours never should, but say so the same way.
-        return answer({ ...gatewayAnswers.DEFAULT_5XX, status: 502 }, requestId);
-      }
-      const outHeaders: Record<string, string> = {};
-      for (const [k, val] of Object.entries(result.headers ?? {})) outHeaders[k] = String(val);
-      return { status: result.statusCode, headers: outHeaders, body: result.body };
-    },
   };
+}
+
+/** A request as API Gateway reads it: the URL, single- and multi-value headers and query, the method. */
+interface ParsedRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  multiValueHeaders: Record<string, string[]>;
+  query: Record<string, string>;
+  multiQuery: Record<string, string[]>;
+}
+
+/** Reads a request as API Gateway does; undefined when its target is no URL at all. */
+function parseRequest(request: LocalRequest): ParsedRequest | undefined {
+  let url: URL;
+  try {
+    url = new URL(request.url, 'http://localhost');
+  } catch {
+    return undefined;
+  }
+  // Built with Object.fromEntries, not by assignment: a header or parameter named `__proto__`
+  // or `constructor` must stay a plain entry (found by the fuzz suite).
+  const headerEntries = Object.entries(request.headers).flatMap(([name, value]) =>
+    value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
+  );
+  const headers: Record<string, string> = Object.fromEntries(headerEntries.map(([name, values]) => [name, values.join(',')]));
+  const multiValueHeaders: Record<string, string[]> = Object.fromEntries(headerEntries);
+  const params = new Map<string, string[]>();
+  for (const [k, val] of url.searchParams) params.set(k, [...(params.get(k) ?? []), val]);
+  const multiQuery: Record<string, string[]> = Object.fromEntries(params);
+  const query: Record<string, string> = Object.fromEntries([...params].map(([k, vals]) => [k, vals[vals.length - 1] as string]));
+  return { url, method: request.method.toUpperCase(), headers, multiValueHeaders, query, multiQuery };
+}
+
+/** Invokes a function's handler with the event and turns its result into the HTTP response. */
+async function invoke(dir: string, functionName: string, event: APIGatewayProxyEvent, requestId: string): Promise<LocalResponse> {
+  const handler = await loadHandler<ProxyHandler>(dir);
+  let result: APIGatewayProxyResult;
+  try {
+    result = await handler(event, lambdaContext(functionName, requestId));
+  } catch {
+    // A Lambda that throws makes API Gateway answer 502; ours never should, but say so the same way.
+    return answer({ ...gatewayAnswers.DEFAULT_5XX, status: 502 }, requestId);
+  }
+  const outHeaders: Record<string, string> = {};
+  for (const [k, val] of Object.entries(result.headers ?? {})) outHeaders[k] = String(val);
+  return { status: result.statusCode, headers: outHeaders, body: result.body };
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
