@@ -15,7 +15,15 @@ const usage = `Usage: npm start -- [--data-dir DIR] [--no-seed] [--port N] [--ho
 
 With DYNAMODB_ENDPOINT set, no DynamoDB Local is started and that endpoint is used instead.`;
 
-async function main(): Promise<void> {
+interface StartOptions {
+  dataDir: string | undefined;
+  seed: boolean;
+  port: number;
+  host: string;
+}
+
+/** The options from the command line, then the environment; undefined once --help printed the usage. */
+function readOptions(): StartOptions | undefined {
   const { values } = parseArgs({
     options: {
       'data-dir': { type: 'string' },
@@ -27,26 +35,33 @@ async function main(): Promise<void> {
   });
   if (values.help) {
     console.log(usage);
-    return;
+    return undefined;
   }
   const dataDir = values['data-dir'] ?? process.env.DATA_DIR;
   const seed = !values['no-seed'] && !/^(0|false|no)$/i.test(process.env.SEED ?? '');
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
+  return { dataDir, seed, port, host };
+}
 
-  let dynamo: LocalDynamo | undefined;
-  let storage: string;
-  if (process.env.DYNAMODB_ENDPOINT) {
-    storage = `DynamoDB at ${process.env.DYNAMODB_ENDPOINT}`;
-  } else {
-    dynamo = await startDynamoDbLocal({ dataDir });
-    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-    storage = `DynamoDB Local on ${dynamo.endpoint}, ${dataDir ? `data in ${dataDir}` : 'in memory'}`;
-  }
+/** The DynamoDB the sandbox uses: DYNAMODB_ENDPOINT if set, else a DynamoDB Local started here (and stopped on exit). */
+async function openStorage(dataDir: string | undefined): Promise<{ dynamo?: LocalDynamo; storage: string }> {
+  if (process.env.DYNAMODB_ENDPOINT) return { storage: `DynamoDB at ${process.env.DYNAMODB_ENDPOINT}` };
+  const dynamo = await startDynamoDbLocal({ dataDir });
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  return { dynamo, storage: `DynamoDB Local on ${dynamo.endpoint}, ${dataDir ? `data in ${dataDir}` : 'in memory'}` };
+}
 
-  let stopJobs = () => {};
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+/** What the sandbox has started so far, all of which a signal stops. */
+interface Running {
+  dynamo?: LocalDynamo;
+  server?: Awaited<ReturnType<typeof startServer>>;
+  stopJobs: () => void;
+}
+
+/** Ctrl-C or SIGTERM stops the jobs, the server and DynamoDB Local, or exits anyway after 8 s. */
+function stopOnSignals(running: Running): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -54,25 +69,37 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 8000);
     force.unref();
-    stopJobs();
-    await server?.close();
-    await dynamo?.stop();
+    running.stopJobs();
+    await running.server?.close();
+    await running.dynamo?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Loads the demo dataset unless told not to; says what it did, for the ready line. */
+async function seedDemoData(seed: boolean): Promise<string> {
+  if (!seed) return 'demo data not loaded';
+  const report = await loadDataset(await readDatasetFile(demoDataFile));
+  const written = Object.values(report).reduce((n, r) => n + r.written, 0);
+  const kept = Object.values(report).reduce((n, r) => n + r.kept, 0);
+  return `demo data: ${written} items written, ${kept} already present`;
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  if (!options) return;
+  const { dynamo, storage } = await openStorage(options.dataDir);
+  const running: Running = { dynamo, stopJobs: () => {} };
+  stopOnSignals(running);
 
   const table = tableName();
   const created = await ensureTable(table);
-  let seeded = 'demo data not loaded';
-  if (seed) {
-    const report = await loadDataset(await readDatasetFile(demoDataFile));
-    const written = Object.values(report).reduce((n, r) => n + r.written, 0);
-    const kept = Object.values(report).reduce((n, r) => n + r.kept, 0);
-    seeded = `demo data: ${written} items written, ${kept} already present`;
-  }
-  server = await startServer({ host, port });
-  stopJobs = startJobs();
+  const seeded = await seedDemoData(options.seed);
+  const server = await startServer({ host: options.host, port: options.port });
+  running.server = server;
+  running.stopJobs = startJobs();
   console.log(
     `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}). ` +
       `Try: curl -H 'Authorization: ApiKey demo-key' ${server.url}/v2/providers/REGISTRY/sidn/info  (API docs: ${server.url}/docs)`,
