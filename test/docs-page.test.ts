@@ -1,35 +1,77 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import sparticuz from '@sparticuz/chromium';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { routes } from '../shared/routes.ts';
 
 /**
- * The /docs page in a real headless browser (Debian's chromium driven by playwright-core). Set
- * SCREENSHOT=docs/api-docs.png to also save the screenshot the README shows.
+ * The /docs page in a real headless browser: the Chromium build shipped inside the npm package
+ * @sparticuz/chromium (so `npm ci` is all a machine needs: no apt, no root, no download), driven by
+ * playwright-core. Set SCREENSHOT=docs/api-docs.png to also save the screenshot the README shows.
  */
 
-const chromiumPath = '/usr/bin/chromium';
+/**
+ * Unpacks the package's Chromium once per install into node_modules/.cache (a fresh `npm ci`
+ * starts over) and returns the binary's path. The package unpacks into os.tmpdir() under fixed
+ * names (/tmp/chromium, /tmp/fonts, ...), shared by every user and every checkout on the machine
+ * and half-written while another run unpacks; so it unpacks here into a staging folder of its own
+ * (TMPDIR pointed at it), which then takes the cache's name in one rename.
+ */
+async function bundledChromium(): Promise<string> {
+  const packageDir = dirname(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')));
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const cacheRoot = join(packageDir, '..', '..', '.cache');
+  const cached = join(cacheRoot, `sparticuz-chromium-${version}`);
+  if (existsSync(join(cached, 'chromium'))) return join(cached, 'chromium');
+  mkdirSync(cacheRoot, { recursive: true });
+  const staging = mkdtempSync(join(cacheRoot, 'sparticuz-chromium-staging-'));
+  const tmp = process.env.TMPDIR;
+  try {
+    process.env.TMPDIR = staging;
+    if ((await sparticuz.executablePath()) !== join(staging, 'chromium')) throw new Error('@sparticuz/chromium unpacked outside TMPDIR');
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  } finally {
+    if (tmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmp;
+  }
+  try {
+    renameSync(staging, cached);
+  } catch {
+    // Another run unpacked it first: use theirs.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return join(cached, 'chromium');
+}
+
 let server: LocalServer;
 let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium (see .ci/run)`);
+  const executablePath = await bundledChromium();
   server = await startServer({ port: 0 });
   profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath,
     headless: true,
+    // No sandbox (it needs privileges a plain user may lack); everything that would reach the
+    // network on its own is off: the machine's network is closed and the page must load from the
+    // local server alone (the test checks that no other URL is requested).
     args: [
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',
       '--no-first-run',
+      '--no-pings',
       '--disable-background-networking',
       '--disable-component-update',
+      '--disable-domain-reliability',
       '--disable-sync',
     ],
     viewport: { width: 1280, height: 1000 },
