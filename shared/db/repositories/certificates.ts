@@ -4,11 +4,12 @@ import type { ProcessRecord } from '../../model/process.ts';
 import { toWireTime } from '../../time.ts';
 import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { nextId } from './counters.ts';
 import { putProcess } from './processes.ts';
 
-/** Certificates, certificate products and authorities (shared/certificates/model.ts has the records). */
+/** Certificates, certificate products and authorities (shared/model/certificate.ts has the records). */
 
-const certificateEntity = 'certificate';
+export const certificateEntity = 'certificate';
 const productEntity = 'certificateProduct';
 const authorityEntity = 'certificateAuthority';
 export const openRequestEntity = 'openCertificateRequest';
@@ -26,6 +27,11 @@ export function putCertificate(record: CertificateRecord, ifAbsent = false): Pro
 export async function getCertificateOf(customer: string, id: number): Promise<CertificateRecord | undefined> {
   const certificate = await getItem(keys.certificateById(id), CertificateRecord, certificateEntity);
   return certificate?.customer === customer ? certificate : undefined;
+}
+
+/** The next certificate id (atomic; see counters.ts). */
+export function allocateCertificateId(): Promise<number> {
+  return nextId('certificate');
 }
 
 export async function listCertificates(customer: string): Promise<CertificateRecord[]> {
