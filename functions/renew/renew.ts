@@ -4,7 +4,8 @@ import { authorityGateway, type DcvChoice, type RequestView } from '../../shared
 import { catalogueAuthority, catalogueProduct } from '../../shared/certificates/catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from '../../shared/certificates/csr.ts';
 import { approverEmails, approverMailboxes, wwwCounterpart } from '../../shared/certificates/dcv.ts';
-import { type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
+import { certificateInfo } from '../../shared/certificates/info.ts';
+import type { CertificateInfo } from '../../shared/certificates/view.ts';
 import { managedZonesFor, pickManagedZones, zoneCandidates } from '../../shared/certificates/zones.ts';
 import { parseItem, readItems } from '../../shared/db/items.ts';
 import { keys } from '../../shared/db/keys.ts';
