@@ -3,7 +3,8 @@ import { closeOpenRequest, issueCertificate, recordValidations } from '../db/rep
 import { allocateCertificateId, getCertificateAuthorities, listOpenRequests } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { logger } from '../logger.ts';
-import { type CertificateAuthority, CertificateProcessState, organizationChecks, type Validations } from '../model/certificate.ts';
+import { type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
+import { CertificateProcessState, type Validations } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
 import { authorityGateway, type CertificateAuthorityGateway, type RequestView } from './authority.ts';

@@ -1,12 +1,6 @@
-import {
-  type AcmeProcessState,
-  attentionChecks,
-  type CertificateAuthority,
-  type CertificateProcessState,
-  type DcvState,
-  organizationChecks,
-  type Validations,
-} from '../model/certificate.ts';
+import type { AcmeProcessState } from '../model/acme.ts';
+import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
+import type { CertificateProcessState, DcvState, Validations } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { oneTimeLink } from './one-time-link.ts';
 import type { AcmeInfo, CertificateInfo, DcvValidation, NextAction, NextActionStep } from './view.ts';

@@ -1,4 +1,5 @@
-import type { CertificateProcessState, CertificateRecord, Validations } from '../model/certificate.ts';
+import type { CertificateRecord } from '../model/certificate.ts';
+import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
 import type { Issued, RequestView } from './authority.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { type RenewalIds, type RenewalRecords, recordRenewal } from '../db/repositories/certificate-requests.ts';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
-import type { CertificateProcessState, Validations } from '../model/certificate.ts';
+import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
 import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
 import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
 import { now as clock, toWireTime } from '../time.ts';

@@ -2,13 +2,8 @@ import { randomInt } from 'node:crypto';
 import { readForRenewal } from '../db/repositories/certificate-requests.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation } from '../errors.ts';
-import type {
-  CertificateAuthority,
-  CertificateProcessState,
-  CertificateProduct,
-  CertificateRecord,
-  Validations,
-} from '../model/certificate.ts';
+import type { CertificateAuthority, CertificateProduct, CertificateRecord } from '../model/certificate.ts';
+import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import type { PriceList, QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';

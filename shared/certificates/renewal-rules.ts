@@ -1,5 +1,6 @@
 import { ValidationError, type Violation } from '../errors.ts';
-import { type CertificateProduct, type Mismatch, type ProductField, productFields } from '../model/certificate.ts';
+import { type CertificateProduct, type ProductField, productFields } from '../model/certificate.ts';
+import type { Mismatch } from '../model/certificate-process.ts';
 import { domainNamePattern } from '../schemas/primitives.ts';
 import type { DcvChoice } from './authority.ts';
 import { CsrRejected, type ParsedCsr } from './csr.ts';

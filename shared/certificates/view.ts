@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { CsrSummary, dcvWireEntries, Mismatch, Note, ValidationStatus } from '../model/certificate.ts';
+import { ValidationStatus } from '../model/certificate.ts';
+import { CsrSummary, dcvWireEntries, Mismatch, Note } from '../model/certificate-process.ts';
 
 /**
  * The views certificate and acme processes answer (spec 2.9, contract 3.3), as schemas: the

@@ -1,5 +1,5 @@
 import { getZonesByName } from '../db/repositories/zones.ts';
-import type { Validations } from '../model/certificate.ts';
+import type { Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { nameAndParents } from './dcv.ts';
 
