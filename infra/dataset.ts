@@ -2,14 +2,8 @@ import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
-import {
-  DatasetCertificate,
-  putCertificate,
-  putCertificateAuthority,
-  putCertificateProduct,
-  putDatasetProcess,
-  resolveDatasetCertificate,
-} from '../shared/db/repositories/certificates.ts';
+import { DatasetCertificate, putDatasetProcess, resolveDatasetCertificate } from '../shared/db/repositories/certificate-dataset.ts';
+import { putCertificate, putCertificateAuthority, putCertificateProduct } from '../shared/db/repositories/certificates.ts';
 import { putContact } from '../shared/db/repositories/contacts.ts';
 import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';

@@ -1,7 +1,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { checkOpenRequests } from '../functions/dcv-check/dcv-check.ts';
 import { handler } from '../functions/dcv-check/handler.ts';
+import { checkOpenRequests } from '../shared/certificates/dcv-check.ts';
 import { getCertificateOf, listOpenRequests } from '../shared/db/repositories/certificates.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { getZone, putZone } from '../shared/db/repositories/zones.ts';

@@ -1,7 +1,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { type CheckReport, checkOpenRequests } from '../../shared/certificates/dcv-check.ts';
 import { logger } from '../../shared/logger.ts';
 import { now } from '../../shared/time.ts';
-import { type CheckReport, checkOpenRequests } from './dcv-check.ts';
 
 /** Scheduled (EventBridge): checks every open certificate request once and logs what happened. */
 export async function handler(_event: ScheduledEvent, context: Context): Promise<CheckReport> {

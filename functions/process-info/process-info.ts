@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import { catalogueAuthority } from '../../shared/certificates/catalogue.ts';
-import { type AcmeInfo, acmeInfo, type CertificateInfo, certificateInfo } from '../../shared/certificates/info.ts';
+import { acmeInfo, certificateInfo } from '../../shared/certificates/info.ts';
+import type { AcmeInfo, CertificateInfo } from '../../shared/certificates/view.ts';
 import { getProcess } from '../../shared/db/repositories/processes.ts';
 import { ObjectDoesNotExist, ValidationError } from '../../shared/errors.ts';
-import { AcmeProcessState, CertificateProcessState } from '../../shared/model/certificate.ts';
+import { AcmeProcessState } from '../../shared/model/acme.ts';
+import { CertificateProcessState } from '../../shared/model/certificate-process.ts';
 import { isTransferProcess, type TransferResult, transferResultOf } from '../../shared/model/transfer.ts';
 import { now } from '../../shared/time.ts';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
+import { CertificateInfo, certificateInfoEntries } from '../../shared/certificates/view.ts';
 import { type OperationDocs, Quote } from '../../shared/http/api-docs.ts';
-import { CertificateInfo, certificateInfoEntries } from '../process-info/openapi.ts';
 import { RenewRequest } from './schema.ts';
 
 /** The `?quote=true` answer: the certificate process-info shape plus `command` and `quote` (contract 3.2). */

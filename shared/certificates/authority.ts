@@ -1,14 +1,6 @@
 import { ProviderUnavailable } from '../errors.ts';
-import {
-  attentionChecks,
-  type CaaRecordStatus,
-  type CertificateAuthority,
-  type DcvState,
-  type DcvType,
-  organizationChecks,
-  type ValidationLevel,
-  type Validations,
-} from '../model/certificate.ts';
+import { attentionChecks, type CertificateAuthority, organizationChecks, type ValidationLevel } from '../model/certificate.ts';
+import type { CaaRecordStatus, DcvState, DcvType, Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import { caaStatus } from './caa.ts';

@@ -1,4 +1,5 @@
-import type { CaaRecordStatus, CertificateAuthority } from '../model/certificate.ts';
+import type { CertificateAuthority } from '../model/certificate.ts';
+import type { CaaRecordStatus } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import { absoluteRecordName, dcvBase } from './dcv.ts';
 

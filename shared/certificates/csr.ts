@@ -3,7 +3,7 @@ import { CertificationRequest } from '@peculiar/asn1-csr';
 import { AsnConvert, AsnProp, AsnPropTypes } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Extensions, id_ce_subjectAltName, type Name, SubjectAlternativeName } from '@peculiar/asn1-x509';
 import { Convert } from 'pvtsutils';
-import type { CsrSummary } from '../model/certificate.ts';
+import type { CsrSummary } from '../model/certificate-process.ts';
 
 /**
  * PKCS#10 parsing and verification (contract 3.2: "the CSR is parsed and its signature verified").

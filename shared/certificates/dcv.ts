@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CertificateAuthority, DcvState, DcvType } from '../model/certificate.ts';
+import type { CertificateAuthority } from '../model/certificate.ts';
+import type { DcvState, DcvType } from '../model/certificate-process.ts';
 
 /**
  * Domain control validation values (domain primer, "DCV"): computed deterministically from the

@@ -1,64 +1,14 @@
-import {
-  type AcmeProcessState,
-  attentionChecks,
-  type CertificateAuthority,
-  type CertificateProcessState,
-  type CsrSummary,
-  type DcvState,
-  type Mismatch,
-  organizationChecks,
-  type Validations,
-} from '../model/certificate.ts';
+import type { AcmeProcessState } from '../model/acme.ts';
+import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
+import type { CertificateProcessState, DcvState, Validations } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { oneTimeLink } from './one-time-link.ts';
+import type { AcmeInfo, CertificateInfo, DcvValidation, NextAction, NextActionStep } from './view.ts';
 
 /**
  * The process-info shapes of spec 2.9 (certificate, acme), computed from a process's stored
  * state, plus `nextAction`: what the customer must do now.
  */
-
-/** A dcv validation entry on the wire (the stored entry minus the service's own bookkeeping). */
-type WireDcv = Omit<DcvState, 'zone'>;
-
-export interface NextActionStep {
-  kind:
-    | 'CREATE_DNS_RECORD'
-    | 'FIX_DNS_RECORD'
-    | 'WAIT_FOR_DNS_CHECK'
-    | 'PLACE_FILE'
-    | 'APPROVE_EMAIL'
-    | 'FIX_CAA'
-    | 'OPEN_VALIDATION_MANAGER'
-    | 'WAIT_FOR_AUTHORITY';
-  commonName?: string;
-  message: string;
-}
-
-export interface NextAction {
-  message: string;
-  steps: NextActionStep[];
-}
-
-export interface CertificateInfo {
-  requiresAttention: boolean;
-  oneTimeLink?: string;
-  commonName: string;
-  certificateId?: number;
-  validations: Omit<Validations, 'dcv'> & { dcv: WireDcv[] };
-  notes?: CertificateProcessState['notes'];
-  nextAction?: NextAction;
-  csrSummary?: CsrSummary;
-  mismatches?: Mismatch[];
-  subscription?: CertificateProcessState['subscription'];
-  issuedCertificateId?: number;
-}
-
-export interface AcmeInfo {
-  requiresAttention: boolean;
-  oneTimeLink?: string;
-  validations: AcmeProcessState['validations'];
-  nextAction?: NextAction;
-}
 
 type Checks = Partial<Record<(typeof organizationChecks)[number], Validations['organization']>>;
 
@@ -134,7 +84,7 @@ function nextActionOf(checks: Checks, dcv: readonly DcvState[], link: string | u
   return { message: steps.map((s) => s.message).join(' '), steps };
 }
 
-function wireDcv(entry: DcvState): WireDcv {
+function wireDcv(entry: DcvState): DcvValidation {
   const { zone: _zone, ...wire } = entry;
   return wire;
 }

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { putItem, toItem } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
+import { recordOneTimeLinkUse } from '../db/repositories/one-time-links.ts';
 
 /**
  * One-time links to an authority's validation manager (spec 2.9 `oneTimeLink`): the URL carries a
@@ -84,10 +83,7 @@ export async function redeemOneTimeLink(token: string, now: Date): Promise<{ pro
     throw new OneTimeLinkRejected('malformed link');
   }
   if (data.e <= Math.floor(now.getTime() / 1000)) throw new OneTimeLinkRejected('link expired');
-  const first = await putItem(
-    toItem(keys.oneTimeLinkUse(data.n), 'oneTimeLinkUse', { processId: data.p, usedAt: now.toISOString(), expiresAt: data.e }),
-    true,
-  );
+  const first = await recordOneTimeLinkUse(data.n, data.p, now, data.e);
   if (!first) throw new OneTimeLinkRejected('link already used');
   return { processId: data.p, authority: data.a };
 }

@@ -1,11 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { db } from '../db/client.ts';
-import { getItem } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
+import { recordValidations } from '../db/repositories/certificate-requests.ts';
 import { getCertificateAuthority } from '../db/repositories/certificates.ts';
-import { tableName } from '../db/table.ts';
-import { ProcessRecord } from '../model/process.ts';
+import { getProcessById } from '../db/repositories/processes.ts';
 import { toWireTime } from '../time.ts';
 import { authorityGateway } from './authority.ts';
 import { OneTimeLinkRejected, redeemOneTimeLink } from './one-time-link.ts';
@@ -27,20 +23,14 @@ export async function completeValidationManager(
   }
   if (!token) throw new OneTimeLinkRejected('malformed link');
   const { processId, authority: authorityName } = await redeemOneTimeLink(token, at);
-  const process = await getItem(keys.processById(processId), ProcessRecord, 'process');
+  const process = await getProcessById(processId);
   if (!process || (process.type !== 'certificate' && process.type !== 'acme')) throw new OneTimeLinkRejected('no such request');
   const authority = await getCertificateAuthority(authorityName);
   if (!authority) throw new OneTimeLinkRejected('no such authority');
   const current = v.parse(v.object({ validations: v.record(v.string(), v.unknown()) }), process.details).validations;
   const resolved = authorityGateway(authority).resolveAttention(current as never);
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.processById(processId),
-      UpdateExpression: 'SET details.validations = :validations, updatedDate = :now',
-      ConditionExpression: 'updatedDate = :was',
-      ExpressionAttributeValues: { ':validations': resolved, ':now': toWireTime(at), ':was': process.updatedDate },
-    }),
-  );
+  if (!(await recordValidations(process, resolved, toWireTime(at), false))) {
+    throw new Error(`Process ${processId} changed while its validation manager visit was recorded`);
+  }
   return { processId, validations: resolved as Record<string, unknown> };
 }

@@ -1,7 +1,6 @@
-import { batchGetAll, parseItem } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
-import { zoneEntity } from '../db/repositories/zones.ts';
-import { type ZoneRecord, ZoneRecord as ZoneSchema } from '../model/zone.ts';
+import { getZonesByName } from '../db/repositories/zones.ts';
+import type { Validations } from '../model/certificate-process.ts';
+import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { nameAndParents } from './dcv.ts';
 
 /**
@@ -10,9 +9,7 @@ import { nameAndParents } from './dcv.ts';
  * the service does not manage, counts as not managed here.
  */
 export async function managedZonesFor(customer: string, names: readonly string[]): Promise<Map<string, ZoneRecord | undefined>> {
-  const candidates = zoneCandidates(names);
-  const items = candidates.length ? await batchGetAll(candidates.map((c) => keys.zoneByName(c))) : [];
-  return pickManagedZones(customer, names, items);
+  return pickManagedZones(customer, names, await getZonesByName(zoneCandidates(names)));
 }
 
 /** The zone names that may serve `names` (each name and its parents), to read in one batch. */
@@ -21,17 +18,16 @@ export function zoneCandidates(names: readonly string[]): string[] {
 }
 
 /**
- * managedZonesFor over zone items already read (any superset of the candidates of `names`, so a
- * caller can read them along with its other items).
+ * managedZonesFor over zones already read (any superset of the candidates of `names`, so a caller
+ * can read them along with its other items).
  */
 export function pickManagedZones(
   customer: string,
   names: readonly string[],
-  items: readonly Record<string, unknown>[],
+  read: readonly ZoneRecord[],
 ): Map<string, ZoneRecord | undefined> {
   const zones = new Map<string, ZoneRecord>();
-  for (const item of items) {
-    const zone = parseItem(ZoneSchema, zoneEntity, item);
+  for (const zone of read) {
     if (zone.customer === customer && zone.managed) zones.set(zone.domainName, zone);
   }
   const out = new Map<string, ZoneRecord | undefined>();
@@ -43,4 +39,30 @@ export function pickManagedZones(
         .find((z) => z !== undefined),
     );
   return out;
+}
+
+/** TTL of the DCV records the service adds to a managed zone. */
+const dcvRecordTtl = 300;
+
+/**
+ * The DNS DCV records the service adds to the customer's managed zones, per zone: each record
+ * once, and none a zone already holds. Zones with nothing to add are left out.
+ */
+export function dcvRecordsToAdd(
+  validations: Validations,
+  zones: Map<string, ZoneRecord | undefined>,
+): [zone: string, records: ZoneRecordEntry[]][] {
+  const out = new Map<string, ZoneRecordEntry[]>();
+  for (const entry of validations.dcv) {
+    if (entry.type !== 'DNS' || !entry.zone || !entry.dnsRecord || !entry.dnsType || !entry.dnsContents) continue;
+    const zone = zones.get(entry.commonName);
+    if (!zone) continue;
+    const present = zone.records.some((r) => r.name === entry.dnsRecord && r.type === entry.dnsType && r.content === entry.dnsContents);
+    const list = out.get(zone.domainName) ?? [];
+    if (!present && !list.some((r) => r.name === entry.dnsRecord)) {
+      list.push({ name: entry.dnsRecord, type: entry.dnsType, content: entry.dnsContents, ttl: dcvRecordTtl });
+    }
+    out.set(zone.domainName, list);
+  }
+  return [...out].filter(([, records]) => records.length > 0);
 }

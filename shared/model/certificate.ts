@@ -3,12 +3,15 @@ import { Handle, WireTime } from '../schemas/primitives.ts';
 
 /**
  * The certificate domain's records and enums: products (the spec's "ssl product metadata"),
- * authorities (with the sandbox authority's behaviour as data), certificates, and the state a
- * certificate or acme process keeps. Wire enums per contract 3.3.
+ * authorities (with the sandbox authority's behaviour as data) and certificates, and the
+ * validation vocabulary they share. The state a certificate process keeps is in
+ * certificate-process.ts, an acme process's in acme.ts: functions that only open or read
+ * certificates bundle none of those schemas. Wire enums per contract 3.3.
  */
 
-const NonNegative = v.pipe(v.number(), v.integer(), v.minValue(0));
-const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
+/** Counts and ids of the certificate records. */
+export const NonNegative = v.pipe(v.number(), v.integer(), v.minValue(0));
+export const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 export const ValidationLevel = v.picklist(['DV', 'OV', 'EV']);
 export type ValidationLevel = v.InferOutput<typeof ValidationLevel>;
@@ -17,24 +20,7 @@ export type ValidationLevel = v.InferOutput<typeof ValidationLevel>;
 export const ValidationStatus = v.picklist(['WAITING', 'ATTENTION', 'VALIDATED']);
 export type ValidationStatus = v.InferOutput<typeof ValidationStatus>;
 
-export const DcvType = v.picklist(['EMAIL', 'DNS', 'FILE']);
-export type DcvType = v.InferOutput<typeof DcvType>;
-
 export const DnsType = v.picklist(['CNAME', 'TXT']);
-
-export const CaaRecordStatus = v.picklist([
-  'UNKNOWN',
-  'VALID',
-  'INVALID',
-  'WAITING',
-  'EMPTY',
-  'TIMEOUT',
-  'UNRECOGNIZED_CRITICAL_TAG',
-  'MALFORMED_RESPONSE',
-]);
-export type CaaRecordStatus = v.InferOutput<typeof CaaRecordStatus>;
-
-export const RiskStatus = v.picklist(['PASSED', 'WAITING', 'FAILED']);
 
 /** The organization checks of OV/EV requests (spec 2.9), in wire order. */
 export const organizationChecks = ['organization', 'docs', 'voice', 'agreement', 'whois'] as const;
@@ -146,114 +132,3 @@ export const CertificateRecord = v.object({
   updatedDate: WireTime,
 });
 export type CertificateRecord = v.InferOutput<typeof CertificateRecord>;
-
-/** What the CSR asks to certify, as the answer shows it ("csrSummary"). */
-export const CsrSummary = v.object({
-  commonName: v.optional(v.string()),
-  san: v.array(v.string()),
-  subject: v.object({
-    organization: v.optional(v.string()),
-    organizationalUnit: v.optional(v.string()),
-    locality: v.optional(v.string()),
-    state: v.optional(v.string()),
-    country: v.optional(v.string()),
-    email: v.optional(v.string()),
-  }),
-  keyType: v.picklist(['RSA', 'EC']),
-  keySize: Positive,
-  curve: v.optional(v.string()),
-  signatureAlgorithm: v.string(),
-  sha256: v.string(),
-});
-export type CsrSummary = v.InferOutput<typeof CsrSummary>;
-
-/** A difference between the CSR and what will be certified. */
-export const Mismatch = v.object({ field: v.string(), message: v.string() });
-export type Mismatch = v.InferOutput<typeof Mismatch>;
-
-/** The fields of a dcv validation entry on the wire (spec 2.9, contract 3.3 enums). */
-export const dcvWireEntries = {
-  commonName: v.string(),
-  type: DcvType,
-  email: v.optional(v.string()),
-  status: ValidationStatus,
-  caaRecordStatus: CaaRecordStatus,
-  dnsRecord: v.optional(v.string()),
-  dnsType: v.optional(DnsType),
-  dnsContents: v.optional(v.string()),
-  fileLocation: v.optional(v.string()),
-  fileContents: v.optional(v.string()),
-  riskStatus: v.optional(RiskStatus),
-};
-
-/** One DCV entry as the process keeps it: the wire fields plus where the service put the record. */
-export const DcvState = v.object({
-  ...dcvWireEntries,
-  /** The managed zone (domain name) the service added the DNS record to, if it did. */
-  zone: v.optional(v.string()),
-});
-export type DcvState = v.InferOutput<typeof DcvState>;
-
-export const Validations = v.object({
-  organization: v.optional(ValidationStatus),
-  docs: v.optional(ValidationStatus),
-  voice: v.optional(ValidationStatus),
-  agreement: v.optional(ValidationStatus),
-  whois: v.optional(ValidationStatus),
-  dcv: v.array(DcvState),
-});
-export type Validations = v.InferOutput<typeof Validations>;
-
-export const Approver = v.object({
-  firstName: v.string(),
-  lastName: v.string(),
-  jobTitle: v.optional(v.string()),
-  email: v.string(),
-  voice: v.string(),
-});
-
-/** Contract 3.3 notes (deprecated on the wire, still kept). */
-export const Note = v.object({ createdDate: WireTime, type: v.picklist(['INCOMING', 'OUTGOING']), message: v.string() });
-
-/** The `details` of a certificate process: the request and its validation state. */
-export const CertificateProcessState = v.object({
-  /** The certificate being renewed (action renew). */
-  certificateId: v.optional(Positive),
-  product: v.string(),
-  authority: v.string(),
-  validationLevel: ValidationLevel,
-  period: Positive,
-  /** Multi-year requests: a subscription of `period` months, reissued every `certificateMonths`. */
-  subscription: v.optional(v.object({ months: Positive, certificateMonths: Positive, reissues: NonNegative })),
-  commonName: v.string(),
-  san: v.array(v.string()),
-  csr: v.string(),
-  csrSummary: CsrSummary,
-  mismatches: v.array(Mismatch),
-  uniqueValue: v.string(),
-  language: v.string(),
-  authKey: v.boolean(),
-  /** Organization fields of OV/EV requests, after the CSR fallbacks (organization, state, city, ...). */
-  subject: v.record(v.string(), v.string()),
-  approver: v.optional(Approver),
-  saEmail: v.optional(v.string()),
-  validations: Validations,
-  /** Set when the certificate was issued at once through auth-key validation (spec 2.9). */
-  issuedImmediately: v.optional(v.boolean()),
-  issuedCertificateId: v.optional(Positive),
-  notes: v.array(Note),
-});
-export type CertificateProcessState = v.InferOutput<typeof CertificateProcessState>;
-
-/** The `details` of an acme process: the account's organization checks only (spec 2.9). */
-export const AcmeProcessState = v.object({
-  authority: v.string(),
-  validationLevel: ValidationLevel,
-  validations: v.object({
-    organization: v.optional(ValidationStatus),
-    docs: v.optional(ValidationStatus),
-    voice: v.optional(ValidationStatus),
-    agreement: v.optional(ValidationStatus),
-  }),
-});
-export type AcmeProcessState = v.InferOutput<typeof AcmeProcessState>;

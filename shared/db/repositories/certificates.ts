@@ -1,14 +1,12 @@
 import * as v from 'valibot';
 import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../../model/certificate.ts';
-import type { ProcessRecord } from '../../model/process.ts';
-import { toWireTime } from '../../time.ts';
 import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
-import { putProcess } from './processes.ts';
+import { nextId } from './counters.ts';
 
-/** Certificates, certificate products and authorities (shared/certificates/model.ts has the records). */
+/** Certificates, certificate products and authorities (shared/model/certificate.ts has the records). */
 
-const certificateEntity = 'certificate';
+export const certificateEntity = 'certificate';
 const productEntity = 'certificateProduct';
 const authorityEntity = 'certificateAuthority';
 export const openRequestEntity = 'openCertificateRequest';
@@ -26,6 +24,11 @@ export function putCertificate(record: CertificateRecord, ifAbsent = false): Pro
 export async function getCertificateOf(customer: string, id: number): Promise<CertificateRecord | undefined> {
   const certificate = await getItem(keys.certificateById(id), CertificateRecord, certificateEntity);
   return certificate?.customer === customer ? certificate : undefined;
+}
+
+/** The next certificate id (atomic; see counters.ts). */
+export function allocateCertificateId(): Promise<number> {
+  return nextId('certificate');
 }
 
 export async function listCertificates(customer: string): Promise<CertificateRecord[]> {
@@ -88,49 +91,4 @@ export async function listOpenRequests(): Promise<number[]> {
     ExpressionAttributeValues: { ':pk': keys.openCertificateRequests().pk },
   });
   return items.map((item) => parseItem(OpenRequest, openRequestEntity, item).processId);
-}
-
-/** A dataset time: a wire time, or `now+Nd` / `now-Nd` resolved when the dataset is loaded. */
-export const DatasetTime = v.union([
-  v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)),
-  v.pipe(v.string(), v.regex(/^now[+-]\d{1,5}d$/, 'must be a wire time or now+Nd / now-Nd')),
-]);
-
-/**
- * A certificate in a dataset: dates may be relative, so demo certificates stay "expiring within
- * 30 days" whenever the demo data is loaded.
- */
-export const DatasetCertificate = v.object({
-  ...CertificateRecord.entries,
-  startDate: DatasetTime,
-  expiryDate: DatasetTime,
-  createdDate: DatasetTime,
-  updatedDate: DatasetTime,
-});
-export type DatasetCertificate = v.InferOutput<typeof DatasetCertificate>;
-
-/** Resolves a dataset time against `at`. */
-export function resolveDatasetTime(value: string, at: Date): string {
-  const match = /^now([+-])(\d+)d$/.exec(value);
-  if (!match) return value;
-  const days = Number(match[2]) * (match[1] === '-' ? -1 : 1);
-  return toWireTime(at.getTime() + days * 86_400_000);
-}
-
-/** A dataset certificate as a record, its relative dates resolved against `at`. */
-export function resolveDatasetCertificate(c: DatasetCertificate, at: Date): CertificateRecord {
-  return {
-    ...c,
-    startDate: resolveDatasetTime(c.startDate, at),
-    expiryDate: resolveDatasetTime(c.expiryDate, at),
-    createdDate: resolveDatasetTime(c.createdDate, at),
-    updatedDate: resolveDatasetTime(c.updatedDate, at),
-  };
-}
-
-/** Loads a dataset process; a certificate request still validating also gets its open-request marker. */
-export async function putDatasetProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
-  const written = await putProcess(record, ifAbsent);
-  if (written && record.type === 'certificate' && record.status === 'RUNNING') await putItem(openRequestItem(record.id));
-  return written;
 }

@@ -20,6 +20,11 @@ export async function getProcess(id: number, customer: string): Promise<ProcessR
   return process && process.customer === customer ? process : undefined;
 }
 
+/** A process, whoever holds it: for the jobs and the sandbox, which act for no caller (API callers use getProcess). */
+export function getProcessById(id: number): Promise<ProcessRecord | undefined> {
+  return getItem(keys.processById(id), ProcessRecord, entity);
+}
+
 /** The next process id (atomic; see counters.ts). */
 export function allocateProcessId(): Promise<number> {
   return nextId('process');

@@ -1,6 +1,8 @@
-import { TemplateRecord, ZoneRecord } from '../../model/zone.ts';
-import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { TemplateRecord, ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
+import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+import type { TransactItem } from '../transactions.ts';
 
 export const zoneEntity = 'zone';
 const templateEntity = 'template';
@@ -23,6 +25,26 @@ export function getZone(domainName: string): Promise<ZoneRecord | undefined> {
 export async function getZoneOf(customer: string, domainName: string): Promise<ZoneRecord | undefined> {
   const zone = await getZone(domainName);
   return zone?.customer === customer ? zone : undefined;
+}
+
+/** The zones of these domain names that exist, whoever holds them (one BatchGet; callers check the customer). */
+export async function getZonesByName(domainNames: readonly string[]): Promise<ZoneRecord[]> {
+  const items = domainNames.length ? await batchGetAll(domainNames.map((name) => keys.zoneByName(name))) : [];
+  return items.map((item) => parseItem(ZoneRecord, zoneEntity, item));
+}
+
+/** Appends records to a zone of this customer, for use inside a caller's transaction (the zone must still be theirs). */
+export function appendZoneRecordsItem(domainName: string, customer: string, records: ZoneRecordEntry[], at: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.zoneByName(domainName),
+      UpdateExpression: 'SET #records = list_append(#records, :records), updatedDate = :now',
+      ConditionExpression: 'customer = :customer',
+      ExpressionAttributeNames: { '#records': 'records' },
+      ExpressionAttributeValues: { ':records': records, ':now': at, ':customer': customer },
+    },
+  };
 }
 
 export async function listZones(customer: string): Promise<ZoneRecord[]> {

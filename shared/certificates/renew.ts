@@ -1,0 +1,117 @@
+import type { Principal } from '../auth/principal.ts';
+import { type RenewalIds, type RenewalRecords, recordRenewal } from '../db/repositories/certificate-requests.ts';
+import { ObjectStatusProhibitsOperation } from '../errors.ts';
+import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
+import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
+import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
+import { now as clock, toWireTime } from '../time.ts';
+import { authorityGateway, type CertificateAuthorityGateway } from './authority.ts';
+import { certificateInfo } from './info.ts';
+import { issuedCertificate, requestView } from './issue.ts';
+import type { RenewBody } from './renew-request.ts';
+import { planRenewal, type RenewalPlan } from './renewal-plan.ts';
+import type { CertificateInfo } from './view.ts';
+import { dcvRecordsToAdd } from './zones.ts';
+
+/**
+ * Certificate renewal (spec 2.7, 4.2; contract 3.2): validates the request against the product's
+ * metadata and the CSR, prices it, and either answers a quote or opens a renewal process whose DCV
+ * records go straight into the customer's managed zones. Auth-key requests that can be validated
+ * at once are issued immediately.
+ */
+
+/** The quote of a renewal (contract 3.2): what the request would produce, with its price. */
+export type RenewalQuote = CertificateInfo & QuoteBody;
+
+/** Renews a certificate (spec 4.2), or with `quoteOnly` answers what the renewal would produce and cost, changing nothing. */
+export async function renewCertificate(
+  certificateId: number,
+  body: RenewBody,
+  principal: Principal,
+  quoteOnly: boolean,
+): Promise<Outcome<RenewalQuote, CertificateInfo>> {
+  const at = clock();
+  const plan = await planRenewal(certificateId, body, principal.customer, at);
+  if (quoteOnly) return { quote: { ...certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at), ...plan.quote } };
+  return { started: await submit(plan, body, principal, at) };
+}
+
+/** What a renewal writes and shows for its ids, once the plan is accepted. */
+interface Submission {
+  plan: RenewalPlan;
+  /** The process's state: the plan's, with the validations as they stand at submission. */
+  state: CertificateProcessState;
+  /** The authority that issues at once; undefined when the request goes through validation. */
+  issuer: CertificateAuthorityGateway | undefined;
+  principal: Principal;
+  at: Date;
+}
+
+/** Opens the renewal process (or issues at once): one transaction guarding one renewal per certificate. */
+async function submit(plan: RenewalPlan, body: RenewBody, principal: Principal, at: Date): Promise<StartedProcess<CertificateInfo>> {
+  assertAcknowledged(plan.quote, plan.list, body.billables, at);
+  const gateway = authorityGateway(plan.authority);
+  const immediate = plan.state.authKey && plan.product.authKey && gateway.validatableAtOnce(plan.state.validations);
+  const validations = immediate ? validatedAtOnce(plan.state.validations) : plan.state.validations;
+  const submission: Submission = { plan, state: { ...plan.state, validations }, issuer: immediate ? gateway : undefined, principal, at };
+  const renewal = {
+    certificateId: plan.certificate.id,
+    customer: principal.customer,
+    counters: plan.counters,
+    issuesAtOnce: immediate,
+    dcvRecords: dcvRecordsToAdd(validations, plan.zones),
+    at: toWireTime(at),
+  };
+  const ids = await recordRenewal(renewal, (claimed) => renewalRecords(submission, claimed));
+  if (!ids) {
+    throw new ObjectStatusProhibitsOperation(
+      `Certificate ${plan.certificate.id} has an open renewal or was renewed meanwhile; one renewal at a time.`,
+    );
+  }
+  const { process, state } = renewalRecords(submission, ids);
+  return { processId: ids.process, completed: process.status === 'COMPLETED', view: certificateInfo(process, state, plan.authority, at) };
+}
+
+/** Validations as auth-key validation leaves them: every DCV entry VALIDATED, its risk check (if any) PASSED. */
+function validatedAtOnce(validations: Validations): Validations {
+  return {
+    ...validations,
+    dcv: validations.dcv.map((e) => ({
+      ...e,
+      status: 'VALIDATED' as const,
+      ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}),
+    })),
+  };
+}
+
+/** The process (and the certificate issued at once) a renewal writes for its ids, and the state the process keeps. */
+function renewalRecords(
+  { plan, state, issuer, principal, at }: Submission,
+  ids: RenewalIds,
+): RenewalRecords & { state: CertificateProcessState } {
+  const stamp = toWireTime(at);
+  const issued = issuer
+    ? issuedCertificate(
+        { certificate: ids.certificate as number, process: ids.process },
+        principal.customer,
+        state,
+        issuer.issue(requestView(ids.process, state, at), at),
+        stamp,
+      )
+    : undefined;
+  const kept: CertificateProcessState = issued ? { ...state, issuedCertificateId: issued.id, issuedImmediately: true } : state;
+  const process: ProcessRecord = {
+    id: ids.process,
+    customer: principal.customer,
+    user: principal.user,
+    type: 'certificate',
+    action: 'renew',
+    identifier: kept.commonName,
+    status: issued ? 'COMPLETED' : 'RUNNING',
+    createdDate: stamp,
+    updatedDate: stamp,
+    billables: plan.quote.quote.billables ?? [],
+    details: kept as unknown as Record<string, unknown>,
+  };
+  return { process, state: kept, ...(issued ? { issued } : {}) };
+}

@@ -1,0 +1,165 @@
+import { randomInt } from 'node:crypto';
+import { readForRenewal } from '../db/repositories/certificate-requests.ts';
+import { getPriceList } from '../db/repositories/prices.ts';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation } from '../errors.ts';
+import type { CertificateAuthority, CertificateProduct, CertificateRecord } from '../model/certificate.ts';
+import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
+import type { ZoneRecord } from '../model/zone.ts';
+import type { PriceList, QuoteBody } from '../pricing/index.ts';
+import { toWireTime } from '../time.ts';
+import { authorityGateway } from './authority.ts';
+import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
+import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
+import type { RenewBody } from './renew-request.ts';
+import { priceRenewal } from './renewal-price.ts';
+import { type CheckedRenewal, checkRenewal, languageOf, zonePrefetch } from './renewal-rules.ts';
+import { managedZonesFor, pickManagedZones } from './zones.ts';
+
+/**
+ * Planning a certificate renewal (spec 2.7, 4.2): the certificate must be the caller's and in its
+ * renewal window, the request must keep its product's rules (renewal-rules.ts); the plan is the
+ * process's state as the authority opens it, the DCV records' zones, and the price.
+ */
+
+const day = 24 * 60 * 60 * 1000;
+
+/** Everything a valid request resolves to: what the quote shows and the process stores. */
+export interface RenewalPlan {
+  certificate: CertificateRecord;
+  product: CertificateProduct;
+  authority: CertificateAuthority;
+  state: CertificateProcessState;
+  zones: Map<string, ZoneRecord | undefined>;
+  quote: QuoteBody;
+  list: PriceList;
+  /** The id sequences as read with the certificate (ids are claimed in the transaction). */
+  counters: { process: number; certificate: number };
+}
+
+/** Validates the request and resolves everything the quote and the process need. */
+export async function planRenewal(certificateId: number, body: RenewBody, customer: string, at: Date): Promise<RenewalPlan> {
+  // The CSR is parsed first (no I/O): its names say which zones to read along with the
+  // certificate. A CSR error is still reported where the rules put it.
+  const csr = await parseCsr(body.csr).catch(refusal);
+  const zoneNames = zonePrefetch(body, csr instanceof CsrRejected ? undefined : csr);
+  // One BatchGet (certificate, counters, zones) and the price list's Query, at once; products
+  // and authorities are configuration, cached (shared/certificates/catalogue.ts).
+  const [read, list] = await Promise.all([readForRenewal(certificateId, zoneNames), getPriceList(customer)]);
+  const stored = read.certificate?.customer === customer ? read.certificate : undefined;
+  const { certificate, current } = await renewableCertificate(stored, certificateId, at);
+  const product = await requestedProduct(body.product, current);
+  const authority = await catalogueAuthority(product.authority);
+  if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
+  const checked = checkRenewal(product, body, csr);
+  const zones = read.zones ? pickManagedZones(customer, checked.allNames, read.zones) : await managedZonesFor(customer, checked.allNames);
+  const uniqueValue = body.uniqueValue ?? randomUniqueValue();
+  const validations = authorityGateway(authority).open(
+    {
+      processId: 0,
+      validationLevel: product.validationType,
+      period: body.period,
+      csrSha256: checked.csr.summary.sha256,
+      uniqueValue,
+      requestedAt: at,
+    },
+    checked.dcv,
+    zones,
+  );
+  const state = processState({ certificate, product, authority }, body, checked, { uniqueValue, validations });
+  const quote = priceRenewal(product, checked.names, body.period, list, at);
+  return { certificate, product, authority, state, zones, quote, list, counters: read.counters };
+}
+
+/** A refused CSR is an answer (reported with the request's other violations); anything else is thrown on. */
+function refusal(error: unknown): CsrRejected {
+  if (error instanceof CsrRejected) return error;
+  throw error;
+}
+
+/**
+ * The certificate if it can be renewed now: the caller's (another's reads as absent), active, not
+ * expired, not renewed or renewing, and in its product's renewal window; with its product.
+ */
+async function renewableCertificate(
+  certificate: CertificateRecord | undefined,
+  id: number,
+  at: Date,
+): Promise<{ certificate: CertificateRecord; current: CertificateProduct }> {
+  if (!certificate) throw new ObjectDoesNotExist('Certificate', String(id));
+  if (certificate.status !== 'ACTIVE') {
+    throw new ObjectStatusProhibitsOperation(
+      `Certificate ${id} is ${certificate.status.toLowerCase()}; only active certificates can be renewed.`,
+    );
+  }
+  const expiry = new Date(certificate.expiryDate);
+  if (expiry.getTime() <= at.getTime())
+    throw new ObjectStatusProhibitsOperation(`Certificate ${id} expired on ${certificate.expiryDate}; request a new certificate instead.`);
+  if (certificate.renewedBy !== undefined) {
+    throw new ObjectStatusProhibitsOperation(`Certificate ${id} was already renewed by certificate ${certificate.renewedBy}.`);
+  }
+  if (certificate.renewalProcessId !== undefined) {
+    throw new ObjectStatusProhibitsOperation(
+      `Certificate ${id} has an open renewal (process ${certificate.renewalProcessId}); one renewal at a time.`,
+    );
+  }
+  const current = await catalogueProduct(certificate.product);
+  if (!current) throw new Error(`Certificate ${id} names unknown product '${certificate.product}'`);
+  const opens = new Date(expiry.getTime() - current.renewalWindowDays * day);
+  if (at.getTime() < opens.getTime()) {
+    throw new ObjectStatusProhibitsOperation(
+      `Certificate ${id} expires on ${certificate.expiryDate}; it can be renewed from ${toWireTime(opens)} (${current.renewalWindowDays} days before expiry).`,
+    );
+  }
+  return { certificate, current };
+}
+
+/** The product the renewal moves to: the one named in the request, else the certificate's own. */
+async function requestedProduct(name: string | undefined, current: CertificateProduct): Promise<CertificateProduct> {
+  if (name === undefined || name === current.product) return current;
+  const chosen = await catalogueProduct(name);
+  if (!chosen) throw new ObjectDoesNotExist('Product', name, 'body');
+  return chosen;
+}
+
+/** A random unique value (spec 2.7: generated when omitted): 20 lower-case letters and digits. */
+function randomUniqueValue(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  for (let i = 0; i < 20; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** The state the renewal's process keeps: the request as checked, and the validations the authority opened. */
+function processState(
+  renewal: { certificate: CertificateRecord; product: CertificateProduct; authority: CertificateAuthority },
+  body: RenewBody,
+  checked: CheckedRenewal,
+  opened: { uniqueValue: string; validations: Validations },
+): CertificateProcessState {
+  const { certificate, product, authority } = renewal;
+  const csr: ParsedCsr = checked.csr;
+  const months = Math.min(body.period, authority.maxValidityMonths);
+  return {
+    certificateId: certificate.id,
+    product: product.product,
+    authority: authority.name,
+    validationLevel: product.validationType,
+    period: body.period,
+    ...(body.period > months
+      ? { subscription: { months: body.period, certificateMonths: months, reissues: Math.ceil(body.period / months) - 1 } }
+      : {}),
+    commonName: checked.commonName,
+    san: checked.allNames.filter((n) => n !== checked.commonName),
+    csr: body.csr,
+    csrSummary: csr.summary,
+    mismatches: checked.mismatches,
+    uniqueValue: opened.uniqueValue,
+    language: languageOf(body, csr),
+    authKey: body.authKey === true,
+    subject: checked.subject,
+    ...(body.approver ? { approver: body.approver } : {}),
+    ...(body.saEmail ? { saEmail: body.saEmail } : {}),
+    validations: opened.validations,
+    notes: [],
+  };
+}

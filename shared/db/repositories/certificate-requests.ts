@@ -1,0 +1,218 @@
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CertificateRecord } from '../../model/certificate.ts';
+import type { ProcessRecord } from '../../model/process.ts';
+import { ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
+import { db } from '../client.ts';
+import { parseItem, readItems } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+import { cancellationCodes, counterKey, counterValue, type TransactItem, transactWithIds } from '../transactions.ts';
+import { certificateEntity, certificateItem, openRequestItem } from './certificates.ts';
+import { processItem } from './processes.ts';
+import { appendZoneRecordsItem, zoneEntity } from './zones.ts';
+
+/**
+ * The reads and writes of a certificate request's life: a renewal opens it (or issues at once),
+ * the DCV check and the validation manager record its validations, and issuing completes it. A
+ * request still validating has an open-request marker (certificates.ts) the DCV check lists.
+ */
+
+/** The ids a renewal's transaction claims: its process, and the certificate when issued at once. */
+export interface RenewalIds {
+  process: number;
+  certificate?: number;
+}
+
+/** What a renewal writes for its ids: the process, and the certificate when it was issued at once. */
+export interface RenewalRecords {
+  process: ProcessRecord;
+  issued?: CertificateRecord;
+}
+
+/** What a renewal reads before it decides anything. */
+export interface RenewalReads {
+  /** The certificate, whoever holds it (the caller checks the customer). */
+  certificate?: CertificateRecord;
+  /** The id sequences as read (ids are claimed in the renewal's transaction). */
+  counters: { process: number; certificate: number };
+  /** The zones of `zoneNames` that exist, whoever holds them; undefined when no names were given. */
+  zones?: ZoneRecord[];
+}
+
+/**
+ * The certificate, the id counters and the zones that may serve the request's names, in one
+ * BatchGet: everything a renewal reads but the price list. `zoneNames` undefined reads no zones.
+ */
+export async function readForRenewal(certificateId: number, zoneNames: readonly string[] | undefined): Promise<RenewalReads> {
+  const named: Record<string, { pk: string; sk: string }> = {
+    certificate: keys.certificateById(certificateId),
+    processCounter: counterKey('process'),
+    certificateCounter: counterKey('certificate'),
+  };
+  zoneNames?.forEach((name, i) => {
+    named[`zone${i}`] = keys.zoneByName(name);
+  });
+  const items = await readItems(named);
+  const zones = zoneNames
+    ?.map((_, i) => items[`zone${i}`])
+    .filter((item) => item !== undefined)
+    .map((item) => parseItem(ZoneRecord, zoneEntity, item));
+  return {
+    ...(items.certificate ? { certificate: parseItem(CertificateRecord, certificateEntity, items.certificate) } : {}),
+    counters: { process: counterValue(items.processCounter), certificate: counterValue(items.certificateCounter) },
+    ...(zones ? { zones } : {}),
+  };
+}
+
+/** A renewal to record: the certificate renewed and its holder, the id counters as read, the DCV records per zone. */
+export interface Renewal {
+  certificateId: number;
+  customer: string;
+  counters: { process: number; certificate: number };
+  /** Whether the certificate is issued at once (a certificate id is claimed too). */
+  issuesAtOnce: boolean;
+  /** The DCV records to add to the customer's managed zones, per zone. */
+  dcvRecords: [zone: string, records: ZoneRecordEntry[]][];
+  /** The wire time of the renewal. */
+  at: string;
+}
+
+/**
+ * Records a renewal in one transaction that claims its ids (db/transactions.ts): the renewed
+ * certificate is linked to the process (or to its successor when issued at once) under the
+ * condition that it is still the customer's, active, and neither renewing nor renewed; the
+ * process; the successor or the open-request marker; the DCV records. Undefined when that
+ * condition failed: one renewal at a time.
+ */
+export async function recordRenewal(renewal: Renewal, records: (ids: RenewalIds) => RenewalRecords): Promise<RenewalIds | undefined> {
+  const items = (ids: RenewalIds) => renewalItems(renewal, records(ids));
+  const { process, certificate } = renewal.counters;
+  try {
+    return renewal.issuesAtOnce ? await transactWithIds({ process, certificate }, items) : await transactWithIds({ process }, items);
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return undefined;
+    throw error;
+  }
+}
+
+function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): TransactItem[] {
+  const table = tableName();
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.certificateById(renewal.certificateId),
+        UpdateExpression: issued ? 'SET renewedBy = :link, updatedDate = :now' : 'SET renewalProcessId = :link, updatedDate = :now',
+        ConditionExpression:
+          'customer = :customer AND #status = :active AND attribute_not_exists(renewalProcessId) AND attribute_not_exists(renewedBy)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':link': issued ? issued.id : process.id,
+          ':now': renewal.at,
+          ':customer': renewal.customer,
+          ':active': 'ACTIVE',
+        },
+      },
+    },
+    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
+    issued
+      ? { Put: { TableName: table, Item: certificateItem(issued), ConditionExpression: 'attribute_not_exists(pk)' } }
+      : { Put: { TableName: table, Item: openRequestItem(process.id) } },
+    ...renewal.dcvRecords.map(([zone, entries]) => appendZoneRecordsItem(zone, renewal.customer, entries, renewal.at)),
+  ];
+}
+
+/** Removes the open-request marker of a process that is gone or finished (its own transaction, like every marker write). */
+export async function closeOpenRequest(processId: number): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: tableName(), Key: keys.openCertificateRequest(processId) } }] }),
+  );
+}
+
+/** The condition that the process is as it was read: unchanged since `updatedDate`, and with `whileRunning` still RUNNING. */
+function unchanged(process: Pick<ProcessRecord, 'updatedDate'>, whileRunning: boolean) {
+  return whileRunning
+    ? {
+        ConditionExpression: 'updatedDate = :was AND #status = :running',
+        ExpressionAttributeNames: { '#status': 'status' },
+        values: { ':was': process.updatedDate, ':running': 'RUNNING' },
+      }
+    : { ConditionExpression: 'updatedDate = :was', values: { ':was': process.updatedDate } };
+}
+
+/**
+ * Stores a request's new validation state, unless the process changed since it was read (and,
+ * with `whileRunning`, unless it stopped running). False when it had: someone else moved first.
+ */
+export async function recordValidations(
+  process: Pick<ProcessRecord, 'id' | 'updatedDate'>,
+  validations: object,
+  at: string,
+  whileRunning: boolean,
+): Promise<boolean> {
+  const { values, ...condition } = unchanged(process, whileRunning);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(process.id),
+        UpdateExpression: 'SET details.validations = :validations, updatedDate = :now',
+        ...condition,
+        ExpressionAttributeValues: { ':validations': validations, ':now': at, ...values },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/**
+ * Issues a validated request in one transaction: the running process, unchanged since it was
+ * read, completes with its validations and the certificate's id; the certificate is written; the
+ * open-request marker goes; a renewed certificate (`renews`) drops its open renewal for its
+ * successor. False when a condition failed: another run got there first.
+ */
+export async function issueCertificate(
+  process: Pick<ProcessRecord, 'id' | 'updatedDate'>,
+  validations: object,
+  certificate: CertificateRecord,
+  renews: number | undefined,
+  at: string,
+): Promise<boolean> {
+  const table = tableName();
+  const { values, ...condition } = unchanged(process, true);
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.processById(process.id),
+        UpdateExpression:
+          'SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, updatedDate = :now',
+        ...condition,
+        ExpressionAttributeValues: { ':validations': validations, ':id': certificate.id, ':completed': 'COMPLETED', ':now': at, ...values },
+      },
+    },
+    { Put: { TableName: table, Item: certificateItem(certificate), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Delete: { TableName: table, Key: keys.openCertificateRequest(process.id), ConditionExpression: 'attribute_exists(pk)' } },
+  ];
+  if (renews !== undefined) {
+    items.push({
+      Update: {
+        TableName: table,
+        Key: keys.certificateById(renews),
+        UpdateExpression: 'REMOVE renewalProcessId SET renewedBy = :id, updatedDate = :now',
+        ConditionExpression: 'renewalProcessId = :pid',
+        ExpressionAttributeValues: { ':id': certificate.id, ':now': at, ':pid': process.id },
+      },
+    });
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}

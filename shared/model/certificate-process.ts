@@ -1,0 +1,123 @@
+import * as v from 'valibot';
+import { WireTime } from '../schemas/primitives.ts';
+import { DnsType, NonNegative, Positive, ValidationLevel, ValidationStatus } from './certificate.ts';
+
+/**
+ * The state a certificate process keeps (spec 2.9): the request as checked, the CSR's summary,
+ * and the validations (organization checks and one DCV entry per name). Wire enums per contract 3.3.
+ */
+
+export const DcvType = v.picklist(['EMAIL', 'DNS', 'FILE']);
+export type DcvType = v.InferOutput<typeof DcvType>;
+
+export const CaaRecordStatus = v.picklist([
+  'UNKNOWN',
+  'VALID',
+  'INVALID',
+  'WAITING',
+  'EMPTY',
+  'TIMEOUT',
+  'UNRECOGNIZED_CRITICAL_TAG',
+  'MALFORMED_RESPONSE',
+]);
+export type CaaRecordStatus = v.InferOutput<typeof CaaRecordStatus>;
+
+export const RiskStatus = v.picklist(['PASSED', 'WAITING', 'FAILED']);
+
+/** What the CSR asks to certify, as the answer shows it ("csrSummary"). */
+export const CsrSummary = v.object({
+  commonName: v.optional(v.string()),
+  san: v.array(v.string()),
+  subject: v.object({
+    organization: v.optional(v.string()),
+    organizationalUnit: v.optional(v.string()),
+    locality: v.optional(v.string()),
+    state: v.optional(v.string()),
+    country: v.optional(v.string()),
+    email: v.optional(v.string()),
+  }),
+  keyType: v.picklist(['RSA', 'EC']),
+  keySize: Positive,
+  curve: v.optional(v.string()),
+  signatureAlgorithm: v.string(),
+  sha256: v.string(),
+});
+export type CsrSummary = v.InferOutput<typeof CsrSummary>;
+
+/** A difference between the CSR and what will be certified. */
+export const Mismatch = v.object({ field: v.string(), message: v.string() });
+export type Mismatch = v.InferOutput<typeof Mismatch>;
+
+/** The fields of a dcv validation entry on the wire (spec 2.9, contract 3.3 enums). */
+export const dcvWireEntries = {
+  commonName: v.string(),
+  type: DcvType,
+  email: v.optional(v.string()),
+  status: ValidationStatus,
+  caaRecordStatus: CaaRecordStatus,
+  dnsRecord: v.optional(v.string()),
+  dnsType: v.optional(DnsType),
+  dnsContents: v.optional(v.string()),
+  fileLocation: v.optional(v.string()),
+  fileContents: v.optional(v.string()),
+  riskStatus: v.optional(RiskStatus),
+};
+
+/** One DCV entry as the process keeps it: the wire fields plus where the service put the record. */
+export const DcvState = v.object({
+  ...dcvWireEntries,
+  /** The managed zone (domain name) the service added the DNS record to, if it did. */
+  zone: v.optional(v.string()),
+});
+export type DcvState = v.InferOutput<typeof DcvState>;
+
+export const Validations = v.object({
+  organization: v.optional(ValidationStatus),
+  docs: v.optional(ValidationStatus),
+  voice: v.optional(ValidationStatus),
+  agreement: v.optional(ValidationStatus),
+  whois: v.optional(ValidationStatus),
+  dcv: v.array(DcvState),
+});
+export type Validations = v.InferOutput<typeof Validations>;
+
+export const Approver = v.object({
+  firstName: v.string(),
+  lastName: v.string(),
+  jobTitle: v.optional(v.string()),
+  email: v.string(),
+  voice: v.string(),
+});
+
+/** Contract 3.3 notes (deprecated on the wire, still kept). */
+export const Note = v.object({ createdDate: WireTime, type: v.picklist(['INCOMING', 'OUTGOING']), message: v.string() });
+
+/** The `details` of a certificate process: the request and its validation state. */
+export const CertificateProcessState = v.object({
+  /** The certificate being renewed (action renew). */
+  certificateId: v.optional(Positive),
+  product: v.string(),
+  authority: v.string(),
+  validationLevel: ValidationLevel,
+  period: Positive,
+  /** Multi-year requests: a subscription of `period` months, reissued every `certificateMonths`. */
+  subscription: v.optional(v.object({ months: Positive, certificateMonths: Positive, reissues: NonNegative })),
+  commonName: v.string(),
+  san: v.array(v.string()),
+  csr: v.string(),
+  csrSummary: CsrSummary,
+  mismatches: v.array(Mismatch),
+  uniqueValue: v.string(),
+  language: v.string(),
+  authKey: v.boolean(),
+  /** Organization fields of OV/EV requests, after the CSR fallbacks (organization, state, city, ...). */
+  subject: v.record(v.string(), v.string()),
+  approver: v.optional(Approver),
+  saEmail: v.optional(v.string()),
+  validations: Validations,
+  /** Set when the certificate was issued at once through auth-key validation (spec 2.9). */
+  issuedImmediately: v.optional(v.boolean()),
+  issuedCertificateId: v.optional(Positive),
+  notes: v.array(Note),
+});
+export type CertificateProcessState = v.InferOutput<typeof CertificateProcessState>;
