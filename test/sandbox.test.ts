@@ -73,7 +73,8 @@ async function goneWithin(endpoint: string, ms: number): Promise<boolean> {
 const providerInfo = (url: string, key = 'demo-key') =>
   fetch(`${url}/v2/providers/REGISTRY/sidn/info`, { headers: { Authorization: `ApiKey ${key}` } });
 
-describe('npm start (local sandbox)', () => {
+// Each test starts the sandbox as a process (java included), some twice: minutes on a loaded machine, not seconds.
+describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
   it('serves the API on HTTP with demo data, and Ctrl-C stops it and its DynamoDB Local', async () => {
     const sandbox = await launch([]);
     expect(sandbox.readyLine).toMatch(/in memory; demo data: \d+ items written, 0 already present/);

@@ -142,6 +142,8 @@ export interface GatewayOptions {
   authorizerCacheSeconds?: number;
   /** Per-key throttling (the usage plan's); default from LOCAL_RATE_LIMIT_RPS / LOCAL_RATE_LIMIT_BURST. */
   rateLimit?: RateLimit;
+  /** The throttle's clock (ms), so a test can move time itself rather than sleep. */
+  clock?: () => number;
 }
 
 /**
@@ -150,7 +152,7 @@ export interface GatewayOptions {
  */
 export function createGateway(options: GatewayOptions = {}) {
   const authorize = createAuthorize((options.authorizerCacheSeconds ?? authorizerCacheSeconds) * 1000);
-  const limiter = createRateLimiter(options.rateLimit ?? rateLimitFromEnv());
+  const limiter = createRateLimiter(options.rateLimit ?? rateLimitFromEnv(), options.clock);
 
   /** API Gateway's checks before the integration: the authorizer, then the usage plan's per-key throttle. */
   async function admit(request: ParsedRequest, requestId: string): Promise<Admission> {
