@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { DomainName, WireTime } from '../schemas/primitives.ts';
 import { KeyData } from './domain.ts';
-import { isValidPath, WaitingStatus } from './transfer.ts';
+import { type FinalStatus, finalStatuses, isValidPath, WaitingStatus } from './transfer.ts';
 
 /**
  * A domain as the sandbox registry knows it (contract section 6): which registry runs it, its auth
@@ -13,6 +13,9 @@ export const TransferStage = v.object({
   status: WaitingStatus,
   seconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
 });
+
+/** How a transfer script may end: any final status but `cancelled`, which is the customer's own act, never the registry's. */
+const ScriptOutcome = v.picklist(finalStatuses.filter((s): s is Exclude<FinalStatus, 'cancelled'> => s !== 'cancelled'));
 
 /** EPP statuses that make a registry refuse a transfer (RFC 5731 and the ICANN transfer policy). */
 export const transferBlockingStatuses = [
@@ -43,7 +46,7 @@ export const RegistryDomainRecord = v.object({
   transfer: v.pipe(
     v.object({
       stages: v.array(TransferStage),
-      outcome: v.picklist(['completed', 'rejected', 'failed']),
+      outcome: ScriptOutcome,
       /** What the registry says when the outcome is rejected or failed. */
       reason: v.optional(v.string()),
     }),

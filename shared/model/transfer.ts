@@ -9,29 +9,19 @@ import type { ProcessRecord } from './process.ts';
  * pending state while a transfer runs.
  */
 
-/** Transfer statuses (spec section 3). */
-export const transferStatuses = [
-  'pendingwhois',
-  'pendingfoa',
-  'pendingvalidation',
-  'pending',
-  'approved',
-  'cancelled',
-  'rejected',
-  'failed',
-  'completed',
-] as const;
-export const TransferStatus = v.picklist(transferStatuses);
-export type TransferStatus = v.InferOutput<typeof TransferStatus>;
-
 /** The statuses in which a transfer still waits for someone (the registry, a contact, the losing side). */
 export const waitingStatuses = ['pendingwhois', 'pendingfoa', 'pendingvalidation', 'pending', 'approved'] as const;
 export const WaitingStatus = v.picklist(waitingStatuses);
 export type WaitingStatus = v.InferOutput<typeof WaitingStatus>;
 
 /** The statuses that end a transfer. */
-export const finalStatuses = ['completed', 'rejected', 'failed', 'cancelled'] as const;
+export const finalStatuses = ['cancelled', 'rejected', 'failed', 'completed'] as const;
 export type FinalStatus = (typeof finalStatuses)[number];
+
+/** Transfer statuses (spec section 3, in its order): the waiting ones, then the final ones. */
+export const transferStatuses = [...waitingStatuses, ...finalStatuses] as const;
+export const TransferStatus = v.picklist(transferStatuses);
+export type TransferStatus = v.InferOutput<typeof TransferStatus>;
 
 /** Whether a transfer status ends the transfer. */
 export function isFinal(status: TransferStatus): status is FinalStatus {
@@ -191,7 +181,7 @@ export function transferResultOf(process: ProcessRecord): TransferResult {
     status,
     requestedDate: d.requestedDate,
     ...(status === 'completed' && d.expiryDate ? { expiryDate: d.expiryDate } : {}),
-    ...(d.actionDate && !['completed', 'rejected', 'failed', 'cancelled'].includes(status) ? { actionDate: d.actionDate } : {}),
+    ...(d.actionDate && !isFinal(status) ? { actionDate: d.actionDate } : {}),
     type: 'IN',
     processId: process.id,
   };
