@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AcmeInfo, CertificateInfo, DcvValidation, NextAction } from '../../shared/certificates/view.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
-import { TransferResult } from '../transfer/openapi.ts';
+import { TransferResult } from '../../shared/model/transfer.ts';
 import { ProcessInfoRequest } from './schema.ts';
 
 /** GET /v2/processes/{processId}/info in the OpenAPI document. */

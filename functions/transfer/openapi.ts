@@ -1,19 +1,7 @@
 import * as v from 'valibot';
 import { type OperationDocs, Quote } from '../../shared/http/api-docs.ts';
-import { TransferPlan, TransferStatus, ZonePlan } from '../../shared/model/transfer.ts';
-import { WireTime } from '../../shared/schemas/primitives.ts';
+import { TransferPlan, TransferResult, ZonePlan } from '../../shared/model/transfer.ts';
 import { TransferRequest } from './schema.ts';
-
-/** The transfer result of spec 2.6 / contract 3.1 (also what process info answers for a transfer). */
-export const TransferResult = v.strictObject({
-  domainName: v.string(),
-  status: TransferStatus,
-  requestedDate: WireTime,
-  expiryDate: v.optional(v.pipe(WireTime, v.description('Only when the status is `completed`.'))),
-  actionDate: v.optional(v.pipe(WireTime, v.description('When the current (waiting) status expires; only while waiting.'))),
-  type: v.picklist(['IN', 'OUT']),
-  processId: v.pipe(v.number(), v.integer(), v.minValue(1)),
-});
 
 /** The `?quote=true` answer: contract section 4 plus the plan of what the transfer will change. */
 export const TransferQuote = v.strictObject({

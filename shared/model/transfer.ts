@@ -157,16 +157,22 @@ export function transferDetailsOf(process: ProcessRecord): TransferDetails {
   return v.parse(TransferDetails, process.details);
 }
 
-/** The transfer result of spec 2.6 / contract 3.1. */
-export interface TransferResult {
-  domainName: string;
-  status: TransferStatus;
-  requestedDate: string;
-  expiryDate?: string;
-  actionDate?: string;
-  type: 'IN';
-  processId: number;
-}
+/**
+ * The transfer result of spec 2.6 / contract 3.1 (also what process info answers for a transfer).
+ * Only the API description reads the schema itself; built in a call marked pure so that esbuild
+ * leaves it out of the functions that use just the type (it keeps a bare schema call otherwise).
+ */
+export const TransferResult = /* @__PURE__ */ (() =>
+  v.strictObject({
+    domainName: v.string(),
+    status: TransferStatus,
+    requestedDate: WireTime,
+    expiryDate: v.optional(v.pipe(WireTime, v.description('Only when the status is `completed`.'))),
+    actionDate: v.optional(v.pipe(WireTime, v.description('When the current (waiting) status expires; only while waiting.'))),
+    type: v.picklist(['IN', 'OUT']),
+    processId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  }))();
+export type TransferResult = v.InferOutput<typeof TransferResult>;
 
 /**
  * Renders a transfer process in the spec 2.6 shape with its current status: `expiryDate` only when
