@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { Handle, WireTime } from '../schemas/primitives.ts';
-import { DomainContact, KeyData } from './domain.ts';
+import { DomainContact, type DomainRecord, KeyData } from './domain.ts';
 import type { ProcessRecord } from './process.ts';
+import type { ZoneRecord } from './zone.ts';
 
 /**
  * The transfer's vocabulary in one place (spec section 3, contract 3.1 and 5): its statuses, the
- * state machine they move along, what a transfer process keeps in `details`, and the domain's
- * pending state while a transfer runs.
+ * state machine they move along, what a transfer process keeps in `details`, the domain's pending
+ * state while a transfer runs, and what a registry answer changes (a move).
  */
 
 /** The statuses in which a transfer still waits for someone (the registry, a contact, the losing side). */
@@ -205,3 +206,19 @@ export const TransferLock = v.object({
   actionDate: WireTime,
 });
 export type TransferLock = v.InferOutput<typeof TransferLock>;
+
+/** The zone a completion writes: a new zone (`create`) or the account's own unmanaged zone, now managed. */
+export interface ZoneEffect {
+  record: ZoneRecord;
+  create: boolean;
+}
+
+/** What a registry answer changes in a transfer: written in one transaction (shared/db/repositories/transfers.ts). */
+export interface TransferMove {
+  process: ProcessRecord;
+  /** Still waiting: the name's next pending state. */
+  lock?: TransferLock;
+  /** Completed: the domain in the account, and its zone. */
+  domain?: DomainRecord;
+  zone?: ZoneEffect;
+}

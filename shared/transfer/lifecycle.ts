@@ -10,8 +10,10 @@ import {
   processStatusOf,
   type TransferDetails,
   type TransferLock,
+  type TransferMove,
   type TransferPlan,
   transferDetailsOf,
+  type ZoneEffect,
 } from '../model/transfer.ts';
 import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
 import type { RegistryTransferState } from '../registry/gateway.ts';
@@ -28,26 +30,10 @@ import { dueTransfers, readDomainCollection, saveFinal, saveWaiting } from './st
  * can never apply the same move twice.
  */
 
-/** What a registry answer changes (moveOf): written by the caller in one transaction. */
-export interface TransferMove {
-  process: ProcessRecord;
-  /** Still waiting: the name's next pending state. */
-  lock?: TransferLock;
-  /** Completed: the domain in the account, and its zone. */
-  domain?: DomainRecord;
-  zone?: ZoneEffect;
-}
-
 async function reload(process: ProcessRecord): Promise<ProcessRecord> {
   const fresh = await getProcess(process.id, process.customer);
   if (!fresh) throw new Error(`Transfer process ${process.id} vanished`);
   return fresh;
-}
-
-/** The zone a completion writes: a new zone (`create`) or the account's own unmanaged zone, now managed. */
-export interface ZoneEffect {
-  record: ZoneRecord;
-  create: boolean;
 }
 
 /**

@@ -14,9 +14,8 @@ import { CustomerRecord } from '../model/customer.ts';
 import { DomainRecord } from '../model/domain.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import type { ProviderRecord } from '../model/provider.ts';
-import { TransferLock } from '../model/transfer.ts';
+import { TransferLock, type TransferMove, type ZoneEffect } from '../model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../model/zone.ts';
-import type { TransferMove, ZoneEffect } from './lifecycle.ts';
 
 export { cancellationCodes };
 
