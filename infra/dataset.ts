@@ -11,6 +11,8 @@ import { putDomain } from '../shared/db/repositories/domains.ts';
 import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates } from '../shared/db/repositories/rates.ts';
+import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
+import { putTransferLock } from '../shared/db/repositories/transfers.ts';
 import { putTemplate, putZone } from '../shared/db/repositories/zones.ts';
 import { CertificateAuthority, CertificateProduct } from '../shared/model/certificate.ts';
 import { ContactRecord } from '../shared/model/contact.ts';
@@ -23,10 +25,8 @@ import { RateRecord } from '../shared/model/rate.ts';
 import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
-import { putRegistryDomain } from '../shared/registry/sandbox.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
-import { putTransferLock } from '../shared/transfer/store.ts';
 
 /** An API key in a dataset: in clear (demo data; hashed on load) or already hashed (an export). */
 const DatasetApiKey = v.pipe(

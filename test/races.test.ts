@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCertificateOf } from '../shared/db/repositories/certificates.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
-import { readDomainCollection } from '../shared/transfer/store.ts';
+import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { type ApiResponse, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';

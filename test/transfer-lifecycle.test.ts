@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { db } from '../shared/db/client.ts';
 import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
+import { putTransfer, readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { getZone, putZone } from '../shared/db/repositories/zones.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 import { transferDetailsOf, transferResultOf } from '../shared/model/transfer.ts';
 import { toWireTime } from '../shared/time.ts';
-import { putTransfer, readDomainCollection } from '../shared/transfer/store.ts';
 import { call, otherKey } from './support/api.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 

@@ -4,7 +4,7 @@ import { startServer } from '../infra/local/server.ts';
 import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
-import { readDomainCollection } from '../shared/transfer/store.ts';
+import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { apiEvent, call, invoke, limitedKey, otherKey } from './support/api.ts';
 import { demoBody, processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 

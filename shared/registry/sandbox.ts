@@ -1,7 +1,6 @@
-import { getItem, putItem, toItem } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
+import { getRegistryDomain } from '../db/repositories/registry-domains.ts';
 import { ObjectDoesNotExist, ProviderUnavailable, ValidationError } from '../errors.ts';
-import { RegistryDomainRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
+import { type RegistryDomainRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
 import { registrantInteractionStatuses } from '../model/transfer.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import {
@@ -20,18 +19,6 @@ import {
  * outcome. Where a transfer stands is a pure function of that script and the time since the
  * request, so the same question always gets the same answer and no network is needed.
  */
-
-const entity = 'registryDomain';
-
-/** Stores a sandbox registry domain (datasets, tests). */
-export function putRegistryDomain(record: RegistryDomainRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(toItem(keys.registryDomain(record.domainName), entity, record), ifAbsent);
-}
-
-/** A sandbox registry domain by name. */
-export function getRegistryDomain(domainName: string): Promise<RegistryDomainRecord | undefined> {
-  return getItem(keys.registryDomain(domainName), RegistryDomainRecord, entity);
-}
 
 type RegistryCall = 'prepareTransfer' | 'requestTransfer' | 'transferState';
 

@@ -1,5 +1,6 @@
 import { nextId } from '../db/repositories/counters.ts';
 import { getProcess } from '../db/repositories/processes.ts';
+import { listDueTransfers, readDomainCollection, recordTransferMove } from '../db/repositories/transfers.ts';
 import { getTemplate } from '../db/repositories/zones.ts';
 import { logger } from '../logger.ts';
 import type { DomainRecord } from '../model/domain.ts';
@@ -20,7 +21,6 @@ import type { RegistryTransferState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
-import { dueTransfers, readDomainCollection, saveFinal, saveWaiting } from './store.ts';
 
 /**
  * The transfer lifecycle: applying what the registry says to a transfer. The request records the
@@ -157,8 +157,7 @@ export async function advance(process: ProcessRecord, lock: TransferLock, state:
   const zone = state.status === 'completed' ? await readZoneEffect(d, process.customer, toWireTime(at)) : undefined;
   const move = moveOf(process, state, at, zone);
   if (!move) return process;
-  const saved = move.lock ? await saveWaiting(move.process, lock, move.lock) : await saveFinal(move.process, lock, move);
-  return saved ? move.process : reload(process);
+  return (await recordTransferMove(move, lock)) ? move.process : reload(process);
 }
 
 /** What one poller run did. */
@@ -175,7 +174,7 @@ export interface PollSummary {
  * answers (the scheduled job). One failing transfer is logged and does not stop the others.
  */
 export async function pollDueTransfers(at: Date): Promise<PollSummary> {
-  const due = await dueTransfers(toWireTime(at));
+  const due = await listDueTransfers(toWireTime(at));
   const gateway = await registryGateway();
   const summary: PollSummary = { due: due.length, moved: 0, completed: 0, ended: 0, errors: 0 };
   for (const lock of due) {

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
+import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from '../db/repositories/transfers.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -29,7 +30,6 @@ import { addMonths, now, toWireTime } from '../time.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
 import { planTransfer } from './plan.ts';
 import type { TransferBody } from './request.ts';
-import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from './store.ts';
 
 /**
  * The transfer-in use case (spec 2.1-2.6, 4.1; contract 3.1, 4, 5, 6): validate against the spec,

@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import { handler as pollHandler } from '../../functions/transfer-poll/handler.ts';
 import { queryAll } from '../../shared/db/items.ts';
 import { keys } from '../../shared/db/keys.ts';
+import { putRegistryDomain } from '../../shared/db/repositories/registry-domains.ts';
 import { ProcessRecord } from '../../shared/model/process.ts';
 import type { RegistryDomainRecord } from '../../shared/model/registry-domain.ts';
-import { putRegistryDomain } from '../../shared/registry/sandbox.ts';
 import type { PollSummary } from '../../shared/transfer/lifecycle.ts';
 import { type ApiResponse, call } from './api.ts';
 

@@ -1,29 +1,28 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type * as v from 'valibot';
-import { db } from '../db/client.ts';
-import { parseItem, putItem, queryAll, readItems, toItem } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
-import { domainItem } from '../db/repositories/domains.ts';
-import { processItem } from '../db/repositories/processes.ts';
-import { registryCandidates, registryFromExtensionItems } from '../db/repositories/providers.ts';
-import { zoneEntity, zoneItem } from '../db/repositories/zones.ts';
-import { tableName } from '../db/table.ts';
-import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../db/transactions.ts';
-import { ContactRecord } from '../model/contact.ts';
-import { CustomerRecord } from '../model/customer.ts';
-import { DomainRecord } from '../model/domain.ts';
-import type { ProcessRecord } from '../model/process.ts';
-import type { ProviderRecord } from '../model/provider.ts';
-import { TransferLock, type TransferMove, type ZoneEffect } from '../model/transfer.ts';
-import { TemplateRecord, ZoneRecord } from '../model/zone.ts';
-
-export { cancellationCodes };
+import { ContactRecord } from '../../model/contact.ts';
+import { CustomerRecord } from '../../model/customer.ts';
+import { DomainRecord } from '../../model/domain.ts';
+import type { ProcessRecord } from '../../model/process.ts';
+import type { ProviderRecord } from '../../model/provider.ts';
+import { TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
+import { TemplateRecord, ZoneRecord } from '../../model/zone.ts';
+import { db } from '../client.ts';
+import { parseItem, putItem, queryAll, readItems, toItem } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../transactions.ts';
+import { domainItem } from './domains.ts';
+import { processItem } from './processes.ts';
+import { registryCandidates, registryFromExtensionItems } from './providers.ts';
+import { zoneEntity, zoneItem } from './zones.ts';
 
 /**
  * The transfer's items and transactions. A transfer in progress is two items: the process
  * (contract section 5, transfer state in `details`) and the domain's pending state, an item in the
  * domain's collection (`DOMAIN#<name>` / `TRANSFER`) whose existence is the lock: one transfer per
- * name at a time, whoever asks.
+ * name at a time, whoever asks. Every later move of a transfer is one transaction guarded by that
+ * item's version.
  */
 
 const lockEntity = 'domainTransfer';
@@ -57,7 +56,7 @@ export async function readDomainCollection(domainName: string): Promise<{ domain
  * Pending transfers whose actionDate is at or before `at`, oldest first: one gsi1 Query page of at
  * most `limit` (a run takes the oldest; the rest are still due at the next run).
  */
-export async function dueTransfers(at: string, limit = 100): Promise<TransferLock[]> {
+export async function listDueTransfers(at: string, limit = 100): Promise<TransferLock[]> {
   const k = keys.transfersDue(at);
   const out = await db().send(
     new QueryCommand({
@@ -221,38 +220,37 @@ function lockCondition(lock: TransferLock) {
 }
 
 /**
- * Moves a running transfer on (still waiting): the process and the pending state, guarded by the
- * pending state's version. False when another worker moved it first.
+ * Records a later move of a running transfer (a registry answer the poller applied), guarded by the
+ * pending state's version as read (`previous`): while still waiting, the process and the next
+ * pending state; when it ends, the process, the release of the name, and on completion the domain
+ * in the account and its zone. False when another worker moved or ended the transfer first.
  */
-export async function saveWaiting(process: ProcessRecord, previous: TransferLock, next: TransferLock): Promise<boolean> {
+export function recordTransferMove(move: TransferMove, previous: TransferLock): Promise<boolean> {
+  return guarded(move.lock ? waitingItems(move.process, previous, move.lock) : finalItems(move, previous));
+}
+
+/** Moves a running transfer on (still waiting): the process and the pending state. */
+function waitingItems(process: ProcessRecord, previous: TransferLock, next: TransferLock): TransactItem[] {
   const table = tableName();
-  return guarded([
+  return [
     { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_exists(pk)' } },
     // The sort key of the due index moves with actionDate, so the pending state is replaced whole.
     { Put: { TableName: table, Item: lockItem(next), ...lockCondition(previous) } },
-  ]);
+  ];
 }
 
-/**
- * Ends a transfer: the process, the release of the name, and on completion the domain in the
- * account and its zone, all in one transaction guarded by the pending state's version. False when
- * another worker ended it first.
- */
-export async function saveFinal(
-  process: ProcessRecord,
-  previous: TransferLock,
-  effects: { domain?: DomainRecord; zone?: ZoneEffect } = {},
-): Promise<boolean> {
+/** Ends a transfer: the process, the release of the name, and on completion the domain in the account and its zone. */
+function finalItems({ process, domain, zone }: TransferMove, previous: TransferLock): TransactItem[] {
   const table = tableName();
   const items: TransactItem[] = [
     { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_exists(pk)' } },
     { Delete: { TableName: table, Key: keys.domainTransferByName(previous.domainName), ...lockCondition(previous) } },
   ];
-  if (effects.domain) {
-    items.push({ Put: { TableName: table, Item: domainItem(effects.domain), ConditionExpression: 'attribute_not_exists(pk)' } });
+  if (domain) {
+    items.push({ Put: { TableName: table, Item: domainItem(domain), ConditionExpression: 'attribute_not_exists(pk)' } });
   }
-  if (effects.zone) items.push(zonePut(effects.zone));
-  return guarded(items);
+  if (zone) items.push(zonePut(zone));
+  return items;
 }
 
 /** A completion's zone: created only if none exists, converted only while it is still the account's. */
