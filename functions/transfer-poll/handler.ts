@@ -1,7 +1,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { logger } from '../../shared/logger.ts';
 import { now } from '../../shared/time.ts';
-import { type PollSummary, pollDueTransfers } from '../../shared/transfer/lifecycle.ts';
+import { type PollSummary, pollDueTransfers } from '../../shared/transfer/poll.ts';
 
 /**
  * The scheduled transfer poller (contract section 6): applies the registry's answers to the

@@ -1,8 +1,3 @@
-import { nextId } from '../db/repositories/counters.ts';
-import { getProcess } from '../db/repositories/processes.ts';
-import { listDueTransfers, readDomainCollection, recordTransferMove } from '../db/repositories/transfers.ts';
-import { getTemplate } from '../db/repositories/zones.ts';
-import { logger } from '../logger.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import {
@@ -18,23 +13,16 @@ import {
 } from '../model/transfer.ts';
 import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
 import type { RegistryTransferState } from '../registry/gateway.ts';
-import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
 
 /**
- * The transfer lifecycle: applying what the registry says to a transfer. The request records the
- * registry's first answer together with the new process (shared/transfer/transfer.ts); the
- * scheduled poller (functions/transfer-poll) applies the later ones when a transfer's actionDate
- * has passed. Every move is one transaction guarded by the pending state's version, so two workers
- * can never apply the same move twice.
+ * The transfer lifecycle: what a registry answer changes in a transfer, decided without touching
+ * the table. The request records the registry's first answer together with the new process
+ * (shared/transfer/transfer.ts); the scheduled poller (shared/transfer/poll.ts) applies the later
+ * ones when a transfer's actionDate has passed. Both write the move this module computes in one
+ * transaction (shared/db/repositories/transfers.ts).
  */
-
-async function reload(process: ProcessRecord): Promise<ProcessRecord> {
-  const fresh = await getProcess(process.id, process.customer);
-  if (!fresh) throw new Error(`Transfer process ${process.id} vanished`);
-  return fresh;
-}
 
 /**
  * The zone to write on completion (spec 2.2), decided from the name's zone as it exists now and the
@@ -64,16 +52,6 @@ export function createsZone(plan: TransferPlan, existing: ZoneRecord | undefined
   return plan.zone.change !== 'untouched' && existing === undefined;
 }
 
-/** The poller's zone decision: the zone and template read again (the transfer may have waited days). */
-async function readZoneEffect(details: TransferDetails, customer: string, now: string): Promise<ZoneEffect | undefined> {
-  const { plan, domainName } = details;
-  if (plan.zone.change === 'untouched') return undefined;
-  const { zone } = await readDomainCollection(domainName);
-  if (!createsZone(plan, zone)) return zoneEffectOf(plan, domainName, customer, now, zone, undefined, undefined);
-  const template = plan.zone.template !== undefined ? await getTemplate(customer, plan.zone.template) : undefined;
-  return zoneEffectOf(plan, domainName, customer, now, undefined, template, await nextId('zone'));
-}
-
 /**
  * What a registry answer changes in a transfer, computed without touching the table: the process
  * after the move; while still waiting, the name's next pending state; on completion, the domain in
@@ -97,103 +75,80 @@ export function moveOf(
     throw new Error(`The registry reported an impossible transfer move ${from} -> ${state.status} for ${d.domainName}`);
   }
   const now = toWireTime(at);
-  const version = first ? 1 : d.version + 1;
   const history = from === state.status ? d.history : [...d.history, { status: state.status, date: now }];
+  const moved: TransferDetails = { ...d, status: state.status, version: first ? 1 : d.version + 1, history };
+  if (!isFinal(state.status)) return waitingMove(process, moved, state, now);
+  const ended: TransferDetails = { ...moved, actionDate: undefined, endDate: state.endDate ?? now };
+  return state.status === 'completed' ? completedMove(process, ended, state, now, zone) : endedMove(process, ended, state, now);
+}
 
-  if (!isFinal(state.status)) {
-    const actionDate = state.actionDate ?? now;
-    const details: TransferDetails = { ...d, status: state.status, version, actionDate, history };
-    const lock: TransferLock = {
-      domainName: d.domainName,
-      customer: process.customer,
-      processId: process.id,
-      status: state.status,
-      version,
-      requestedDate: d.requestedDate,
-      actionDate,
-    };
-    return { process: { ...process, status: processStatusOf(state.status), updatedDate: now, details }, lock };
-  }
+/** The process after a move to `details` (which carry the new status). */
+function movedProcess(process: ProcessRecord, details: TransferDetails, now: string): ProcessRecord {
+  return { ...process, status: processStatusOf(details.status), updatedDate: now, details };
+}
 
-  const endDate = state.endDate ?? now;
-  const base: TransferDetails = { ...d, status: state.status, version, actionDate: undefined, endDate, history };
-  if (state.status !== 'completed') {
-    const details: TransferDetails = {
-      ...base,
-      ...(state.reason !== undefined ? { reason: state.reason } : {}),
-      refunded: process.billables.some((b) => b.refundable),
-    };
-    return { process: { ...process, status: processStatusOf(state.status), updatedDate: now, details } };
-  }
+/** Still waiting: the process and the name's next pending state, due again at the registry's actionDate. */
+function waitingMove(process: ProcessRecord, moved: TransferDetails, state: RegistryTransferState, now: string): TransferMove {
+  const actionDate = state.actionDate ?? now;
+  const lock: TransferLock = {
+    domainName: moved.domainName,
+    customer: process.customer,
+    processId: process.id,
+    status: moved.status,
+    version: moved.version,
+    requestedDate: moved.requestedDate,
+    actionDate,
+  };
+  return { process: movedProcess(process, { ...moved, actionDate }, now), lock };
+}
 
-  const held = state.domain ?? { expiryDate: d.plan.expiry.after, ns: d.plan.nameServers.before, keyData: d.plan.dnssec.before };
-  const lists = appliedLists(d.plan, held);
-  const domain: DomainRecord = {
+/** Rejected, failed or cancelled: the process ends with the registry's reason, its refundable billables refunded. */
+function endedMove(process: ProcessRecord, ended: TransferDetails, state: RegistryTransferState, now: string): TransferMove {
+  const details: TransferDetails = {
+    ...ended,
+    ...(state.reason !== undefined ? { reason: state.reason } : {}),
+    refunded: process.billables.some((b) => b.refundable),
+  };
+  return { process: movedProcess(process, details, now) };
+}
+
+/** Completed: the process, the domain in the account with the plan applied, and the zone decided by the caller. */
+function completedMove(
+  process: ProcessRecord,
+  ended: TransferDetails,
+  state: RegistryTransferState,
+  now: string,
+  zone: ZoneEffect | undefined,
+): TransferMove {
+  const { plan } = ended;
+  // A registry that says nothing of the domain: as the plan saw it before, with the expiry the plan expects.
+  const held = state.domain ?? { expiryDate: plan.expiry.after, ns: plan.nameServers.before, keyData: plan.dnssec.before };
+  const details: TransferDetails = { ...ended, expiryDate: held.expiryDate, ...(zone ? { zoneId: zone.record.id } : {}) };
+  return { process: movedProcess(process, details, now), domain: completedDomain(process, details, held, now), ...(zone ? { zone } : {}) };
+}
+
+/** The domain a completed transfer puts into the account (spec 2.1): the plan applied to what the registry holds. */
+function completedDomain(
+  process: ProcessRecord,
+  d: TransferDetails,
+  held: NonNullable<RegistryTransferState['domain']>,
+  now: string,
+): DomainRecord {
+  const { plan } = d;
+  const lists = appliedLists(plan, held);
+  return {
     domainName: d.domainName,
     customer: process.customer,
     registry: d.registry,
-    registrant: d.plan.contacts.registrant,
-    contacts: d.plan.contacts.contacts,
+    registrant: plan.contacts.registrant,
+    contacts: plan.contacts.contacts,
     ns: lists.ns,
     keyData: lists.keyData,
-    privacyProtect: d.plan.privacyProtect,
-    autoRenew: d.plan.autoRenew,
+    privacyProtect: plan.privacyProtect,
+    autoRenew: plan.autoRenew,
     status: ['ok'],
     createdDate: now,
     updatedDate: now,
     expiryDate: held.expiryDate,
   };
-  const details: TransferDetails = { ...base, expiryDate: held.expiryDate, ...(zone ? { zoneId: zone.record.id } : {}) };
-  return { process: { ...process, status: 'COMPLETED', updatedDate: now, details }, domain, ...(zone ? { zone } : {}) };
-}
-
-/**
- * Applies a registry answer to a recorded, running transfer (the poller) and answers the process
- * as it now stands (as another worker left it, when that one was first). Every move is one
- * transaction guarded by the pending state's version.
- */
-export async function advance(process: ProcessRecord, lock: TransferLock, state: RegistryTransferState, at: Date): Promise<ProcessRecord> {
-  const d = transferDetailsOf(process);
-  const zone = state.status === 'completed' ? await readZoneEffect(d, process.customer, toWireTime(at)) : undefined;
-  const move = moveOf(process, state, at, zone);
-  if (!move) return process;
-  return (await recordTransferMove(move, lock)) ? move.process : reload(process);
-}
-
-/** What one poller run did. */
-export interface PollSummary {
-  due: number;
-  moved: number;
-  completed: number;
-  ended: number;
-  errors: number;
-}
-
-/**
- * Asks the registry about every transfer whose actionDate is at or before `at` and applies the
- * answers (the scheduled job). One failing transfer is logged and does not stop the others.
- */
-export async function pollDueTransfers(at: Date): Promise<PollSummary> {
-  const due = await listDueTransfers(toWireTime(at));
-  const gateway = await registryGateway();
-  const summary: PollSummary = { due: due.length, moved: 0, completed: 0, ended: 0, errors: 0 };
-  for (const lock of due) {
-    try {
-      const process = await getProcess(lock.processId, lock.customer);
-      if (!process) throw new Error(`Transfer process ${lock.processId} of ${lock.domainName} is missing`);
-      const d = transferDetailsOf(process);
-      const state = await gateway.transferState(
-        { domainName: d.domainName, registry: d.registry, requestedDate: d.requestedDate, periodMonths: d.plan.periodMonths },
-        at,
-      );
-      const after = transferDetailsOf(await advance(process, lock, state, at));
-      if (after.version !== d.version) summary.moved++;
-      if (after.status === 'completed') summary.completed++;
-      else if (isFinal(after.status)) summary.ended++;
-    } catch (error) {
-      summary.errors++;
-      logger.error('transfer poll failed', { domainName: lock.domainName, processId: lock.processId, error: error as Error });
-    }
-  }
-  return summary;
 }

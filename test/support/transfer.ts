@@ -6,7 +6,7 @@ import { keys } from '../../shared/db/keys.ts';
 import { putRegistryDomain } from '../../shared/db/repositories/registry-domains.ts';
 import { ProcessRecord } from '../../shared/model/process.ts';
 import type { RegistryDomainRecord } from '../../shared/model/registry-domain.ts';
-import type { PollSummary } from '../../shared/transfer/lifecycle.ts';
+import type { PollSummary } from '../../shared/transfer/poll.ts';
 import { type ApiResponse, call } from './api.ts';
 
 /** Helpers shared by the transfer tests. */
