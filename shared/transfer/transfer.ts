@@ -1,6 +1,12 @@
 import type { Principal } from '../auth/principal.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
-import { readDomainCollection, readTransferSnapshot, recordNewTransfer } from '../db/repositories/transfers.ts';
+import {
+  readDomainCollection,
+  readTransferSnapshot,
+  recordNewTransfer,
+  type StartConflict,
+  type TransferSnapshot,
+} from '../db/repositories/transfers.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -9,10 +15,11 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
+import type { CustomerRecord } from '../model/customer.ts';
 import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
 import type { ProviderMetadata } from '../model/provider.ts';
 import { type TransferDetails, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
-import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
+import type { ZoneRecord } from '../model/zone.ts';
 import {
   assertAcknowledged,
   buildQuote,
@@ -24,7 +31,7 @@ import {
   type QuoteBody,
   type QuoteLine,
 } from '../pricing/index.ts';
-import { type RegistryGateway, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
+import { type RegistryGateway, type RegistryTransferState, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
@@ -55,17 +62,18 @@ interface Evaluation {
   quote: TransferQuote;
   list: PriceList;
   gateway: RegistryGateway;
-  /** The process and zone sequences as read with the request's items. */
-  processCounter: number;
-  zoneCounter: number;
-  /** The name's zone as read (any account's), and the requested zone template. */
-  existingZone?: ZoneRecord;
-  template?: TemplateRecord;
+  /** The request's items as read: the process and zone sequences, the name's zone (any account's), the zone template. */
+  snapshot: TransferSnapshot;
 }
 
 const designatedAgentPermission = 'DESIGNATED_AGENT';
 /** Registries cap a domain's registration at ten years ahead (ICANN; the sandbox follows it). */
 const maxYearsAhead = 10;
+
+// Refusals given in more than one place (the checks, and a lost race for the name): one wording each.
+const notYourAccount = (customer: string) => new AuthorizationError(`Customer '${customer}' is not your account.`);
+const alreadyYours = (domainName: string) => new ObjectExists(`${domainName} is already in your account.`);
+const alreadyPending = (domainName: string) => new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
 
 /** Transfers a domain in (spec 4.1), or with `quoteOnly` answers the quote and the plan and changes nothing. */
 export async function transferDomain(call: TransferCall, quoteOnly: boolean): Promise<Outcome<TransferQuote, TransferResult>> {
@@ -75,9 +83,7 @@ export async function transferDomain(call: TransferCall, quoteOnly: boolean): Pr
 
 /** Spec 2.1 / 5: the caller's own account, and the DESIGNATED_AGENT permission for any value but NONE. */
 function authorize({ body, principal }: TransferCall): void {
-  if (body.customer !== principal.customer) {
-    throw new AuthorizationError(`Customer '${body.customer}' is not your account.`);
-  }
+  if (body.customer !== principal.customer) throw notYourAccount(body.customer);
   const agent = body.designatedAgent;
   if (agent !== undefined && agent !== 'NONE' && !principal.permissions.includes(designatedAgentPermission)) {
     throw new AuthorizationError(`designatedAgent ${agent} requires the ${designatedAgentPermission} permission.`);
@@ -177,38 +183,20 @@ async function priceTransfer(
 async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   authorize(call);
   const { body, principal, domainName } = call;
+  const template = body.zone?.template;
 
   // One consistent BatchGet of everything but the price list, and the price list's Query, at once.
   const handles = [...new Set([body.registrant, ...(body.contacts ?? []).map((c) => c.handle)])];
   const [snapshot, list] = await Promise.all([
-    readTransferSnapshot(principal.customer, domainName, handles, body.zone?.template),
+    readTransferSnapshot(principal.customer, domainName, handles, template),
     getPriceList(principal.customer),
   ]);
-  const found = snapshot.registry;
-  if (!found) {
-    throw new ValidationError(`No registry serves the extension of ${domainName}.`, [
-      { field: 'domainName', message: 'has an extension no registry serves', value: domainName },
-    ]);
-  }
+  const found = registryOf(snapshot, domainName);
   const registry = found.provider.name;
   const period = registryRules(call, registry, found.provider.metadata);
-
-  const { customer, template } = snapshot;
-  const collection = snapshot;
-  if (!customer) throw new AuthorizationError(`Customer '${principal.customer}' is not your account.`);
-  const missing = [...snapshot.contacts].find(([, contact]) => contact === undefined);
-  if (missing) throw new ObjectDoesNotExist('Contact', missing[0], 'body');
-  if (body.zone?.template !== undefined && !template) throw new ObjectDoesNotExist('Template', body.zone.template, 'body');
-
-  if (collection.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-  if (collection.lock?.customer === principal.customer)
-    throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
-  // A name another account holds or is transferring answers exactly like a registry lock (contract section 1).
-  if (collection.domain || collection.lock) throw transferProhibited(domainName);
-  const foreignZone = collection.zone !== undefined && collection.zone.customer !== principal.customer;
-  if (foreignZone && body.zone !== undefined) {
-    throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
-  }
+  const customer = accountOf(snapshot, principal.customer, template);
+  assertNameIsFree(snapshot, principal.customer, domainName);
+  const ownZone = ownZoneOf(snapshot.zone, principal.customer, domainName, body.zone !== undefined);
 
   const gateway = await registryGateway();
   const candidate = await gateway.prepareTransfer({
@@ -216,20 +204,15 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     registry,
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
   });
-
   const plan = planTransfer({
     body,
     candidate,
     periodMonths: period,
     privacyProtect: body.privacyProtect ?? customer.privacyProtect,
-    existingZone: foreignZone ? undefined : collection.zone,
+    existingZone: ownZone,
     designatedAgent: designatedAgentOf(body.designatedAgent ?? 'NONE', candidate),
   });
-  if (plan.expiry.after > toWireTime(addMonths(at, maxYearsAhead * 12))) {
-    throw new ValidationError(`The transfer would extend ${domainName} beyond ${maxYearsAhead} years from now.`, [
-      { field: 'period', message: `would put the expiry (${plan.expiry.after}) more than ${maxYearsAhead} years ahead`, value: period },
-    ]);
-  }
+  assertWithinMaxYears(plan, at, domainName, period);
   const quote = await priceTransfer(list, found.extension, domainName, plan, candidate, at);
   return {
     registry,
@@ -238,11 +221,53 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     quote: { ...quote, plan },
     list,
     gateway,
-    processCounter: snapshot.processCounter,
-    zoneCounter: snapshot.zoneCounter,
-    ...(collection.zone ? { existingZone: collection.zone } : {}),
-    ...(template ? { template } : {}),
+    snapshot,
   };
+}
+
+/** The registry serving the name's extension (the longest that matches), as read with the request. */
+function registryOf(snapshot: TransferSnapshot, domainName: string): NonNullable<TransferSnapshot['registry']> {
+  if (snapshot.registry) return snapshot.registry;
+  throw new ValidationError(`No registry serves the extension of ${domainName}.`, [
+    { field: 'domainName', message: 'has an extension no registry serves', value: domainName },
+  ]);
+}
+
+/** Spec 2.1: the caller's account, every contact handle named and the zone template exist. Answers the account. */
+function accountOf(snapshot: TransferSnapshot, customer: string, template: string | undefined): CustomerRecord {
+  if (!snapshot.customer) throw notYourAccount(customer);
+  const missing = [...snapshot.contacts].find(([, contact]) => contact === undefined);
+  if (missing) throw new ObjectDoesNotExist('Contact', missing[0], 'body');
+  if (template !== undefined && !snapshot.template) throw new ObjectDoesNotExist('Template', template, 'body');
+  return snapshot.customer;
+}
+
+/** The name is neither in an account nor being transferred (the caller's own, or, worded as a registry lock, another's). */
+function assertNameIsFree({ domain, lock }: TransferSnapshot, customer: string, domainName: string): void {
+  if (domain?.customer === customer) throw alreadyYours(domainName);
+  if (lock?.customer === customer) throw alreadyPending(domainName);
+  // A name another account holds or is transferring answers exactly like a registry lock (contract section 1).
+  if (domain || lock) throw transferProhibited(domainName);
+}
+
+/**
+ * The name's zone as the plan sees it: the caller's own, or none when it is another account's,
+ * which is never touched (then asking for a zone is refused).
+ */
+function ownZoneOf(zone: ZoneRecord | undefined, customer: string, domainName: string, zoneRequested: boolean): ZoneRecord | undefined {
+  if (zone === undefined || zone.customer === customer) return zone;
+  if (zoneRequested) {
+    throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
+  }
+  return undefined;
+}
+
+/** The new expiry may lie at most maxYearsAhead years from now. */
+function assertWithinMaxYears(plan: TransferPlan, at: Date, domainName: string, period: number): void {
+  if (plan.expiry.after <= toWireTime(addMonths(at, maxYearsAhead * 12))) return;
+  throw new ValidationError(`The transfer would extend ${domainName} beyond ${maxYearsAhead} years from now.`, [
+    { field: 'period', message: `would put the expiry (${plan.expiry.after}) more than ${maxYearsAhead} years ahead`, value: period },
+  ]);
 }
 
 /**
@@ -256,77 +281,91 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
 async function start(call: TransferCall): Promise<StartedProcess<TransferResult>> {
   const at = now();
   const ev = await evaluate(call, at);
-  const { body, principal, domainName } = call;
+  const { body, domainName } = call;
   assertAcknowledged(ev.quote, ev.list, body.billables, at);
 
-  const requestedDate = toWireTime(at);
   const state = await ev.gateway.requestTransfer({
     domainName,
     registry: ev.registry,
-    requestedDate,
+    requestedDate: toWireTime(at),
     periodMonths: ev.plan.periodMonths,
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
   });
-
-  const processOf = (id: number): ProcessRecord => {
-    const details: TransferDetails = {
-      domainName,
-      registry: ev.registry,
-      extension: ev.extension,
-      type: 'IN',
-      status: state.status,
-      version: 1,
-      requestedDate,
-      plan: ev.plan,
-      ...(body.transferContacts ? { transferContacts: body.transferContacts } : {}),
-      ...(body.languageCode ? { languageCode: body.languageCode } : {}),
-      history: [],
-    };
-    return {
-      id,
-      customer: principal.customer,
-      user: principal.user,
-      type: 'domain',
-      action: 'transfer',
-      identifier: domainName,
-      status: 'RUNNING',
-      createdDate: requestedDate,
-      updatedDate: requestedDate,
-      billables: ev.quote.quote.billables ?? [],
-      details,
-    };
-  };
-  // The move for the claimed ids; on completion with the zone decided from `existingZone`.
-  const completing = state.status === 'completed';
-  const record = (existingZone: ZoneRecord | undefined) =>
-    recordNewTransfer(
-      { process: ev.processCounter, ...(completing && createsZone(ev.plan, existingZone) ? { zone: ev.zoneCounter } : {}) },
-      (ids) => {
-        const zone = completing
-          ? zoneEffectOf(ev.plan, domainName, principal.customer, requestedDate, existingZone, ev.template, ids.zone)
-          : undefined;
-        const move = moveOf(processOf(ids.process), state, at, zone, true);
-        if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
-        return move;
-      },
-    );
-
-  let outcome = await record(ev.existingZone);
+  let outcome = await recordFirstAnswer(call, ev, state, at, ev.snapshot.zone);
   if ('conflict' in outcome && outcome.conflict === 'zone') {
     // The name's zone changed between the read and the write (rare): decide the zone again from a fresh read.
-    outcome = await record((await readDomainCollection(domainName)).zone);
+    outcome = await recordFirstAnswer(call, ev, state, at, (await readDomainCollection(domainName)).zone);
   }
-  if ('conflict' in outcome) {
-    const { conflict } = outcome;
-    // Lost a race: the winner's state decides the answer, as in evaluate().
-    const winner = await readDomainCollection(domainName);
-    if (winner.domain?.customer === principal.customer) throw new ObjectExists(`${domainName} is already in your account.`);
-    if (conflict === 'pending' && (winner.lock === undefined || winner.lock.customer === principal.customer)) {
-      throw new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
-    }
-    throw transferProhibited(domainName);
-  }
+  if ('conflict' in outcome) return refuseLostRace(call, outcome.conflict);
   const { process } = outcome.move;
   const result = transferResultOf(process);
   return { processId: process.id, completed: result.status === 'completed', view: result };
+}
+
+/**
+ * Records the new transfer with the registry's first answer, claiming its ids in the same
+ * transaction; on completion with the zone decided from `existingZone`.
+ */
+function recordFirstAnswer(
+  call: TransferCall,
+  ev: Evaluation,
+  state: RegistryTransferState,
+  at: Date,
+  existingZone: ZoneRecord | undefined,
+): ReturnType<typeof recordNewTransfer> {
+  const { domainName, principal } = call;
+  const completing = state.status === 'completed';
+  const requestedDate = toWireTime(at);
+  return recordNewTransfer(
+    { process: ev.snapshot.processCounter, ...(completing && createsZone(ev.plan, existingZone) ? { zone: ev.snapshot.zoneCounter } : {}) },
+    (ids) => {
+      const zone = completing
+        ? zoneEffectOf(ev.plan, domainName, principal.customer, requestedDate, existingZone, ev.snapshot.template, ids.zone)
+        : undefined;
+      const move = moveOf(newProcess(call, ev, state, ids.process, requestedDate), state, at, zone, true);
+      if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
+      return move;
+    },
+  );
+}
+
+/** A new transfer's process as it is about to be recorded, before the registry's first answer is applied (moveOf). */
+function newProcess(call: TransferCall, ev: Evaluation, state: RegistryTransferState, id: number, requestedDate: string): ProcessRecord {
+  const { body, principal, domainName } = call;
+  const details: TransferDetails = {
+    domainName,
+    registry: ev.registry,
+    extension: ev.extension,
+    type: 'IN',
+    status: state.status,
+    version: 1,
+    requestedDate,
+    plan: ev.plan,
+    ...(body.transferContacts ? { transferContacts: body.transferContacts } : {}),
+    ...(body.languageCode ? { languageCode: body.languageCode } : {}),
+    history: [],
+  };
+  return {
+    id,
+    customer: principal.customer,
+    user: principal.user,
+    type: 'domain',
+    action: 'transfer',
+    identifier: domainName,
+    status: 'RUNNING',
+    createdDate: requestedDate,
+    updatedDate: requestedDate,
+    billables: ev.quote.quote.billables ?? [],
+    details,
+  };
+}
+
+/** Lost a race for the name to another request: the winner's state decides the refusal, as in evaluate(). */
+async function refuseLostRace({ domainName, principal }: TransferCall, conflict: StartConflict): Promise<never> {
+  const winner = await readDomainCollection(domainName);
+  if (winner.domain?.customer === principal.customer) throw alreadyYours(domainName);
+  if (conflict === 'pending' && (winner.lock === undefined || winner.lock.customer === principal.customer)) {
+    throw alreadyPending(domainName);
+  }
+  throw transferProhibited(domainName);
 }
