@@ -32,6 +32,21 @@ export async function transact(items: TransactItem[]): Promise<void> {
   }
 }
 
+/** A Put that creates an item: the transaction is cancelled (ConditionalCheckFailed) when one with its key exists. */
+export function putNew(item: Record<string, unknown>): TransactItem {
+  return { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/** A Put that replaces an item: the transaction is cancelled when none with its key exists. */
+export function putExisting(item: Record<string, unknown>): TransactItem {
+  return { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_exists(pk)' } };
+}
+
+/** A check that no item has this key: the transaction is cancelled when one does. */
+export function checkAbsent(key: { pk: string; sk: string }): TransactItem {
+  return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
 /** The key of an id sequence's counter item, to read it along with a request's other items. */
 export function counterKey(sequence: string): { pk: string; sk: string } {
   const { pk, sk } = keys.counter(sequence);

@@ -11,7 +11,17 @@ import { db } from '../client.ts';
 import { parseItem, putItem, queryAll, readItems, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { cancellationCodes, counterKey, counterValue, type TransactItem, transact, transactWithIds } from '../transactions.ts';
+import {
+  cancellationCodes,
+  checkAbsent,
+  counterKey,
+  counterValue,
+  putExisting,
+  putNew,
+  type TransactItem,
+  transact,
+  transactWithIds,
+} from '../transactions.ts';
 import { domainItem } from './domains.ts';
 import { processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
@@ -80,18 +90,11 @@ export type StartConflict = 'pending' | 'held' | 'zone';
  * completion writes (item 3).
  */
 function firstItems(move: TransferMove): TransactItem[] {
-  const table = tableName();
   const domainName = move.lock?.domainName ?? move.domain?.domainName ?? String(move.process.identifier);
   const items: TransactItem[] = [
-    { Put: { TableName: table, Item: processItem(move.process), ConditionExpression: 'attribute_not_exists(pk)' } },
-    move.lock
-      ? { Put: { TableName: table, Item: lockItem(move.lock), ConditionExpression: 'attribute_not_exists(pk)' } }
-      : {
-          ConditionCheck: { TableName: table, Key: keys.domainTransferByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' },
-        },
-    move.domain
-      ? { Put: { TableName: table, Item: domainItem(move.domain), ConditionExpression: 'attribute_not_exists(pk)' } }
-      : { ConditionCheck: { TableName: table, Key: keys.domainByName(domainName), ConditionExpression: 'attribute_not_exists(pk)' } },
+    putNew(processItem(move.process)),
+    move.lock ? putNew(lockItem(move.lock)) : checkAbsent(keys.domainTransferByName(domainName)),
+    move.domain ? putNew(domainItem(move.domain)) : checkAbsent(keys.domainByName(domainName)),
   ];
   if (move.zone) items.push(zonePut(move.zone));
   return items;
@@ -141,10 +144,7 @@ export async function recordNewTransfer(
 
 /** Puts a transfer as it stands (tests of the poller: a transfer recorded at some earlier state). */
 export async function putTransfer(process: ProcessRecord, lock: TransferLock): Promise<void> {
-  await transact([
-    { Put: { TableName: tableName(), Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName(), Item: lockItem(lock), ConditionExpression: 'attribute_not_exists(pk)' } },
-  ]);
+  await transact([putNew(processItem(process)), putNew(lockItem(lock))]);
 }
 
 /** Everything a transfer request reads of the table besides the price list, as one consistent BatchGet. */
@@ -231,37 +231,33 @@ export function recordTransferMove(move: TransferMove, previous: TransferLock): 
 
 /** Moves a running transfer on (still waiting): the process and the pending state. */
 function waitingItems(process: ProcessRecord, previous: TransferLock, next: TransferLock): TransactItem[] {
-  const table = tableName();
   return [
-    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_exists(pk)' } },
+    putExisting(processItem(process)),
     // The sort key of the due index moves with actionDate, so the pending state is replaced whole.
-    { Put: { TableName: table, Item: lockItem(next), ...lockCondition(previous) } },
+    { Put: { TableName: tableName(), Item: lockItem(next), ...lockCondition(previous) } },
   ];
 }
 
 /** Ends a transfer: the process, the release of the name, and on completion the domain in the account and its zone. */
 function finalItems({ process, domain, zone }: TransferMove, previous: TransferLock): TransactItem[] {
-  const table = tableName();
   const items: TransactItem[] = [
-    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_exists(pk)' } },
-    { Delete: { TableName: table, Key: keys.domainTransferByName(previous.domainName), ...lockCondition(previous) } },
+    putExisting(processItem(process)),
+    { Delete: { TableName: tableName(), Key: keys.domainTransferByName(previous.domainName), ...lockCondition(previous) } },
   ];
-  if (domain) {
-    items.push({ Put: { TableName: table, Item: domainItem(domain), ConditionExpression: 'attribute_not_exists(pk)' } });
-  }
+  if (domain) items.push(putNew(domainItem(domain)));
   if (zone) items.push(zonePut(zone));
   return items;
 }
 
 /** A completion's zone: created only if none exists, converted only while it is still the account's. */
 function zonePut({ record, create }: ZoneEffect): TransactItem {
+  if (create) return putNew(zoneItem(record));
   return {
     Put: {
       TableName: tableName(),
       Item: zoneItem(record),
-      ...(create
-        ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : { ConditionExpression: 'customer = :customer', ExpressionAttributeValues: { ':customer': record.customer } }),
+      ConditionExpression: 'customer = :customer',
+      ExpressionAttributeValues: { ':customer': record.customer },
     },
   };
 }
