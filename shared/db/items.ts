@@ -49,6 +49,20 @@ export async function getItem<S extends v.GenericSchema>(
   return out.Item ? parseItem(schema, entity, out.Item) : undefined;
 }
 
+/**
+ * One GetItem of an item a customer owns, parsed; undefined when absent or another customer's, so
+ * that both read alike and existence does not leak (contract section 1).
+ */
+export async function getItemOf<S extends v.GenericSchema<unknown, { customer: string }>>(
+  customer: string,
+  key: { pk: string; sk: string },
+  schema: S,
+  entity: string,
+): Promise<v.InferOutput<S> | undefined> {
+  const record = await getItem(key, schema, entity);
+  return record?.customer === customer ? record : undefined;
+}
+
 /** A Query paged to the end (DynamoDB returns at most 1 MB a page), raw items. */
 export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -59,6 +73,39 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/** The key condition of a whole partition, of the table or (`gsi1pk`) of gsi1. */
+const partition = (attribute: 'pk' | 'gsi1pk', value: string) => ({
+  KeyConditionExpression: `${attribute} = :pk`,
+  ExpressionAttributeValues: { ':pk': value },
+});
+
+/** Every item of one partition, paged to the end, raw (a partition may hold several entities). */
+export function queryPartition(pk: string): Promise<Record<string, unknown>[]> {
+  return queryAll(partition('pk', pk));
+}
+
+/** Every item of one partition, all of one entity, in sort-key order, parsed. */
+export async function listPartition<S extends v.GenericSchema>(pk: string, schema: S, entity: string): Promise<v.InferOutput<S>[]> {
+  return (await queryPartition(pk)).map((item) => parseItem(schema, entity, item));
+}
+
+/** The last item of one partition in sort-key order (the newest, for date sort keys), parsed: one Query of one item. */
+export async function lastInPartition<S extends v.GenericSchema>(
+  pk: string,
+  schema: S,
+  entity: string,
+): Promise<v.InferOutput<S> | undefined> {
+  const out = await db().send(new QueryCommand({ TableName: tableName(), ...partition('pk', pk), ScanIndexForward: false, Limit: 1 }));
+  const item = out.Items?.[0];
+  return item ? parseItem(schema, entity, item) : undefined;
+}
+
+/** Every item of one entity listed under a gsi1 partition (a customer's keys, domains, zones, ...), paged to the end, parsed. */
+export async function listByGsi1<S extends v.GenericSchema>(gsi1pk: string, schema: S, entity: string): Promise<v.InferOutput<S>[]> {
+  const items = await queryAll({ IndexName: 'gsi1', ...partition('gsi1pk', gsi1pk) });
+  return items.map((item) => parseItem(schema, entity, item));
 }
 
 /** BatchGet's limit of keys per request. */

@@ -1,7 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiKeyRecord } from '../../model/api-key.ts';
 import { db } from '../client.ts';
-import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { getItem, listByGsi1, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 
@@ -18,13 +18,8 @@ export function getApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
 }
 
 /** Every key of a customer, through gsi1. */
-export async function listApiKeys(customer: string): Promise<ApiKeyRecord[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.apiKeysOfCustomer(customer).gsi1pk },
-  });
-  return items.map((item) => parseItem(ApiKeyRecord, entity, item));
+export function listApiKeys(customer: string): Promise<ApiKeyRecord[]> {
+  return listByGsi1(keys.apiKeysOfCustomer(customer).gsi1pk, ApiKeyRecord, entity);
 }
 
 /** Deletes a key record; true when it existed. */

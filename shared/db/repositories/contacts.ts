@@ -1,5 +1,5 @@
 import { ContactRecord } from '../../model/contact.ts';
-import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { getItem, listPartition, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 
 const entity = 'contact';
@@ -13,10 +13,6 @@ export function getContact(customer: string, handle: string): Promise<ContactRec
   return getItem(keys.contact(customer, handle), ContactRecord, entity);
 }
 
-export async function listContacts(customer: string): Promise<ContactRecord[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.contactsOfCustomer(customer).pk },
-  });
-  return items.map((item) => parseItem(ContactRecord, entity, item));
+export function listContacts(customer: string): Promise<ContactRecord[]> {
+  return listPartition(keys.contactsOfCustomer(customer).pk, ContactRecord, entity);
 }

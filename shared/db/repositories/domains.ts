@@ -1,6 +1,6 @@
 import { DomainRecord } from '../../model/domain.ts';
 import { ZoneRecord } from '../../model/zone.ts';
-import { getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { getItem, getItemOf, listByGsi1, parseItem, putItem, queryPartition, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { zoneEntity } from './zones.ts';
 
@@ -21,18 +21,12 @@ export function getDomain(domainName: string): Promise<DomainRecord | undefined>
 }
 
 /** A domain of this customer; another customer's reads as absent (contract section 1). */
-export async function getDomainOf(customer: string, domainName: string): Promise<DomainRecord | undefined> {
-  const domain = await getDomain(domainName);
-  return domain?.customer === customer ? domain : undefined;
+export function getDomainOf(customer: string, domainName: string): Promise<DomainRecord | undefined> {
+  return getItemOf(customer, keys.domainByName(domainName), DomainRecord, entity);
 }
 
-export async function listDomains(customer: string): Promise<DomainRecord[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.domainsOfCustomer(customer).gsi1pk },
-  });
-  return items.map((item) => parseItem(DomainRecord, entity, item));
+export function listDomains(customer: string): Promise<DomainRecord[]> {
+  return listByGsi1(keys.domainsOfCustomer(customer).gsi1pk, DomainRecord, entity);
 }
 
 /**
@@ -40,10 +34,7 @@ export async function listDomains(customer: string): Promise<DomainRecord[]> {
  * zone (if the service has one). Callers check the customer of each.
  */
 export async function getDomainAndZone(domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneRecord }> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.domainCollection(domainName).pk },
-  });
+  const items = await queryPartition(keys.domainCollection(domainName).pk);
   const out: { domain?: DomainRecord; zone?: ZoneRecord } = {};
   for (const item of items) {
     if (item.entity === entity) out.domain = parseItem(DomainRecord, entity, item);

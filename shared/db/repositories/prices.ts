@@ -1,5 +1,5 @@
 import { PriceRecord, PromoRecord } from '../../model/price.ts';
-import { parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { parseItem, putItem, queryPartition, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 
 const priceEntity = 'price';
@@ -23,10 +23,7 @@ export function putPromo(record: PromoRecord, ifAbsent = false): Promise<boolean
  * order: product, then action, then date.
  */
 export async function getPriceList(customer: string): Promise<{ prices: PriceRecord[]; promos: PromoRecord[] }> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.priceList(customer).pk },
-  });
+  const items = await queryPartition(keys.priceList(customer).pk);
   const prices: PriceRecord[] = [];
   const promos: PromoRecord[] = [];
   for (const item of items) {

@@ -1,5 +1,5 @@
 import { ProcessRecord } from '../../model/process.ts';
-import { getItem, putItem, toItem } from '../items.ts';
+import { getItem, getItemOf, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { nextId } from './counters.ts';
 
@@ -15,9 +15,8 @@ export function putProcess(record: ProcessRecord, ifAbsent = false): Promise<boo
 }
 
 /** A process of this customer; another customer's process reads as absent (contract section 1). */
-export async function getProcess(id: number, customer: string): Promise<ProcessRecord | undefined> {
-  const process = await getItem(keys.processById(id), ProcessRecord, entity);
-  return process && process.customer === customer ? process : undefined;
+export function getProcess(id: number, customer: string): Promise<ProcessRecord | undefined> {
+  return getItemOf(customer, keys.processById(id), ProcessRecord, entity);
 }
 
 /** A process, whoever holds it: for the jobs and the sandbox, which act for no caller (API callers use getProcess). */

@@ -1,5 +1,5 @@
 import { TemplateRecord, ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
-import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import type { TransactItem } from '../transactions.ts';
@@ -22,9 +22,8 @@ export function getZone(domainName: string): Promise<ZoneRecord | undefined> {
 }
 
 /** A zone of this customer; another customer's reads as absent (contract section 1). */
-export async function getZoneOf(customer: string, domainName: string): Promise<ZoneRecord | undefined> {
-  const zone = await getZone(domainName);
-  return zone?.customer === customer ? zone : undefined;
+export function getZoneOf(customer: string, domainName: string): Promise<ZoneRecord | undefined> {
+  return getItemOf(customer, keys.zoneByName(domainName), ZoneRecord, zoneEntity);
 }
 
 /** The zones of these domain names that exist, whoever holds them (one BatchGet; callers check the customer). */
@@ -47,13 +46,8 @@ export function appendZoneRecordsItem(domainName: string, customer: string, reco
   };
 }
 
-export async function listZones(customer: string): Promise<ZoneRecord[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.zonesOfCustomer(customer).gsi1pk },
-  });
-  return items.map((item) => parseItem(ZoneRecord, zoneEntity, item));
+export function listZones(customer: string): Promise<ZoneRecord[]> {
+  return listByGsi1(keys.zonesOfCustomer(customer).gsi1pk, ZoneRecord, zoneEntity);
 }
 
 export function putTemplate(record: TemplateRecord, ifAbsent = false): Promise<boolean> {
