@@ -16,14 +16,28 @@ function pad(id: number): string {
   return String(id).padStart(12, '0');
 }
 
+/**
+ * The partition of a domain name's item collection: the domain, its zone and its transfer in
+ * progress share it, so a name's state is one Query (and a conditional put guards each per name).
+ */
+function domainPartition(domainName: string): string {
+  return `DOMAIN#${domainName}`;
+}
+
+/** The key of one item of a domain name's collection. */
+function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFER') {
+  return { pk: domainPartition(domainName), sk };
+}
+
+/** An item's key with its place in a gsi1 listing. */
+function listed(key: { pk: string; sk: string }, gsi1pk: string, gsi1sk: string): ItemKey {
+  return { ...key, gsi1pk, gsi1sk };
+}
+
 export const keys = {
   /** An API key, found by the SHA-256 of the key; listed per customer through gsi1. */
-  apiKey: (keyHash: string, customer: string, user: string): ItemKey => ({
-    pk: `APIKEY#${keyHash}`,
-    sk: 'APIKEY',
-    gsi1pk: `APIKEYS#${customer}`,
-    gsi1sk: `APIKEY#${user}#${keyHash}`,
-  }),
+  apiKey: (keyHash: string, customer: string, user: string): ItemKey =>
+    listed(keys.apiKeyByHash(keyHash), `APIKEYS#${customer}`, `APIKEY#${user}#${keyHash}`),
   apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   apiKeysOfCustomer: (customer: string) => ({ gsi1pk: `APIKEYS#${customer}` }),
 
@@ -42,38 +56,25 @@ export const keys = {
   counter: (name: string): ItemKey => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
 
   /** A process by id; listed per customer in id order through gsi1. */
-  process: (id: number, customer: string): ItemKey => ({
-    pk: `PROCESS#${id}`,
-    sk: 'PROCESS',
-    gsi1pk: `PROCESSES#${customer}`,
-    gsi1sk: `PROCESS#${pad(id)}`,
-  }),
+  process: (id: number, customer: string): ItemKey => listed(keys.processById(id), `PROCESSES#${customer}`, `PROCESS#${pad(id)}`),
   processById: (id: number) => ({ pk: `PROCESS#${id}`, sk: 'PROCESS' }),
   processesOfCustomer: (customer: string) => ({ gsi1pk: `PROCESSES#${customer}` }),
 
   /** A domain in an account, by name (a name is in at most one account); listed per customer. */
-  domain: (domainName: string, customer: string): ItemKey => ({
-    pk: `DOMAIN#${domainName}`,
-    sk: 'DOMAIN',
-    gsi1pk: `DOMAINS#${customer}`,
-    gsi1sk: `DOMAIN#${domainName}`,
-  }),
-  domainByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'DOMAIN' }),
+  domain: (domainName: string, customer: string): ItemKey =>
+    listed(inDomainCollection(domainName, 'DOMAIN'), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
+  domainByName: (domainName: string) => inDomainCollection(domainName, 'DOMAIN'),
   domainsOfCustomer: (customer: string) => ({ gsi1pk: `DOMAINS#${customer}` }),
 
   /**
    * The DNS zone of a domain name (records inline), in the domain's item collection so the domain
    * and its zone are one Query; listed per customer.
    */
-  zone: (domainName: string, customer: string): ItemKey => ({
-    pk: `DOMAIN#${domainName}`,
-    sk: 'ZONE',
-    gsi1pk: `ZONES#${customer}`,
-    gsi1sk: `ZONE#${domainName}`,
-  }),
-  zoneByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'ZONE' }),
-  /** The item collection of a domain name: the domain item and its zone (and later per-domain state). */
-  domainCollection: (domainName: string) => ({ pk: `DOMAIN#${domainName}` }),
+  zone: (domainName: string, customer: string): ItemKey =>
+    listed(inDomainCollection(domainName, 'ZONE'), `ZONES#${customer}`, `ZONE#${domainName}`),
+  zoneByName: (domainName: string) => inDomainCollection(domainName, 'ZONE'),
+  /** The item collection of a domain name: the domain item, its zone and its transfer in progress. */
+  domainCollection: (domainName: string) => ({ pk: domainPartition(domainName) }),
   zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
 
   /**
@@ -81,13 +82,9 @@ export const keys = {
    * so at most one transfer per name can exist (a conditional put). While it waits for the registry
    * it is listed by due time (`actionDate`) in one gsi1 partition for the scheduled poller.
    */
-  domainTransfer: (domainName: string, actionDate: string): ItemKey => ({
-    pk: `DOMAIN#${domainName}`,
-    sk: 'TRANSFER',
-    gsi1pk: 'TRANSFERS#DUE',
-    gsi1sk: `TRANSFER#${actionDate}#${domainName}`,
-  }),
-  domainTransferByName: (domainName: string) => ({ pk: `DOMAIN#${domainName}`, sk: 'TRANSFER' }),
+  domainTransfer: (domainName: string, actionDate: string): ItemKey =>
+    listed(inDomainCollection(domainName, 'TRANSFER'), 'TRANSFERS#DUE', `TRANSFER#${actionDate}#${domainName}`),
+  domainTransferByName: (domainName: string) => inDomainCollection(domainName, 'TRANSFER'),
   /** Pending transfers due at or before a time: gsi1sk <= `TRANSFER#<time>#~`. */
   transfersDue: (at: string) => ({ gsi1pk: 'TRANSFERS#DUE', gsi1skMax: `TRANSFER#${at}#~`, gsi1skMin: 'TRANSFER#' }),
 
