@@ -1,6 +1,6 @@
 import { endpoint } from '../../shared/http/pipeline.ts';
 import { ok } from '../../shared/http/response.ts';
-import { customerPriceList } from './pricelist.ts';
+import { customerPriceList } from '../../shared/pricing/customer-price-list.ts';
 import { PriceListRequest } from './schema.ts';
 
 /** GET /v2/customers/{customer}/pricelist[?currency=] (contract 3.5): the list, and the rate date when converted. */

@@ -1,28 +1,6 @@
-import * as v from 'valibot';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
-import { WireTime } from '../../shared/schemas/primitives.ts';
+import { PriceEntry, PriceListBody, PromoEntry } from '../../shared/pricing/price-list-view.ts';
 import { PriceListRequest } from './schema.ts';
-
-const Cents = v.pipe(v.number(), v.integer(), v.description('Cents.'));
-
-/** A price entry of spec 2.11. */
-export const PriceEntry = v.strictObject({
-  product: v.string(),
-  action: v.string(),
-  currency: v.string(),
-  price: Cents,
-  fromDate: WireTime,
-});
-
-/** A promo entry of spec 2.11; `active`: whether this customer takes part. */
-export const PromoEntry = v.strictObject({ ...PriceEntry.entries, endDate: WireTime, active: v.boolean() });
-
-/** Contract 3.5 response body. */
-export const PriceListBody = v.strictObject({
-  prices: v.pipe(v.array(PriceEntry), v.description('The price in force now per product and action, and since when.')),
-  priceChanges: v.pipe(v.array(PriceEntry), v.description('Scheduled future prices.')),
-  promos: v.pipe(v.array(PromoEntry), v.description('Promos not yet over (running or upcoming).')),
-});
 
 /** GET /v2/customers/{customer}/pricelist in the OpenAPI document. */
 export const docs: OperationDocs = {

@@ -1,31 +1,13 @@
-import { getPriceList } from '../../shared/db/repositories/prices.ts';
-import { AuthorizationError, ValidationError } from '../../shared/errors.ts';
-import type { PriceRecord, PromoRecord } from '../../shared/model/price.ts';
-import { convertCents, currentPrices, latestRates, openPromos, scheduledPriceChanges } from '../../shared/pricing/index.ts';
-import { now } from '../../shared/time.ts';
+import { getPriceList } from '../db/repositories/prices.ts';
+import { AuthorizationError, ValidationError } from '../errors.ts';
+import type { PriceRecord, PromoRecord } from '../model/price.ts';
+import { now } from '../time.ts';
+import { convertCents } from './currency.ts';
+import { currentPrices, openPromos, scheduledPriceChanges } from './price-list.ts';
+import type { PriceEntry, PriceListBody, PromoEntry } from './price-list-view.ts';
+import { latestRates } from './rates.ts';
 
-/** A price entry of spec 2.11. */
-export interface PriceEntry {
-  product: string;
-  action: string;
-  currency: string;
-  price: number;
-  fromDate: string;
-}
-
-/** A promo entry of spec 2.11. */
-export interface PromoEntry extends PriceEntry {
-  endDate: string;
-  active: boolean;
-}
-
-/** Contract 3.5 response body. */
-export interface PriceListBody {
-  prices: PriceEntry[];
-  priceChanges: PriceEntry[];
-  promos: PromoEntry[];
-}
-
+/** A customer's price list, and the date of the rates used when it was converted. */
 export interface PriceListView {
   list: PriceListBody;
   /** The date of the rates used, when the list was converted. */
