@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/pipeline.ts';
-import { registryInfo } from './provider-info.ts';
+import { registryInfo } from '../../shared/registry/provider-info.ts';
 import { ProviderInfoRequest } from './schema.ts';
 
 /** GET /v2/providers/REGISTRY/{name}/info (spec 4.4, contract 3.4). */

@@ -1,10 +1,7 @@
-import * as v from 'valibot';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { LaunchPhase, PropertyDefinition, ProviderMetadata } from '../../shared/model/provider.ts';
+import { ProviderInfo } from '../../shared/registry/provider-info-view.ts';
 import { ProviderInfoRequest } from './schema.ts';
-
-/** Contract 3.4 response body. */
-export const ProviderInfoBody = v.strictObject({ name: v.string(), metadata: ProviderMetadata });
 
 /** GET /v2/providers/REGISTRY/{name}/info in the OpenAPI document. */
 export const docs: OperationDocs = {
@@ -17,7 +14,7 @@ export const docs: OperationDocs = {
       description: 'The registry and its metadata.',
       content: {
         'application/json': {
-          json: ProviderInfoBody,
+          json: ProviderInfo,
           examples: {
             sidn: {
               name: 'sidn',
@@ -74,5 +71,5 @@ export const docs: OperationDocs = {
   pathObject: true,
   errors: ['ConstraintViolationException', 'ObjectDoesNotExist'],
   examples: { path: { name: 'sidn' } },
-  components: { ProviderInfo: ProviderInfoBody, ProviderMetadata, PropertyDefinition, LaunchPhase },
+  components: { ProviderInfo, ProviderMetadata, PropertyDefinition, LaunchPhase },
 };

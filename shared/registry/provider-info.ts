@@ -1,12 +1,6 @@
-import { getProvider } from '../../shared/db/repositories/providers.ts';
-import { ObjectDoesNotExist } from '../../shared/errors.ts';
-import type { ProviderMetadata } from '../../shared/model/provider.ts';
-
-/** Contract 3.4 response body. */
-export interface ProviderInfo {
-  name: string;
-  metadata: ProviderMetadata;
-}
+import { getProvider } from '../db/repositories/providers.ts';
+import { ObjectDoesNotExist } from '../errors.ts';
+import type { ProviderInfo } from './provider-info-view.ts';
 
 /** A registry's metadata (spec 2.10): configuration, readable by every authenticated caller. */
 export async function registryInfo(name: string): Promise<ProviderInfo> {
