@@ -1,7 +1,7 @@
+import { domainZone } from '../../shared/dns/domain-zone.ts';
 import { endpoint } from '../../shared/http/pipeline.ts';
 import { zoneReply } from './representation.ts';
 import { ZoneRequest } from './schema.ts';
-import { domainZone } from './zone.ts';
 
 /** GET /v2/domains/{domainName}/zone (spec 4.6, contract 3.6): JSON, or a zone file for `Accept: text/dns`. */
 export const handler = endpoint(

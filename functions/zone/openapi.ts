@@ -1,63 +1,6 @@
-import * as v from 'valibot';
+import { DnsRecord, ZoneView } from '../../shared/dns/zone-view.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
-import { WireTime } from '../../shared/schemas/primitives.ts';
 import { ZoneRequest } from './schema.ts';
-
-const recordTypes = [
-  'A',
-  'AAAA',
-  'ALIAS',
-  'CAA',
-  'CERT',
-  'CNAME',
-  'DNSKEY',
-  'DS',
-  'HINFO',
-  'LOC',
-  'MBOXFW',
-  'MX',
-  'NAPTR',
-  'NS',
-  'SOA',
-  'SRV',
-  'SSHFP',
-  'TLSA',
-  'TXT',
-  'URI',
-  'URL',
-] as const;
-const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-/** A DNS record on the wire (contract 3.6): `prio` present exactly for MX and SRV. */
-export const DnsRecord = v.strictObject({
-  name: v.pipe(v.string(), v.description('Fully qualified, `##DOMAIN##` replaced.')),
-  type: v.picklist(recordTypes),
-  content: v.string(),
-  ttl: Seconds,
-  prio: v.optional(v.pipe(v.number(), v.integer(), v.description('Present exactly for MX and SRV.'))),
-});
-
-/** Contract 3.6 response body. */
-export const ZoneBody = v.strictObject({
-  id: v.pipe(v.number(), v.integer()),
-  customer: v.string(),
-  createdDate: WireTime,
-  updatedDate: v.optional(WireTime),
-  managed: v.boolean(),
-  service: v.picklist(['BASIC', 'PREMIUM']),
-  template: v.optional(v.string()),
-  link: v.optional(v.boolean()),
-  master: v.optional(v.string()),
-  dnssec: v.boolean(),
-  ns: v.optional(v.array(v.string())),
-  hostMaster: v.string(),
-  refresh: Seconds,
-  retry: Seconds,
-  expire: Seconds,
-  ttl: Seconds,
-  defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
-  records: v.array(DnsRecord),
-});
 
 /** GET /v2/domains/{domainName}/zone in the OpenAPI document. */
 export const docs: OperationDocs = {
@@ -71,7 +14,7 @@ export const docs: OperationDocs = {
       headers: [{ name: 'Vary', required: true }],
       content: {
         'application/json': {
-          json: ZoneBody,
+          json: ZoneView,
           examples: {
             'demo-shop.nl': {
               id: 101,
@@ -116,5 +59,5 @@ export const docs: OperationDocs = {
   pathObject: true,
   errors: ['ConstraintViolationException', 'ObjectDoesNotExist'],
   examples: { path: { domainName: 'demo-shop.nl' } },
-  components: { Zone: ZoneBody, DnsRecord },
+  components: { Zone: ZoneView, DnsRecord },
 };

@@ -1,6 +1,6 @@
 import Negotiator from 'negotiator';
-import type { ZoneView } from '../../shared/dns/zone.ts';
 import { toZoneFile } from '../../shared/dns/zone-file.ts';
+import type { ZoneView } from '../../shared/dns/zone-view.ts';
 import { ok, okText, type Reply } from '../../shared/http/response.ts';
 
 /** JSON first: it is the answer to no Accept header, to `*\/*` and to anything we cannot serve. */

@@ -1,4 +1,4 @@
-import type { DnsRecord, ZoneView } from './zone.ts';
+import type { DnsRecord, ZoneView } from './zone-view.ts';
 
 /**
  * A zone as an RFC 1035 master file: `$ORIGIN`, `$TTL`, the SOA and NS records the service serves,

@@ -1,5 +1,6 @@
 import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { type DnsConfig, dnsConfig } from './config.ts';
+import type { DnsRecord, ZoneView } from './zone-view.ts';
 
 /**
  * A stored zone as the API answers it (contract 3.6): `##DOMAIN##` replaced, `prio` exactly for MX
@@ -9,36 +10,6 @@ import { type DnsConfig, dnsConfig } from './config.ts';
 
 /** The placeholder that templates and linked zones use for the zone's own domain name. */
 export const domainPlaceholder = '##DOMAIN##';
-
-export interface DnsRecord {
-  name: string;
-  type: ZoneRecordEntry['type'];
-  content: string;
-  ttl: number;
-  prio?: number;
-}
-
-/** Contract 3.6 response body, in the contract's field order. */
-export interface ZoneView {
-  id: number;
-  customer: string;
-  createdDate: string;
-  updatedDate?: string;
-  managed: boolean;
-  service: 'BASIC' | 'PREMIUM';
-  template?: string;
-  link?: boolean;
-  master?: string;
-  dnssec: boolean;
-  ns?: string[];
-  hostMaster: string;
-  refresh: number;
-  retry: number;
-  expire: number;
-  ttl: number;
-  defaultRecords: DnsRecord[];
-  records: DnsRecord[];
-}
 
 /** Replaces every `##DOMAIN##` (any case) with the domain name. */
 export function replaceDomain(text: string, domainName: string): string {

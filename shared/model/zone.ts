@@ -1,31 +1,8 @@
 import * as v from 'valibot';
 import { DomainName, Handle, WireTime } from '../schemas/primitives.ts';
+import { RecordType } from './record-type.ts';
 
-/** Record types of contract 3.6. */
-export const recordTypes = [
-  'A',
-  'AAAA',
-  'ALIAS',
-  'CAA',
-  'CERT',
-  'CNAME',
-  'DNSKEY',
-  'DS',
-  'HINFO',
-  'LOC',
-  'MBOXFW',
-  'MX',
-  'NAPTR',
-  'NS',
-  'SOA',
-  'SRV',
-  'SSHFP',
-  'TLSA',
-  'TXT',
-  'URI',
-  'URL',
-] as const;
-export const RecordType = v.picklist(recordTypes);
+export { RecordType, recordTypes } from './record-type.ts';
 
 /**
  * A DNS record as stored: `name` may hold the `##DOMAIN##` placeholder (templates, linked zones);

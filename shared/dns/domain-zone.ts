@@ -1,6 +1,7 @@
-import { getDomainAndZone } from '../../shared/db/repositories/domains.ts';
-import { renderZone, type ZoneView } from '../../shared/dns/zone.ts';
-import { ObjectDoesNotExist } from '../../shared/errors.ts';
+import { getDomainAndZone } from '../db/repositories/domains.ts';
+import { ObjectDoesNotExist } from '../errors.ts';
+import { renderZone } from './zone.ts';
+import type { ZoneView } from './zone-view.ts';
 
 /**
  * The zone of a domain in the caller's account (contract 3.6), from one Query of the domain's item

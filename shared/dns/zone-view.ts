@@ -1,0 +1,44 @@
+import * as v from 'valibot';
+import { RecordType } from '../model/record-type.ts';
+import { WireTime } from '../schemas/primitives.ts';
+
+/**
+ * A zone as the API answers it (contract 3.6), in the contract's field order. The use case and the
+ * renderers (zone.ts, zone-file.ts) take only the types, so these schemas weigh nothing in the
+ * zone function; the route's API description publishes them.
+ */
+
+const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** A DNS record on the wire (contract 3.6): `prio` present exactly for MX and SRV. */
+export const DnsRecord = v.strictObject({
+  name: v.pipe(v.string(), v.description('Fully qualified, `##DOMAIN##` replaced.')),
+  type: RecordType,
+  content: v.string(),
+  ttl: Seconds,
+  prio: v.optional(v.pipe(v.number(), v.integer(), v.description('Present exactly for MX and SRV.'))),
+});
+export type DnsRecord = v.InferOutput<typeof DnsRecord>;
+
+/** Contract 3.6 response body. */
+export const ZoneView = v.strictObject({
+  id: v.pipe(v.number(), v.integer()),
+  customer: v.string(),
+  createdDate: WireTime,
+  updatedDate: v.optional(WireTime),
+  managed: v.boolean(),
+  service: v.picklist(['BASIC', 'PREMIUM']),
+  template: v.optional(v.string()),
+  link: v.optional(v.boolean()),
+  master: v.optional(v.string()),
+  dnssec: v.boolean(),
+  ns: v.optional(v.array(v.string())),
+  hostMaster: v.string(),
+  refresh: Seconds,
+  retry: Seconds,
+  expire: Seconds,
+  ttl: Seconds,
+  defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
+  records: v.array(DnsRecord),
+});
+export type ZoneView = v.InferOutput<typeof ZoneView>;
