@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/pipeline.ts';
-import { processInfo } from './process-info.ts';
+import { processInfo } from '../../shared/processes/process-info.ts';
 import { ProcessInfoRequest } from './schema.ts';
 
 /** GET /v2/processes/{processId}/info (spec 4.3, contract 3.3). */

@@ -1,13 +1,13 @@
 import * as v from 'valibot';
-import { catalogueAuthority } from '../../shared/certificates/catalogue.ts';
-import { acmeInfo, certificateInfo } from '../../shared/certificates/info.ts';
-import type { AcmeInfo, CertificateInfo } from '../../shared/certificates/view.ts';
-import { getProcess } from '../../shared/db/repositories/processes.ts';
-import { ObjectDoesNotExist, ValidationError } from '../../shared/errors.ts';
-import { AcmeProcessState } from '../../shared/model/acme.ts';
-import { CertificateProcessState } from '../../shared/model/certificate-process.ts';
-import { isTransferProcess, type TransferResult, transferResultOf } from '../../shared/model/transfer.ts';
-import { now } from '../../shared/time.ts';
+import { catalogueAuthority } from '../certificates/catalogue.ts';
+import { acmeInfo, certificateInfo } from '../certificates/info.ts';
+import type { AcmeInfo, CertificateInfo } from '../certificates/view.ts';
+import { getProcess } from '../db/repositories/processes.ts';
+import { ObjectDoesNotExist, ValidationError } from '../errors.ts';
+import { AcmeProcessState } from '../model/acme.ts';
+import { CertificateProcessState } from '../model/certificate-process.ts';
+import { isTransferProcess, type TransferResult, transferResultOf } from '../model/transfer.ts';
+import { now } from '../time.ts';
 
 /**
  * Process info (spec 2.9, contract 3.3): the shape follows the process's type. Certificate and
