@@ -2,14 +2,14 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { getLatestRates } from '../../shared/db/repositories/rates.ts';
 import { logger } from '../../shared/logger.ts';
 import { recordExchangeRateAge } from '../../shared/metrics.ts';
+import { type RatesUpdate, updateExchangeRates } from '../../shared/pricing/update-exchange-rates.ts';
 import { now } from '../../shared/time.ts';
-import { updateExchangeRates } from './job.ts';
 
 /**
  * The daily exchange-rate job (EventBridge schedule, shared/routes.ts `jobs`). A failure is logged
  * as an error and rethrown, so the invocation fails and the function's Errors metric can alarm.
  */
-export async function handler(_event: ScheduledEvent, context: Context): Promise<{ date: string; currencies: number; stored: boolean }> {
+export async function handler(_event: ScheduledEvent, context: Context): Promise<RatesUpdate> {
   logger.addContext(context);
   try {
     const result = await updateExchangeRates();

@@ -1,9 +1,10 @@
-import { getLatestRates, putRates } from '../../shared/db/repositories/rates.ts';
-import { logger } from '../../shared/logger.ts';
-import { forgetCachedRates } from '../../shared/pricing/rates.ts';
-import { now, toWireTime } from '../../shared/time.ts';
+import { getLatestRates, putRates } from '../db/repositories/rates.ts';
+import { logger } from '../logger.ts';
+import { now, toWireTime } from '../time.ts';
 import { defaultEcbRatesUrl, fetchEcbDaily, parseEcbDaily } from './ecb.ts';
+import { forgetCachedRates } from './rates.ts';
 
+/** What a run of the daily job did. */
 export interface RatesUpdate {
   date: string;
   currencies: number;
@@ -11,6 +12,7 @@ export interface RatesUpdate {
   stored: boolean;
 }
 
+/** Whether two days' rates name the same currencies at the same rates. */
 function sameRates(a: Record<string, number>, b: Record<string, number>): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);

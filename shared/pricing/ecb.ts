@@ -1,5 +1,6 @@
 import { parseXml, XmlElement, XmlError } from '@rgrove/parse-xml';
 import * as v from 'valibot';
+import type { RateRecord } from '../model/rate.ts';
 
 /**
  * The European Central Bank's daily euro foreign exchange reference rates (eurofxref-daily.xml):
@@ -14,12 +15,8 @@ export const defaultEcbRatesUrl = 'https://www.ecb.europa.eu/stats/eurofxref/eur
 /** Currencies the service converts to; a document without them is incomplete. */
 export const requiredCurrencies = ['USD'] as const;
 
-export interface DailyRates {
-  /** The ECB's reference date, `yyyy-mm-dd`. */
-  date: string;
-  /** 1 EUR = rates[X] X. */
-  rates: Record<string, number>;
-}
+/** One day's euro reference rates as read: its date (`yyyy-mm-dd`) and 1 EUR = rates[X] X. */
+export type DailyRates = Pick<RateRecord, 'date' | 'rates'>;
 
 /** Why a fetched document was refused. */
 export class RatesDocumentError extends Error {
