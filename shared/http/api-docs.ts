@@ -1,4 +1,8 @@
 import * as v from 'valibot';
+import { Quote } from '../model/quote.ts';
+
+/** The quote object of contract section 4 (the routes that quote describe their answers with it). */
+export { Quote };
 
 /**
  * What each route tells the OpenAPI document (functions/openapi/document.ts) about itself, beside
@@ -55,24 +59,8 @@ const Violation = v.strictObject({
   value: v.optional(v.union([v.string(), v.number(), v.boolean()])),
 });
 
-const BillableLine = v.strictObject({
-  product: v.string(),
-  action: v.string(),
-  quantity: v.pipe(v.number(), v.integer()),
-  amount: v.pipe(v.number(), v.integer(), v.description('Cents per unit.')),
-  refundable: v.boolean(),
-  total: v.pipe(v.number(), v.integer(), v.description('`quantity * amount`, in cents.')),
-});
-
-/** The quote object of contract section 4; `currency` and `billables` are left out when `total` is 0. */
-export const Quote = v.strictObject({
-  total: v.pipe(v.number(), v.integer(), v.description('Cents.')),
-  currency: v.optional(v.string()),
-  billables: v.optional(v.array(BillableLine)),
-});
-
 /** `{type, message, requestId, ...extra}` with `type` fixed. */
-function errorBody<T extends string, E extends v.ObjectEntries>(type: T, description: string, extra: E) {
+function errorBody(type: string, description: string, extra: v.ObjectEntries) {
   return v.pipe(
     v.strictObject({
       type: v.literal(type),
@@ -84,76 +72,52 @@ function errorBody<T extends string, E extends v.ObjectEntries>(type: T, descrip
   );
 }
 
+/** An error of contract section 2: the status codes it is sent with, what it means, its fields beside type, message and requestId. */
+function error(statuses: readonly number[], description: string, fields: v.ObjectEntries = {}) {
+  return { statuses, description, fields };
+}
+
+/** The errors of contract section 2, by `type`. */
+const errors = {
+  InvalidMessage: error([400, 415], 'Unparsable JSON, a body that is not an object (400), or a wrong content type (415).'),
+  UnrecognizedPropertyException: error([400], 'The body has a property the operation does not define.', {
+    property: v.pipe(v.string(), v.description('The first unknown property (a field path).')),
+  }),
+  ConstraintViolationException: error(
+    [400],
+    'Fields break their declared type, pattern, length, enum, range or required rule; every violation is listed.',
+    { violations: v.array(Violation) },
+  ),
+  ValidationError: error([400], 'A well-formed request breaks a business rule.', { violations: v.optional(v.array(Violation)) }),
+  ObjectDoesNotExist: error(
+    [400, 404],
+    "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",
+    { objectType: v.string(), identifier: v.string() },
+  ),
+  ObjectExists: error([400], "The domain is already in the caller's account."),
+  ObjectStatusProhibitsOperation: error([400], "The object's state forbids the operation."),
+  BillableAcknowledgmentNeededException: error(
+    [400],
+    'The request has charges that need acknowledgment: send `quote.billables` back in `billables`.',
+    { quote: Quote },
+  ),
+  AuthenticationError: error([401], 'Missing, malformed or unknown API key.'),
+  AuthorizationError: error([403], 'The key may not do this (customer mismatch, missing permission).'),
+  NotFound: error([404], 'No such route.'),
+  MethodNotAllowed: error([405], 'Known path, other method (see the Allow header).'),
+  PayloadTooLarge: error([413], 'The body is over 64 KiB.'),
+  TooManyRequests: error([429], 'Rate limit; retry after Retry-After seconds.'),
+  InternalError: error([500], 'Anything unexpected; the details are logged with the request id.'),
+  ProviderUnavailable: error([503], 'The data store or the registry is unavailable or throttling; safe to retry.'),
+};
+
+/** A record with each value mapped, keys kept. */
+function mapValues<K extends string, A, B>(record: Record<K, A>, map: (key: K, value: A) => B): Record<K, B> {
+  return Object.fromEntries(Object.entries<A>(record).map(([key, value]) => [key, map(key as K, value)])) as Record<K, B>;
+}
+
 /** Every error body of contract section 2, by `type`, with the status codes it is sent with. */
-export const errorBodies = {
-  InvalidMessage: {
-    statuses: [400, 415],
-    schema: errorBody('InvalidMessage', 'Unparsable JSON, a body that is not an object (400), or a wrong content type (415).', {}),
-  },
-  UnrecognizedPropertyException: {
-    statuses: [400],
-    schema: errorBody('UnrecognizedPropertyException', 'The body has a property the operation does not define.', {
-      property: v.pipe(v.string(), v.description('The first unknown property (a field path).')),
-    }),
-  },
-  ConstraintViolationException: {
-    statuses: [400],
-    schema: errorBody(
-      'ConstraintViolationException',
-      'Fields break their declared type, pattern, length, enum, range or required rule; every violation is listed.',
-      {
-        violations: v.array(Violation),
-      },
-    ),
-  },
-  ValidationError: {
-    statuses: [400],
-    schema: errorBody('ValidationError', 'A well-formed request breaks a business rule.', { violations: v.optional(v.array(Violation)) }),
-  },
-  ObjectDoesNotExist: {
-    statuses: [400, 404],
-    schema: errorBody(
-      'ObjectDoesNotExist',
-      "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",
-      {
-        objectType: v.string(),
-        identifier: v.string(),
-      },
-    ),
-  },
-  ObjectExists: { statuses: [400], schema: errorBody('ObjectExists', "The domain is already in the caller's account.", {}) },
-  ObjectStatusProhibitsOperation: {
-    statuses: [400],
-    schema: errorBody('ObjectStatusProhibitsOperation', "The object's state forbids the operation.", {}),
-  },
-  BillableAcknowledgmentNeededException: {
-    statuses: [400],
-    schema: errorBody(
-      'BillableAcknowledgmentNeededException',
-      'The request has charges that need acknowledgment: send `quote.billables` back in `billables`.',
-      {
-        quote: Quote,
-      },
-    ),
-  },
-  AuthenticationError: { statuses: [401], schema: errorBody('AuthenticationError', 'Missing, malformed or unknown API key.', {}) },
-  AuthorizationError: {
-    statuses: [403],
-    schema: errorBody('AuthorizationError', 'The key may not do this (customer mismatch, missing permission).', {}),
-  },
-  NotFound: { statuses: [404], schema: errorBody('NotFound', 'No such route.', {}) },
-  MethodNotAllowed: { statuses: [405], schema: errorBody('MethodNotAllowed', 'Known path, other method (see the Allow header).', {}) },
-  PayloadTooLarge: { statuses: [413], schema: errorBody('PayloadTooLarge', 'The body is over 64 KiB.', {}) },
-  TooManyRequests: { statuses: [429], schema: errorBody('TooManyRequests', 'Rate limit; retry after Retry-After seconds.', {}) },
-  InternalError: {
-    statuses: [500],
-    schema: errorBody('InternalError', 'Anything unexpected; the details are logged with the request id.', {}),
-  },
-  ProviderUnavailable: {
-    statuses: [503],
-    schema: errorBody('ProviderUnavailable', 'The data store or the registry is unavailable or throttling; safe to retry.', {}),
-  },
-} as const;
+export const errorBodies = mapValues(errors, (type, e) => ({ statuses: e.statuses, schema: errorBody(type, e.description, e.fields) }));
 
 /** Errors any authenticated route can answer (the gateway, the authorizer, the boundary). */
 export const commonErrors: readonly ErrorType[] = [

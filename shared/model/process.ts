@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 import { Handle, WireTime } from '../schemas/primitives.ts';
+import { ChargedBillable } from './billable.ts';
+
+export { ChargedBillable };
 
 /** Process statuses (contract section 5). */
 export const ProcessStatus = v.picklist([
@@ -14,16 +17,6 @@ export const ProcessStatus = v.picklist([
   'SCHEDULED',
   'SUSPENDED',
 ]);
-
-/** A charged (or quoted) line: contract section 4. */
-export const ChargedBillable = v.object({
-  product: v.string(),
-  action: v.string(),
-  quantity: v.pipe(v.number(), v.integer()),
-  amount: v.pipe(v.number(), v.integer()),
-  refundable: v.boolean(),
-  total: v.pipe(v.number(), v.integer()),
-});
 
 /**
  * A process (contract section 5). `details` holds the type-specific state (transfer result,

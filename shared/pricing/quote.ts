@@ -1,7 +1,10 @@
 import * as v from 'valibot';
 import { BillableAcknowledgmentNeeded } from '../errors.ts';
+import type { Billable, Quote, QuoteBody, QuoteLine } from '../model/quote.ts';
 import { bodyObject } from '../schemas/primitives.ts';
 import { effectivePrice, type PriceList } from './price-list.ts';
+
+export type { Billable, Quote, QuoteBody, QuoteLine };
 
 /**
  * Quotes and billable acknowledgment (contract section 4). A use case prices what a request would
@@ -43,32 +46,6 @@ export type AcknowledgedBillable = v.InferOutput<typeof AcknowledgedBillable>;
 
 /** The `billables` field of a request body (transfer, renew). */
 export const AcknowledgedBillables = v.pipe(v.array(AcknowledgedBillable), v.maxLength(50, 'must have at most 50 items'));
-
-/** One charge of a quote: `amount` cents per unit, `total = quantity * amount`. */
-export interface Billable {
-  product: string;
-  action: string;
-  quantity: number;
-  amount: number;
-  refundable: boolean;
-  total: number;
-}
-
-/** A charge before the quote adds it up. */
-export type QuoteLine = Omit<Billable, 'total'>;
-
-/** The `quote` object: `currency` and `billables` are left out when `total` is 0. */
-export interface Quote {
-  total: number;
-  currency?: string;
-  billables?: Billable[];
-}
-
-/** The body of a `?quote=true` answer. */
-export interface QuoteBody {
-  command: string;
-  quote: Quote;
-}
 
 /**
  * Builds the quote body for an operation (`command`, e.g. `DomainTransfer`) from its charges in

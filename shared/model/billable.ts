@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+
+/**
+ * A charged (or quoted) line: contract section 4. A process records the lines it charged
+ * (process.ts, which re-exports this); a quote lists them with their documentation (quote.ts).
+ * On its own so that the API description takes the line without the process record.
+ */
+export const ChargedBillable = v.object({
+  product: v.string(),
+  action: v.string(),
+  quantity: v.pipe(v.number(), v.integer()),
+  amount: v.pipe(v.number(), v.integer()),
+  refundable: v.boolean(),
+  total: v.pipe(v.number(), v.integer()),
+});
