@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RecordType } from '../model/record-type.ts';
+import { RecordType, Seconds, soaTimers, zoneSettings } from '../model/zone-fields.ts';
 import { WireTime } from '../schemas/primitives.ts';
 
 /**
@@ -7,8 +7,6 @@ import { WireTime } from '../schemas/primitives.ts';
  * renderers (zone.ts, zone-file.ts) take only the types, so these schemas weigh nothing in the
  * zone function; the route's API description publishes them.
  */
-
-const Seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** A DNS record on the wire (contract 3.6): `prio` present exactly for MX and SRV. */
 export const DnsRecord = v.strictObject({
@@ -26,18 +24,8 @@ export const ZoneView = v.strictObject({
   customer: v.string(),
   createdDate: WireTime,
   updatedDate: v.optional(WireTime),
-  managed: v.boolean(),
-  service: v.picklist(['BASIC', 'PREMIUM']),
-  template: v.optional(v.string()),
-  link: v.optional(v.boolean()),
-  master: v.optional(v.string()),
-  dnssec: v.boolean(),
-  ns: v.optional(v.array(v.string())),
-  hostMaster: v.string(),
-  refresh: Seconds,
-  retry: Seconds,
-  expire: Seconds,
-  ttl: Seconds,
+  ...zoneSettings,
+  ...soaTimers,
   defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
   records: v.array(DnsRecord),
 });
