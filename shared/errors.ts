@@ -29,6 +29,11 @@ export class AppError extends Error {
   }
 }
 
+/** What a caller without a valid key is told; API Gateway's own answer says the same (shared/http/gateway-responses.ts). */
+export const unauthenticatedMessage = 'Missing, malformed or unknown API key. Send the header `Authorization: ApiKey <key>`.';
+/** What a throttled caller is told, by us and by API Gateway alike. */
+export const throttledMessage = 'Too many requests for this API key; retry later.';
+
 export class InvalidMessage extends AppError {
   constructor(message: string, status = 400) {
     super('InvalidMessage', status, message);
@@ -88,7 +93,7 @@ export class BillableAcknowledgmentNeeded extends AppError {
 }
 
 export class AuthenticationError extends AppError {
-  constructor(message = 'Missing, malformed or unknown API key. Send the header `Authorization: ApiKey <key>`.') {
+  constructor(message = unauthenticatedMessage) {
     super('AuthenticationError', 401, message);
   }
 }
@@ -107,15 +112,8 @@ export class NotFound extends AppError {
 
 export class MethodNotAllowed extends AppError {
   constructor(method: string, allow: string[]) {
-    super(
-      'MethodNotAllowed',
-      405,
-      `Method ${method} is not allowed here; allowed: ${allow.join(', ')}.`,
-      {},
-      {
-        Allow: allow.join(', '),
-      },
-    );
+    const allowed = allow.join(', ');
+    super('MethodNotAllowed', 405, `Method ${method} is not allowed here; allowed: ${allowed}.`, {}, { Allow: allowed });
   }
 }
 
@@ -127,15 +125,7 @@ export class PayloadTooLarge extends AppError {
 
 export class TooManyRequests extends AppError {
   constructor(retryAfterSeconds: number) {
-    super(
-      'TooManyRequests',
-      429,
-      'Too many requests for this API key; retry later.',
-      {},
-      {
-        'Retry-After': String(retryAfterSeconds),
-      },
-    );
+    super('TooManyRequests', 429, throttledMessage, {}, { 'Retry-After': String(retryAfterSeconds) });
   }
 }
 

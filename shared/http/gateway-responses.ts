@@ -1,3 +1,5 @@
+import { throttledMessage, unauthenticatedMessage } from '../errors.ts';
+
 /**
  * Answers API Gateway gives by itself (before or instead of a Lambda), in the contract's error
  * shape. The CDK stack installs them as gateway responses; the local gateway renders the same ones.
@@ -9,19 +11,15 @@ export interface GatewayAnswer {
   headers?: Record<string, string>;
 }
 
+/** An answer the client may retry after `seconds` (the Retry-After header). */
+function retryLater<S extends number, T extends string>(status: S, type: T, message: string, seconds: number) {
+  return { status, type, message, headers: { 'Retry-After': String(seconds) } };
+}
+
 export const gatewayAnswers = {
-  UNAUTHORIZED: {
-    status: 401,
-    type: 'AuthenticationError',
-    message: 'Missing, malformed or unknown API key. Send the header `Authorization: ApiKey <key>`.',
-  },
+  UNAUTHORIZED: { status: 401, type: 'AuthenticationError', message: unauthenticatedMessage },
   /** The authorizer failed (e.g. the key store throttled): safe to retry. */
-  AUTHORIZER_FAILURE: {
-    status: 503,
-    type: 'ProviderUnavailable',
-    message: 'Authentication is temporarily unavailable; retry later.',
-    headers: { 'Retry-After': '1' },
-  },
+  AUTHORIZER_FAILURE: retryLater(503, 'ProviderUnavailable', 'Authentication is temporarily unavailable; retry later.', 1),
   ACCESS_DENIED: { status: 403, type: 'AuthorizationError', message: 'This API key may not call this operation.' },
   /** The key is valid but has no usage-plan counterpart in API Gateway (see `npm run admin -- register-keys`). */
   INVALID_API_KEY: {
@@ -29,18 +27,8 @@ export const gatewayAnswers = {
     type: 'AuthorizationError',
     message: 'This API key is not enabled for this API yet; ask the operator to register it.',
   },
-  THROTTLED: {
-    status: 429,
-    type: 'TooManyRequests',
-    message: 'Too many requests for this API key; retry later.',
-    headers: { 'Retry-After': '1' },
-  },
-  QUOTA_EXCEEDED: {
-    status: 429,
-    type: 'TooManyRequests',
-    message: 'The request quota of this API key is used up; retry later.',
-    headers: { 'Retry-After': '60' },
-  },
+  THROTTLED: retryLater(429, 'TooManyRequests', throttledMessage, 1),
+  QUOTA_EXCEEDED: retryLater(429, 'TooManyRequests', 'The request quota of this API key is used up; retry later.', 60),
   REQUEST_TOO_LARGE: { status: 413, type: 'PayloadTooLarge', message: 'The request body is too large.' },
   DEFAULT_4XX: { status: 400, type: 'InvalidMessage', message: 'The request could not be processed.' },
   DEFAULT_5XX: {
