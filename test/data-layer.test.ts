@@ -4,8 +4,11 @@ import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
 import { ensureIdFloor, nextId } from '../shared/db/repositories/counters.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
-import { allocateProcessId } from '../shared/db/repositories/processes.ts';
+import { getDomainOf, listDomains } from '../shared/db/repositories/domains.ts';
+import { allocateProcessId, getProcess } from '../shared/db/repositories/processes.ts';
 import { findRegistryForDomain } from '../shared/db/repositories/providers.ts';
+import { getLatestRates, listRates, putRates } from '../shared/db/repositories/rates.ts';
+import { listZones } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { extensionCandidates } from '../shared/model/provider.ts';
 
@@ -52,7 +55,49 @@ describe('repositories', () => {
   });
 });
 
+describe('item helpers', () => {
+  it("read a customer's own item, and another customer's as absent", async () => {
+    expect((await getProcess(501, 'demo'))?.identifier).toBe('shop.demo-secure.com');
+    expect(await getProcess(501, 'other')).toBeUndefined();
+    expect((await getDomainOf('demo', 'demo-shop.nl'))?.customer).toBe('demo');
+    expect(await getDomainOf('other', 'demo-shop.nl')).toBeUndefined();
+  });
+
+  it("list a customer's items through gsi1, and only that customer's", async () => {
+    const domains = await listDomains('demo');
+    expect(domains.map((d) => d.domainName)).toEqual(expect.arrayContaining(['demo-shop.nl', 'demo-secure.com']));
+    expect(new Set(domains.map((d) => d.customer))).toEqual(new Set(['demo']));
+    expect((await listZones('other')).every((z) => z.customer === 'other')).toBe(true);
+  });
+
+  it('read a whole partition in sort-key order, and its last item alone', async () => {
+    await putRates({ base: 'EUR', date: '2099-01-02', rates: { USD: 1.2 } });
+    await putRates({ base: 'EUR', date: '2099-01-01', rates: { USD: 1.1 } });
+    const dates = (await listRates()).map((r) => r.date);
+    expect(dates).toEqual([...dates].sort());
+    expect(dates.slice(-2)).toEqual(['2099-01-01', '2099-01-02']);
+    expect(await getLatestRates()).toEqual({ base: 'EUR', date: '2099-01-02', rates: { USD: 1.2 } });
+  });
+});
+
 describe('keys', () => {
+  it("keep a domain name's domain, zone and transfer in one partition, each listed through gsi1", () => {
+    expect(keys.domain('a.nl', 'demo')).toEqual({ pk: 'DOMAIN#a.nl', sk: 'DOMAIN', gsi1pk: 'DOMAINS#demo', gsi1sk: 'DOMAIN#a.nl' });
+    expect(keys.zone('a.nl', 'demo')).toEqual({ pk: 'DOMAIN#a.nl', sk: 'ZONE', gsi1pk: 'ZONES#demo', gsi1sk: 'ZONE#a.nl' });
+    expect(keys.domainTransfer('a.nl', '2026-01-01T00:00:00Z')).toEqual({
+      pk: 'DOMAIN#a.nl',
+      sk: 'TRANSFER',
+      gsi1pk: 'TRANSFERS#DUE',
+      gsi1sk: 'TRANSFER#2026-01-01T00:00:00Z#a.nl',
+    });
+    expect([keys.domainByName('a.nl'), keys.zoneByName('a.nl'), keys.domainTransferByName('a.nl')]).toEqual([
+      { pk: 'DOMAIN#a.nl', sk: 'DOMAIN' },
+      { pk: 'DOMAIN#a.nl', sk: 'ZONE' },
+      { pk: 'DOMAIN#a.nl', sk: 'TRANSFER' },
+    ]);
+    expect(keys.domainCollection('a.nl')).toEqual({ pk: 'DOMAIN#a.nl' });
+  });
+
   it('start every key with its entity prefix', () => {
     expect(keys.apiKey('ab', 'demo', 'alice')).toEqual({
       pk: 'APIKEY#ab',

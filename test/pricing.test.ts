@@ -1,6 +1,8 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type AppError, BillableAcknowledgmentNeeded, ValidationError } from '../shared/errors.ts';
 import type { PriceRecord, PromoRecord } from '../shared/model/price.ts';
+import { Billable, QuoteBody, QuoteLine } from '../shared/model/quote.ts';
 import type { RateRecord } from '../shared/model/rate.ts';
 import {
   assertAcknowledged,
@@ -190,6 +192,18 @@ describe('quotes', () => {
       quote: { total: 0 },
     });
     expect(buildQuote('DomainTransfer', 'EUR', [])).toEqual({ command: 'DomainTransfer', quote: { total: 0 } });
+  });
+
+  it('builds bodies that the published quote schemas accept, and that a billable without its total does not pass', () => {
+    const body = buildQuote('DomainTransfer', 'EUR', [
+      { product: 'domain_com', action: 'TRANSFER', quantity: 2, amount: 1049, refundable: true },
+    ]);
+    expect(v.parse(QuoteBody, body)).toEqual(body);
+    expect(v.parse(QuoteBody, buildQuote('DomainTransfer', 'EUR', []))).toEqual({ command: 'DomainTransfer', quote: { total: 0 } });
+    const line = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true };
+    expect(v.parse(QuoteLine, line)).toEqual(line);
+    expect(v.safeParse(Billable, line).success).toBe(false);
+    expect(v.safeParse(Billable, { ...line, total: 1049, note: 'extra' }).success).toBe(false);
   });
 
   it('prices a line at the customer own effective price', () => {

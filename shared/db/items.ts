@@ -97,9 +97,10 @@ export async function lastInPartition<S extends v.GenericSchema>(
   schema: S,
   entity: string,
 ): Promise<v.InferOutput<S> | undefined> {
-  const out = await db().send(new QueryCommand({ TableName: tableName(), ...partition('pk', pk), ScanIndexForward: false, Limit: 1 }));
-  const item = out.Items?.[0];
-  return item ? parseItem(schema, entity, item) : undefined;
+  const { Items = [] } = await db().send(
+    new QueryCommand({ TableName: tableName(), ...partition('pk', pk), ScanIndexForward: false, Limit: 1 }),
+  );
+  return Items[0] && parseItem(schema, entity, Items[0]);
 }
 
 /** Every item of one entity listed under a gsi1 partition (a customer's keys, domains, zones, ...), paged to the end, parsed. */
