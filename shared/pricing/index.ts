@@ -15,8 +15,8 @@
  *   const list = await getPriceList(customer);                       // one Query
  *   const line = listPriceLine(list, domainProduct('com'), 'TRANSFER', 1, now());
  *   const body = buildQuote('DomainTransfer', line.currency, [line.line, ...premiumLines]);
- *   if (quoteOnly) return ok(body);
- *   assertAcknowledged(body, list, input.body.billables, now());      // 400 with the quote if not
+ *   if (quoteOnly) return { quote: body };                          // an Outcome: nothing written
+ *   assertAcknowledged(body, list, command.billables, now());         // BillableAcknowledgmentNeeded if not
  */
 export * from './currency.ts';
 export * from './price-list.ts';

@@ -6,7 +6,7 @@
  *   CREATE, RENEW, TRANSFER, RESTORE and PRIVACY_PROTECT; the extension is the registry's
  *   (longest-matching) extension, lower-case.
  * - certificates: the certificate product's own name, which starts with `ssl_` (`ssl_sectigo_dv`,
- *   `ssl_sectigo_dv_multi`, `ssl_sectigo_ov`, `ssl_digicert_ev`; see shared/certificates/model.ts),
+ *   `ssl_sectigo_dv_multi`, `ssl_sectigo_ov`, `ssl_digicert_ev`; see shared/model/certificate.ts),
  *   with the actions REQUEST, RENEW, EXTRA_DOMAIN and EXTRA_WILDCARD.
  *
  * Domain and certificate prices are per 12 months; a billable for a longer period carries the
