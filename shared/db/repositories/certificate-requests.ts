@@ -6,7 +6,7 @@ import { db } from '../client.ts';
 import { parseItem, readItems } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { cancellationCodes, counterKey, counterValue, type TransactItem, transactWithIds } from '../transactions.ts';
+import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateEntity, certificateItem, openRequestItem } from './certificates.ts';
 import { processItem } from './processes.ts';
 import { appendZoneRecordsItem, zoneEntity } from './zones.ts';
@@ -114,10 +114,8 @@ function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): Tr
         },
       },
     },
-    { Put: { TableName: table, Item: processItem(process), ConditionExpression: 'attribute_not_exists(pk)' } },
-    issued
-      ? { Put: { TableName: table, Item: certificateItem(issued), ConditionExpression: 'attribute_not_exists(pk)' } }
-      : { Put: { TableName: table, Item: openRequestItem(process.id) } },
+    putNew(processItem(process)),
+    issued ? putNew(certificateItem(issued)) : { Put: { TableName: table, Item: openRequestItem(process.id) } },
     ...renewal.dcvRecords.map(([zone, entries]) => appendZoneRecordsItem(zone, renewal.customer, entries, renewal.at)),
   ];
 }
@@ -194,7 +192,7 @@ export async function issueCertificate(
         ExpressionAttributeValues: { ':validations': validations, ':id': certificate.id, ':completed': 'COMPLETED', ':now': at, ...values },
       },
     },
-    { Put: { TableName: table, Item: certificateItem(certificate), ConditionExpression: 'attribute_not_exists(pk)' } },
+    putNew(certificateItem(certificate)),
     { Delete: { TableName: table, Key: keys.openCertificateRequest(process.id), ConditionExpression: 'attribute_exists(pk)' } },
   ];
   if (renews !== undefined) {
