@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AcmeInfo, CertificateInfo, DcvValidation, NextAction } from '../../shared/certificates/view.ts';
+import { AcmeInfo, CertificateInfo, DcvValidation, NextAction } from '../../shared/certificates/info-view.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { TransferResult } from '../../shared/model/transfer.ts';
 import { ProcessInfoRequest } from './schema.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CertificateInfo, certificateInfoEntries } from '../../shared/certificates/view.ts';
+import { CertificateInfo, certificateInfoEntries } from '../../shared/certificates/info-view.ts';
 import { type OperationDocs, Quote } from '../../shared/http/api-docs.ts';
 import { RenewRequest } from './schema.ts';
 

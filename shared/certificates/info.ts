@@ -2,8 +2,8 @@ import type { AcmeProcessState } from '../model/acme.ts';
 import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
 import type { CertificateProcessState, DcvState, Validations } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
+import type { AcmeInfo, CertificateInfo, DcvValidation, NextAction, NextActionStep } from './info-view.ts';
 import { oneTimeLink } from './one-time-link.ts';
-import type { AcmeInfo, CertificateInfo, DcvValidation, NextAction, NextActionStep } from './view.ts';
 
 /**
  * The process-info shapes of spec 2.9 (certificate, acme), computed from a process's stored

@@ -7,10 +7,10 @@ import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
 import { now as clock, toWireTime } from '../time.ts';
 import { authorityGateway, type CertificateAuthorityGateway } from './authority.ts';
 import { certificateInfo } from './info.ts';
+import type { CertificateInfo } from './info-view.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import type { RenewBody } from './renew-request.ts';
 import { planRenewal, type RenewalPlan } from './renewal-plan.ts';
-import type { CertificateInfo } from './view.ts';
 import { dcvRecordsToAdd } from './zones.ts';
 
 /**

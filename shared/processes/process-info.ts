@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { catalogueAuthority } from '../certificates/catalogue.ts';
 import { acmeInfo, certificateInfo } from '../certificates/info.ts';
-import type { AcmeInfo, CertificateInfo } from '../certificates/view.ts';
+import type { AcmeInfo, CertificateInfo } from '../certificates/info-view.ts';
 import { getProcess } from '../db/repositories/processes.ts';
 import { ObjectDoesNotExist, ValidationError } from '../errors.ts';
 import { AcmeProcessState } from '../model/acme.ts';
