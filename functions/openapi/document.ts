@@ -72,6 +72,26 @@ function closeObjects(schema: unknown): void {
   for (const value of Object.values(s)) closeObjects(value);
 }
 
+/**
+ * Contract section 1: a `null` in an optional body field means the field is absent. Says so in a
+ * request body's schema: every property an object does not require also takes `null`, at any depth.
+ */
+function nullableOptionals(schema: unknown): void {
+  if (Array.isArray(schema)) {
+    for (const item of schema) nullableOptionals(item);
+    return;
+  }
+  if (!schema || typeof schema !== 'object') return;
+  const s = schema as Record<string, unknown>;
+  for (const value of Object.values(s)) nullableOptionals(value);
+  const properties = s.properties as Record<string, unknown> | undefined;
+  if (s.type !== 'object' || !properties) return;
+  const required = new Set((s.required as string[] | undefined) ?? []);
+  for (const [name, property] of Object.entries(properties)) {
+    if (!required.has(name)) properties[name] = { anyOf: [property, { type: 'null', description: 'The same as leaving the field out.' }] };
+  }
+}
+
 function inline(schema: v.GenericSchema, definitions?: Record<string, v.GenericSchema>): JsonSchema {
   const {
     $schema: _s,
@@ -203,12 +223,14 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
       params.some((p) => p.in !== 'header'),
     ),
   );
-  const requestBody = hasBody
+  const bodySchema = hasBody ? inline(parts.body) : undefined;
+  nullableOptionals(bodySchema);
+  const requestBody = bodySchema
     ? {
         required: true,
         content: {
           'application/json': {
-            schema: inline(parts.body),
+            schema: bodySchema,
             ...(docs.examples.body ? { examples: docs.examples.body } : {}),
           },
         },
@@ -263,7 +285,7 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
       version: '2.0.0',
       summary: 'Domain transfer-in, certificate renewal, processes, registry metadata, price lists and DNS zones.',
       description:
-        "Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox's demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path.",
+        "Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox's demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path. A `null` in an optional body field means the field is absent; a `null` in a required one is a violation on it.",
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:3000', description: 'Clients use this URL plus `/v2/` as their base URL.' }],

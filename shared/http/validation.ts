@@ -31,6 +31,8 @@ function fieldPath(issue: v.BaseIssue<unknown>): string {
 
 function describe(issue: v.BaseIssue<unknown>): string {
   if (issue.input === undefined && issue.kind === 'schema') return 'is required';
+  // Contract section 1: null stands for "absent" only where a field may be absent.
+  if (issue.input === null && issue.kind === 'schema') return 'must not be null';
   return issue.message.replace(/^Invalid (type|key|value|length): /, '').replace(/^Expected/, 'expected');
 }
 

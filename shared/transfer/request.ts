@@ -17,8 +17,12 @@ const NameServer = v.pipe(
   v.regex(domainNamePattern, 'is not a valid host name (lower-case, punycode for IDN)'),
 );
 
-/** Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. */
+/**
+ * Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. `id` (contract
+ * 3.1, as both official clients' zone models carry it) names the caller's existing zone to convert.
+ */
 export const ZoneRequest = bodyObject({
+  id: v.optional(v.pipe(v.number(), v.integer('must be an integer zone id'), v.minValue(1, 'must be a positive zone id'))),
   service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
   template: v.optional(Handle),
   link: v.optional(v.boolean()),
