@@ -194,9 +194,25 @@ describe('the price of a renewal', () => {
         total: 2 * 1000 + 2 * 300 + 2 * 2000,
         currency: 'EUR',
         billables: [
-          { product: 'ssl_test_multi', action: 'RENEW', quantity: 2, amount: 1000, refundable: true, total: 2000 },
-          { product: 'ssl_test_multi', action: 'EXTRA_DOMAIN', quantity: 2, amount: 300, refundable: true, total: 600 },
-          { product: 'ssl_test_multi', action: 'EXTRA_WILDCARD', quantity: 2, amount: 2000, refundable: true, total: 4000 },
+          { product: 'ssl_test_multi', action: 'RENEW', quantity: 2, amount: 1000, providerName: 'sectigo', refundable: true, total: 2000 },
+          {
+            product: 'ssl_test_multi',
+            action: 'EXTRA_DOMAIN',
+            quantity: 2,
+            amount: 300,
+            providerName: 'sectigo',
+            refundable: true,
+            total: 600,
+          },
+          {
+            product: 'ssl_test_multi',
+            action: 'EXTRA_WILDCARD',
+            quantity: 2,
+            amount: 2000,
+            providerName: 'sectigo',
+            refundable: true,
+            total: 4000,
+          },
         ],
       },
     });

@@ -124,3 +124,42 @@ describe('zone.id names the zone a transfer converts (contract 3.1)', () => {
     expect(res.body.violations).toEqual([{ field: 'zone.id', message: 'expected number but received "abc"', value: 'abc' }]);
   });
 });
+
+describe('billables as the real API writes them (contract section 4)', () => {
+  it('names the provider of every billable in a quote: the registry of a domain, the authority of a certificate', async () => {
+    const domain = await transfer(
+      'transfer-wait.com',
+      { ...demoBody, authcode: 'COM-TRANSFER-2026', privacyProtect: true },
+      { quote: true },
+    );
+    expect(domain.body.quote.billables).toEqual([
+      { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true, total: 1049 },
+      {
+        product: 'domain_com',
+        action: 'PRIVACY_PROTECT',
+        quantity: 1,
+        amount: 250,
+        providerName: 'verisign',
+        refundable: true,
+        total: 250,
+      },
+    ]);
+    const certificate = await renew(1001, { period: 12, csr: shopCsr }, { quote: true });
+    expect(certificate.body.quote.billables).toEqual([
+      { product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, providerName: 'sectigo', refundable: true, total: 1295 },
+    ]);
+  });
+
+  it('takes an acknowledgment built from a real quote, every billable echoed exactly as quoted', async () => {
+    const body = { ...demoBody, authcode: 'COM-TRANSFER-2026' };
+    const quoted = await transfer('transfer-premium.com', body, { quote: true });
+    expect(quoted.body.quote.billables).toEqual([
+      { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 45000, providerName: 'verisign', refundable: true, total: 45000 },
+    ]);
+    const refused = await transfer('transfer-premium.com', body);
+    expect(refused.body.type).toBe('BillableAcknowledgmentNeededException');
+    const accepted = await transfer('transfer-premium.com', { ...body, billables: quoted.body.quote.billables });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ domainName: 'transfer-premium.com', status: 'completed' });
+  });
+});

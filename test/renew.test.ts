@@ -75,7 +75,9 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       quote: {
         total: 1295,
         currency: 'EUR',
-        billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+        billables: [
+          { product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, providerName: 'sectigo', refundable: true, total: 1295 },
+        ],
       },
     });
     expect((await getCertificateOf('demo', 1001))?.renewalProcessId).toBeUndefined();
@@ -93,9 +95,33 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       total: 2 * 2995 + 4 * 1195 + 2 * 5995,
       currency: 'EUR',
       billables: [
-        { product: 'ssl_sectigo_dv_multi', action: 'RENEW', quantity: 2, amount: 2995, refundable: true, total: 5990 },
-        { product: 'ssl_sectigo_dv_multi', action: 'EXTRA_DOMAIN', quantity: 4, amount: 1195, refundable: true, total: 4780 },
-        { product: 'ssl_sectigo_dv_multi', action: 'EXTRA_WILDCARD', quantity: 2, amount: 5995, refundable: true, total: 11990 },
+        {
+          product: 'ssl_sectigo_dv_multi',
+          action: 'RENEW',
+          quantity: 2,
+          amount: 2995,
+          providerName: 'sectigo',
+          refundable: true,
+          total: 5990,
+        },
+        {
+          product: 'ssl_sectigo_dv_multi',
+          action: 'EXTRA_DOMAIN',
+          quantity: 4,
+          amount: 1195,
+          providerName: 'sectigo',
+          refundable: true,
+          total: 4780,
+        },
+        {
+          product: 'ssl_sectigo_dv_multi',
+          action: 'EXTRA_WILDCARD',
+          quantity: 2,
+          amount: 5995,
+          providerName: 'sectigo',
+          refundable: true,
+          total: 11990,
+        },
       ],
     });
     expect(res.body.subscription).toEqual({ months: 24, certificateMonths: 12, reissues: 1 });
@@ -162,7 +188,7 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       message: 'Allow the certificate authority in the CAA records of www.demo-shop.nl (status INVALID).',
     });
     expect(res.body.quote.billables).toEqual([
-      { product: 'ssl_digicert_ev', action: 'RENEW', quantity: 1, amount: 14900, refundable: true, total: 14900 },
+      { product: 'ssl_digicert_ev', action: 'RENEW', quantity: 1, amount: 14900, providerName: 'digicert', refundable: true, total: 14900 },
     ]);
   });
 
@@ -213,7 +239,9 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
       identifier: 'www.demo-shop.nl',
       status: 'RUNNING',
       user: 'alice',
-      billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+      billables: [
+        { product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, providerName: 'sectigo', refundable: true, total: 1295 },
+      ],
     });
     expect((await getCertificateOf('demo', cert.id))?.renewalProcessId).toBe(processId);
 

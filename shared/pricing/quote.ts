@@ -39,6 +39,7 @@ export const AcknowledgedBillable = bodyObject({
   // Contract section 4: clients echo `quote.billables` back as they got them, so the quote's own
   // fields are accepted too (type-checked, then ignored: the acknowledgment is product, action, quantity).
   amount: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
+  providerName: v.optional(v.pipe(v.string(), v.maxLength(100, 'must be at most 100 characters long'))),
   refundable: v.optional(v.boolean()),
   total: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
 });
@@ -64,21 +65,29 @@ export function buildQuote(command: string, currency: string, lines: readonly Qu
   return { command, quote: total === 0 ? { total } : { total, currency, billables } };
 }
 
+/** What a quote line charges for: the product and action, how many, and who charges it (contract section 4). */
+export interface Charge {
+  product: string;
+  action: BillableAction;
+  quantity: number;
+  /** The registry of a domain, the certificate authority of a certificate. */
+  providerName: string;
+}
+
 /**
  * A quote line at the customer's own price (the effective price now: list price or applicable
  * promo). Undefined when the list has no price for the product and action.
  */
 export function listPriceLine(
   list: PriceList,
-  product: string,
-  action: BillableAction,
-  quantity: number,
+  charge: Charge,
   at: Date,
   refundable = true,
 ): { line: QuoteLine; currency: string } | undefined {
+  const { product, action, quantity, providerName } = charge;
   const price = effectivePrice(list, product, action, at);
   if (!price) return undefined;
-  return { line: { product, action, quantity, amount: price.price, refundable }, currency: price.currency };
+  return { line: { product, action, quantity, amount: price.price, providerName, refundable }, currency: price.currency };
 }
 
 /**
