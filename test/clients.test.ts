@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { getProcess } from '../shared/db/repositories/processes.ts';
 import { call } from './support/api.ts';
 import { renew } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
-import { demoBody, transfer } from './support/transfer.ts';
+import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
  * Requests as the official clients build them (TypeScript `@realtimeregister/api`, PHP
@@ -161,5 +162,32 @@ describe('billables as the real API writes them (contract section 4)', () => {
     const accepted = await transfer('transfer-premium.com', { ...body, billables: quoted.body.quote.billables });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ domainName: 'transfer-premium.com', status: 'completed' });
+  });
+});
+
+describe('transferContacts as one value (contract 3.1)', () => {
+  it('takes a single value as a list of one, as the TypeScript and PHP clients send it, and records it', async () => {
+    await sandboxDomain('one-contact.com');
+    const res = await transfer('one-contact.com', { ...demoBody, authcode: 'TEST-CODE', transferContacts: 'ADMIN' });
+    expect(res.status).toBe(202);
+    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
+    expect(process?.details).toMatchObject({ transferContacts: ['ADMIN'] });
+  });
+
+  it('still takes a list, and names the wrong value or item', async () => {
+    const list = await transfer(
+      'transfer-wait.com',
+      { ...demoBody, authcode: 'COM-TRANSFER-2026', transferContacts: ['REGISTRANT', 'ADMIN'] },
+      { quote: true },
+    );
+    expect(list.status).toBe(200);
+    const one = await transfer('transfer-wait.com', { ...demoBody, transferContacts: 'OWNER' }, { quote: true });
+    expect(one.body.violations).toEqual([
+      { field: 'transferContacts', message: 'must be REGISTRANT or ADMIN, or a list of them', value: 'OWNER' },
+    ]);
+    const item = await transfer('transfer-wait.com', { ...demoBody, transferContacts: ['ADMIN', 'OWNER'] }, { quote: true });
+    expect(item.body.violations).toEqual([{ field: 'transferContacts[1]', message: 'must be REGISTRANT or ADMIN', value: 'OWNER' }]);
+    const twice = await transfer('transfer-wait.com', { ...demoBody, transferContacts: ['ADMIN', 'ADMIN'] }, { quote: true });
+    expect(twice.body.violations).toEqual([{ field: 'transferContacts', message: 'must not list a contact twice' }]);
   });
 });

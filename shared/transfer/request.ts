@@ -56,6 +56,22 @@ export const KeyDataRequest = bodyObject({
 /** True when no two items share a key. */
 const distinct = <T>(items: readonly T[], key: (item: T) => string) => new Set(items.map(key)).size === items.length;
 
+/** Whose contacts the transfer takes over (contract 3.1). */
+const TransferContact = v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT or ADMIN');
+
+/**
+ * A list of TransferContact, or one of them as a list of one: the TypeScript client types the field
+ * as one value and the PHP client sends one (contract 3.1). A wrong item is reported at its index.
+ */
+const TransferContacts = v.pipe(
+  v.union([TransferContact, v.array(v.unknown())], 'must be REGISTRANT or ADMIN, or a list of them'),
+  v.transform((value) => (typeof value === 'string' ? [value] : value)),
+  v.array(TransferContact),
+  v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
+  // The API description: the value, or a list of distinct values (the conversion would keep only "array").
+  v.metadata({ type: ['string', 'array'], uniqueItems: true }),
+);
+
 /** Spec 2.1 plus contract 3.1's `transferContacts` and `languageCode`. */
 export const TransferBody = bodyObject({
   customer: Handle,
@@ -89,12 +105,7 @@ export const TransferBody = bodyObject({
   ),
   keyData: v.optional(v.pipe(v.array(KeyDataRequest), v.maxLength(20, 'must have at most 20 items'))),
   billables: v.optional(AcknowledgedBillables),
-  transferContacts: v.optional(
-    v.pipe(
-      v.array(v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT or ADMIN')),
-      v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
-    ),
-  ),
+  transferContacts: v.optional(TransferContacts),
   languageCode: v.optional(
     v.pipe(
       v.string(),
