@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable } from '../errors.ts';
-import { logger, redactValues } from '../logger.ts';
+import { isSecretKey, logger, redactValues } from '../logger.ts';
 import { ok, type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
@@ -111,9 +111,6 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
   };
 }
 
-/** Body fields whose values are secrets (contract section 2: no API keys, auth codes; and no CSRs or phone numbers in logs). */
-const secretFields = new Set(['authcode', 'csr', 'voice']);
-
 /** The API key of a request, as sent and bare: redacted from every log line before anything runs. */
 function apiKeyValuesOf(headers: Record<string, string>): string[] {
   const authorization = headers.authorization;
@@ -130,7 +127,7 @@ function secretValuesOf(body: unknown): string[] {
   const visit = (node: unknown, depth: number): void => {
     if (depth > maxBodyDepth || !node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (typeof value === 'string' && secretFields.has(key)) out.push(value.trim(), ...value.split(/\r?\n/).map((l) => l.trim()));
+      if (typeof value === 'string' && isSecretKey(key)) out.push(value.trim(), ...value.split(/\r?\n/).map((l) => l.trim()));
       else visit(value, depth + 1);
     }
   };

@@ -1,8 +1,15 @@
 import * as v from 'valibot';
 import { ConstraintViolation, UnrecognizedProperty, type Violation } from '../errors.ts';
+import { isSecretKey } from '../logger.ts';
 
-/** Fields whose values are never echoed back in a violation (contract section 2: no auth codes). */
-const secretFields = new Set(['authcode', 'csr', 'voice', 'publicKey']);
+/**
+ * Whether a violation's field is one whose value is never echoed back, in `value` or in the message:
+ * a secret (contract section 2: auth codes, and every field the logs redact: CSRs, phone numbers,
+ * keys), or a DNSSEC public key (long, and of no use quoted back). Any segment of the path counts.
+ */
+function unspeakable(field: string): boolean {
+  return field.split(/[.[\]]/).some((segment) => segment === 'publicKey' || isSecretKey(segment));
+}
 
 /** Contract section 1: leading and trailing whitespace of every string value is trimmed. */
 export function trimStrings(value: unknown): unknown {
@@ -29,16 +36,19 @@ function fieldPath(issue: v.BaseIssue<unknown>): string {
   return rest.length > 0 ? out : String(keys[0] ?? 'body');
 }
 
-function describe(issue: v.BaseIssue<unknown>): string {
+/** valibot's own messages (`Invalid type: Expected string but received 98765432`) quote the value. */
+const defaultMessage = /^Invalid (type|key|value|length): /;
+
+function describe(issue: v.BaseIssue<unknown>, secret: boolean): string {
   if (issue.input === undefined && issue.kind === 'schema') return 'is required';
   // Contract section 1: null stands for "absent" only where a field may be absent.
   if (issue.input === null && issue.kind === 'schema') return 'must not be null';
-  return issue.message.replace(/^Invalid (type|key|value|length): /, '').replace(/^Expected/, 'expected');
+  if (secret && defaultMessage.test(issue.message)) return issue.expected ? `expected ${issue.expected}` : 'is not valid';
+  return issue.message.replace(defaultMessage, '').replace(/^Expected/, 'expected');
 }
 
-function echo(field: string, input: unknown): Pick<Violation, 'value'> {
-  const last = field.split(/[.[]/).pop() ?? '';
-  if (secretFields.has(last)) return {};
+function echo(secret: boolean, input: unknown): Pick<Violation, 'value'> {
+  if (secret) return {};
   if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
   if (typeof input === 'string' && input.length <= 100) return { value: input };
   return {};
@@ -55,7 +65,8 @@ export function validateRequest<S extends v.GenericSchema>(schema: S, input: unk
   if (unknown) throw new UnrecognizedProperty(fieldPath(unknown));
   const violations: Violation[] = result.issues.map((issue) => {
     const field = fieldPath(issue);
-    return { field, message: describe(issue), ...echo(field, issue.input) };
+    const secret = unspeakable(field);
+    return { field, message: describe(issue, secret), ...echo(secret, issue.input) };
   });
   throw new ConstraintViolation(violations);
 }
