@@ -26,6 +26,9 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
   it('answers the certificate process-info shape with the quote, the CSR summary and the DCV it would need', async () => {
     const hash = await hashOf(shopCsr);
     const res = await renew(1001, { period: 12, csr: shopCsr, uniqueValue: 'Quote1001' }, { quote: true });
+    const step = (name: string) =>
+      `Nothing to do for ${name} once the renewal is submitted: the CNAME record ${cname(hash, name, 'Quote1001').dnsRecord} will then be added to the zone demo-shop.nl and checked.`;
+    const [wwwStep, apexStep] = [step('www.demo-shop.nl'), step('demo-shop.nl')];
     expect(res.status).toBe(200);
     expect(res.headers['x-process-id']).toBeUndefined();
     expect(res.body).toEqual({
@@ -50,15 +53,12 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
         ],
       },
       notes: [],
+      // A quote writes nothing: its next action says what submitting the renewal will do.
       nextAction: {
-        message: expect.any(String),
+        message: [wwwStep, apexStep].join(' '),
         steps: [
-          {
-            kind: 'WAIT_FOR_DNS_CHECK',
-            commonName: 'www.demo-shop.nl',
-            message: expect.stringContaining('added to the zone demo-shop.nl'),
-          },
-          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'demo-shop.nl', message: expect.stringContaining('added to the zone demo-shop.nl') },
+          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'www.demo-shop.nl', message: wwwStep },
+          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'demo-shop.nl', message: apexStep },
         ],
       },
       csrSummary: {
@@ -376,6 +376,46 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
       },
       language: 'NL',
     });
+  });
+
+  it('words the next action of a quote for what submitting will do: it claims no record, e-mail or check', async () => {
+    const csr = makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, C=NL' });
+    const dcv = [
+      { commonName: 'demo-secure.com', type: 'EMAIL', email: 'admin@demo-secure.com' },
+      { commonName: 'www.demo-secure.com', type: 'FILE' },
+    ];
+    const certificate = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com'] });
+    const ov = await renew(certificate.id, { period: 12, csr, ...organizationFields, dcv }, { quote: true });
+    expect(ov.status).toBe(200);
+    const file = ov.body.validations.dcv[1].fileLocation;
+    const steps = [
+      {
+        kind: 'APPROVE_EMAIL',
+        commonName: 'demo-secure.com',
+        message: 'Once the renewal is submitted, approve the validation e-mail that will then be sent to admin@demo-secure.com.',
+      },
+      {
+        kind: 'PLACE_FILE',
+        commonName: 'www.demo-secure.com',
+        message: `Once the renewal is submitted, publish ${file} with the fileContents its answer gives.`,
+      },
+      {
+        kind: 'WAIT_FOR_AUTHORITY',
+        message: 'Once the renewal is submitted, the certificate authority checks: organization, docs, voice, agreement, whois.',
+      },
+    ];
+    expect(ov.body.nextAction).toEqual({ message: steps.map((step) => step.message).join(' '), steps });
+
+    const elsewhere = await testCertificate({ commonName: 'www.elsewhere.example', san: ['www.elsewhere.example'] });
+    const dv = await renew(elsewhere.id, { period: 12, csr: makeCsr({ subject: 'CN=www.elsewhere.example' }) }, { quote: true });
+    expect(dv.status).toBe(200);
+    expect(dv.body.nextAction.steps).toEqual(
+      dv.body.validations.dcv.map((entry: { commonName: string; dnsRecord: string }) => ({
+        kind: 'CREATE_DNS_RECORD',
+        commonName: entry.commonName,
+        message: `Once the renewal is submitted, create the CNAME record ${entry.dnsRecord} with the contents its answer gives.`,
+      })),
+    );
   });
 
   it('works through the handler directly with an API Gateway event', async () => {
