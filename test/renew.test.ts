@@ -531,13 +531,40 @@ describe('renewal refusals', () => {
     expect(res.body.csrSummary).toMatchObject({ keyType: 'RSA', keySize: 2048, signatureAlgorithm: 'rsassaPss-SHA256' });
   });
 
+  it('takes Organization, Department, State and City on every product as plain CSR overrides (spec 2.7): a DV renewal with them', async () => {
+    const cert = await testCertificate();
+    const overrides = { organization: 'Demo Hosting B.V.', department: 'IT', state: 'Noord-Holland', city: 'Amsterdam' };
+    const res = await renew(cert.id, { period: 12, csr: shopCsr, ...overrides });
+    expect(res.status).toBe(202);
+    expect(res.body.commonName).toBe('www.demo-shop.nl');
+    // A DV certificate names domains only: none of them goes into its subject.
+    expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.details).toMatchObject({ subject: {} });
+  });
+
+  it('puts the overrides into an OV subject over the CSR fields, and still requires what the product requires', async () => {
+    const csr = makeCsr({ subject: 'CN=demo-secure.com, O=Old Name B.V., L=Utrecht, C=NL' });
+    const cert = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com'] });
+    const fields = { address: 'Keizersgracht 100', postalCode: '1015 AA', approver: organizationFields.approver };
+    const bare = makeCsr({ subject: 'CN=demo-secure.com, C=NL' });
+    const missing = await renew(cert.id, { period: 12, csr: bare, ...fields }, { quote: true });
+    expect(missing.body.violations).toEqual([
+      { field: 'organization', message: 'is required for product ssl_sectigo_ov' },
+      { field: 'city', message: 'is required for product ssl_sectigo_ov' },
+    ]);
+    const res = await renew(cert.id, { period: 12, csr, ...fields, organization: 'Demo Hosting B.V.', city: 'Amsterdam', state: 'NH' });
+    expect(res.status).toBe(202);
+    expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.details).toMatchObject({
+      subject: { organization: 'Demo Hosting B.V.', state: 'NH', city: 'Amsterdam', address: 'Keizersgracht 100', country: 'NL' },
+    });
+  });
+
   it('refuses SANs on a single-domain product, a period the product lacks and fields it does not take, all at once', async () => {
-    const res = await renew(1001, { period: 6, csr: shopCsr, san: ['shop.demo-shop.nl'], organization: 'X', coc: '123' }, { quote: true });
+    const res = await renew(1001, { period: 6, csr: shopCsr, san: ['shop.demo-shop.nl'], address: 'X', coc: '123' }, { quote: true });
     expect(res.status).toBe(400);
     expect(res.body.type).toBe('ValidationError');
     expect(res.body.violations).toEqual([
       { field: 'period', message: 'must be one of 12, 24, 36 months for product ssl_sectigo_dv', value: 6 },
-      { field: 'organization', message: 'is not used by product ssl_sectigo_dv' },
+      { field: 'address', message: 'is not used by product ssl_sectigo_dv' },
       { field: 'coc', message: 'is not used by product ssl_sectigo_dv' },
       { field: 'san', message: 'is only for multi-domain products; ssl_sectigo_dv is single-domain' },
     ]);
