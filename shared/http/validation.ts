@@ -54,19 +54,46 @@ function echo(secret: boolean, input: unknown): Pick<Violation, 'value'> {
   return {};
 }
 
+type Entries = Record<string, v.GenericSchema & { wrapped?: v.GenericSchema }>;
+
+/**
+ * The query parameters a request schema declares single-valued: every one it declares but as a
+ * list. A parameter given more than once where one value is expected is ambiguous (contract
+ * section 1); one it does not declare is ignored, however often it comes.
+ */
+function singleValued(schema: v.GenericSchema, repeated: ReadonlyMap<string, number>): Violation[] {
+  const query = (schema as { entries?: Entries }).entries?.query as { entries?: Entries } | undefined;
+  const declared = query?.entries ?? {};
+  const violations: Violation[] = [];
+  for (const [name, count] of repeated) {
+    const parameter = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    if (parameter === undefined || (parameter.wrapped ?? parameter).type === 'array') continue;
+    violations.push({ field: name, message: `must be given once, not ${count} times` });
+  }
+  return violations;
+}
+
 /**
  * Validates path, query and body together and reports every violation at once (architecture
- * practice 4). An unknown body property is its own error (contract section 2).
+ * practice 4), a single-valued query parameter given more than once among them (`repeated`: the
+ * parameters given more than once, with how often). An unknown body property is its own error
+ * (contract section 2).
  */
-export function validateRequest<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+export function validateRequest<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  repeated: ReadonlyMap<string, number> = new Map(),
+): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
-  const unknown = result.issues.find((issue) => issue.type === 'strict_object' && issue.expected === 'never');
+  const ambiguous = singleValued(schema, repeated);
+  if (result.success && ambiguous.length === 0) return result.output;
+  const issues = result.success ? [] : result.issues;
+  const unknown = issues.find((issue) => issue.type === 'strict_object' && issue.expected === 'never');
   if (unknown) throw new UnrecognizedProperty(fieldPath(unknown));
-  const violations: Violation[] = result.issues.map((issue) => {
+  const violations: Violation[] = issues.map((issue) => {
     const field = fieldPath(issue);
     const secret = unspeakable(field);
     return { field, message: describe(issue, secret), ...echo(secret, issue.input) };
   });
-  throw new ConstraintViolation(violations);
+  throw new ConstraintViolation([...ambiguous, ...violations]);
 }

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BillableAcknowledgmentNeeded } from '../errors.ts';
 import type { Billable, Quote, QuoteBody, QuoteLine } from '../model/quote.ts';
-import { bodyObject } from '../schemas/primitives.ts';
+import { bodyObject, listOf } from '../schemas/primitives.ts';
 import { effectivePrice, type PriceList } from './price-list.ts';
 
 export type { Billable, Quote, QuoteBody, QuoteLine };
@@ -46,7 +46,7 @@ export const AcknowledgedBillable = bodyObject({
 export type AcknowledgedBillable = v.InferOutput<typeof AcknowledgedBillable>;
 
 /** The `billables` field of a request body (transfer, renew). */
-export const AcknowledgedBillables = v.pipe(v.array(AcknowledgedBillable), v.maxLength(50, 'must have at most 50 items'));
+export const AcknowledgedBillables = listOf(AcknowledgedBillable, 50);
 
 /**
  * Builds the quote body for an operation (`command`, e.g. `DomainTransfer`) from its charges in

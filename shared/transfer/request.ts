@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
-import { bodyObject, domainNamePattern, Handle } from '../schemas/primitives.ts';
+import { bodyObject, domainNamePattern, Handle, listOf } from '../schemas/primitives.ts';
 
 /**
  * The body of a transfer-in (POST /v2/domains/{domainName}/transfer): spec 2.1-2.5 with the limits
@@ -66,7 +66,7 @@ const TransferContact = v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT 
 const TransferContacts = v.pipe(
   v.union([TransferContact, v.array(v.unknown())], 'must be REGISTRANT or ADMIN, or a list of them'),
   v.transform((value) => (typeof value === 'string' ? [value] : value)),
-  v.array(TransferContact),
+  listOf(TransferContact, 2),
   v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
   // The API description: the value, or a list of distinct values (the conversion would keep only "array").
   v.metadata({ type: ['string', 'array'], uniqueItems: true }),
@@ -89,8 +89,7 @@ export const TransferBody = bodyObject({
   autoRenew: v.optional(v.boolean()),
   ns: v.optional(
     v.pipe(
-      v.array(NameServer),
-      v.maxLength(10, 'must have at most 10 items'),
+      listOf(NameServer, 10),
       v.check((items) => distinct(items, (n) => n), 'must not list a name server twice'),
     ),
   ),
@@ -98,12 +97,11 @@ export const TransferBody = bodyObject({
   zone: v.optional(ZoneRequest),
   contacts: v.optional(
     v.pipe(
-      v.array(ContactRequest),
-      v.maxLength(10, 'must have at most 10 items'),
+      listOf(ContactRequest, 10),
       v.check((items) => distinct(items, (c) => `${c.role} ${c.handle}`), 'must not list a contact twice in one role'),
     ),
   ),
-  keyData: v.optional(v.pipe(v.array(KeyDataRequest), v.maxLength(20, 'must have at most 20 items'))),
+  keyData: v.optional(listOf(KeyDataRequest, 20)),
   billables: v.optional(AcknowledgedBillables),
   transferContacts: v.optional(TransferContacts),
   languageCode: v.optional(
