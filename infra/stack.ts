@@ -8,8 +8,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table as tableDefinition } from '../shared/db/table.ts';
-import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { authorizerCacheSeconds, authorizerDir, fallbackDir, type Job, jobs, type Route, routes } from '../shared/routes.ts';
+import { type GatewayAnswerName, gatewayAnswers, gatewayHeaders } from '../shared/http/gateway-responses.ts';
+import { authorizerCacheSeconds, authorizerDir, fallbackDir, type Job, jobs, methodsOf, type Route, routes } from '../shared/routes.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
@@ -84,7 +84,9 @@ export class RegistrarStack extends Stack {
     for (const route of routes) {
       const resource = this.api.root.resourceForPath(route.path);
       const routeFn = this.functions.get(route.id) ?? this.addFunction(route.id, route);
-      resource.addMethod(route.method, new apigateway.LambdaIntegration(routeFn), methodAuthorization(route, authorizer));
+      const integration = new apigateway.LambdaIntegration(routeFn);
+      // HEAD beside GET (contract section 1): the same function, which answers without the body.
+      for (const method of methodsOf(route)) resource.addMethod(method, integration, methodAuthorization(route, authorizer));
       if (!pathsWithFallback.has(route.path)) {
         resource.addMethod('ANY', fallback);
         pathsWithFallback.add(route.path);
@@ -123,7 +125,7 @@ export class RegistrarStack extends Stack {
     );
     ack(
       'AwsSolutions-APIG4',
-      'Only the 404/405 fallback methods and GET /v2/openapi.json (the public API description) are unauthenticated: they read nothing from the table; every other route uses the API-key authorizer.',
+      'Only the 404/405 fallback methods and GET and HEAD /v2/openapi.json (the public API description) are unauthenticated: they read nothing from the table; every other route uses the API-key authorizer.',
     );
     ack(
       'AwsSolutions-SMG4',
@@ -207,7 +209,11 @@ function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit:
   });
 }
 
-/** API Gateway's own answers (401, 403, 429, ...) in the service's error body, with the request id. */
+/**
+ * API Gateway's own answers (401, 403, 429, ...) in the service's error body, with the request id
+ * in the body and in X-Request-Id, and the headers of every answer (no-store, nosniff; a 401's
+ * WWW-Authenticate).
+ */
 function addGatewayResponses(api: apigateway.RestApi): void {
   for (const [name, a] of Object.entries(gatewayAnswers)) {
     api.addGatewayResponse(`Gateway${name}`, {
@@ -216,7 +222,7 @@ function addGatewayResponses(api: apigateway.RestApi): void {
       responseHeaders: {
         'X-Request-Id': 'context.requestId',
         'Content-Type': "'application/json; charset=utf-8'",
-        ...Object.fromEntries(Object.entries('headers' in a ? a.headers : {}).map(([k, val]) => [k, `'${val}'`])),
+        ...Object.fromEntries(Object.entries(gatewayHeaders(a)).map(([k, val]) => [k, `'${val}'`])),
       },
       templates: {
         'application/json': JSON.stringify({ type: a.type, message: a.message, requestId: '$context.requestId' }),

@@ -31,6 +31,8 @@ export class AppError extends Error {
 
 /** What a caller without a valid key is told; API Gateway's own answer says the same (shared/http/gateway-responses.ts). */
 export const unauthenticatedMessage = 'Missing, malformed or unknown API key. Send the header `Authorization: ApiKey <key>`.';
+/** The challenge a 401 carries (`WWW-Authenticate`, RFC 9110 11.6.1), ours and API Gateway's alike: the scheme of contract section 1. */
+export const authenticationChallenge = { 'WWW-Authenticate': 'ApiKey' } as const;
 /** What a throttled caller is told, by us and by API Gateway alike. */
 export const throttledMessage = 'Too many requests for this API key; retry later.';
 
@@ -46,16 +48,28 @@ export class UnrecognizedProperty extends AppError {
   }
 }
 
+/**
+ * How many violations an error body lists (issue 18: bounded error bodies). A hostile body can break
+ * a rule thousands of times; the answer names the first ones and counts the rest.
+ */
+export const maxListedViolations = 50;
+
+/** The `violations` of an error body: at most maxListedViolations, and `omittedViolations` counting the rest. */
+function listed(violations: Violation[]): { violations: Violation[]; omittedViolations?: number } {
+  if (violations.length <= maxListedViolations) return { violations };
+  return { violations: violations.slice(0, maxListedViolations), omittedViolations: violations.length - maxListedViolations };
+}
+
 export class ConstraintViolation extends AppError {
   constructor(violations: Violation[]) {
-    super('ConstraintViolationException', 400, summarise(violations), { violations });
+    super('ConstraintViolationException', 400, summarise(violations), listed(violations));
   }
 }
 
 /** A well-formed request that breaks a business rule. */
 export class ValidationError extends AppError {
   constructor(message: string, violations?: Violation[]) {
-    super('ValidationError', 400, message, violations ? { violations } : {});
+    super('ValidationError', 400, message, violations ? listed(violations) : {});
   }
 }
 
@@ -94,7 +108,7 @@ export class BillableAcknowledgmentNeeded extends AppError {
 
 export class AuthenticationError extends AppError {
   constructor(message = unauthenticatedMessage) {
-    super('AuthenticationError', 401, message);
+    super('AuthenticationError', 401, message, {}, { ...authenticationChallenge });
   }
 }
 

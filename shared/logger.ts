@@ -7,6 +7,14 @@ import { Logger } from '@aws-lambda-powertools/logger';
 const secretKeys = new Set(['authorization', 'apikey', 'authcode', 'csr', 'voice', 'key', 'secret']);
 
 /**
+ * Whether a field of that name holds a secret (any case). The one list: log lines redact these
+ * keys, the pipeline scrubs their values from the logs, and no answer echoes them (contract section 2).
+ */
+export function isSecretKey(key: string): boolean {
+  return secretKeys.has(key.toLowerCase());
+}
+
+/**
  * Secret values of recent requests (their API key, auth code, CSR lines, phone numbers), scrubbed
  * from every logged string: an error message can quote a value whose key is not there to redact
  * (found by the log-capture test). Bounded, oldest dropped first; a set, not per request, because
@@ -37,7 +45,7 @@ function scrub(value: string): string {
 export const logger = new Logger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'registrar',
   jsonReplacerFn: (key: string, value: unknown) => {
-    if (secretKeys.has(key.toLowerCase())) return '[redacted]';
+    if (isSecretKey(key)) return '[redacted]';
     return typeof value === 'string' && recentSecrets.size > 0 ? scrub(value) : value;
   },
 });

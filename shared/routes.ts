@@ -152,9 +152,15 @@ function segments(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
+/** The methods a route answers: its own, and HEAD beside GET (contract section 1). */
+export function methodsOf(route: Pick<Route, 'method'>): string[] {
+  return route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+}
+
 /**
- * Finds the route for a request path (a trailing slash is accepted, contract section 1). A path
- * that exists with other methods answers method-not-allowed.
+ * Finds the route for a request path (a trailing slash is accepted, contract section 1); HEAD is
+ * served by the GET route of the path. A path that exists with other methods answers
+ * method-not-allowed.
  */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
   const parts = segments(rawPath);
@@ -181,8 +187,8 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
       }
     }
     if (!matched) continue;
-    if (route.method === method.toUpperCase()) return { kind: 'route', route, pathParameters: params };
-    allow.push(route.method);
+    if (methodsOf(route).includes(method.toUpperCase())) return { kind: 'route', route, pathParameters: params };
+    allow.push(...methodsOf(route));
   }
   return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
 }

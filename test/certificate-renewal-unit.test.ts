@@ -108,7 +108,7 @@ describe('a renewal against its product', () => {
   it('reports every violation at once, in the order the request reads', () => {
     const request = body({
       period: 36,
-      department: 'IT',
+      coc: '12345678',
       domainName: '*.shop.nl',
       san: ['a.shop.nl'],
       dcv: [
@@ -120,7 +120,7 @@ describe('a renewal against its product', () => {
       message: "The request breaks the product's rules.",
       violations: [
         { field: 'period', message: 'must be one of 12, 24 months for product ssl_test_dv', value: 36 },
-        { field: 'department', message: 'is not used by product ssl_test_dv' },
+        { field: 'coc', message: 'is not used by product ssl_test_dv' },
         { field: 'san', message: 'is only for multi-domain products; ssl_test_dv is single-domain' },
         { field: 'domainName', message: 'is a wildcard; product ssl_test_dv does not support wildcards' },
         { field: 'dcv[0].commonName', message: 'is not a name of this request (*.shop.nl)', value: 'other.nl' },
@@ -152,15 +152,18 @@ describe('a renewal against its product', () => {
     ]);
   });
 
-  it('fills the organization fields of an OV product from the request, else the CSR, keeping only those the product uses', () => {
+  it('fills the organization fields of an OV product from the request, else the CSR: the four CSR overrides always, others where the product uses them', () => {
     const approver = { firstName: 'Anna', lastName: 'de Vries', email: 'anna@shop.nl', voice: '+31.201234567' };
     const csr = parsedCsr('www.shop.nl', [], { organizationalUnit: 'Web', locality: 'Utrecht', state: 'UT', country: 'NL' });
+    expect(ov.optionalFields).not.toContain('state');
     expect(checkRenewal(ov, body({ organization: 'Shop B.V.', approver }), csr).subject).toEqual({
       organization: 'Shop B.V.',
       department: 'Web',
+      state: 'UT',
       city: 'Utrecht',
       country: 'NL',
     });
+    expect(checkRenewal(ov, body({ organization: 'Shop B.V.', approver, state: 'Utrecht' }), csr).subject.state).toBe('Utrecht');
   });
 
   it('reads the zones of every name the request may certify, with their parents, unless there are very many', () => {
@@ -194,9 +197,25 @@ describe('the price of a renewal', () => {
         total: 2 * 1000 + 2 * 300 + 2 * 2000,
         currency: 'EUR',
         billables: [
-          { product: 'ssl_test_multi', action: 'RENEW', quantity: 2, amount: 1000, refundable: true, total: 2000 },
-          { product: 'ssl_test_multi', action: 'EXTRA_DOMAIN', quantity: 2, amount: 300, refundable: true, total: 600 },
-          { product: 'ssl_test_multi', action: 'EXTRA_WILDCARD', quantity: 2, amount: 2000, refundable: true, total: 4000 },
+          { product: 'ssl_test_multi', action: 'RENEW', quantity: 2, amount: 1000, providerName: 'sectigo', refundable: true, total: 2000 },
+          {
+            product: 'ssl_test_multi',
+            action: 'EXTRA_DOMAIN',
+            quantity: 2,
+            amount: 300,
+            providerName: 'sectigo',
+            refundable: true,
+            total: 600,
+          },
+          {
+            product: 'ssl_test_multi',
+            action: 'EXTRA_WILDCARD',
+            quantity: 2,
+            amount: 2000,
+            providerName: 'sectigo',
+            refundable: true,
+            total: 4000,
+          },
         ],
       },
     });

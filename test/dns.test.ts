@@ -126,6 +126,7 @@ describe('zone rendering', () => {
     const view = renderZone(zone, defaults);
     expect(Object.keys(view)).toEqual([
       'id',
+      'name',
       'customer',
       'createdDate',
       'managed',

@@ -83,6 +83,28 @@ describe('fuzz findings', () => {
     expect(({} as Record<string, unknown>).service).toBeUndefined();
   });
 
+  it("reads an escaped key as written, whatever another caller's body held before (V8's escaped-key bug, nodejs/node#63785)", async () => {
+    const post = (body: string, key?: string) =>
+      call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', {
+        body,
+        headers: { 'Content-Type': 'application/json' },
+        ...(key ? { key } : {}),
+      });
+    const head = '{"customer":"demo","registrant":"demo-registrant","authcode":"COM-TRANSFER-2026","zone":{"dnssec":false,';
+    // Another customer's body with the keys `servic\` and `\` (refused: unknown properties) ...
+    expect((await post(`${head}"servic\\\\":1}}`, 'other-key')).body.type).toBe('UnrecognizedPropertyException');
+    expect((await post(`${head}"\\\\":1}}`, 'other-key')).body.type).toBe('UnrecognizedPropertyException');
+    // ... leaves the keys "service" written as servic\u0065, and the one-character key \uddc7, read as written.
+    const escaped = await post(`${head}"servic\\u0065":"BASIC"}}`);
+    expect(escaped.status).toBe(200);
+    expect(escaped.body.plan.zone).toMatchObject({ service: 'BASIC' });
+    const unknown = await post(`${head}"\\uddc7":1}}`);
+    expect(unknown.body).toMatchObject({ type: 'UnrecognizedPropertyException', property: 'zone.\uddc7' });
+    // Keys stay plain properties: an escaped __proto__ is still refused.
+    const proto = await post(`${head}"\\u005f_proto__":{"service":"PREMIUM"}}}`);
+    expect(proto.body).toMatchObject({ type: 'InvalidMessage', message: 'Forbidden key in JSON body.' });
+  });
+
   it('the local gateway takes query parameters and headers named like Object.prototype members', async () => {
     const gateway = createGateway();
     for (const query of ['constructor=x', '__proto__=x', 'toString=1&hasOwnProperty=2', 'currency=usd&constructor=a&constructor=b']) {

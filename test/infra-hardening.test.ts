@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { jobs, routes } from '../shared/routes.ts';
+import { jobs, methodsOf, routes } from '../shared/routes.ts';
 
 /**
  * The deployed stack's share of the hardening: per-key usage plans wired to the authorizer, least
@@ -47,8 +47,8 @@ describe('per-API-key rate limits in the stack', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
     const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
     const routed = methods.filter((m) => m.Properties.AuthorizationType === 'CUSTOM');
-    // Every route but the public API description (`auth: false`) goes through the authorizer.
-    expect(routed).toHaveLength(routes.filter((r) => r.auth !== false).length);
+    // Every route but the public API description (`auth: false`) goes through the authorizer, HEAD beside GET too.
+    expect(routed).toHaveLength(routes.filter((r) => r.auth !== false).flatMap(methodsOf).length);
     for (const m of routed) expect(m.Properties.ApiKeyRequired).toBe(true);
     for (const m of methods.filter((m) => m.Properties.AuthorizationType !== 'CUSTOM')) expect(m.Properties.ApiKeyRequired).not.toBe(true);
   });

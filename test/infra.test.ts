@@ -7,7 +7,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { table } from '../shared/db/table.ts';
-import { authorizerCacheSeconds, jobs, routes } from '../shared/routes.ts';
+import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
+import { authorizerCacheSeconds, jobs, methodsOf, routes } from '../shared/routes.ts';
 
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -74,18 +75,21 @@ describe('CDK stack', () => {
     for (const job of jobs) expect(stack.functions.has(job.id)).toBe(true);
   });
 
-  it('wires every route of the route table to its function behind the API-key authorizer', () => {
+  it('wires every route of the route table, and HEAD beside each GET, to its function behind the API-key authorizer', () => {
     const methods = template.findResources('AWS::ApiGateway::Method', { Properties: { AuthorizationType: 'CUSTOM' } });
     const authenticated = routes.filter((r) => r.auth !== false);
     expect(authenticated.length).toBeGreaterThanOrEqual(6);
-    expect(Object.keys(methods)).toHaveLength(authenticated.length);
+    expect(Object.keys(methods)).toHaveLength(authenticated.flatMap(methodsOf).length);
     for (const route of authenticated) {
       const fn = stack.functions.get(route.id);
       const fnId = stack.getLogicalId(fn?.node.defaultChild as never);
-      const match = Object.values(methods).find(
-        (m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration.Uri).includes(fnId),
-      );
-      expect(match, `${route.method} ${route.path}`).toBeDefined();
+      for (const method of methodsOf(route)) {
+        const match = Object.values(methods).find(
+          (m) => m.Properties.HttpMethod === method && JSON.stringify(m.Properties.Integration.Uri).includes(fnId),
+        );
+        expect(match, `${method} ${route.path}`).toBeDefined();
+        expect(match?.Properties.ApiKeyRequired, `${method} ${route.path}`).toBe(true);
+      }
     }
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'TOKEN',
@@ -142,12 +146,34 @@ describe('CDK stack', () => {
     template.hasOutput('ApiUrl', Match.anyValue());
   });
 
+  it("answers with API Gateway's own refusals the request id, no-store, nosniff, and on a 401 the ApiKey challenge", () => {
+    const responses = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse'));
+    expect(responses.map((r) => r.Properties.ResponseType).sort()).toEqual(Object.keys(gatewayAnswers).sort());
+    for (const { Properties: p } of responses) {
+      expect(p.ResponseParameters, p.ResponseType).toMatchObject({
+        'gatewayresponse.header.X-Request-Id': 'context.requestId',
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+        'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
+      });
+      expect(JSON.parse(p.ResponseTemplates['application/json']).requestId, p.ResponseType).toBe('$context.requestId');
+    }
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.WWW-Authenticate': "'ApiKey'" }),
+    });
+  });
+
   it('serves GET /v2/openapi.json without the authorizer, from a function without table access', () => {
     const fnId = stack.getLogicalId(stack.functions.get('openapi')?.node.defaultChild as never);
-    const methods = Object.values(
-      template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'GET', AuthorizationType: 'NONE' } }),
-    );
-    expect(methods.filter((m) => JSON.stringify(m.Properties.Integration.Uri).includes(fnId))).toHaveLength(1);
+    for (const HttpMethod of ['GET', 'HEAD']) {
+      const methods = Object.values(
+        template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod, AuthorizationType: 'NONE' } }),
+      );
+      expect(
+        methods.filter((m) => JSON.stringify(m.Properties.Integration.Uri).includes(fnId)),
+        HttpMethod,
+      ).toHaveLength(1);
+    }
     template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'openapi.json' });
   });
 

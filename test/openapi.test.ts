@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument, type OpenApiDocument } from '../functions/openapi/document.ts';
 import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { errorBodies } from '../shared/http/api-docs.ts';
-import { routes } from '../shared/routes.ts';
+import { methodsOf, routes } from '../shared/routes.ts';
 import { call } from './support/api.ts';
 import { assertConforms } from './support/conformance.ts';
 
@@ -31,17 +31,33 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('has one operation per route of the route table, and nothing else', () => {
+  it('has one operation per route of the route table, and a HEAD beside every GET, and nothing else', () => {
     expect(
       operations()
         .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
         .sort(),
-    ).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    ).toEqual(routes.flatMap((r) => methodsOf(r).map((m) => `${m} ${r.path}`)).sort());
     expect(
       operations()
         .map(({ op }) => op.operationId)
         .sort(),
-    ).toEqual(['openapi', 'pricelist', 'processInfo', 'providerInfo', 'renew', 'transfer', 'zone']);
+    ).toEqual([
+      'openapi',
+      'openapiHead',
+      'pricelist',
+      'pricelistHead',
+      'processInfo',
+      'processInfoHead',
+      'providerInfo',
+      'providerInfoHead',
+      'renew',
+      'transfer',
+      'zone',
+      'zoneHead',
+    ]);
+    const { get, head } = doc.paths['/v2/domains/{domainName}/zone'] as unknown as { get: Op; head: Op };
+    for (const response of Object.values(head.responses) as Op[]) expect(response.content).toBeUndefined();
+    expect(Object.keys(head.responses)).toEqual(Object.keys(get.responses));
   });
 
   it('describes the API-key scheme and applies it to every route but the document itself', () => {
@@ -77,17 +93,26 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(zone.responses['404'].content['application/json'].schema)).toContain('ObjectDoesNotExist');
   });
 
-  it('documents the x-process-id, X-Request-Id, ETag, Retry-After and X-Exchange-Rate-Date headers', () => {
+  it('documents the x-process-id, X-Request-Id, ETag, Retry-After, X-Exchange-Rate-Date, Cache-Control, X-Content-Type-Options and WWW-Authenticate headers', () => {
     const transfer = doc.paths['/v2/domains/{domainName}/transfer']?.post as Op;
     expect(transfer.responses['202'].headers['x-process-id'].required).toBe(true);
     expect(transfer.responses['503'].headers['Retry-After'].required).toBe(true);
     const renew = doc.paths['/v2/ssl/certificates/{certificateId}/renew']?.post as Op;
     expect(renew.responses['202'].headers['x-process-id'].required).toBe(true);
     const pricelist = doc.paths['/v2/customers/{customer}/pricelist']?.get as Op;
-    expect(Object.keys(pricelist.responses['200'].headers).sort()).toEqual(['ETag', 'X-Exchange-Rate-Date', 'X-Request-Id']);
+    expect(Object.keys(pricelist.responses['200'].headers).sort()).toEqual([
+      'Cache-Control',
+      'ETag',
+      'X-Content-Type-Options',
+      'X-Exchange-Rate-Date',
+      'X-Request-Id',
+    ]);
     expect(Object.keys(pricelist.responses['304'].headers)).toContain('ETag');
+    expect(pricelist.responses['401'].headers['WWW-Authenticate'].required).toBe(true);
     for (const { op } of operations())
-      for (const response of Object.values(op.responses) as Op[]) expect(response.headers['X-Request-Id'].required).toBe(true);
+      for (const response of Object.values(op.responses) as Op[]) {
+        for (const name of ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options']) expect(response.headers[name].required).toBe(true);
+      }
   });
 
   it('carries examples from the demo data, and every example matches its schema', () => {

@@ -205,7 +205,7 @@ describe('gateway behaviour (route table, authorizer)', () => {
   it('answers 405 MethodNotAllowed with Allow for a known path and another method', async () => {
     const res = await call('POST', '/v2/providers/REGISTRY/sidn/info', { body: {} });
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET');
+    expect(res.headers.allow).toBe('GET, HEAD');
     expect(res.body.type).toBe('MethodNotAllowed');
   });
 

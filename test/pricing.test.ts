@@ -168,8 +168,8 @@ describe('quotes', () => {
   it('adds up billables as quantity x amount', () => {
     expect(
       buildQuote('DomainTransfer', 'EUR', [
-        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true },
-        { product: 'domain_com', action: 'PRIVACY_PROTECT', quantity: 2, amount: 250, refundable: false },
+        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true },
+        { product: 'domain_com', action: 'PRIVACY_PROTECT', quantity: 2, amount: 250, providerName: 'verisign', refundable: false },
       ]),
     ).toEqual({
       command: 'DomainTransfer',
@@ -177,8 +177,16 @@ describe('quotes', () => {
         total: 1549,
         currency: 'EUR',
         billables: [
-          { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true, total: 1049 },
-          { product: 'domain_com', action: 'PRIVACY_PROTECT', quantity: 2, amount: 250, refundable: false, total: 500 },
+          { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true, total: 1049 },
+          {
+            product: 'domain_com',
+            action: 'PRIVACY_PROTECT',
+            quantity: 2,
+            amount: 250,
+            providerName: 'verisign',
+            refundable: false,
+            total: 500,
+          },
         ],
       },
     });
@@ -186,7 +194,9 @@ describe('quotes', () => {
 
   it('leaves out currency and billables when the total is 0', () => {
     expect(
-      buildQuote('DomainTransfer', 'EUR', [{ product: 'domain_co.uk', action: 'TRANSFER', quantity: 1, amount: 0, refundable: true }]),
+      buildQuote('DomainTransfer', 'EUR', [
+        { product: 'domain_co.uk', action: 'TRANSFER', quantity: 1, amount: 0, providerName: 'verisign', refundable: true },
+      ]),
     ).toEqual({
       command: 'DomainTransfer',
       quote: { total: 0 },
@@ -196,29 +206,31 @@ describe('quotes', () => {
 
   it('builds bodies that the published quote schemas accept, and that a billable without its total does not pass', () => {
     const body = buildQuote('DomainTransfer', 'EUR', [
-      { product: 'domain_com', action: 'TRANSFER', quantity: 2, amount: 1049, refundable: true },
+      { product: 'domain_com', action: 'TRANSFER', quantity: 2, amount: 1049, providerName: 'verisign', refundable: true },
     ]);
     expect(v.parse(QuoteBody, body)).toEqual(body);
     expect(v.parse(QuoteBody, buildQuote('DomainTransfer', 'EUR', []))).toEqual({ command: 'DomainTransfer', quote: { total: 0 } });
-    const line = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true };
+    const line = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true };
     expect(v.parse(QuoteLine, line)).toEqual(line);
     expect(v.safeParse(Billable, line).success).toBe(false);
     expect(v.safeParse(Billable, { ...line, total: 1049, note: 'extra' }).success).toBe(false);
+    const { providerName: _provider, ...anonymous } = line;
+    expect(v.safeParse(Billable, { ...anonymous, total: 1049 }).success).toBe(false);
   });
 
   it('prices a line at the customer own effective price', () => {
-    expect(listPriceLine(list, 'domain_nl', 'CREATE', 2, at)).toEqual({
-      line: { product: 'domain_nl', action: 'CREATE', quantity: 2, amount: 99, refundable: true },
+    expect(listPriceLine(list, { product: 'domain_nl', action: 'CREATE', quantity: 2, providerName: 'sidn' }, at)).toEqual({
+      line: { product: 'domain_nl', action: 'CREATE', quantity: 2, amount: 99, providerName: 'sidn', refundable: true },
       currency: 'EUR',
     });
-    expect(listPriceLine(list, 'domain_org', 'CREATE', 1, at)).toBeUndefined();
+    expect(listPriceLine(list, { product: 'domain_org', action: 'CREATE', quantity: 1, providerName: 'pir' }, at)).toBeUndefined();
   });
 });
 
 describe('billable acknowledgment', () => {
-  const standard = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true };
-  const premium = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 250_000, refundable: true };
-  const restore = { product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 6500, refundable: false };
+  const standard = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true };
+  const premium = { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 250_000, providerName: 'verisign', refundable: true };
+  const restore = { product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 6500, providerName: 'verisign', refundable: false };
 
   it('needs no acknowledgment when every amount is the customer own price', () => {
     const body = buildQuote('DomainTransfer', 'EUR', [standard]);

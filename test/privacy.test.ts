@@ -166,3 +166,48 @@ describe('secrets never reach the logs', () => {
     for (const key of [demoKey, otherKey, freshKey]) expect(log).not.toContain(hashApiKey(key));
   });
 });
+
+describe('secrets never reach an answer (contract section 2)', () => {
+  const ovCertificate = () =>
+    testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com', 'www.demo-secure.com'] });
+  const ovCsr = makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, C=NL' });
+
+  it.each([
+    ['a number', 98765432, 'expected string'],
+    ['a boolean', true, 'expected string'],
+    ['an object', { code: 'OBJECT-SECRET-1' }, 'expected string'],
+    ['a list', ['LIST-SECRET-1234'], 'expected string'],
+    ['a string over 64 characters', `LONG-SECRET-${'x'.repeat(60)}`, 'must be at most 64 characters long'],
+  ])('never echoes an auth code of the wrong type (%s), in the message or as the value', async (_kind, authcode, message) => {
+    const res = await transfer('transfer-wait.com', { customer: 'demo', registrant: 'demo-registrant', authcode });
+    expect(res.status).toBe(400);
+    expect(res.body.violations).toEqual([{ field: 'authcode', message }]);
+    expect(res.body.message).toBe(`authcode: ${message}`);
+    for (const text of [String(authcode), ...(typeof authcode === 'object' ? Object.values(authcode).map(String) : [])]) {
+      expect(res.raw).not.toContain(text);
+    }
+  });
+
+  it('never echoes a phone number, a CSR or a DNSSEC key of the wrong type', async () => {
+    const id = (await ovCertificate()).id;
+    const approver = { ...organizationFields.approver, voice: 31612345678 };
+    const voice = await renew(id, { ...organizationFields, approver, period: 12, csr: ovCsr, product: 'ssl_sectigo_ov' });
+    expect(voice.status).toBe(400);
+    expect(voice.body.violations).toEqual([{ field: 'approver.voice', message: 'expected string' }]);
+    expect(voice.raw).not.toContain('31612345678');
+
+    const csr = await renew(id, { period: 12, csr: 123456789012 });
+    expect(csr.body.violations).toEqual([{ field: 'csr', message: 'must be a PEM encoded CSR' }]);
+    expect(csr.raw).not.toContain('123456789012');
+
+    const keyData = [{ protocol: 3, flags: 257, algorithm: 13, publicKey: 987654321987 }];
+    const dnssec = await transfer('transfer-wait.com', { customer: 'demo', registrant: 'demo-registrant', keyData });
+    expect(dnssec.body.violations).toEqual([{ field: 'keyData[0].publicKey', message: 'expected string' }]);
+    expect(dnssec.raw).not.toContain('987654321987');
+  });
+
+  it('still echoes an ordinary field of the wrong type, so the caller sees what was wrong', async () => {
+    const res = await transfer('transfer-wait.com', { customer: 'demo', registrant: 98765432 });
+    expect(res.body.violations).toEqual([{ field: 'registrant', message: 'expected string but received 98765432', value: 98765432 }]);
+  });
+});

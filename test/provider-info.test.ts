@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../functions/provider-info/handler.ts';
+import { PropertyDefinition } from '../shared/model/provider.ts';
 import { apiEvent, call, invoke, limitedKey, otherKey } from './support/api.ts';
 
 const demo = JSON.parse(readFileSync(new URL('../infra/demo-data.json', import.meta.url), 'utf8')) as {
@@ -34,11 +36,32 @@ describe('GET /v2/providers/REGISTRY/{name}/info', () => {
     expect(Object.keys(res.body.metadata).sort()).toEqual([...metadataKeys].sort());
   });
 
-  it('describes contact properties with their allowed values (SIDN legal form)', async () => {
+  it('describes a property limited to a fixed set as a String with its values (SIDN legal form)', async () => {
     const res = await call('GET', '/v2/providers/REGISTRY/sidn/info');
     const legalForm = res.body.metadata.contactProperties.find((p: { name: string }) => p.name === 'legalForm');
-    expect(legalForm).toMatchObject({ label: 'Legal form', type: 'Enum', mandatory: true });
+    expect(legalForm).toMatchObject({ label: 'Legal form', type: 'String', mandatory: true });
     expect(legalForm.values).toMatchObject({ PERSOON: 'Natural person', BV: expect.stringContaining('besloten vennootschap') });
+  });
+
+  it.each(['sidn', 'verisign', 'nominet'])(
+    'types every contact and certificate property of %s as String, Integer or Date, the types both clients know',
+    async (name) => {
+      const res = await call('GET', `/v2/providers/REGISTRY/${name}/info`);
+      const { contactProperties, certificateProperties } = res.body.metadata;
+      for (const property of [...contactProperties, ...certificateProperties]) {
+        expect(['String', 'Integer', 'Date'], property.name).toContain(property.type);
+        if (property.values !== undefined) expect(property.type, property.name).toBe('String');
+      }
+    },
+  );
+
+  it('refuses to store a property of another type, or a fixed set that is not a String', () => {
+    const property = { name: 'legalForm', label: 'Legal form', description: 'd', mandatory: true };
+    expect(v.safeParse(PropertyDefinition, { ...property, type: 'Enum', values: { BV: 'b' } }).success).toBe(false);
+    expect(v.safeParse(PropertyDefinition, { ...property, type: 'Boolean' }).success).toBe(false);
+    expect(v.safeParse(PropertyDefinition, { ...property, type: 'Integer', values: { 1: 'one' } }).success).toBe(false);
+    expect(v.safeParse(PropertyDefinition, { ...property, type: 'String', values: { BV: 'b' } }).success).toBe(true);
+    expect(v.safeParse(PropertyDefinition, { ...property, type: 'Date' }).success).toBe(true);
   });
 
   it('lists launch phases with wire timestamps (Nominet)', async () => {

@@ -26,6 +26,9 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
   it('answers the certificate process-info shape with the quote, the CSR summary and the DCV it would need', async () => {
     const hash = await hashOf(shopCsr);
     const res = await renew(1001, { period: 12, csr: shopCsr, uniqueValue: 'Quote1001' }, { quote: true });
+    const step = (name: string) =>
+      `Nothing to do for ${name} once the renewal is submitted: the CNAME record ${cname(hash, name, 'Quote1001').dnsRecord} will then be added to the zone demo-shop.nl and checked.`;
+    const [wwwStep, apexStep] = [step('www.demo-shop.nl'), step('demo-shop.nl')];
     expect(res.status).toBe(200);
     expect(res.headers['x-process-id']).toBeUndefined();
     expect(res.body).toEqual({
@@ -50,15 +53,12 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
         ],
       },
       notes: [],
+      // A quote writes nothing: its next action says what submitting the renewal will do.
       nextAction: {
-        message: expect.any(String),
+        message: [wwwStep, apexStep].join(' '),
         steps: [
-          {
-            kind: 'WAIT_FOR_DNS_CHECK',
-            commonName: 'www.demo-shop.nl',
-            message: expect.stringContaining('added to the zone demo-shop.nl'),
-          },
-          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'demo-shop.nl', message: expect.stringContaining('added to the zone demo-shop.nl') },
+          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'www.demo-shop.nl', message: wwwStep },
+          { kind: 'WAIT_FOR_DNS_CHECK', commonName: 'demo-shop.nl', message: apexStep },
         ],
       },
       csrSummary: {
@@ -75,7 +75,9 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       quote: {
         total: 1295,
         currency: 'EUR',
-        billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+        billables: [
+          { product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, providerName: 'sectigo', refundable: true, total: 1295 },
+        ],
       },
     });
     expect((await getCertificateOf('demo', 1001))?.renewalProcessId).toBeUndefined();
@@ -93,9 +95,33 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       total: 2 * 2995 + 4 * 1195 + 2 * 5995,
       currency: 'EUR',
       billables: [
-        { product: 'ssl_sectigo_dv_multi', action: 'RENEW', quantity: 2, amount: 2995, refundable: true, total: 5990 },
-        { product: 'ssl_sectigo_dv_multi', action: 'EXTRA_DOMAIN', quantity: 4, amount: 1195, refundable: true, total: 4780 },
-        { product: 'ssl_sectigo_dv_multi', action: 'EXTRA_WILDCARD', quantity: 2, amount: 5995, refundable: true, total: 11990 },
+        {
+          product: 'ssl_sectigo_dv_multi',
+          action: 'RENEW',
+          quantity: 2,
+          amount: 2995,
+          providerName: 'sectigo',
+          refundable: true,
+          total: 5990,
+        },
+        {
+          product: 'ssl_sectigo_dv_multi',
+          action: 'EXTRA_DOMAIN',
+          quantity: 4,
+          amount: 1195,
+          providerName: 'sectigo',
+          refundable: true,
+          total: 4780,
+        },
+        {
+          product: 'ssl_sectigo_dv_multi',
+          action: 'EXTRA_WILDCARD',
+          quantity: 2,
+          amount: 5995,
+          providerName: 'sectigo',
+          refundable: true,
+          total: 11990,
+        },
       ],
     });
     expect(res.body.subscription).toEqual({ months: 24, certificateMonths: 12, reissues: 1 });
@@ -162,7 +188,7 @@ describe('POST /v2/ssl/certificates/{id}/renew?quote=true', () => {
       message: 'Allow the certificate authority in the CAA records of www.demo-shop.nl (status INVALID).',
     });
     expect(res.body.quote.billables).toEqual([
-      { product: 'ssl_digicert_ev', action: 'RENEW', quantity: 1, amount: 14900, refundable: true, total: 14900 },
+      { product: 'ssl_digicert_ev', action: 'RENEW', quantity: 1, amount: 14900, providerName: 'digicert', refundable: true, total: 14900 },
     ]);
   });
 
@@ -213,7 +239,9 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
       identifier: 'www.demo-shop.nl',
       status: 'RUNNING',
       user: 'alice',
-      billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+      billables: [
+        { product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, providerName: 'sectigo', refundable: true, total: 1295 },
+      ],
     });
     expect((await getCertificateOf('demo', cert.id))?.renewalProcessId).toBe(processId);
 
@@ -350,6 +378,46 @@ describe('POST /v2/ssl/certificates/{id}/renew', () => {
     });
   });
 
+  it('words the next action of a quote for what submitting will do: it claims no record, e-mail or check', async () => {
+    const csr = makeCsr({ subject: 'CN=demo-secure.com, O=Demo Hosting B.V., L=Amsterdam, C=NL' });
+    const dcv = [
+      { commonName: 'demo-secure.com', type: 'EMAIL', email: 'admin@demo-secure.com' },
+      { commonName: 'www.demo-secure.com', type: 'FILE' },
+    ];
+    const certificate = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com'] });
+    const ov = await renew(certificate.id, { period: 12, csr, ...organizationFields, dcv }, { quote: true });
+    expect(ov.status).toBe(200);
+    const file = ov.body.validations.dcv[1].fileLocation;
+    const steps = [
+      {
+        kind: 'APPROVE_EMAIL',
+        commonName: 'demo-secure.com',
+        message: 'Once the renewal is submitted, approve the validation e-mail that will then be sent to admin@demo-secure.com.',
+      },
+      {
+        kind: 'PLACE_FILE',
+        commonName: 'www.demo-secure.com',
+        message: `Once the renewal is submitted, publish ${file} with the fileContents its answer gives.`,
+      },
+      {
+        kind: 'WAIT_FOR_AUTHORITY',
+        message: 'Once the renewal is submitted, the certificate authority checks: organization, docs, voice, agreement, whois.',
+      },
+    ];
+    expect(ov.body.nextAction).toEqual({ message: steps.map((step) => step.message).join(' '), steps });
+
+    const elsewhere = await testCertificate({ commonName: 'www.elsewhere.example', san: ['www.elsewhere.example'] });
+    const dv = await renew(elsewhere.id, { period: 12, csr: makeCsr({ subject: 'CN=www.elsewhere.example' }) }, { quote: true });
+    expect(dv.status).toBe(200);
+    expect(dv.body.nextAction.steps).toEqual(
+      dv.body.validations.dcv.map((entry: { commonName: string; dnsRecord: string }) => ({
+        kind: 'CREATE_DNS_RECORD',
+        commonName: entry.commonName,
+        message: `Once the renewal is submitted, create the CNAME record ${entry.dnsRecord} with the contents its answer gives.`,
+      })),
+    );
+  });
+
   it('works through the handler directly with an API Gateway event', async () => {
     const cert = await testCertificate();
     const res = await invoke(
@@ -463,13 +531,40 @@ describe('renewal refusals', () => {
     expect(res.body.csrSummary).toMatchObject({ keyType: 'RSA', keySize: 2048, signatureAlgorithm: 'rsassaPss-SHA256' });
   });
 
+  it('takes Organization, Department, State and City on every product as plain CSR overrides (spec 2.7): a DV renewal with them', async () => {
+    const cert = await testCertificate();
+    const overrides = { organization: 'Demo Hosting B.V.', department: 'IT', state: 'Noord-Holland', city: 'Amsterdam' };
+    const res = await renew(cert.id, { period: 12, csr: shopCsr, ...overrides });
+    expect(res.status).toBe(202);
+    expect(res.body.commonName).toBe('www.demo-shop.nl');
+    // A DV certificate names domains only: none of them goes into its subject.
+    expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.details).toMatchObject({ subject: {} });
+  });
+
+  it('puts the overrides into an OV subject over the CSR fields, and still requires what the product requires', async () => {
+    const csr = makeCsr({ subject: 'CN=demo-secure.com, O=Old Name B.V., L=Utrecht, C=NL' });
+    const cert = await testCertificate({ product: 'ssl_sectigo_ov', commonName: 'demo-secure.com', san: ['demo-secure.com'] });
+    const fields = { address: 'Keizersgracht 100', postalCode: '1015 AA', approver: organizationFields.approver };
+    const bare = makeCsr({ subject: 'CN=demo-secure.com, C=NL' });
+    const missing = await renew(cert.id, { period: 12, csr: bare, ...fields }, { quote: true });
+    expect(missing.body.violations).toEqual([
+      { field: 'organization', message: 'is required for product ssl_sectigo_ov' },
+      { field: 'city', message: 'is required for product ssl_sectigo_ov' },
+    ]);
+    const res = await renew(cert.id, { period: 12, csr, ...fields, organization: 'Demo Hosting B.V.', city: 'Amsterdam', state: 'NH' });
+    expect(res.status).toBe(202);
+    expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.details).toMatchObject({
+      subject: { organization: 'Demo Hosting B.V.', state: 'NH', city: 'Amsterdam', address: 'Keizersgracht 100', country: 'NL' },
+    });
+  });
+
   it('refuses SANs on a single-domain product, a period the product lacks and fields it does not take, all at once', async () => {
-    const res = await renew(1001, { period: 6, csr: shopCsr, san: ['shop.demo-shop.nl'], organization: 'X', coc: '123' }, { quote: true });
+    const res = await renew(1001, { period: 6, csr: shopCsr, san: ['shop.demo-shop.nl'], address: 'X', coc: '123' }, { quote: true });
     expect(res.status).toBe(400);
     expect(res.body.type).toBe('ValidationError');
     expect(res.body.violations).toEqual([
       { field: 'period', message: 'must be one of 12, 24, 36 months for product ssl_sectigo_dv', value: 6 },
-      { field: 'organization', message: 'is not used by product ssl_sectigo_dv' },
+      { field: 'address', message: 'is not used by product ssl_sectigo_dv' },
       { field: 'coc', message: 'is not used by product ssl_sectigo_dv' },
       { field: 'san', message: 'is only for multi-domain products; ssl_sectigo_dv is single-domain' },
     ]);

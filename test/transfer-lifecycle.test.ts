@@ -62,6 +62,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
     expect(zone.status).toBe(200);
     expect(zone.body).toMatchObject({
       id: 104,
+      name: 'transfer-wait.com',
       customer: 'demo',
       managed: true,
       service: 'BASIC',

@@ -25,7 +25,9 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
       quote: {
         total: 449,
         currency: 'EUR',
-        billables: [{ product: 'domain_nl', action: 'TRANSFER', quantity: 1, amount: 449, refundable: true, total: 449 }],
+        billables: [
+          { product: 'domain_nl', action: 'TRANSFER', quantity: 1, amount: 449, providerName: 'sidn', refundable: true, total: 449 },
+        ],
       },
       plan: {
         periodMonths: 12,
@@ -80,8 +82,16 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
       total: 1299,
       currency: 'EUR',
       billables: [
-        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true, total: 1049 },
-        { product: 'domain_com', action: 'PRIVACY_PROTECT', quantity: 1, amount: 250, refundable: true, total: 250 },
+        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true, total: 1049 },
+        {
+          product: 'domain_com',
+          action: 'PRIVACY_PROTECT',
+          quantity: 1,
+          amount: 250,
+          providerName: 'verisign',
+          refundable: true,
+          total: 250,
+        },
       ],
     });
     expect(res.body.plan).toEqual({
@@ -119,8 +129,16 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
       total: 1498,
       currency: 'USD',
       billables: [
-        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1199, refundable: true, total: 1199 },
-        { product: 'domain_com', action: 'PRIVACY_PROTECT', quantity: 1, amount: 299, refundable: true, total: 299 },
+        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1199, providerName: 'verisign', refundable: true, total: 1199 },
+        {
+          product: 'domain_com',
+          action: 'PRIVACY_PROTECT',
+          quantity: 1,
+          amount: 299,
+          providerName: 'verisign',
+          refundable: true,
+          total: 299,
+        },
       ],
     });
     expect(res.body.plan.nameServers).toEqual({ change: 'removed', before: ['ns1.old.example', 'ns2.old.example'], after: [] });
@@ -494,7 +512,9 @@ describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
       action: 'transfer',
       identifier: 'transfer-now.nl',
       status: 'COMPLETED',
-      billables: [{ product: 'domain_nl', action: 'TRANSFER', quantity: 1, amount: 449, refundable: true, total: 449 }],
+      billables: [
+        { product: 'domain_nl', action: 'TRANSFER', quantity: 1, amount: 449, providerName: 'sidn', refundable: true, total: 449 },
+      ],
     });
     expect(process?.details).toMatchObject({ status: 'completed', history: [{ status: 'completed', date: res.body.requestedDate }] });
     expect(await getDomain('transfer-now.nl')).toEqual({
@@ -557,7 +577,9 @@ describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
     const quote = {
       total: 45000,
       currency: 'EUR',
-      billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 45000, refundable: true, total: 45000 }],
+      billables: [
+        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 45000, providerName: 'verisign', refundable: true, total: 45000 },
+      ],
     };
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual(

@@ -42,6 +42,7 @@ function demoShop() {
   const d = 'demo-shop.nl';
   return {
     id: 101,
+    name: 'demo-shop.nl',
     customer: 'demo',
     createdDate: '2024-03-04T11:20:00Z',
     updatedDate: '2026-02-10T08:15:00Z',
@@ -154,7 +155,7 @@ function expectZoneFileMatches(
 }
 
 describe('GET /v2/domains/{domainName}/zone', () => {
-  it('answers the zone with names resolved, prio exactly for MX and SRV, the template name and default SOA/NS', async () => {
+  it('answers the zone with its name (the domain), names resolved, prio exactly for MX and SRV, the template name and default SOA/NS', async () => {
     const res = await call('GET', '/v2/domains/demo-shop.nl/zone');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -169,6 +170,7 @@ describe('GET /v2/domains/{domainName}/zone', () => {
     const d = 'demo-secure.com';
     expect(res.body).toEqual({
       id: 102,
+      name: 'demo-secure.com',
       customer: 'demo',
       createdDate: '2024-06-12T09:00:00Z',
       updatedDate: '2026-06-12T09:00:00Z',

@@ -28,15 +28,38 @@ type Operation = Record<string, unknown> & { responses: Record<string, Record<st
 /** Where a component lives in the document. */
 export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
+type HeaderName =
+  | DocumentedHeader
+  | 'X-Request-Id'
+  | 'ETag'
+  | 'Retry-After'
+  | 'Cache-Control'
+  | 'X-Content-Type-Options'
+  | 'WWW-Authenticate';
+
 /** Headers every response or some responses carry, described once. */
-const headerDocs: Record<DocumentedHeader | 'X-Request-Id' | 'ETag' | 'Retry-After', { description: string; schema: JsonSchema }> = {
+const headerDocs: Record<HeaderName, { description: string; schema: JsonSchema }> = {
   'X-Request-Id': {
     description: 'The request id; error bodies repeat it as `requestId`. Quote it when asking for support.',
     schema: { type: 'string' },
   },
   ETag: {
-    description: 'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged.',
+    description:
+      'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged (compared weakly, so `W/` before it matches too, and so does `*`).',
     schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description:
+      '`private, no-cache` on a tagged answer (a GET or HEAD answering 200 or 304, with its ETag): the caller may keep it and must revalidate it; `no-store` on every other answer. No answer is for shared caches.',
+    schema: { type: 'string', enum: ['private, no-cache', 'no-store'] },
+  },
+  'X-Content-Type-Options': {
+    description: 'Always `nosniff`: the content type is the one to go by.',
+    schema: { type: 'string', enum: ['nosniff'] },
+  },
+  'WWW-Authenticate': {
+    description: 'The authentication scheme: send `Authorization: ApiKey <key>`.',
+    schema: { type: 'string', enum: ['ApiKey'] },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
   'x-process-id': {
@@ -70,6 +93,26 @@ function closeObjects(schema: unknown): void {
   const s = schema as Record<string, unknown>;
   if (s.type === 'object' && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
   for (const value of Object.values(s)) closeObjects(value);
+}
+
+/**
+ * Contract section 1: a `null` in an optional body field means the field is absent. Says so in a
+ * request body's schema: every property an object does not require also takes `null`, at any depth.
+ */
+function nullableOptionals(schema: unknown): void {
+  if (Array.isArray(schema)) {
+    for (const item of schema) nullableOptionals(item);
+    return;
+  }
+  if (!schema || typeof schema !== 'object') return;
+  const s = schema as Record<string, unknown>;
+  for (const value of Object.values(s)) nullableOptionals(value);
+  const properties = s.properties as Record<string, unknown> | undefined;
+  if (s.type !== 'object' || !properties) return;
+  const required = new Set((s.required as string[] | undefined) ?? []);
+  for (const [name, property] of Object.entries(properties)) {
+    if (!required.has(name)) properties[name] = { anyOf: [property, { type: 'null', description: 'The same as leaving the field out.' }] };
+  }
 }
 
 function inline(schema: v.GenericSchema, definitions?: Record<string, v.GenericSchema>): JsonSchema {
@@ -114,12 +157,19 @@ function parameters(route: Route, docs: OperationDocs, where: 'path' | 'query', 
   });
 }
 
-function headers(names: readonly { name: keyof typeof headerDocs; required?: boolean }[]) {
+/** The headers every answer carries. */
+const everyAnswer: { name: HeaderName; required: true }[] = [
+  { name: 'X-Request-Id', required: true },
+  { name: 'Cache-Control', required: true },
+  { name: 'X-Content-Type-Options', required: true },
+];
+
+function headers(names: readonly { name: HeaderName; required?: boolean }[]) {
   return Object.fromEntries(names.map(({ name, required }) => [name, { ...headerDocs[name], required: required ?? false }]));
 }
 
 function successResponse(route: Route, status: string, doc: ResponseDoc, definitions: Record<string, v.GenericSchema>) {
-  const names: { name: keyof typeof headerDocs; required?: boolean }[] = [{ name: 'X-Request-Id', required: true }];
+  const names: { name: HeaderName; required?: boolean }[] = [...everyAnswer];
   if (route.method === 'GET' && status === '200') names.push({ name: 'ETag', required: true });
   names.push(...(doc.headers ?? []));
   const content = doc.content
@@ -157,8 +207,9 @@ function errorResponses(docs: OperationDocs, hasBody: boolean, hasParameters: bo
   const out: Record<string, Record<string, unknown>> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const refs = list.map((t) => ({ $ref: componentRef(t) }));
-    const names: { name: keyof typeof headerDocs; required?: boolean }[] = [{ name: 'X-Request-Id', required: true }];
+    const names: { name: HeaderName; required?: boolean }[] = [...everyAnswer];
     if (status === 429 || status === 503) names.push({ name: 'Retry-After', required: true });
+    if (status === 401) names.push({ name: 'WWW-Authenticate', required: true });
     out[String(status)] = {
       description: list.map((t) => `\`${t}\``).join(', '),
       headers: headers(names),
@@ -203,12 +254,14 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
       params.some((p) => p.in !== 'header'),
     ),
   );
-  const requestBody = hasBody
+  const bodySchema = hasBody ? inline(parts.body) : undefined;
+  nullableOptionals(bodySchema);
+  const requestBody = bodySchema
     ? {
         required: true,
         content: {
           'application/json': {
-            schema: inline(parts.body),
+            schema: bodySchema,
             ...(docs.examples.body ? { examples: docs.examples.body } : {}),
           },
         },
@@ -223,6 +276,23 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
     ...(requestBody ? { requestBody } : {}),
     responses,
     ...(route.auth === false ? { security: [] } : {}),
+  };
+}
+
+/** HEAD beside a GET (contract section 1): the same answers, status and headers, without a body. */
+function headOperation(get: Operation): Operation {
+  const { requestBody: _none, ...rest } = get;
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, { content: _body, ...answer }]) => [
+      status,
+      { ...answer, description: `${String(answer.description)} No body.` },
+    ]),
+  );
+  return {
+    ...rest,
+    operationId: `${String(get.operationId)}Head`,
+    summary: `${String(get.summary)} HEAD: the headers of the GET, without the body.`,
+    responses,
   };
 }
 
@@ -252,7 +322,9 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     const operations = paths[route.path] ?? {};
-    operations[route.method.toLowerCase()] = await operation(route, definitions);
+    const described = await operation(route, definitions);
+    operations[route.method.toLowerCase()] = described;
+    if (route.method === 'GET') operations.head = headOperation(described);
     paths[route.path] = operations;
   }
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))];
@@ -263,7 +335,7 @@ export async function buildDocument(options: DocumentOptions = {}): Promise<Open
       version: '2.0.0',
       summary: 'Domain transfer-in, certificate renewal, processes, registry metadata, price lists and DNS zones.',
       description:
-        "Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox's demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path.",
+        "Every route is under `/v2`. Authenticate with the header `Authorization: ApiKey <key>` (the sandbox's demo key is `demo-key`). Bodies are `application/json; charset=utf-8`; timestamps `yyyy-MM-ddTHH:mm:ssZ` (UTC); money in integer cents. Errors are `{type, message, requestId, ...}` (contract section 2); a trailing slash is accepted on every path. A `null` in an optional body field means the field is absent; a `null` in a required one is a violation on it. A query parameter given twice is a violation. Every GET also answers HEAD. Every answer carries `X-Request-Id`, `Cache-Control` and `X-Content-Type-Options: nosniff`, refusals made before any operation runs included (a body over the payload limit, an oversized request line or headers, an unknown method): those are contract error bodies too.",
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:3000', description: 'Clients use this URL plus `/v2/` as their base URL.' }],

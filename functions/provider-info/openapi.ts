@@ -35,7 +35,7 @@ export const docs: OperationDocs = {
                     name: 'legalForm',
                     label: 'Legal form',
                     description: 'The legal form of the registrant, as SIDN registers it.',
-                    type: 'Enum',
+                    type: 'String',
                     mandatory: true,
                     values: {
                       PERSOON: 'Natural person',

@@ -17,23 +17,18 @@ const dcv = [
     dnsContents: '7b525425109d0ae262e30b03169abd19.f5beaf726640067475a22ed11495e2ce.py4aqkuzzfgbn259kesn.sectigo.com',
   },
 ];
+const waitForDnsCheck = (message: string) => ({
+  message,
+  steps: [{ kind: 'WAIT_FOR_DNS_CHECK', commonName: 'www.demo-shop.nl', message }],
+});
 const info = {
   requiresAttention: false,
   commonName: 'www.demo-shop.nl',
   validations: { dcv },
   notes: [],
-  nextAction: {
-    message:
-      'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.',
-    steps: [
-      {
-        kind: 'WAIT_FOR_DNS_CHECK',
-        commonName: 'www.demo-shop.nl',
-        message:
-          'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.',
-      },
-    ],
-  },
+  nextAction: waitForDnsCheck(
+    'Nothing to do for www.demo-shop.nl: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl was added to the zone demo-shop.nl and is checked shortly.',
+  ),
   csrSummary: {
     commonName: 'www.demo-shop.nl',
     san: ['www.demo-shop.nl'],
@@ -61,11 +56,25 @@ export const docs: OperationDocs = {
           examples: {
             quote: {
               ...info,
+              // A quote writes nothing: its next action says what submitting the renewal will do.
+              nextAction: waitForDnsCheck(
+                'Nothing to do for www.demo-shop.nl once the renewal is submitted: the CNAME record _7b525425109d0ae262e30b03169abd19.www.demo-shop.nl will then be added to the zone demo-shop.nl and checked.',
+              ),
               command: 'CertificateRenew',
               quote: {
                 total: 1295,
                 currency: 'EUR',
-                billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+                billables: [
+                  {
+                    product: 'ssl_sectigo_dv',
+                    action: 'RENEW',
+                    quantity: 1,
+                    amount: 1295,
+                    providerName: 'sectigo',
+                    refundable: true,
+                    total: 1295,
+                  },
+                ],
               },
             },
           },

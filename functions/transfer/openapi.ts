@@ -39,7 +39,17 @@ export const docs: OperationDocs = {
               quote: {
                 total: 449,
                 currency: 'EUR',
-                billables: [{ product: 'domain_nl', action: 'TRANSFER', quantity: 1, amount: 449, refundable: true, total: 449 }],
+                billables: [
+                  {
+                    product: 'domain_nl',
+                    action: 'TRANSFER',
+                    quantity: 1,
+                    amount: 449,
+                    providerName: 'sidn',
+                    refundable: true,
+                    total: 449,
+                  },
+                ],
               },
               plan: {
                 periodMonths: 12,

@@ -18,6 +18,7 @@ export const docs: OperationDocs = {
           examples: {
             'demo-shop.nl': {
               id: 101,
+              name: 'demo-shop.nl',
               customer: 'demo',
               createdDate: '2024-03-04T11:20:00Z',
               updatedDate: '2026-02-10T08:15:00Z',

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { type AppError, MethodNotAllowed, NotFound } from '../../shared/errors.ts';
+import { refusal } from './gateway.ts';
 
 /**
  * The API docs page of the local sandbox: Swagger UI (swagger-ui-dist, served from node_modules,
@@ -60,12 +62,18 @@ export interface StaticAnswer {
   body: string | Buffer;
 }
 
-/** The page or one of its assets for a GET of a path under /docs; undefined for any other path. */
+/** An error of the service as the local HTTP layer's refusal. */
+function refused(error: AppError): StaticAnswer {
+  return refusal({ status: error.status, type: error.type, message: error.message, headers: error.headers });
+}
+
+/**
+ * The page or one of its assets for a GET of a path under /docs; undefined for any other path. Its
+ * refusals (another method, an unknown asset) are the API's: contract error bodies with a request id.
+ */
 export async function docsAnswer(method: string, pathname: string): Promise<StaticAnswer | undefined> {
   if (pathname !== docsPath && !pathname.startsWith(`${docsPath}/`)) return undefined;
-  if (method !== 'GET' && method !== 'HEAD') {
-    return { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Method not allowed\n' };
-  }
+  if (method !== 'GET' && method !== 'HEAD') return refused(new MethodNotAllowed(method, ['GET', 'HEAD']));
   const name = pathname.slice(docsPath.length + 1);
   if (name === '' || name === 'index.html') {
     return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }, body: page };
@@ -73,7 +81,7 @@ export async function docsAnswer(method: string, pathname: string): Promise<Stat
   if (name === 'init.js')
     return { status: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, body: init };
   const type = assets[name];
-  if (!type) return { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found\n' };
+  if (!type) return refused(new NotFound(pathname));
   return {
     status: 200,
     headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' },

@@ -7,7 +7,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { apiKeyHeaderPattern } from '../../shared/auth/api-keys.ts';
-import { type GatewayAnswer, gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
+import { type GatewayAnswer, gatewayAnswers, gatewayBody, gatewayHeaders } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
 import { authorizerCacheSeconds, authorizerDir, fallbackDir, matchRoute } from '../../shared/routes.ts';
 import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
@@ -66,9 +66,19 @@ export function lambdaContext(functionName: string, requestId: string): Context 
 function answer(a: GatewayAnswer, requestId: string): LocalResponse {
   return {
     status: a.status,
-    headers: { 'Content-Type': jsonContentType, 'X-Request-Id': requestId, ...a.headers },
+    headers: { 'Content-Type': jsonContentType, 'X-Request-Id': requestId, ...gatewayHeaders(a) },
     body: gatewayBody(a, requestId),
   };
+}
+
+/**
+ * A refusal of the local HTTP layer itself (a body over the payload limit, a request line or
+ * headers too large, a method no HTTP parser knows, an unknown docs asset), before any handler
+ * runs: the contract's error body under a request id of its own, in `X-Request-Id` as well
+ * (contract section 1).
+ */
+export function refusal(a: GatewayAnswer): LocalResponse {
+  return answer(a, randomUUID());
 }
 
 /** The parts of a REST API (payload 1.0) proxy event that vary per request. */
@@ -179,7 +189,8 @@ export function createGateway(options: GatewayOptions = {}) {
       let authorizer: ProxyAuthorizer = null;
       if (route && route.auth !== false) {
         const admission = await admit(parsed, requestId);
-        if ('refused' in admission) return admission.refused;
+        // A refused HEAD gets the refusal's status and headers, without its body (HTTP has none for HEAD).
+        if ('refused' in admission) return parsed.method === 'HEAD' ? { ...admission.refused, body: '' } : admission.refused;
         authorizer = admission.authorizer;
       }
       const event = proxyEvent({

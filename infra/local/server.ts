@@ -1,12 +1,26 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, maxHeaderSize, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
-import { jsonContentType } from '../../shared/http/response.ts';
-import { docsAnswer } from './docs-page.ts';
-import { createGateway, type Gateway } from './gateway.ts';
+import type { Duplex } from 'node:stream';
+import { type GatewayAnswer, gatewayAnswers } from '../../shared/http/gateway-responses.ts';
+import { docsAnswer, type StaticAnswer } from './docs-page.ts';
+import { createGateway, type Gateway, refusal } from './gateway.ts';
 
 /** API Gateway's own payload limit; the handlers enforce the API's 64 KiB themselves. */
 const maxPayloadBytes = 10 * 1024 * 1024;
+
+/** What the HTTP parser refuses before a request exists (the `clientError` of node:http). */
+const parserAnswers = {
+  headersTooLarge: {
+    status: 431,
+    type: 'InvalidMessage',
+    message: `The request line and headers are larger than ${maxHeaderSize} bytes.`,
+  },
+  malformed: {
+    status: 400,
+    type: 'InvalidMessage',
+    message: 'The request is not well-formed HTTP (an unknown method, or a malformed request line or header).',
+  },
+} as const satisfies Record<string, GatewayAnswer>;
 
 export interface LocalServer {
   url: string;
@@ -34,6 +48,31 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/**
+ * A request the HTTP parser refused (node:http's `clientError`: an unknown method such as `FOO`, a
+ * request line and headers over maxHeaderSize, a malformed header): the contract's error body with
+ * a request id, written on the socket, since no response object exists yet.
+ */
+function refuseUnparsable(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const out = refusal(error.code === 'HPE_HEADER_OVERFLOW' ? parserAnswers.headersTooLarge : parserAnswers.malformed);
+  const headers = { ...out.headers, 'Content-Length': String(Buffer.byteLength(out.body)), Connection: 'close' };
+  const head = [`HTTP/1.1 ${out.status} ${STATUS_CODES[out.status]}`, ...Object.entries(headers).map(([k, val]) => `${k}: ${val}`)];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${out.body}`);
+}
+
+/** Writes an answer; a HEAD gets the headers only (with the length of the body it would have had, when known). */
+function send(res: ServerResponse, out: StaticAnswer, method: string | undefined, extra: Record<string, string> = {}): void {
+  const length = Buffer.byteLength(out.body);
+  // A HEAD of the API arrives without its body (the handler drops it), a 304 has none: no length to tell then.
+  const known = length > 0 || (method !== 'HEAD' && out.status !== 304) ? { 'Content-Length': String(length) } : {};
+  res.writeHead(out.status, { ...out.headers, ...known, ...extra });
+  res.end(method === 'HEAD' ? undefined : out.body);
+}
+
 /** Serves the API over HTTP through the local gateway (the route table, authorizer and handlers), and the docs page at /docs. */
 export async function startServer(options: { host?: string; port?: number; gateway?: Gateway } = {}): Promise<LocalServer> {
   const gateway = options.gateway ?? createGateway();
@@ -41,11 +80,7 @@ export async function startServer(options: { host?: string; port?: number; gatew
     try {
       // The docs page (/docs) is the sandbox's own; everything else goes through the gateway.
       const page = await docsAnswer(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').pathname);
-      if (page) {
-        res.writeHead(page.status, page.headers);
-        res.end(req.method === 'HEAD' ? undefined : page.body);
-        return;
-      }
+      if (page) return send(res, page, req.method);
       const body = await readBody(req);
       const out = await gateway.handle({
         method: req.method ?? 'GET',
@@ -54,15 +89,14 @@ export async function startServer(options: { host?: string; port?: number; gatew
         body,
         sourceIp: req.socket.remoteAddress,
       });
-      res.writeHead(out.status, out.headers);
-      res.end(out.body);
+      send(res, out, req.method);
     } catch (error) {
-      const a = error instanceof TooLarge ? gatewayAnswers.REQUEST_TOO_LARGE : gatewayAnswers.DEFAULT_5XX;
       if (!(error instanceof TooLarge)) console.error('local server error', error);
-      res.writeHead(a.status, { 'Content-Type': jsonContentType, Connection: 'close' });
-      res.end(gatewayBody(a, 'local'));
+      const out = refusal(error instanceof TooLarge ? gatewayAnswers.REQUEST_TOO_LARGE : gatewayAnswers.DEFAULT_5XX);
+      send(res, out, req.method, { Connection: 'close' });
     }
   });
+  server.on('clientError', refuseUnparsable);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

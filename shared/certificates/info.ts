@@ -22,8 +22,39 @@ function linkFor(processId: number, authority: CertificateAuthority, checks: Che
   return oneTimeLink(processId, authority.name, now);
 }
 
-function dcvStep(entry: DcvState): NextActionStep | undefined {
+/**
+ * Whether the info describes a request as submitted, or a quote of one: a quote has written nothing
+ * (no DCV record added, no e-mail sent, no check running), so its next action says what will
+ * happen once the renewal is submitted, never that it happened.
+ */
+export type InfoOf = 'request' | 'quote';
+
+/** The wording of the steps that depend on whether anything was done yet. */
+const wording = {
+  request: {
+    zoneRecord: (e: DcvState, name: string) =>
+      `Nothing to do for ${name}: the ${e.dnsType} record ${e.dnsRecord} was added to the zone ${e.zone} and is checked shortly.`,
+    createRecord: (e: DcvState) => `Create the ${e.dnsType} record ${e.dnsRecord} with contents ${e.dnsContents}.`,
+    placeFile: (e: DcvState) => `Publish ${e.fileLocation} with the given fileContents.`,
+    approveEmail: (e: DcvState) => `Approve the validation e-mail sent to ${e.email}.`,
+    answer: (checks: string) => `Answer the certificate authority's questions on the ${checks} validation.`,
+    waiting: (checks: string) => `The certificate authority is checking: ${checks}.`,
+  },
+  quote: {
+    zoneRecord: (e: DcvState, name: string) =>
+      `Nothing to do for ${name} once the renewal is submitted: the ${e.dnsType} record ${e.dnsRecord} will then be added to the zone ${e.zone} and checked.`,
+    createRecord: (e: DcvState) =>
+      `Once the renewal is submitted, create the ${e.dnsType} record ${e.dnsRecord} with the contents its answer gives.`,
+    placeFile: (e: DcvState) => `Once the renewal is submitted, publish ${e.fileLocation} with the fileContents its answer gives.`,
+    approveEmail: (e: DcvState) => `Once the renewal is submitted, approve the validation e-mail that will then be sent to ${e.email}.`,
+    answer: (checks: string) => `Once the renewal is submitted, answer the certificate authority's questions on the ${checks} validation.`,
+    waiting: (checks: string) => `Once the renewal is submitted, the certificate authority checks: ${checks}.`,
+  },
+} as const;
+
+function dcvStep(entry: DcvState, of: InfoOf): NextActionStep | undefined {
   const name = entry.commonName;
+  const say = wording[of];
   if (entry.status === 'VALIDATED') return undefined;
   if (entry.status === 'ATTENTION') {
     if (entry.caaRecordStatus !== 'VALID' && entry.caaRecordStatus !== 'EMPTY' && entry.caaRecordStatus !== 'UNKNOWN') {
@@ -42,24 +73,22 @@ function dcvStep(entry: DcvState): NextActionStep | undefined {
   switch (entry.type) {
     case 'DNS':
       return entry.zone
-        ? {
-            kind: 'WAIT_FOR_DNS_CHECK',
-            commonName: name,
-            message: `Nothing to do for ${name}: the ${entry.dnsType} record ${entry.dnsRecord} was added to the zone ${entry.zone} and is checked shortly.`,
-          }
-        : {
-            kind: 'CREATE_DNS_RECORD',
-            commonName: name,
-            message: `Create the ${entry.dnsType} record ${entry.dnsRecord} with contents ${entry.dnsContents}.`,
-          };
+        ? { kind: 'WAIT_FOR_DNS_CHECK', commonName: name, message: say.zoneRecord(entry, name) }
+        : { kind: 'CREATE_DNS_RECORD', commonName: name, message: say.createRecord(entry) };
     case 'FILE':
-      return { kind: 'PLACE_FILE', commonName: name, message: `Publish ${entry.fileLocation} with the given fileContents.` };
+      return { kind: 'PLACE_FILE', commonName: name, message: say.placeFile(entry) };
     case 'EMAIL':
-      return { kind: 'APPROVE_EMAIL', commonName: name, message: `Approve the validation e-mail sent to ${entry.email}.` };
+      return { kind: 'APPROVE_EMAIL', commonName: name, message: say.approveEmail(entry) };
   }
 }
 
-function nextActionOf(checks: Checks, dcv: readonly DcvState[], link: string | undefined, open: boolean): NextAction | undefined {
+function nextActionOf(
+  checks: Checks,
+  dcv: readonly DcvState[],
+  link: string | undefined,
+  open: boolean,
+  of: InfoOf,
+): NextAction | undefined {
   if (!open) return undefined;
   const steps: NextActionStep[] = [];
   const needing = attentionChecks.filter((c) => checks[c] === 'ATTENTION');
@@ -68,19 +97,17 @@ function nextActionOf(checks: Checks, dcv: readonly DcvState[], link: string | u
       kind: 'OPEN_VALIDATION_MANAGER',
       message: link
         ? `Complete the ${needing.join(', ')} validation in the certificate authority's validation manager (oneTimeLink).`
-        : `Answer the certificate authority's questions on the ${needing.join(', ')} validation.`,
+        : wording[of].answer(needing.join(', ')),
     });
   }
   for (const entry of dcv) {
-    const step = dcvStep(entry);
+    const step = dcvStep(entry, of);
     if (step) steps.push(step);
   }
   const waiting = organizationChecks.filter((c) => checks[c] === 'WAITING');
   // Organization checks merely waiting leave the customer nothing to do: no next action then.
   if (steps.length === 0) return undefined;
-  if (waiting.length > 0) {
-    steps.push({ kind: 'WAIT_FOR_AUTHORITY', message: `The certificate authority is checking: ${waiting.join(', ')}.` });
-  }
+  if (waiting.length > 0) steps.push({ kind: 'WAIT_FOR_AUTHORITY', message: wording[of].waiting(waiting.join(', ')) });
   return { message: steps.map((s) => s.message).join(' '), steps };
 }
 
@@ -89,17 +116,21 @@ function wireDcv(entry: DcvState): DcvValidation {
   return wire;
 }
 
-/** Spec 2.9 certificate shape (plus csrSummary, mismatches, nextAction) for a certificate process. */
+/**
+ * Spec 2.9 certificate shape (plus csrSummary, mismatches, nextAction) for a certificate process,
+ * or for a quote of one (`of: 'quote'`: no process exists, so no one-time link either).
+ */
 export function certificateInfo(
   process: Pick<ProcessRecord, 'id' | 'status'>,
   state: CertificateProcessState,
   authority: CertificateAuthority,
   now: Date,
+  of: InfoOf = 'request',
 ): CertificateInfo {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
   const { dcv, ...checks } = state.validations;
-  const link = linkFor(process.id, authority, checks, open, now);
-  const nextAction = nextActionOf(checks, dcv, link, open);
+  const link = of === 'quote' ? undefined : linkFor(process.id, authority, checks, open, now);
+  const nextAction = nextActionOf(checks, dcv, link, open, of);
   return {
     requiresAttention: attention(checks, dcv),
     ...(link ? { oneTimeLink: link } : {}),
@@ -124,7 +155,7 @@ export function acmeInfo(
 ): AcmeInfo {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
   const link = linkFor(process.id, authority, state.validations, open, now);
-  const nextAction = nextActionOf(state.validations, [], link, open);
+  const nextAction = nextActionOf(state.validations, [], link, open, 'request');
   return {
     requiresAttention: attention(state.validations, []),
     ...(link ? { oneTimeLink: link } : {}),

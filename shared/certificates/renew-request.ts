@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AcknowledgedBillables } from '../pricing/quote.ts';
-import { bodyObject, domainNamePattern } from '../schemas/primitives.ts';
+import { bodyObject, domainNamePattern, listOf } from '../schemas/primitives.ts';
 
 /** The body of a certificate renewal (POST /v2/ssl/certificates/{certificateId}/renew): spec 2.7 under the contract 3.2 keys. */
 
@@ -64,7 +64,7 @@ export const RenewBody = bodyObject({
     v.maxLength(16_384, 'must be at most 16384 characters long'),
   ),
   domainName: v.optional(CertificateName),
-  san: v.optional(v.pipe(v.array(CertificateName), v.maxLength(250, 'must have at most 250 items'))),
+  san: v.optional(listOf(CertificateName, 250)),
   organization: v.optional(Text(64)),
   department: v.optional(Text(64)),
   state: v.optional(Text(64)),
@@ -76,7 +76,7 @@ export const RenewBody = bodyObject({
   uniqueValue: v.optional(v.pipe(v.string(), v.regex(/^[a-zA-Z0-9]{1,20}$/, 'must be 1 to 20 letters and digits'))),
   authKey: v.optional(v.boolean()),
   approver: v.optional(Approver),
-  dcv: v.optional(v.pipe(v.array(DcvRequest), v.maxLength(250, 'must have at most 250 items'))),
+  dcv: v.optional(listOf(DcvRequest, 250)),
   saEmail: v.optional(Email),
   billables: v.optional(AcknowledgedBillables),
 });

@@ -32,7 +32,7 @@ export async function renewCertificate(
 ): Promise<Outcome<RenewalQuote, CertificateInfo>> {
   const at = clock();
   const plan = await planRenewal(certificateId, body, principal.customer, at);
-  if (quoteOnly) return { quote: { ...certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at), ...plan.quote } };
+  if (quoteOnly) return { quote: { ...certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at, 'quote'), ...plan.quote } };
   return { started: await submit(plan, body, principal, at) };
 }
 

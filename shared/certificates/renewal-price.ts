@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { CertificateProduct } from '../model/certificate.ts';
-import { buildQuote, listPriceLine, type PriceList, type QuoteBody, type QuoteLine } from '../pricing/index.ts';
+import { buildQuote, type Charge, listPriceLine, type PriceList, type QuoteBody, type QuoteLine } from '../pricing/index.ts';
 
 /** The quote's `command` for a certificate renewal. */
 export const renewCommand = 'CertificateRenew';
@@ -13,7 +13,7 @@ export function priceRenewal(product: CertificateProduct, names: string[], perio
   const years = Math.ceil(period / 12);
   const wildcards = names.filter((n) => n.startsWith('*.')).length;
   const plain = names.length - wildcards;
-  const wanted: [Parameters<typeof listPriceLine>[2], number][] = [
+  const wanted: [Charge['action'], number][] = [
     ['RENEW', years],
     ['EXTRA_DOMAIN', Math.max(0, plain - product.includedDomains) * years],
     ['EXTRA_WILDCARD', wildcards * years],
@@ -22,7 +22,7 @@ export function priceRenewal(product: CertificateProduct, names: string[], perio
   let currency: string | undefined;
   for (const [action, quantity] of wanted) {
     if (quantity === 0) continue;
-    const priced = listPriceLine(list, product.product, action, quantity, at);
+    const priced = listPriceLine(list, { product: product.product, action, quantity, providerName: product.authority }, at);
     if (!priced)
       throw new ValidationError(`Product ${product.product} has no ${action} price on your price list.`, [
         { field: 'product', message: `has no ${action} price for your account` },

@@ -54,6 +54,13 @@ const csrFallback: Partial<Record<ProductField, (csr: ParsedCsr) => string | und
 /** The organization fields an OV/EV certificate carries. */
 const subjectFields = ['organization', 'department', 'state', 'address', 'postalCode', 'city', 'coc'] as const;
 
+/**
+ * Spec 2.7 (contract 3.2): Organization, Department, State and City are plain overrides of the
+ * CSR's fields, taken on every product; the ssl product metadata decides only the other fields
+ * (a product may still require one, as OV and EV require the organization they validate).
+ */
+const csrOverrides: ReadonlySet<ProductField> = new Set(['organization', 'department', 'state', 'city']);
+
 const languageOfCountry: Record<string, string> = { NL: 'NL', BE: 'NL', FR: 'FR', DE: 'DE', AT: 'DE', CH: 'DE', LU: 'FR' };
 
 /** Above this many names, zones are read after validation rather than with the certificate. */
@@ -108,7 +115,9 @@ function checkProductUse(product: CertificateProduct, body: RenewBody, violation
   }
   const used = usedFields(product);
   for (const field of productFields) {
-    if (body[field] !== undefined && !used.has(field)) violations.push({ field, message: `is not used by product ${product.product}` });
+    if (body[field] !== undefined && !used.has(field) && !csrOverrides.has(field)) {
+      violations.push({ field, message: `is not used by product ${product.product}` });
+    }
   }
   if (body.authKey === true && !product.authKey)
     violations.push({ field: 'authKey', message: `product ${product.product} does not offer auth-key validation` });
@@ -227,14 +236,17 @@ function checkDcvEntry(entry: DcvRequest, field: string, violations: Violation[]
   }
 }
 
-/** The organization fields of an OV/EV request: the request's, else the CSR's, and the CSR's country. */
+/**
+ * The organization fields of an OV/EV request: the request's, else the CSR's, and the CSR's country.
+ * A DV certificate names domains only: its subject holds none of them, whoever sent them.
+ */
 function subjectOf(product: CertificateProduct, body: RenewBody, csr: ParsedCsr): Record<string, string> {
   const subject: Record<string, string> = {};
   if (product.validationType === 'DV') return subject;
   const used = usedFields(product);
   for (const field of subjectFields) {
     const value = body[field] ?? csrFallback[field]?.(csr);
-    if (value !== undefined && used.has(field)) subject[field] = value;
+    if (value !== undefined && (used.has(field) || csrOverrides.has(field))) subject[field] = value;
   }
   if (csr.summary.subject.country) subject.country = csr.summary.subject.country;
   return subject;

@@ -21,6 +21,7 @@ export type DnsRecord = v.InferOutput<typeof DnsRecord>;
 /** Contract 3.6 response body. */
 export const ZoneView = v.strictObject({
   id: v.pipe(v.number(), v.integer()),
+  name: v.pipe(v.string(), v.description('The domain name (both official clients require it).')),
   customer: v.string(),
   createdDate: WireTime,
   updatedDate: v.optional(WireTime),

@@ -64,6 +64,7 @@ export function renderRecord(record: ZoneRecordEntry, domainName: string): DnsRe
 export function renderZone(zone: ZoneRecord, config: DnsConfig = dnsConfig()): ZoneView {
   const view: ZoneView = {
     id: zone.id,
+    name: zone.domainName,
     customer: zone.customer,
     createdDate: zone.createdDate,
     ...(zone.updatedDate !== undefined && { updatedDate: zone.updatedDate }),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { maxListedViolations } from '../errors.ts';
 import { Quote } from '../model/quote.ts';
 
 /** The quote object of contract section 4 (the routes that quote describe their answers with it). */
@@ -59,6 +60,17 @@ const Violation = v.strictObject({
   value: v.optional(v.union([v.string(), v.number(), v.boolean()])),
 });
 
+/** At most maxListedViolations of them (issue 18: bounded error bodies). */
+const Violations = v.pipe(v.array(Violation), v.maxLength(maxListedViolations));
+const OmittedViolations = v.optional(
+  v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(1),
+    v.description(`How many violations beyond the first ${maxListedViolations} are not listed; absent when all are.`),
+  ),
+);
+
 /** `{type, message, requestId, ...extra}` with `type` fixed. */
 function errorBody(type: string, description: string, extra: v.ObjectEntries) {
   return v.pipe(
@@ -85,10 +97,13 @@ const errors = {
   }),
   ConstraintViolationException: error(
     [400],
-    'Fields break their declared type, pattern, length, enum, range or required rule; every violation is listed.',
-    { violations: v.array(Violation) },
+    'Fields break their declared type, pattern, length, enum, range or required rule, or a single-valued query parameter is given more than once; every violation is listed, up to 50 (`omittedViolations` counts the rest).',
+    { violations: Violations, omittedViolations: OmittedViolations },
   ),
-  ValidationError: error([400], 'A well-formed request breaks a business rule.', { violations: v.optional(v.array(Violation)) }),
+  ValidationError: error([400], 'A well-formed request breaks a business rule.', {
+    violations: v.optional(Violations),
+    omittedViolations: OmittedViolations,
+  }),
   ObjectDoesNotExist: error(
     [400, 404],
     "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",

@@ -1,4 +1,5 @@
-import { throttledMessage, unauthenticatedMessage } from '../errors.ts';
+import { authenticationChallenge, throttledMessage, unauthenticatedMessage } from '../errors.ts';
+import { answerHeaders } from './response.ts';
 
 /**
  * Answers API Gateway gives by itself (before or instead of a Lambda), in the contract's error
@@ -17,7 +18,7 @@ function retryLater<S extends number, T extends string>(status: S, type: T, mess
 }
 
 export const gatewayAnswers = {
-  UNAUTHORIZED: { status: 401, type: 'AuthenticationError', message: unauthenticatedMessage },
+  UNAUTHORIZED: { status: 401, type: 'AuthenticationError', message: unauthenticatedMessage, headers: authenticationChallenge },
   /** The authorizer failed (e.g. the key store throttled): safe to retry. */
   AUTHORIZER_FAILURE: retryLater(503, 'ProviderUnavailable', 'Authentication is temporarily unavailable; retry later.', 1),
   ACCESS_DENIED: { status: 403, type: 'AuthorizationError', message: 'This API key may not call this operation.' },
@@ -39,6 +40,14 @@ export const gatewayAnswers = {
 } as const satisfies Record<string, GatewayAnswer>;
 
 export type GatewayAnswerName = keyof typeof gatewayAnswers;
+
+/**
+ * The headers of a gateway answer besides X-Request-Id and Content-Type: those of every API answer
+ * that is not cacheable (no-store, nosniff), and the answer's own (Retry-After, WWW-Authenticate).
+ */
+export function gatewayHeaders(answer: GatewayAnswer): Record<string, string> {
+  return { ...answerHeaders(false), ...answer.headers };
+}
 
 /** The JSON body, with the request id filled in (API Gateway fills `$context.requestId`). */
 export function gatewayBody(answer: GatewayAnswer, requestId: string): string {

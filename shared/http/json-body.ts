@@ -1,11 +1,13 @@
 import secureJson from 'secure-json-parse';
 import { InvalidMessage, PayloadTooLarge } from '../errors.ts';
 import { jsonDepthExceeds } from './json-depth.ts';
+import { parseJsonText } from './json-text.ts';
 import { type JsonBody, maxBodyBytes, maxBodyDepth, state } from './pipeline.ts';
 
 /**
  * Reading a JSON request body, for the routes that take one (`endpoint({ ..., body: jsonBody })`),
- * so GET bundles carry none of it. The body is parsed with `JSON.parse` and then scanned for
+ * so GET bundles carry none of it. The body is parsed with `JSON.parse` (through parseJsonText,
+ * which keeps V8's escaped-key bug away: shared/http/json-text.ts) and then scanned for
  * prototype-pollution keys (`__proto__`, `constructor.prototype`) by `secure-json-parse` (fastify).
  * Not @middy/http-json-body-parser: it does the same, but its @middy/util loads `node:http` at
  * import, about 11 ms of every cold start of a POST function (the SDK needs only `node:https`).
@@ -37,7 +39,7 @@ function readJsonBody(): JsonBody {
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseJsonText(text);
       } catch {
         throw new InvalidMessage('Invalid or malformed JSON was provided.');
       }

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable } from '../errors.ts';
-import { logger, redactValues } from '../logger.ts';
+import { isSecretKey, logger, redactValues } from '../logger.ts';
 import { ok, type Reply, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
@@ -74,6 +74,8 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
   const finish = (request: { event: Event; context: ApiContext }, reply: Reply): APIGatewayProxyResult => {
     const s = state(request);
     const result = toResult(withEtag(request.event, s, reply), s.requestId);
+    // HEAD (contract section 1): the GET's status and headers, Content-Type included, and no body.
+    if (request.event.httpMethod === 'HEAD') result.body = '';
     const durationMs = Date.now() - s.started;
     logger.info('request', {
       route,
@@ -111,9 +113,6 @@ function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Er
   };
 }
 
-/** Body fields whose values are secrets (contract section 2: no API keys, auth codes; and no CSRs or phone numbers in logs). */
-const secretFields = new Set(['authcode', 'csr', 'voice']);
-
 /** The API key of a request, as sent and bare: redacted from every log line before anything runs. */
 function apiKeyValuesOf(headers: Record<string, string>): string[] {
   const authorization = headers.authorization;
@@ -130,7 +129,7 @@ function secretValuesOf(body: unknown): string[] {
   const visit = (node: unknown, depth: number): void => {
     if (depth > maxBodyDepth || !node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (typeof value === 'string' && secretFields.has(key)) out.push(value.trim(), ...value.split(/\r?\n/).map((l) => l.trim()));
+      if (typeof value === 'string' && isSecretKey(key)) out.push(value.trim(), ...value.split(/\r?\n/).map((l) => l.trim()));
       else visit(value, depth + 1);
     }
   };
@@ -180,20 +179,30 @@ export function isTransient(error: unknown): boolean {
 }
 
 /**
- * Strong ETag over the body of a 200 GET, as sent, and its content type (so two representations of
- * one resource never share a tag); `If-None-Match` with it answers 304, no body.
+ * Strong ETag over the body of a 200 GET (or HEAD), as sent, and its content type (so two
+ * representations of one resource never share a tag); `If-None-Match` naming it answers 304, no body.
  */
 function withEtag(event: Event, s: State, reply: Reply): Reply {
-  if (event.httpMethod !== 'GET' || reply.status !== 200 || reply.body === undefined) return reply;
+  if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || reply.body === undefined) return reply;
   const hash = createHash('sha256');
   if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
   const etag = `"${hash.update(serializeBody(reply)).digest('base64url').slice(0, 27)}"`;
   const headers = { ...reply.headers, ETag: etag };
-  const ifNoneMatch = s.headers['if-none-match'];
-  if (ifNoneMatch?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
-    return { status: 304, headers };
-  }
+  if (noneMatch(s.headers['if-none-match'], etag)) return { status: 304, headers };
   return { ...reply, headers };
+}
+
+/**
+ * Whether `If-None-Match` matches the current tag (RFC 9110 13.1.2): `*`, or any listed tag by
+ * weak comparison, which ignores the `W/` prefix on either side.
+ */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  return header.split(',').some((listed) => {
+    const tag = listed.trim();
+    return tag === '*' || opaque(tag) === opaque(etag);
+  });
 }
 
 /** The caller, as the API Gateway authorizer (or the local gateway running it) put it in the event. */
@@ -217,13 +226,27 @@ function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): Middl
         throw new InvalidMessage('The request body must be a JSON object.');
       }
       if (hasBody) redactValues(secretValuesOf(body));
-      state(request).input = validateRequest(schema, {
-        path: trimStrings(event.pathParameters ?? {}),
-        query: trimStrings(event.queryStringParameters ?? {}),
-        body: hasBody ? trimStrings(body) : undefined,
-      });
+      state(request).input = validateRequest(
+        schema,
+        {
+          path: trimStrings(event.pathParameters ?? {}),
+          query: trimStrings(event.queryStringParameters ?? {}),
+          body: hasBody ? trimStrings(body) : undefined,
+        },
+        repeatedParameters(event.multiValueQueryStringParameters),
+      );
     },
   };
+}
+
+/**
+ * Query parameters given more than once, with how often. API Gateway puts the last value in
+ * `queryStringParameters` and all of them in `multiValueQueryStringParameters`: only the latter tells.
+ */
+function repeatedParameters(multi: Event['multiValueQueryStringParameters']): Map<string, number> {
+  const repeated = new Map<string, number>();
+  for (const [name, values] of Object.entries(multi ?? {})) if (values && values.length > 1) repeated.set(name, values.length);
+  return repeated;
 }
 
 /**

@@ -44,9 +44,19 @@ export function serializeBody(reply: Reply): string {
   return JSON.stringify(reply.body);
 }
 
+/**
+ * Headers every API answer carries (issue 18: answers stay out of shared caches and are never
+ * MIME-sniffed): a tagged answer (a GET's 200 or 304, with its ETag) may be kept by the caller's
+ * own cache, which must revalidate it each time (`If-None-Match`); no other answer is stored at all.
+ */
+export function answerHeaders(tagged: boolean): Record<string, string> {
+  return { 'Cache-Control': tagged ? 'private, no-cache' : 'no-store', 'X-Content-Type-Options': 'nosniff' };
+}
+
 /** Serialises a reply into the API Gateway (REST, payload 1.0) result. */
 export function toResult(reply: Reply, requestId: string): APIGatewayProxyResult {
-  const headers: Record<string, string> = { ...reply.headers, 'X-Request-Id': requestId };
+  const tagged = reply.headers?.ETag !== undefined;
+  const headers: Record<string, string> = { ...answerHeaders(tagged), ...reply.headers, 'X-Request-Id': requestId };
   if (reply.body === undefined) return { statusCode: reply.status, headers, body: '' };
   headers['Content-Type'] = reply.contentType ?? jsonContentType;
   return { statusCode: reply.status, headers, body: serializeBody(reply) };

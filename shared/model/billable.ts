@@ -10,6 +10,8 @@ export const ChargedBillable = v.object({
   action: v.string(),
   quantity: v.pipe(v.number(), v.integer()),
   amount: v.pipe(v.number(), v.integer()),
+  /** Who charges it: the registry of a domain, the authority of a certificate (absent on lines recorded before it was kept). */
+  providerName: v.optional(v.string()),
   refundable: v.boolean(),
   total: v.pipe(v.number(), v.integer()),
 });

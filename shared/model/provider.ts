@@ -15,15 +15,29 @@ export const ClientDomainStatus = v.picklist([
 export const dnssecAlgorithms = [3, 5, 6, 7, 8, 10, 12, 13, 14, 15, 16, 17, 23] as const;
 export const DnssecAlgorithm = v.picklist(dnssecAlgorithms);
 
+/**
+ * The field types of contract 3.4: the ones both official clients know (the PHP client warns on
+ * any other). A property limited to a fixed set is a `String` with `values`.
+ */
+export const propertyTypes = ['String', 'Integer', 'Date'] as const;
+
 /** One shape for contactProperties and certificateProperties entries (spec 2.10, contract 3.4). */
-export const PropertyDefinition = v.object({
-  name: v.string(),
-  label: v.string(),
-  description: v.string(),
-  type: v.picklist(['String', 'Integer', 'Date', 'Boolean', 'Enum']),
-  mandatory: v.boolean(),
-  values: v.optional(v.record(v.string(), v.string())),
-});
+export const PropertyDefinition = v.pipe(
+  v.object({
+    name: v.string(),
+    label: v.string(),
+    description: v.string(),
+    type: v.picklist(propertyTypes),
+    mandatory: v.boolean(),
+    values: v.optional(
+      v.pipe(
+        v.record(v.string(), v.string()),
+        v.description('The allowed values (value -> description) of a `String` limited to a fixed set.'),
+      ),
+    ),
+  }),
+  v.check((p) => p.values === undefined || p.type === 'String', 'a property limited to a fixed set is a String with values'),
+);
 
 export const LaunchPhase = v.object({
   phase: v.string(),

@@ -11,6 +11,10 @@ import { ChargedBillable } from './billable.ts';
 export const Billable = v.strictObject({
   ...ChargedBillable.entries,
   amount: v.pipe(ChargedBillable.entries.amount, v.description('Cents per unit.')),
+  providerName: v.pipe(
+    v.string(),
+    v.description('Who charges it: the registry of a domain (`sidn`), the certificate authority of a certificate (`sectigo`).'),
+  ),
   total: v.pipe(ChargedBillable.entries.total, v.description('`quantity * amount`, in cents.')),
 });
 export type Billable = v.InferOutput<typeof Billable>;

@@ -13,7 +13,7 @@
  *
  * Typical use in a use case that charges (transfer, renew):
  *   const list = await getPriceList(customer);                       // one Query
- *   const line = listPriceLine(list, domainProduct('com'), 'TRANSFER', 1, now());
+ *   const line = listPriceLine(list, { product: domainProduct('com'), action: 'TRANSFER', quantity: 1, providerName: 'verisign' }, now());
  *   const body = buildQuote('DomainTransfer', line.currency, [line.line, ...premiumLines]);
  *   if (quoteOnly) return { quote: body };                          // an Outcome: nothing written
  *   assertAcknowledged(body, list, command.billables, now());         // BillableAcknowledgmentNeeded if not

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BillableAcknowledgmentNeeded } from '../errors.ts';
 import type { Billable, Quote, QuoteBody, QuoteLine } from '../model/quote.ts';
-import { bodyObject } from '../schemas/primitives.ts';
+import { bodyObject, listOf } from '../schemas/primitives.ts';
 import { effectivePrice, type PriceList } from './price-list.ts';
 
 export type { Billable, Quote, QuoteBody, QuoteLine };
@@ -39,13 +39,14 @@ export const AcknowledgedBillable = bodyObject({
   // Contract section 4: clients echo `quote.billables` back as they got them, so the quote's own
   // fields are accepted too (type-checked, then ignored: the acknowledgment is product, action, quantity).
   amount: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
+  providerName: v.optional(v.pipe(v.string(), v.maxLength(100, 'must be at most 100 characters long'))),
   refundable: v.optional(v.boolean()),
   total: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
 });
 export type AcknowledgedBillable = v.InferOutput<typeof AcknowledgedBillable>;
 
 /** The `billables` field of a request body (transfer, renew). */
-export const AcknowledgedBillables = v.pipe(v.array(AcknowledgedBillable), v.maxLength(50, 'must have at most 50 items'));
+export const AcknowledgedBillables = listOf(AcknowledgedBillable, 50);
 
 /**
  * Builds the quote body for an operation (`command`, e.g. `DomainTransfer`) from its charges in
@@ -64,21 +65,29 @@ export function buildQuote(command: string, currency: string, lines: readonly Qu
   return { command, quote: total === 0 ? { total } : { total, currency, billables } };
 }
 
+/** What a quote line charges for: the product and action, how many, and who charges it (contract section 4). */
+export interface Charge {
+  product: string;
+  action: BillableAction;
+  quantity: number;
+  /** The registry of a domain, the certificate authority of a certificate. */
+  providerName: string;
+}
+
 /**
  * A quote line at the customer's own price (the effective price now: list price or applicable
  * promo). Undefined when the list has no price for the product and action.
  */
 export function listPriceLine(
   list: PriceList,
-  product: string,
-  action: BillableAction,
-  quantity: number,
+  charge: Charge,
   at: Date,
   refundable = true,
 ): { line: QuoteLine; currency: string } | undefined {
+  const { product, action, quantity, providerName } = charge;
   const price = effectivePrice(list, product, action, at);
   if (!price) return undefined;
-  return { line: { product, action, quantity, amount: price.price, refundable }, currency: price.currency };
+  return { line: { product, action, quantity, amount: price.price, providerName, refundable }, currency: price.currency };
 }
 
 /**

@@ -47,13 +47,32 @@ export const QueryBoolean = v.pipe(
 export const Currency = v.pipe(v.string(), v.toUpperCase(), v.picklist(['EUR', 'USD'], 'must be EUR or USD'));
 
 /**
+ * A list of at most `max` items of `item` in a request body. The length is checked before any item
+ * (issue 18: bounded error bodies): a list of 21,000 broken items answers one violation, not one per
+ * item, and costs no more than its length to refuse.
+ */
+export function listOf<const TItem extends v.GenericSchema>(item: TItem, max: number) {
+  return v.pipe(v.array(v.unknown()), v.maxLength(max, `must have at most ${max} items`), v.array(item));
+}
+
+/** Schema types of an entry that may be left out. */
+const optionalTypes = new Set(['optional', 'exact_optional', 'nullish', 'undefinedable']);
+
+/**
  * A JSON object of a request body with exactly these keys (unknown keys: UnrecognizedProperty).
  * valibot's object schemas also take arrays (`[]` passes as `{}`, `["x"]` reports a property `0`),
  * so anything but a plain object is refused first (found by the fuzz suite).
+ *
+ * Contract section 1: a JSON `null` in an optional field means the field is absent (the PHP client
+ * sends its models' unset fields as `null`), so those keys are dropped before the object is checked.
+ * A `null` in a required field stays, and is a violation on that field; a `null` under a key the
+ * object does not define is still an unknown property.
  */
 export function bodyObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  const optional = new Set(Object.keys(entries).filter((key) => optionalTypes.has((entries[key] as v.GenericSchema).type)));
   return v.pipe(
     v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object'),
+    v.transform((input) => Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || !optional.has(key)))),
     v.strictObject(entries),
   );
 }

@@ -30,7 +30,8 @@ const sameKeys = (a: KeyData[], b: KeyData[]) => sortedJson(a.map(keyDataKey)) =
 /**
  * The zone part (spec 2.2). Without `zone`, the zone is left as it is. With it: an existing zone of
  * the caller's for the domain is turned into a managed zone, and every value given must match it
- * (400 otherwise); with none, a new managed zone is created (from the template, if given).
+ * (400 otherwise); with none, a new managed zone is created (from the template, if given). A
+ * `zone.id` (contract 3.1) must name the domain's zone: no other zone can be converted for it.
  */
 export function planZone(request: TransferBody['zone'], existing: ZoneRecord | undefined): ZonePlan {
   if (request === undefined) {
@@ -40,6 +41,10 @@ export function planZone(request: TransferBody['zone'], existing: ZoneRecord | u
   }
   const service = request.service ?? 'BASIC';
   if (!existing) {
+    if (request.id !== undefined) {
+      const message = 'names no zone of yours for this domain, which has none; leave it out to create one';
+      throw new ValidationError(`zone.id: ${message}`, [{ field: 'zone.id', message, value: request.id }]);
+    }
     return {
       change: 'created',
       exists: false,
@@ -59,6 +64,13 @@ export function planZone(request: TransferBody['zone'], existing: ZoneRecord | u
       });
     }
   };
+  if (request.id !== undefined && request.id !== existing.id) {
+    violations.push({
+      field: 'zone.id',
+      message: `is not the zone of this domain (${existing.id}); leave it empty or give that id`,
+      value: request.id,
+    });
+  }
   mismatch('service', request.service, existing.service);
   mismatch('template', request.template, existing.template);
   mismatch('link', request.link, existing.link);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
-import { bodyObject, domainNamePattern, Handle } from '../schemas/primitives.ts';
+import { bodyObject, domainNamePattern, Handle, listOf } from '../schemas/primitives.ts';
 
 /**
  * The body of a transfer-in (POST /v2/domains/{domainName}/transfer): spec 2.1-2.5 with the limits
@@ -17,8 +17,12 @@ const NameServer = v.pipe(
   v.regex(domainNamePattern, 'is not a valid host name (lower-case, punycode for IDN)'),
 );
 
-/** Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. */
+/**
+ * Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. `id` (contract
+ * 3.1, as both official clients' zone models carry it) names the caller's existing zone to convert.
+ */
 export const ZoneRequest = bodyObject({
+  id: v.optional(v.pipe(v.number(), v.integer('must be an integer zone id'), v.minValue(1, 'must be a positive zone id'))),
   service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
   template: v.optional(Handle),
   link: v.optional(v.boolean()),
@@ -52,6 +56,22 @@ export const KeyDataRequest = bodyObject({
 /** True when no two items share a key. */
 const distinct = <T>(items: readonly T[], key: (item: T) => string) => new Set(items.map(key)).size === items.length;
 
+/** Whose contacts the transfer takes over (contract 3.1). */
+const TransferContact = v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT or ADMIN');
+
+/**
+ * A list of TransferContact, or one of them as a list of one: the TypeScript client types the field
+ * as one value and the PHP client sends one (contract 3.1). A wrong item is reported at its index.
+ */
+const TransferContacts = v.pipe(
+  v.union([TransferContact, v.array(v.unknown())], 'must be REGISTRANT or ADMIN, or a list of them'),
+  v.transform((value) => (typeof value === 'string' ? [value] : value)),
+  listOf(TransferContact, 2),
+  v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
+  // The API description: the value, or a list of distinct values (the conversion would keep only "array").
+  v.metadata({ type: ['string', 'array'], uniqueItems: true }),
+);
+
 /** Spec 2.1 plus contract 3.1's `transferContacts` and `languageCode`. */
 export const TransferBody = bodyObject({
   customer: Handle,
@@ -69,8 +89,7 @@ export const TransferBody = bodyObject({
   autoRenew: v.optional(v.boolean()),
   ns: v.optional(
     v.pipe(
-      v.array(NameServer),
-      v.maxLength(10, 'must have at most 10 items'),
+      listOf(NameServer, 10),
       v.check((items) => distinct(items, (n) => n), 'must not list a name server twice'),
     ),
   ),
@@ -78,19 +97,13 @@ export const TransferBody = bodyObject({
   zone: v.optional(ZoneRequest),
   contacts: v.optional(
     v.pipe(
-      v.array(ContactRequest),
-      v.maxLength(10, 'must have at most 10 items'),
+      listOf(ContactRequest, 10),
       v.check((items) => distinct(items, (c) => `${c.role} ${c.handle}`), 'must not list a contact twice in one role'),
     ),
   ),
-  keyData: v.optional(v.pipe(v.array(KeyDataRequest), v.maxLength(20, 'must have at most 20 items'))),
+  keyData: v.optional(listOf(KeyDataRequest, 20)),
   billables: v.optional(AcknowledgedBillables),
-  transferContacts: v.optional(
-    v.pipe(
-      v.array(v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT or ADMIN')),
-      v.check((items) => distinct(items, (c) => c), 'must not list a contact twice'),
-    ),
-  ),
+  transferContacts: v.optional(TransferContacts),
   languageCode: v.optional(
     v.pipe(
       v.string(),

@@ -145,16 +145,17 @@ function designatedAgentOf(
 /** The charges (contract section 4): TRANSFER for the period (premium where it applies) and PRIVACY_PROTECT when enabled and priced. */
 async function priceTransfer(
   list: PriceList,
-  extension: string,
+  found: { registry: string; extension: string },
   domainName: string,
   plan: TransferPlan,
   candidate: TransferCandidate,
   at: Date,
 ): Promise<QuoteBody> {
-  const product = domainProduct(extension);
+  const product = domainProduct(found.extension);
   // Prices are per 12 months; a shorter period is billed as a year.
   const years = Math.max(1, Math.ceil(plan.periodMonths / 12));
-  const transfer = listPriceLine(list, product, 'TRANSFER', years, at);
+  const charge = { product, quantity: years, providerName: found.registry };
+  const transfer = listPriceLine(list, { ...charge, action: 'TRANSFER' }, at);
   if (!transfer) {
     throw new ValidationError(
       `${domainName} cannot be transferred into this account: its price list has no TRANSFER price for ${product}.`,
@@ -173,7 +174,7 @@ async function priceTransfer(
     lines[0] = { ...transfer.line, amount: converted };
   }
   if (plan.privacyProtect) {
-    const privacy = listPriceLine(list, product, 'PRIVACY_PROTECT', years, at);
+    const privacy = listPriceLine(list, { ...charge, action: 'PRIVACY_PROTECT' }, at);
     if (privacy && privacy.currency === transfer.currency) lines.push(privacy.line);
   }
   return buildQuote('DomainTransfer', transfer.currency, lines);
@@ -213,7 +214,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     designatedAgent: designatedAgentOf(body.designatedAgent ?? 'NONE', candidate),
   });
   assertWithinMaxYears(plan, at, domainName, period);
-  const quote = await priceTransfer(list, found.extension, domainName, plan, candidate, at);
+  const quote = await priceTransfer(list, { registry, extension: found.extension }, domainName, plan, candidate, at);
   return {
     registry,
     extension: found.extension,

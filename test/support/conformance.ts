@@ -63,7 +63,11 @@ export async function assertConforms(method: string, path: string, response: Obs
   const contentType = (headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
 
   let schemaRef: string | undefined;
-  let documented: Record<string, { required?: boolean }> = { 'X-Request-Id': { required: true } };
+  let documented: Record<string, { required?: boolean }> = {
+    'X-Request-Id': { required: true },
+    'Cache-Control': { required: true },
+    'X-Content-Type-Options': { required: true },
+  };
   if (match.kind !== 'route') {
     // The fallback: only the contract's NotFound and MethodNotAllowed (with Allow).
     const type = match.kind === 'not-found' ? 'NotFound' : 'MethodNotAllowed';
@@ -71,8 +75,10 @@ export async function assertConforms(method: string, path: string, response: Obs
     schemaRef = `${documentId}${componentRef(type)}`;
     if (type === 'MethodNotAllowed') documented.Allow = { required: true };
   } else {
-    const operationPath = pointer('paths', match.route.path, match.route.method.toLowerCase());
-    const operation = doc.paths[match.route.path]?.[match.route.method.toLowerCase()];
+    // HEAD has an operation of its own beside GET: the same answers without bodies.
+    const verb = method.toUpperCase() === 'HEAD' ? 'head' : match.route.method.toLowerCase();
+    const operationPath = pointer('paths', match.route.path, verb);
+    const operation = doc.paths[match.route.path]?.[verb];
     if (!operation) return fail('the operation is not in the document');
     const answer = operation.responses[String(response.status)] as
       | { headers?: Record<string, { required?: boolean }>; content?: Record<string, unknown> }
@@ -93,6 +99,11 @@ export async function assertConforms(method: string, path: string, response: Obs
   }
   for (const name of Object.keys(headers)) {
     if (!names.has(name) && !transportHeaders.has(name)) fail(`header ${name} is not documented`);
+  }
+  // HEAD answers with the headers of the GET and no body.
+  if (method.toUpperCase() === 'HEAD') {
+    if (response.body !== undefined) fail('HEAD answered with a body');
+    schemaRef = undefined;
   }
   if (schemaRef) {
     const validate = validator(ajv, schemaRef);

@@ -45,10 +45,18 @@ export function internalText(raw: string): string | undefined {
 }
 
 /** Why an answer breaks the contract (undefined when it is fine). */
-export function contractProblem(res: LocalResponse, request: { headers?: Record<string, string> } = {}): string | undefined {
+export function contractProblem(
+  res: LocalResponse,
+  request: { method?: string; headers?: Record<string, string> } = {},
+): string | undefined {
   const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
   const requestId = headers['x-request-id'];
   if (!requestId) return 'no X-Request-Id';
+  if (headers['x-content-type-options'] !== 'nosniff') return 'no X-Content-Type-Options: nosniff';
+  const tagged = headers.etag !== undefined;
+  if (headers['cache-control'] !== (tagged ? 'private, no-cache' : 'no-store')) return `Cache-Control ${headers['cache-control']}`;
+  // HEAD: the headers of the GET, no body (contract section 1).
+  if (request.method?.toUpperCase() === 'HEAD') return res.body === '' ? undefined : 'HEAD answered with a body';
   for (const pattern of internals) if (pattern.test(res.body)) return `internal text on the wire (${pattern}): ${res.body.slice(0, 300)}`;
   if (res.status === 304) {
     const sent = Object.entries(request.headers ?? {}).some(([k]) => k.toLowerCase() === 'if-none-match');

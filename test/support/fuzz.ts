@@ -232,6 +232,8 @@ export type Path = readonly (string | number)[];
 export interface FieldSpec {
   path: Path;
   kind: FieldKind;
+  /** The field may be left out; then `null` means the same (contract section 1), not a wrong type. */
+  optional?: true;
 }
 
 const kindsOf: Record<FieldKind, fc.Arbitrary<string>> = {
@@ -244,11 +246,11 @@ const kindsOf: Record<FieldKind, fc.Arbitrary<string>> = {
     .map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
 };
 
-/** A value of any JSON kind other than `kind` (null included): a wrong type for the field. */
-export function wrongType(kind: FieldKind): fc.Arbitrary<string> {
+/** A value of any JSON kind other than `kind` (null too, unless the field is optional): a wrong type for the field. */
+export function wrongType(kind: FieldKind, optional = false): fc.Arbitrary<string> {
   const others = (Object.keys(kindsOf) as FieldKind[]).filter((k) => k !== kind);
   return fc.oneof(
-    fc.constant('null'),
+    ...(optional ? [] : [fc.constant('null')]),
     ...others.map((k) => kindsOf[k]),
     ...(kind === 'integer' ? [fc.constantFrom('1.5', '"12"', '1E400')] : []),
   );
@@ -267,7 +269,10 @@ export function mutations(fields: readonly FieldSpec[], objects: readonly Path[]
   const field = fc.constantFrom(...fields);
   return fc.oneof(
     { weight: 4, arbitrary: fc.tuple(field, hostileJson).map(([f, raw]): Mutation => ({ kind: 'replace', path: f.path, raw })) },
-    { weight: 3, arbitrary: field.chain((f) => wrongType(f.kind).map((raw): Mutation => ({ kind: 'wrongType', path: f.path, raw }))) },
+    {
+      weight: 3,
+      arbitrary: field.chain((f) => wrongType(f.kind, f.optional).map((raw): Mutation => ({ kind: 'wrongType', path: f.path, raw }))),
+    },
     { weight: 1, arbitrary: field.map((f): Mutation => ({ kind: 'delete', path: f.path })) },
     {
       weight: 2,
