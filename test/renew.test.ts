@@ -610,3 +610,46 @@ describe('renewal refusals', () => {
     expect(path.body.violations).toEqual([{ field: 'certificateId', message: 'must be a positive integer', value: 'abc' }]);
   });
 });
+
+describe('CSR text (RFC 7468, read line by line)', () => {
+  const csrViolation = { field: 'csr', message: 'is not a PEM encoded PKCS#10 certificate signing request' };
+
+  it('answers the header-continuation CSR that made the old PEM pattern backtrack exponentially with a plain 400', async () => {
+    // A BEGIN line, a header, 29 continuation lines and a character no line allows: 2 to 14 s of
+    // backtracking for the pattern csr.ts used to have, each extra line doubling it.
+    const hostile = ['-----BEGIN CERTIFICATE REQUEST-----', 'a: b', ...Array(29).fill(' c: d'), '!'].join('\n');
+    for (const csr of [hostile, `${hostile}\n`.repeat(40)]) {
+      const res = await renew(1001, { period: 12, csr }, { quote: true });
+      expect(res.body).toEqual({
+        type: 'ValidationError',
+        message: `csr: ${csrViolation.message}`,
+        violations: [csrViolation],
+        requestId: res.headers['x-request-id'],
+      });
+    }
+  });
+
+  it('refuses a PEM block with RFC 1421 headers, which RFC 7468 does not allow', async () => {
+    const lines = shopCsr.trim().split('\n');
+    const withHeaders = [lines[0], 'Proc-Type: 4,ENCRYPTED', 'Content-Domain: RFC822', '', ...lines.slice(1)].join('\n');
+    const res = await renew(1001, { period: 12, csr: withHeaders }, { quote: true });
+    expect({ status: res.status, violations: res.body.violations }).toEqual({ status: 400, violations: [csrViolation] });
+    const plain = await renew(1001, { period: 12, csr: shopCsr }, { quote: true });
+    expect(plain.status).toBe(200);
+  });
+
+  it('reads a PEM block with blank lines, indentation and trailing spaces (the lax reading of RFC 7468)', async () => {
+    const lines = shopCsr.trim().split('\n');
+    const lax = [`  ${lines[0]}`, '', ...lines.slice(1, -1).map((l) => `\t${l}  `), '', `${lines.at(-1)} `].join('\r\n');
+    const res = await renew(1001, { period: 12, csr: lax }, { quote: true });
+    expect({ status: res.status, commonName: res.body.commonName }).toEqual({ status: 200, commonName: 'www.demo-shop.nl' });
+  });
+
+  it('refuses a block whose END label differs from its BEGIN label, or that has no END line', async () => {
+    const lines = shopCsr.trim().split('\n');
+    for (const csr of [[...lines.slice(0, -1), '-----END CERTIFICATE-----'].join('\n'), lines.slice(0, -1).join('\n')]) {
+      const res = await renew(1001, { period: 12, csr }, { quote: true });
+      expect({ status: res.status, violations: res.body.violations }).toEqual({ status: 400, violations: [csrViolation] });
+    }
+  });
+});
