@@ -7,6 +7,7 @@ import { getProcess } from '../shared/db/repositories/processes.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { organizationFields, renew, testCertificate } from './support/certificates.ts';
 import { makeCsr, pemOf } from './support/csr.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
 
 const shopCsr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
 
@@ -651,5 +652,46 @@ describe('CSR text (RFC 7468, read line by line)', () => {
       const res = await renew(1001, { period: 12, csr }, { quote: true });
       expect({ status: res.status, violations: res.body.violations }).toEqual({ status: 400, violations: [csrViolation] });
     }
+  });
+});
+
+describe('ownership before cost', () => {
+  /** A name of 120 labels under the domain, about as deep as a SAN can be (253 characters). */
+  const deepName = (n: number) => `n${n}.${'a.'.repeat(117)}demo-shop.nl`;
+  const deepSans = Array.from({ length: 49 }, (_, n) => deepName(n));
+  const ordinarySans = ['shop.demo-shop.nl', 'demo-shop.nl', 'www.demo-shop.nl'];
+
+  /** Items the request read from the table, counted at the SDK client. */
+  async function itemsRead(id: number, san: string[], quote = true): Promise<{ status: number; items: number; calls: string[] }> {
+    const { result, details } = await recordTableCalls(() => renew(id, { period: 12, csr: shopCsr, san }, { quote }));
+    const own = details.filter((d) => !d.partitions.some((p) => p.startsWith('APIKEY#')));
+    return { status: result.status, items: own.reduce((n, d) => n + d.itemsRead, 0), calls: own.map((d) => d.command) };
+  }
+
+  it("reads the certificate alone before answering 404 for another customer's, whatever the SANs", async () => {
+    expect(deepSans[0]?.length).toBeLessThanOrEqual(253);
+    for (const quote of [true, false]) {
+      const deep = await itemsRead(2001, deepSans, quote);
+      const ordinary = await itemsRead(2001, ordinarySans, quote);
+      const missing = await itemsRead(987654, deepSans, quote);
+      expect(deep).toEqual({ status: 404, items: 1, calls: ['QueryCommand'] });
+      expect(ordinary).toEqual(deep);
+      expect(missing).toEqual({ status: 404, items: 0, calls: ['QueryCommand'] });
+    }
+  });
+
+  it('reads a bounded set of zones for 49 deep SANs of its own certificate: their registrable domain and 4 levels below', async () => {
+    const cert = await testCertificate({ product: 'ssl_sectigo_dv_multi', commonName: 'www.demo-shop.nl', san: ['www.demo-shop.nl'] });
+    const ordinary = await itemsRead(cert.id, ordinarySans); // the first also caches the product and its authority
+    const deep = await itemsRead(cert.id, deepSans);
+    expect({ status: deep.status, calls: deep.calls }).toEqual({
+      status: 200,
+      calls: ['QueryCommand', 'BatchGetItemCommand', 'QueryCommand'],
+    });
+    expect(ordinary.status).toBe(200);
+    // The certificate, the price list and two id counters in both; the zone names: demo-shop.nl,
+    // www.demo-shop.nl and shop.demo-shop.nl for the ordinary SANs; demo-shop.nl, www.demo-shop.nl
+    // (the common name) and a., a.a., a.a.a., a.a.a.a.demo-shop.nl for the deep ones, 120 labels each.
+    expect(deep.items - ordinary.items).toBe(6 - 3);
   });
 });
