@@ -9,7 +9,16 @@ import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table as tableDefinition } from '../shared/db/table.ts';
 import { type GatewayAnswerName, gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { authorizerCacheSeconds, authorizerDir, fallbackDir, type Job, jobs, type Route, routes } from '../shared/routes.ts';
+import {
+  authorizerCacheSeconds,
+  authorizerDir,
+  authorizerTable,
+  fallbackDir,
+  type Job,
+  jobs,
+  type Route,
+  routes,
+} from '../shared/routes.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
@@ -43,7 +52,7 @@ export class RegistrarStack extends Stack {
     this.sharedEnvironment = props.environment;
     this.table = addTable(this);
     // The API-key authorizer reads the key record; nothing else.
-    const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, access: 'read' }));
+    const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, table: authorizerTable }));
     this.api = addRestApi(this, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
     addGatewayResponses(this.api);
     this.addRoutes(authorizer);
@@ -76,7 +85,7 @@ export class RegistrarStack extends Stack {
   /** Every route of the route table on its function, and the 404/405 fallback on everything else. */
   private addRoutes(authorizer: apigateway.IAuthorizer): void {
     // Whatever no route takes: 404, or 405 on a known path (see functions/fallback).
-    const fallback = new apigateway.LambdaIntegration(this.addFunction('fallback', { dir: fallbackDir, access: 'none' }));
+    const fallback = new apigateway.LambdaIntegration(this.addFunction('fallback', { dir: fallbackDir }));
     this.api.root.addMethod('ANY', fallback);
     this.api.root.addProxy({ defaultIntegration: fallback, anyMethod: true });
 

@@ -259,11 +259,11 @@ describe('parsing the ECB daily XML', () => {
 });
 
 describe('the exchange-rate job', () => {
-  it('is a scheduled job of the route table, daily, reading and writing the table', () => {
+  it('is a scheduled job of the route table, daily, reading and putting exchange rates only', () => {
     expect(jobs.find((j) => j.id === 'exchange-rates')).toEqual({
       id: 'exchange-rates',
       dir: 'exchange-rates',
-      access: 'readwrite',
+      table: { actions: ['Query', 'PutItem'], only: ['rates'] },
       schedule: 'cron(30 16 * * ? *)',
       localIntervalSeconds: 3600,
       summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",

@@ -18,40 +18,55 @@ function synth(declarations: Record<string, FunctionDeclaration>) {
     ]),
   );
   const template = Template.fromStack(stack);
-  const dynamoActions = (id: string): string[] => {
+  /** The function's IAM statements on the table. */
+  const statements = (id: string): { Action: string | string[] }[] => {
     const roleId = stack.getLogicalId(fns[id]?.role?.node.defaultChild as never);
     const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }));
     return policies
-      .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()))
-      .filter((a) => a.startsWith('dynamodb:'));
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
   };
   const environment = (id: string): Record<string, unknown> =>
     template.toJSON().Resources[stack.getLogicalId(fns[id]?.node.defaultChild as never)].Properties.Environment.Variables;
-  return { template, dynamoActions, environment };
+  return { template, statements, environment };
 }
 
 describe('RegistrarFunction', () => {
-  it('grants the table access its declaration names: read only, read and write, or none', () => {
-    const { dynamoActions } = synth({
-      reader: { dir: 'fallback', access: 'read' },
-      writer: { dir: 'fallback', access: 'readwrite' },
-      stranger: { dir: 'fallback', access: 'none' },
+  it('grants the table actions its declaration names, on gsi1 only when it queries it, limited to the kinds of item it names', () => {
+    const { statements } = synth({
+      keys: { dir: 'fallback', table: { actions: ['GetItem'], only: ['apiKey'] } },
+      writer: { dir: 'fallback', table: { actions: ['Query', 'PutItem', 'ConditionCheckItem'], index: true } },
+      stranger: { dir: 'fallback' },
     });
-    expect(dynamoActions('reader')).toContain('dynamodb:GetItem');
-    expect(dynamoActions('reader').filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
-    expect(dynamoActions('writer')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
-    expect(dynamoActions('stranger')).toEqual([]);
+    expect(statements('keys')).toEqual([
+      {
+        Action: 'dynamodb:GetItem',
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^Table/), 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } },
+      },
+    ]);
+    expect(statements('writer')).toEqual([
+      {
+        Action: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+        Effect: 'Allow',
+        Resource: [{ 'Fn::GetAtt': [expect.stringMatching(/^Table/), 'Arn'] }, { 'Fn::Join': ['', [expect.anything(), '/index/*']] }],
+      },
+    ]);
+    expect(statements('stranger')).toEqual([]);
+    expect(() => synth({ typo: { dir: 'fallback', table: { actions: ['GetItem'], only: ['apikey'] } } })).toThrow(
+      /Unknown kind of item 'apikey'/,
+    );
   });
 
   it('layers the environment: defaults, then the shared environment, then its own, then its secrets', () => {
     const { environment, template } = synth({
       renew: {
         dir: 'fallback',
-        access: 'none',
         environment: { POWERTOOLS_LOG_LEVEL: 'WARN', EXTRA_SETTING: '1' },
         secrets: ['ONE_TIME_LINK_SECRET'],
       },
-      other: { dir: 'fallback', access: 'none', secrets: ['ONE_TIME_LINK_SECRET'] },
+      other: { dir: 'fallback', secrets: ['ONE_TIME_LINK_SECRET'] },
     });
     expect(environment('renew')).toMatchObject({
       POWERTOOLS_SERVICE_NAME: 'registrar',

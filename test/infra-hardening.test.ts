@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { jobs, routes } from '../shared/routes.ts';
+import { authorizerTable, jobs, routes, type TableUse } from '../shared/routes.ts';
 
 /**
  * The deployed stack's share of the hardening: per-key usage plans wired to the authorizer, least
@@ -22,25 +22,13 @@ beforeAll(() => {
 });
 
 /** Every IAM statement granted to a function's role. */
-function statementsOf(functionId: string): { Action: string | string[]; Resource: unknown; Effect: string }[] {
+function statementsOf(functionId: string): { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown }[] {
   const fn = stack.functions.get(functionId);
   if (!fn?.role) throw new Error(`no function ${functionId}`);
   const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
   return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement);
 }
-
-const dynamoReads = new Set([
-  'dynamodb:BatchGetItem',
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-  'dynamodb:GetRecords',
-  'dynamodb:GetShardIterator',
-  'dynamodb:PartiQLSelect',
-]);
 
 describe('per-API-key rate limits in the stack', () => {
   it('takes the API key from the authorizer and requires it on every authenticated route, not on the public ones', () => {
@@ -104,19 +92,46 @@ describe('per-API-key rate limits in the stack', () => {
 });
 
 describe('least privilege, encryption at rest, point-in-time recovery', () => {
-  it('gives read-only functions (routes, authorizer) only read actions on the table and its indexes', () => {
-    const readOnly = [...routes.filter((r) => r.access === 'read').map((r) => r.id), 'authorizer'];
-    expect(readOnly.length).toBeGreaterThanOrEqual(5);
-    for (const id of readOnly) {
-      const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:') || a === '*'));
-      const actions = dynamo.flatMap((s) => [s.Action].flat());
-      expect(actions.length, id).toBeGreaterThan(0);
-      expect(
-        actions.filter((a) => !dynamoReads.has(a)),
-        `${id} may only read`,
-      ).toEqual([]);
-      for (const s of dynamo) expect(s.Effect).toBe('Allow');
+  it('grants every function exactly the table actions its route-table entry declares, in one statement, and never Scan', () => {
+    const declared: [string, TableUse | undefined][] = [
+      ...routes.map((r) => [r.id, r.table] as [string, TableUse | undefined]),
+      ...jobs.map((j) => [j.id, j.table] as [string, TableUse | undefined]),
+      ['authorizer', authorizerTable],
+      ['fallback', undefined],
+    ];
+    for (const [id, use] of declared) {
+      const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+      if (!use) {
+        expect(dynamo, id).toEqual([]);
+        continue;
+      }
+      expect(dynamo, id).toHaveLength(1);
+      const actions = [dynamo[0]?.Action].flat();
+      expect(actions.sort(), id).toEqual(use.actions.map((a) => `dynamodb:${a}`).sort());
+      expect(actions, id).not.toContain('dynamodb:Scan');
+      expect(JSON.stringify(dynamo[0]?.Resource).includes('/index/*'), id).toBe(use.index === true);
     }
+  });
+
+  it('limits the authorizer to API keys, the rates job to exchange rates, and each reading route to its kinds of item (LeadingKeys)', () => {
+    const leadingKeys = (id: string) =>
+      statementsOf(id).find((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))?.Condition ?? 'no condition';
+    const only = (...prefixes: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } });
+    expect(leadingKeys('authorizer')).toEqual(only('APIKEY#*'));
+    expect(leadingKeys('exchange-rates')).toEqual(only('RATES#*'));
+    expect(leadingKeys('provider-info')).toEqual(only('PROVIDER#*'));
+    expect(leadingKeys('pricelist')).toEqual(only('PRICELIST#*', 'RATES#*'));
+    expect(leadingKeys('zone')).toEqual(only('DOMAIN#*'));
+    expect(leadingKeys('process-info')).toEqual(only('PROCESS#*', 'CA#*'));
+    // The rates job parses XML from the internet: it may neither delete nor write in batches.
+    expect([statementsOf('exchange-rates').flatMap((s) => [s.Action].flat())].flat().sort()).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']),
+    );
+    expect(
+      statementsOf('exchange-rates')
+        .flatMap((s) => [s.Action].flat())
+        .filter((a) => /Delete|BatchWrite|Update/.test(a)),
+    ).toEqual([]);
   });
 
   it('grants no wildcard action and no dynamodb:* to any function', () => {

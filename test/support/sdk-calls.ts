@@ -12,6 +12,8 @@ export interface TableCall {
   itemsRead: number;
   /** Items the call answered (`Item`, `Items`, `Responses`), as the function received them. */
   itemsAnswered: number;
+  /** The command's input, as sent. */
+  input: Record<string, unknown>;
 }
 
 /** What a call read and answered, from its input and output. */
@@ -64,6 +66,7 @@ export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ resul
         partitions: partitionsOf(args.input),
         itemsRead: 0,
         itemsAnswered: 0,
+        input: args.input as Record<string, unknown>,
       };
       details.push(call);
       const result = await next(args);
