@@ -7,9 +7,10 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type KeyKind, keyKinds } from '../shared/db/keys.ts';
-import type { StackSecret, TableUse } from '../shared/routes.ts';
+import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
+import { integrationEnvironment, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -21,12 +22,15 @@ export interface FunctionDeclaration {
   table?: TableUse;
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  integrations?: readonly Integration[];
 }
 
 export interface RegistrarFunctionProps {
   declaration: FunctionDeclaration;
   table: dynamodb.ITable;
   secrets: StackSecrets;
+  /** The stage: which implementation of each integration the function is handed. */
+  stage: Stage;
   /** Environment every function of the stack gets (e.g. POWERTOOLS_LOG_LEVEL); a declaration's own wins. */
   sharedEnvironment?: Record<string, string>;
 }
@@ -60,13 +64,15 @@ export class RegistrarFunction extends NodejsFunction {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.sharedEnvironment,
         ...declaration.environment,
+        ...integrationEnvironment(props.stage, declaration.integrations),
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
       bundling: lambdaBundling,
     });
-    const statement = tableStatement(table, declaration.table);
-    if (statement) this.addToRolePolicy(statement);
+    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(declaration.secrets)]) {
+      if (statement) this.addToRolePolicy(statement);
+    }
   }
 }
 

@@ -22,9 +22,12 @@ import {
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
+import { checkStage, type Stage } from './stages.ts';
 import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
 
 export interface RegistrarStackProps extends StackProps {
+  /** The stage: its name (the API stage) and the integrations it runs (infra/stages.ts); no default. */
+  stage: Stage;
   /** Stage throttling for the whole API (requests per second and burst); per-key limits come from usage plans. */
   throttle?: { rateLimit: number; burstLimit: number };
   /** Extra environment for every function (e.g. POWERTOOLS_LOG_LEVEL). */
@@ -46,14 +49,16 @@ export class RegistrarStack extends Stack {
   readonly observability: Observability;
   private readonly secrets = new StackSecrets(this);
   private readonly sharedEnvironment: Record<string, string> | undefined;
+  readonly stage: Stage;
 
-  constructor(scope: Construct, id: string, props: RegistrarStackProps = {}) {
+  constructor(scope: Construct, id: string, props: RegistrarStackProps) {
     super(scope, id, props);
+    this.stage = checkStage(props.stage);
     this.sharedEnvironment = props.environment;
     this.table = addTable(this);
     // The API-key authorizer reads the key record; nothing else.
     const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, table: authorizerTable }));
-    this.api = addRestApi(this, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
+    this.api = addRestApi(this, this.stage.name, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
     addGatewayResponses(this.api);
     this.addRoutes(authorizer);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
@@ -76,6 +81,7 @@ export class RegistrarStack extends Stack {
       declaration,
       table: this.table,
       secrets: this.secrets,
+      stage: this.stage,
       sharedEnvironment: this.sharedEnvironment,
     });
     this.functions.set(id, fn);
@@ -179,7 +185,7 @@ function addApiKeyAuthorizer(scope: Construct, handler: lambda.IFunction): apiga
 }
 
 /** The REST API and its stage: throttled, traced, with error logs, metrics and JSON access logs. */
-function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit: number }): apigateway.RestApi {
+function addRestApi(scope: Construct, stageName: string, throttle: { rateLimit: number; burstLimit: number }): apigateway.RestApi {
   const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', {
     retention: logs.RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
@@ -193,7 +199,7 @@ function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit:
     cloudWatchRole: true,
     cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
     deployOptions: {
-      stageName: 'live',
+      stageName,
       throttlingRateLimit: throttle.rateLimit,
       throttlingBurstLimit: throttle.burstLimit,
       tracingEnabled: true,

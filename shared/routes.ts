@@ -24,10 +24,21 @@ export interface TableUse {
 const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only });
 
 /**
- * Secrets the deployed stack generates and hands to the functions that declare them, as an
- * environment variable of the same name (locally, the sandbox default of each applies).
+ * Secrets the deployed stack generates in Secrets Manager. A function that declares one is told
+ * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
+ * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
 export type StackSecret = 'ONE_TIME_LINK_SECRET';
+
+/**
+ * The parties outside the service a function talks to, each chosen explicitly by the stage
+ * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
+ * start (shared/settings.ts). `sandbox` is the only implementation of each today.
+ */
+export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
+export type Integration = keyof typeof integrationSettings;
+/** The implementations this build has of each integration. */
+export const integrationImplementations = ['sandbox'] as const;
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -43,6 +54,8 @@ export interface Route {
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  /** The integrations it talks to (the stage says which implementation; see integrationSettings). */
+  integrations?: readonly Integration[];
   /** False for a public route, served without the API-key authorizer (only the API description). */
   auth?: false;
 }
@@ -77,6 +90,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/domains/{domainName}/transfer',
     dir: 'transfer',
+    integrations: ['registry'],
     // Reads the account, the name, the registry and the price list; one transaction records the
     // transfer (puts, a counter update, absence checks); Idempotency-Key records are put, updated, deleted.
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
@@ -87,6 +101,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/ssl/certificates/{certificateId}/renew',
     dir: 'renew',
+    integrations: ['authority'],
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Renew a certificate in its renewal window with a fresh CSR (?quote=true prices it); opens a certificate process.',
@@ -123,12 +138,14 @@ export interface Job {
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  integrations?: readonly Integration[];
 }
 
 export const jobs: readonly Job[] = [
   {
     id: 'transfer-poll',
     dir: 'transfer-poll',
+    integrations: ['registry'],
     table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 10,
@@ -137,6 +154,7 @@ export const jobs: readonly Job[] = [
   {
     id: 'dcv-check',
     dir: 'dcv-check',
+    integrations: ['authority'],
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     schedule: 'rate(5 minutes)',
     localIntervalSeconds: 15,

@@ -4,6 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { type FunctionDeclaration, RegistrarFunction } from '../infra/function.ts';
 import { StackSecrets } from '../infra/secrets.ts';
+import { type Stage, stages } from '../infra/stages.ts';
 
 /** A bare stack with one table and the given functions (bundling skipped, as in test/infra.test.ts). */
 function synth(declarations: Record<string, FunctionDeclaration>) {
@@ -14,7 +15,13 @@ function synth(declarations: Record<string, FunctionDeclaration>) {
   const fns = Object.fromEntries(
     Object.entries(declarations).map(([id, declaration]) => [
       id,
-      new RegistrarFunction(stack, id, { declaration, table, secrets, sharedEnvironment: { POWERTOOLS_LOG_LEVEL: 'DEBUG' } }),
+      new RegistrarFunction(stack, id, {
+        declaration,
+        table,
+        secrets,
+        stage: stages.sandbox as Stage,
+        sharedEnvironment: { POWERTOOLS_LOG_LEVEL: 'DEBUG' },
+      }),
     ]),
   );
   const template = Template.fromStack(stack);
@@ -59,7 +66,7 @@ describe('RegistrarFunction', () => {
     );
   });
 
-  it('layers the environment: defaults, then the shared environment, then its own, then its secrets', () => {
+  it('layers the environment: defaults, then the shared environment, then its own, then where its secrets are', () => {
     const { environment, template } = synth({
       renew: {
         dir: 'fallback',
@@ -75,7 +82,8 @@ describe('RegistrarFunction', () => {
       EXTRA_SETTING: '1',
     });
     expect(environment('renew')).toHaveProperty('TABLE_NAME');
-    expect(JSON.stringify(environment('renew').ONE_TIME_LINK_SECRET)).toContain('resolve:secretsmanager');
+    expect(environment('renew').ONE_TIME_LINK_SECRET_ARN).toEqual({ Ref: expect.stringMatching(/^SecretONETIMELINKSECRET/) });
+    expect(environment('renew').ONE_TIME_LINK_SECRET).toBeUndefined();
     expect(environment('other').POWERTOOLS_LOG_LEVEL).toBe('DEBUG');
     // Two functions declaring the same secret share one generated secret.
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);

@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
+import { type Stage, stages } from '../infra/stages.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { authorizerTable, jobs, routes, type TableUse } from '../shared/routes.ts';
@@ -17,7 +18,7 @@ let stack: RegistrarStack;
 let template: Template;
 
 beforeAll(() => {
-  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack');
+  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack', { stage: stages.sandbox as Stage });
   template = Template.fromStack(stack);
 });
 
@@ -58,22 +59,29 @@ describe('per-API-key rate limits in the stack', () => {
 
   it('takes other per-key numbers from the stack props or the cdk context', () => {
     const byProps = Template.fromStack(
-      new RegistrarStack(new App({ context: noBundling }), 'Props', { keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 } }),
+      new RegistrarStack(new App({ context: noBundling }), 'Props', {
+        stage: stages.sandbox as Stage,
+        keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 },
+      }),
     );
     byProps.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 5, BurstLimit: 10 },
       Quota: { Limit: 1000, Period: 'DAY' },
     });
     const byContext = Template.fromStack(
-      new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }), 'Context'),
+      new RegistrarStack(
+        new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }),
+        'Context',
+        { stage: stages.sandbox as Stage },
+      ),
     );
     byContext.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 7, BurstLimit: 14 },
       Quota: { Limit: 700, Period: 'DAY' },
     });
-    expect(() => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad')).toThrow(
-      /keyRateLimit must be a positive integer/,
-    );
+    expect(
+      () => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad', { stage: stages.sandbox as Stage }),
+    ).toThrow(/keyRateLimit must be a positive integer/);
   });
 
   it('answers throttling, quota and unregistered keys in the contract shape, with Retry-After on 429', () => {

@@ -62,7 +62,7 @@ const tokenEvent = (token: string) =>
   ({
     type: 'TOKEN',
     authorizationToken: token,
-    methodArn: 'arn:aws:execute-api:eu-west-1:1:api/live/GET/v2/x',
+    methodArn: 'arn:aws:execute-api:eu-west-1:1:api/sandbox/GET/v2/x',
   }) as APIGatewayTokenAuthorizerEvent;
 
 describe("each function's table use is what it declares", () => {

@@ -16,7 +16,13 @@ function attention(checks: Checks, dcv: readonly DcvState[]): boolean {
   return organizationChecks.some((c) => checks[c] === 'ATTENTION') || dcv.some((e) => e.status === 'ATTENTION');
 }
 
-function linkFor(processId: number, authority: CertificateAuthority, checks: Checks, open: boolean, now: Date): string | undefined {
+async function linkFor(
+  processId: number,
+  authority: CertificateAuthority,
+  checks: Checks,
+  open: boolean,
+  now: Date,
+): Promise<string | undefined> {
   if (!open || !authority.validationManager) return undefined;
   if (!attentionChecks.some((c) => checks[c] === 'ATTENTION')) return undefined;
   return oneTimeLink(processId, authority.name, now);
@@ -90,15 +96,15 @@ function wireDcv(entry: DcvState): DcvValidation {
 }
 
 /** Spec 2.9 certificate shape (plus csrSummary, mismatches, nextAction) for a certificate process. */
-export function certificateInfo(
+export async function certificateInfo(
   process: Pick<ProcessRecord, 'id' | 'status'>,
   state: CertificateProcessState,
   authority: CertificateAuthority,
   now: Date,
-): CertificateInfo {
+): Promise<CertificateInfo> {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
   const { dcv, ...checks } = state.validations;
-  const link = linkFor(process.id, authority, checks, open, now);
+  const link = await linkFor(process.id, authority, checks, open, now);
   const nextAction = nextActionOf(checks, dcv, link, open);
   return {
     requiresAttention: attention(checks, dcv),
@@ -116,14 +122,14 @@ export function certificateInfo(
 }
 
 /** Spec 2.9 acme shape: the account's organization checks. */
-export function acmeInfo(
+export async function acmeInfo(
   process: Pick<ProcessRecord, 'id' | 'status'>,
   state: AcmeProcessState,
   authority: CertificateAuthority,
   now: Date,
-): AcmeInfo {
+): Promise<AcmeInfo> {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
-  const link = linkFor(process.id, authority, state.validations, open, now);
+  const link = await linkFor(process.id, authority, state.validations, open, now);
   const nextAction = nextActionOf(state.validations, [], link, open);
   return {
     requiresAttention: attention(state.validations, []),
