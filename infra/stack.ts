@@ -19,6 +19,7 @@ import {
   type Route,
   routes,
 } from '../shared/routes.ts';
+import { addWebAcl, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
@@ -36,6 +37,8 @@ export interface RegistrarStackProps extends StackProps {
   alarmEmail?: string;
   /** Per-API-key throttle and quota (usage plan); default `defaultKeyLimits`, overridable by cdk context. */
   keyLimits?: KeyLimits;
+  /** Per-IP limits of the WAF web ACL in front of the stage; default `defaultEdgeLimits`, overridable by cdk context. */
+  edgeLimits?: EdgeLimits;
 }
 
 /**
@@ -62,6 +65,8 @@ export class RegistrarStack extends Stack {
     addGatewayResponses(this.api);
     this.addRoutes(authorizer);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
+    // The public edge: per-IP rate limits in front of the stage (infra/edge.ts).
+    addWebAcl(this, this.api, edgeLimitsFromContext(this, props.edgeLimits));
     for (const job of jobs) addSchedule(this, job, this.addFunction(job.id, job));
 
     // Alarms (5xx rate, throttles, job failures, stale exchange rates) and a dashboard: infra/observability.ts.
@@ -131,10 +136,6 @@ export class RegistrarStack extends Stack {
     ack(
       'AwsSolutions-APIG2',
       "Requests are validated inside each function against valibot schemas, so every violation is reported with the contract's error body; a gateway request validator would answer in another shape.",
-    );
-    ack(
-      'AwsSolutions-APIG3',
-      'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.',
     );
     ack(
       'AwsSolutions-APIG4',

@@ -64,7 +64,7 @@ describe('RegistrarFunction', () => {
     expect(() => synth({ typo: { dir: 'fallback', table: { actions: ['GetItem'], only: ['apikey'] } } })).toThrow(
       /Unknown kind of item 'apikey'/,
     );
-  });
+  }, 60_000);
 
   it('layers the environment: defaults, then the shared environment, then its own, then where its secrets are', () => {
     const { environment, template } = synth({
@@ -87,5 +87,5 @@ describe('RegistrarFunction', () => {
     expect(environment('other').POWERTOOLS_LOG_LEVEL).toBe('DEBUG');
     // Two functions declaring the same secret share one generated secret.
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-  });
+  }, 60_000);
 });

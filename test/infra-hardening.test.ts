@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultEdgeLimits } from '../infra/edge.ts';
 import { RegistrarStack } from '../infra/stack.ts';
 import { type Stage, stages } from '../infra/stages.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
@@ -82,7 +83,7 @@ describe('per-API-key rate limits in the stack', () => {
     expect(
       () => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad', { stage: stages.sandbox as Stage }),
     ).toThrow(/keyRateLimit must be a positive integer/);
-  });
+  }, 60_000);
 
   it('answers throttling, quota and unregistered keys in the contract shape, with Retry-After on 429', () => {
     for (const type of ['THROTTLED', 'QUOTA_EXCEEDED', 'INVALID_API_KEY'] as const) {
@@ -169,4 +170,70 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
     // Secrets Manager encrypts every secret with KMS (the AWS managed key unless one is named).
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
   });
+});
+
+describe('the public edge', () => {
+  it('puts a WAF web ACL with per-IP rate rules in front of the stage, answering 429 in the contract shape', () => {
+    template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
+    expect(acl.Scope).toBe('REGIONAL');
+    const rules = acl.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, unknown> }; Action: unknown }[];
+    expect(rules.map((r) => [r.Name, r.Statement.RateBasedStatement.Limit, r.Statement.RateBasedStatement.AggregateKeyType])).toEqual([
+      ['PublicPathsPerIp', defaultEdgeLimits.publicPerIp, 'IP'],
+      ['AllPathsPerIp', defaultEdgeLimits.allPerIp, 'IP'],
+    ]);
+    expect(defaultEdgeLimits).toEqual({ publicPerIp: 300, allPerIp: 15_000 });
+    for (const r of rules) {
+      expect(r.Action).toEqual({
+        Block: {
+          CustomResponse: {
+            ResponseCode: 429,
+            CustomResponseBodyKey: 'TooManyRequests',
+            ResponseHeaders: [{ Name: 'Retry-After', Value: '60' }],
+          },
+        },
+      });
+    }
+    expect(JSON.parse(acl.CustomResponseBodies.TooManyRequests.Content)).toEqual({
+      type: 'TooManyRequests',
+      message: 'Too many requests from your address; retry later.',
+    });
+    const stageId = stack.getLogicalId(stack.api.deploymentStage.node.defaultChild as never);
+    template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+      ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ Ref: stageId })])]) }),
+      WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('EdgeWebAcl'), 'Arn'] },
+    });
+  });
+
+  it('counts everything but the authenticated routes as public: the API description, unknown paths, the fallback', () => {
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
+    const scopeDown = acl.Rules[0].Statement.RateBasedStatement.ScopeDownStatement;
+    const patterns = (scopeDown.NotStatement.Statement.OrStatement.Statements as { RegexMatchStatement: { RegexString: string } }[]).map(
+      (s) => new RegExp(s.RegexMatchStatement.RegexString),
+    );
+    expect(patterns).toHaveLength(routes.filter((r) => r.auth !== false).length);
+    const authenticated = (path: string) => patterns.some((p) => p.test(path));
+    for (const path of [
+      '/sandbox/v2/providers/REGISTRY/sidn/info',
+      '/v2/domains/demo-shop.nl/zone/',
+      '/sandbox/v2/ssl/certificates/7/renew',
+    ]) {
+      expect(authenticated(path), path).toBe(true);
+    }
+    for (const path of ['/sandbox/v2/openapi.json', '/v2/openapi.json', '/sandbox/v2/nothing', '/', '/sandbox/v2/domains/a/b/zone']) {
+      expect(authenticated(path), path).toBe(false);
+    }
+  });
+
+  it('takes other per-IP limits from the cdk context', () => {
+    const byContext = Template.fromStack(
+      new RegistrarStack(new App({ context: { ...noBundling, publicIpRateLimit: '60', ipRateLimit: '6000' } }), 'Edge', {
+        stage: stages.sandbox as Stage,
+      }),
+    );
+    const rules = Object.values(byContext.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;
+    expect(rules.map((r: { Statement: { RateBasedStatement: { Limit: number } } }) => r.Statement.RateBasedStatement.Limit)).toEqual([
+      60, 6000,
+    ]);
+  }, 60_000);
 });

@@ -83,7 +83,7 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
     );
     expect(() => stageFromContext(undefined)).toThrow('Choose the stage to synthesize or deploy: -c stage=<name>, one of sandbox');
     expect(stageFromContext('sandbox')).toEqual(sandboxStage);
-  });
+  }, 60_000);
 
   it('names the API stage after it and hands each function the integrations it declares, explicitly', () => {
     const stack = new RegistrarStack(new App({ context: noBundling }), 'Stage', { stage: sandboxStage });
@@ -98,7 +98,7 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
         expect(variables[setting], `${declared.id} ${setting}`).toBe(uses ? 'sandbox' : undefined);
       }
     }
-  });
+  }, 60_000);
 
   it('tells a function where its secret is and lets it read that secret only; no value is resolved into any environment', () => {
     const stack = new RegistrarStack(new App({ context: noBundling }), 'Secrets', { stage: stages.sandbox as Stage });
@@ -125,7 +125,7 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
         expect(reads, route.id).toEqual([]);
       }
     }
-  });
+  }, 60_000);
 });
 
 describe('the one-time-link secret is read from Secrets Manager at run time, and cached', () => {
