@@ -237,3 +237,19 @@ describe('the public edge', () => {
     ]);
   }, 60_000);
 });
+
+describe('access logs', () => {
+  it("name the caller of every request: the key's customer and user, its usage-plan key, and the address", () => {
+    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]?.Properties;
+    const format = JSON.parse(stage.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      caller: '$context.authorizer.principalId',
+      customer: '$context.authorizer.customer',
+      user: '$context.authorizer.user',
+      apiKeyId: '$context.identity.apiKeyId',
+      ip: '$context.identity.sourceIp',
+      requestId: '$context.requestId',
+      status: '$context.status',
+    });
+  });
+});
