@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { localSandboxEnvironment } from './infra/stages.ts';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,9 @@ export default defineConfig({
     env: {
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT',
       AWS_REGION: 'eu-west-1',
+      // The tests run the sandbox integrations, chosen explicitly as `npm start` chooses them.
+      ...localSandboxEnvironment,
+      ONE_TIME_LINK_SECRET: 'test-one-time-link-secret-0123456789abcdef',
     },
   },
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../infra/bundling.ts';
+import { localSandboxEnvironment } from '../infra/stages.ts';
 import { authorizerDir, fallbackDir, jobs, routes } from '../shared/routes.ts';
 
 /** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
@@ -36,6 +37,15 @@ export async function bundle(entry: string, outDir: string, name: string, trimme
   return { file, bytes: statSync(file).size };
 }
 
+/**
+ * The settings a deployed function starts with (the sandbox stage's integrations, and where its
+ * secret is: never read while importing), so a bundle loads as it does on Lambda.
+ */
+const deployedSettings = {
+  ...localSandboxEnvironment,
+  ONE_TIME_LINK_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:bench-one-time-link',
+};
+
 /** The Node options the deployed functions run with (the stack's NODE_OPTIONS). */
 export const deployedNodeOptions = ['--enable-source-maps'];
 
@@ -44,7 +54,9 @@ export async function importTimes(file: string, runs: number): Promise<number[]>
   const script = join(projectRoot, 'bench', 'import-time.mjs');
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const { stdout } = await run(process.execPath, [...deployedNodeOptions, script, file], { env: { PATH: process.env.PATH ?? '' } });
+    const { stdout } = await run(process.execPath, [...deployedNodeOptions, script, file], {
+      env: { PATH: process.env.PATH ?? '', ...deployedSettings },
+    });
     out.push(Number(stdout.trim()));
   }
   return out.sort((a, b) => a - b);
@@ -60,6 +72,7 @@ export async function invokeBundle(file: string, event: unknown, env: { endpoint
   const { stdout } = await run(process.execPath, [...deployedNodeOptions, script, file, JSON.stringify(event)], {
     env: {
       PATH: process.env.PATH ?? '',
+      ...deployedSettings,
       DYNAMODB_ENDPOINT: env.endpoint,
       TABLE_NAME: env.table,
       AWS_REGION: 'eu-west-1',

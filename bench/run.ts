@@ -4,7 +4,8 @@
  *   1. round trips: DynamoDB calls per request, counted at the SDK client, warm API key;
  *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
  *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query;
- *   4. cold start: bundle size and import time of every function vs the document client alone.
+ *   4. cold start: bundle size and import time of every function vs the document client alone;
+ *   5. another customer's object vs a missing one: the medians of each object route, side by side.
  * Every figure is printed next to its budget; figures over budget are marked. Exit code 0 either
  * way (the round-trip budgets are enforced by the test suite, test/round-trips.test.ts).
  */
@@ -19,6 +20,9 @@ import { arch } from 'node:process';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
 process.env.AWS_REGION ??= 'eu-west-1';
 process.env.TABLE_NAME = `bench-${randomUUID()}`;
+// The sandbox integrations, chosen explicitly as `npm start` chooses them.
+const { localSandboxEnvironment } = await import('../infra/stages.ts');
+Object.assign(process.env, localSandboxEnvironment, { ONE_TIME_LINK_SECRET: randomUUID() + randomUUID() });
 
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');
@@ -140,13 +144,20 @@ try {
   type Handler = (event: ReturnType<typeof apiEvent>, context: ReturnType<typeof lambdaContext>) => Promise<{ statusCode: number }>;
   const load = async (dir: string) => (await import(`../functions/${dir}/handler.ts`)).handler as Handler;
 
-  const invoke = async (handler: Handler, parts: Parameters<typeof apiEvent>[0]) => {
+  const invoke = async (handler: Handler, parts: Parameters<typeof apiEvent>[0], status = 200) => {
     const event = apiEvent(parts);
     const result = await handler(event, lambdaContext('bench', event.requestContext.requestId));
-    if (result.statusCode !== 200) throw new Error(`${parts.path} answered ${result.statusCode}`);
+    if (result.statusCode !== status) throw new Error(`${parts.path} answered ${result.statusCode}`);
   };
   const getItem = (key: { pk: string; sk: string }) => () => db().send(new GetCommand({ TableName: tableName(), Key: key }));
   const query = (pk: string) => () => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
+  // The reads of an object a customer owns: a Query the table filters to the customer's items (shared/db/items.ts).
+  const ownedQuery = (key: { pk: string; sk?: string }) => () =>
+    queryAll({
+      KeyConditionExpression: key.sk === undefined ? 'pk = :pk' : 'pk = :pk AND sk = :sk',
+      FilterExpression: 'customer = :owner',
+      ExpressionAttributeValues: { ':pk': key.pk, ':owner': 'demo', ...(key.sk === undefined ? {} : { ':sk': key.sk }) },
+    });
 
   const gets: { name: string; bare: string; handler: Handler; event: Parameters<typeof apiEvent>[0]; call: () => Promise<unknown> }[] = [
     {
@@ -175,7 +186,7 @@ try {
     },
     {
       name: 'zone (JSON)',
-      bare: 'Query domain collection',
+      bare: "Query domain collection, the caller's items",
       handler: await load('zone'),
       event: {
         method: 'GET',
@@ -183,11 +194,11 @@ try {
         resource: '/v2/domains/{domainName}/zone',
         pathParameters: { domainName: 'demo-shop.nl' },
       },
-      call: query(keys.domainCollection('demo-shop.nl').pk),
+      call: ownedQuery(keys.domainCollection('demo-shop.nl')),
     },
     {
       name: 'process info (certificate)',
-      bare: 'GetItem process',
+      bare: "Query process, the caller's item",
       handler: await load('process-info'),
       event: {
         method: 'GET',
@@ -195,7 +206,7 @@ try {
         resource: '/v2/processes/{processId}/info',
         pathParameters: { processId: '501' },
       },
-      call: getItem(keys.processById(501)),
+      call: ownedQuery(keys.processById(501)),
     },
   ];
   const overheadRows: (string | number)[][] = [];
@@ -218,6 +229,74 @@ try {
     'Handler overhead: each GET through its real handler vs its bare DynamoDB call (ms, 400 runs each, interleaved)',
     ['endpoint', 'handler p50', 'handler p99', 'bare call', 'bare p50', 'bare p99', 'p50 ratio', 'budget', ''],
     overheadRows,
+  );
+
+  // ---------------------------------------------------------------- 2b. another customer's object vs a missing one
+  // Both answer 404 with the same calls (asserted in test/round-trips.test.ts); here is what they take.
+  const objectRuns = 300;
+  const renewHandler = await load('renew');
+  const { benchCsr } = await import('./scenarios.ts');
+  const renewBody = (id: number) => ({
+    method: 'POST',
+    path: `/v2/ssl/certificates/${id}/renew`,
+    resource: '/v2/ssl/certificates/{certificateId}/renew',
+    pathParameters: { certificateId: String(id) },
+    query: { quote: 'true' },
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ period: 12, csr: benchCsr }),
+  });
+  const objects: { name: string; handler: Handler; foreign: Parameters<typeof apiEvent>[0]; missing: Parameters<typeof apiEvent>[0] }[] = [
+    {
+      name: 'zone',
+      handler: await load('zone'),
+      foreign: {
+        method: 'GET',
+        path: '/v2/domains/other-site.com/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'other-site.com' },
+      },
+      missing: {
+        method: 'GET',
+        path: '/v2/domains/nosuch-site.com/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'nosuch-site.com' },
+      },
+    },
+    {
+      name: 'process info',
+      handler: await load('process-info'),
+      foreign: {
+        method: 'GET',
+        path: '/v2/processes/601/info',
+        resource: '/v2/processes/{processId}/info',
+        pathParameters: { processId: '601' },
+      },
+      missing: {
+        method: 'GET',
+        path: '/v2/processes/699/info',
+        resource: '/v2/processes/{processId}/info',
+        pathParameters: { processId: '699' },
+      },
+    },
+    { name: 'renew (quote)', handler: renewHandler, foreign: renewBody(2001), missing: renewBody(2999) },
+  ];
+  const objectRows: (string | number)[][] = [];
+  for (const o of objects) {
+    const t = await quietly(() =>
+      timePair(
+        () => invoke(o.handler, o.foreign, 404),
+        () => invoke(o.handler, o.missing, 404),
+        objectRuns,
+        60,
+      ),
+    );
+    const [foreign, missing] = [percentile(t.a, 50), percentile(t.b, 50)];
+    objectRows.push([o.name, ms(foreign), ms(missing), ms(foreign - missing)]);
+  }
+  table(
+    `Another customer's object vs a missing one: both 404 with the same calls (ms, medians of ${objectRuns} runs each, interleaved)`,
+    ['endpoint', "another customer's p50", 'missing p50', 'difference'],
+    objectRows,
   );
 
   // ---------------------------------------------------------------- 3. scale

@@ -59,7 +59,9 @@ export function attribute(call: TableCall): 'idempotency' | 'registry' | 'author
   return 'own';
 }
 
-const csr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
+/** The CSR the renew scenarios send (and the benchmark's renew timings). */
+export const benchCsr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
+const csr = benchCsr;
 const transferBody = { customer: 'demo', registrant: 'demo-registrant' };
 const get =
   (path: string, headers: Record<string, string> = {}) =>
@@ -183,7 +185,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'renew, start',
     endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
-    budget: { kind: 'own-at-most', calls: 3 },
+    budget: { kind: 'own-at-most', calls: 4 },
     status: 202,
     run: () => renew(1001, { period: 12, csr }),
   },
@@ -192,7 +194,7 @@ export const scenarios: Scenario[] = [
     return {
       name: 'renew, start, Idempotency-Key',
       endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
-      budget: { kind: 'own-at-most', calls: 3 },
+      budget: { kind: 'own-at-most', calls: 4 },
       status: 202,
       prepare: async () => {
         id = (await testCertificate()).id;

@@ -11,7 +11,7 @@ import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 import { loadDataset, readDatasetFile } from './dataset.ts';
 import { exportDataset, scanTable } from './export.ts';
-import { type KeyOwner, registerUsageKey } from './usage-plan-keys.ts';
+import { type KeyOwner, registerUsageKey, retireUsageKey } from './usage-plan-keys.ts';
 
 /**
  * Operator commands against the table named by TABLE_NAME (default 'registrar'), on DynamoDB Local
@@ -29,9 +29,11 @@ Commands:
       Registers every existing key of customer C in the usage plan (idempotent), e.g. after load.
   list-keys --customer C
       Lists the API keys of customer C: hash prefix, user, permissions, created. Never a key.
-  revoke-key PREFIX
+  revoke-key PREFIX [--usage-plan ID]
       Deletes the API key whose hash starts with PREFIX (at least 8 hex characters, as list-keys
-      shows it); refuses a prefix that matches no key or several.
+      shows it); refuses a prefix that matches no key or several. With --usage-plan (or
+      USAGE_PLAN_ID; required against AWS) also removes its key from the usage plan and flushes
+      the authorizer cache of the plan's stages, so it stops working at once.
   export [--out FILE]
       Writes the whole table as a dataset (the format of infra/demo-data.json; API keys as keyHash)
       to FILE, or to standard output.
@@ -192,24 +194,41 @@ async function listKeys(args: string[]): Promise<void> {
 }
 
 async function revokeKey(args: string[]): Promise<void> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'usage-plan': { type: 'string' } } });
   const prefix = positionals[0]?.toLowerCase();
   if (!prefix || positionals.length > 1) throw new UsageError('revoke-key needs exactly one PREFIX.');
   if (!/^[0-9a-f]{8,64}$/.test(prefix))
     throw new UsageError('PREFIX must be 8 to 64 hex characters of the key hash (as list-keys shows it).');
-  // Keys are found by their full hash; a prefix can only be matched by reading them all (operator path, not a request path).
+  const usagePlanId = values['usage-plan'] ?? process.env.USAGE_PLAN_ID;
+  // Against AWS a revoked key must stop at once: its usage-plan key goes and the authorizer cache is flushed.
+  if (!usagePlanId && !process.env.DYNAMODB_ENDPOINT) {
+    throw new UsageError('revoke-key against AWS needs --usage-plan (or USAGE_PLAN_ID), so the key stops working at once.');
+  }
+  const key = await uniqueKey(prefix);
+  if (!(await deleteApiKey(key.keyHash))) throw new Error(`The key ${prefix} disappeared while revoking it.`);
+  console.log(`Revoked API key ${key.keyHash.slice(0, shownPrefix)} of ${key.customer}/${key.user}.`);
+  if (!usagePlanId) {
+    console.error(`A running local server may accept it until its authorizer cache expires (${authorizerCacheSeconds} s).`);
+    return;
+  }
+  const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
+  const r = await retireUsageKey(new APIGatewayClient({}), usagePlanId, key);
+  console.log(
+    `usage plan ${usagePlanId}: ${r.name} ${r.removed ? 'removed' : 'was not registered'}; authorizer cache flushed on ${r.flushed.join(', ') || 'no stage'}.`,
+  );
+}
+
+/** The one key whose hash starts with `prefix`, found by reading them all (operator path, not a request path). */
+async function uniqueKey(prefix: string): Promise<KeyOwner> {
   const matches = (await scanTable())
     .filter((item) => item.entity === 'apiKey' && typeof item.keyHash === 'string' && item.keyHash.startsWith(prefix))
-    .map((item) => item as unknown as { keyHash: string; customer: string; user: string });
+    .map((item) => item as unknown as KeyOwner);
   if (matches.length === 0) throw new Error(`No API key hash starts with '${prefix}'.`);
   if (matches.length > 1) {
     const names = matches.map((k) => `${k.keyHash.slice(0, shownPrefix)} (${k.customer}/${k.user})`).join(', ');
     throw new Error(`'${prefix}' is ambiguous: it matches ${matches.length} keys: ${names}. Give more characters.`);
   }
-  const key = matches[0] as { keyHash: string; customer: string; user: string };
-  if (!(await deleteApiKey(key.keyHash))) throw new Error(`The key ${prefix} disappeared while revoking it.`);
-  console.log(`Revoked API key ${key.keyHash.slice(0, shownPrefix)} of ${key.customer}/${key.user}.`);
-  console.error(`API Gateway may keep accepting it for up to ${authorizerCacheSeconds} s (the authorizer cache).`);
+  return matches[0] as KeyOwner;
 }
 
 async function exportCommand(args: string[]): Promise<void> {
@@ -233,7 +252,7 @@ async function exportCommand(args: string[]): Promise<void> {
 const commands: Record<string, { help: string; run: (args: string[]) => Promise<void> }> = {
   'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]... [--usage-plan ID]', run: createKey },
   'list-keys': { help: 'list-keys --customer C', run: listKeys },
-  'revoke-key': { help: 'revoke-key PREFIX   (8+ hex characters of the key hash, from list-keys)', run: revokeKey },
+  'revoke-key': { help: 'revoke-key PREFIX [--usage-plan ID]   (8+ hex characters of the key hash, from list-keys)', run: revokeKey },
   export: { help: 'export [--out FILE]', run: exportCommand },
   import: { help: 'import FILE [--overwrite]', run: (args) => load(args, 'import') },
   load: { help: 'load FILE [--overwrite]', run: (args) => load(args, 'load') },

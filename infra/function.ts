@@ -1,14 +1,16 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { StackSecret, TableAccess } from '../shared/routes.ts';
+import { type KeyKind, keyKinds } from '../shared/db/keys.ts';
+import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
+import { integrationEnvironment, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -16,16 +18,19 @@ const root = join(import.meta.dirname, '..');
 export interface FunctionDeclaration {
   /** Folder under functions/ holding `handler.ts`. */
   dir: string;
-  /** What the function may do to the table (least privilege); 'none': no access at all. */
-  access: TableAccess | 'none';
+  /** What the function does to the table (least privilege); absent: no access at all. */
+  table?: TableUse;
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  integrations?: readonly Integration[];
 }
 
 export interface RegistrarFunctionProps {
   declaration: FunctionDeclaration;
   table: dynamodb.ITable;
   secrets: StackSecrets;
+  /** The stage: which implementation of each integration the function is handed. */
+  stage: Stage;
   /** Environment every function of the stack gets (e.g. POWERTOOLS_LOG_LEVEL); a declaration's own wins. */
   sharedEnvironment?: Record<string, string>;
 }
@@ -59,17 +64,32 @@ export class RegistrarFunction extends NodejsFunction {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.sharedEnvironment,
         ...declaration.environment,
+        ...integrationEnvironment(props.stage, declaration.integrations),
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
       bundling: lambdaBundling,
     });
-    grantTableAccess(table, this, declaration.access);
+    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(declaration.secrets)]) {
+      if (statement) this.addToRolePolicy(statement);
+    }
   }
 }
 
-/** Grants read or read-write data access to the table, or nothing for 'none'. */
-function grantTableAccess(table: dynamodb.ITable, grantee: iam.IGrantable, access: TableAccess | 'none'): void {
-  if (access === 'read') table.grantReadData(grantee);
-  else if (access === 'readwrite') table.grantReadWriteData(grantee);
+/**
+ * The one statement granting what a function declares it does to the table: its actions, on the
+ * table (and gsi1 when it queries the index), limited to the partitions of the kinds of item it
+ * names in `only` (dynamodb:LeadingKeys). Nothing for a function without table use.
+ */
+export function tableStatement(table: dynamodb.ITable, use: TableUse | undefined): iam.PolicyStatement | undefined {
+  if (!use) return undefined;
+  const prefixes = (use.only ?? []).map((kind) => {
+    if (!(kind in keyKinds)) throw new Error(`Unknown kind of item '${kind}'; known: ${Object.keys(keyKinds).join(', ')}`);
+    return `${keyKinds[kind as KeyKind]}*`;
+  });
+  return new iam.PolicyStatement({
+    actions: use.actions.map((action) => `dynamodb:${action}`),
+    resources: [table.tableArn, ...(use.index ? [`${table.tableArn}/index/*`] : [])],
+    ...(prefixes.length > 0 ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } } } : {}),
+  });
 }

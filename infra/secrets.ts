@@ -1,11 +1,13 @@
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StackSecret } from '../shared/routes.ts';
 
 /**
- * The stack's generated secrets, each created once, on the first function that declares it, and
- * handed over as a CloudFormation dynamic reference (resolved at deploy time; the value never
- * appears in the template).
+ * The stack's generated secrets, each created once, on the first function that declares it. A
+ * function is told where its secret is (`<NAME>_ARN`) and may read that secret and no other
+ * (`secretsmanager:GetSecretValue`); it reads the value at run time (shared/aws/secrets.ts), so
+ * the value is in neither the template nor the function's environment.
  */
 export class StackSecrets {
   private readonly secrets = new Map<StackSecret, secretsmanager.Secret>();
@@ -15,9 +17,18 @@ export class StackSecrets {
     this.scope = scope;
   }
 
-  /** Environment variables named after the secrets, each holding a reference to its value. */
+  /** Environment variables naming where each secret is: `<NAME>_ARN`. */
   environment(names: readonly StackSecret[] = []): Record<string, string> {
-    return Object.fromEntries(names.map((name) => [name, this.secret(name).secretValue.unsafeUnwrap()]));
+    return Object.fromEntries(names.map((name) => [`${name}_ARN`, this.secret(name).secretArn]));
+  }
+
+  /** The statement letting a function read its secrets (none when it declares none). */
+  readStatement(names: readonly StackSecret[] = []): iam.PolicyStatement | undefined {
+    if (names.length === 0) return undefined;
+    return new iam.PolicyStatement({
+      actions: ['secretsmanager:GetSecretValue'],
+      resources: names.map((name) => this.secret(name).secretArn),
+    });
   }
 
   private secret(name: StackSecret): secretsmanager.Secret {

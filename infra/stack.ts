@@ -9,13 +9,27 @@ import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table as tableDefinition } from '../shared/db/table.ts';
 import { type GatewayAnswerName, gatewayAnswers, gatewayHeaders } from '../shared/http/gateway-responses.ts';
-import { authorizerCacheSeconds, authorizerDir, fallbackDir, type Job, jobs, methodsOf, type Route, routes } from '../shared/routes.ts';
+import {
+  authorizerCacheSeconds,
+  authorizerDir,
+  authorizerTable,
+  fallbackDir,
+  type Job,
+  jobs,
+  methodsOf,
+  type Route,
+  routes,
+} from '../shared/routes.ts';
+import { addWebAcl, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
+import { checkStage, type Stage } from './stages.ts';
 import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
 
 export interface RegistrarStackProps extends StackProps {
+  /** The stage: its name (the API stage) and the integrations it runs (infra/stages.ts); no default. */
+  stage: Stage;
   /** Stage throttling for the whole API (requests per second and burst); per-key limits come from usage plans. */
   throttle?: { rateLimit: number; burstLimit: number };
   /** Extra environment for every function (e.g. POWERTOOLS_LOG_LEVEL). */
@@ -24,6 +38,8 @@ export interface RegistrarStackProps extends StackProps {
   alarmEmail?: string;
   /** Per-API-key throttle and quota (usage plan); default `defaultKeyLimits`, overridable by cdk context. */
   keyLimits?: KeyLimits;
+  /** Per-IP limits of the WAF web ACL in front of the stage; default `defaultEdgeLimits`, overridable by cdk context. */
+  edgeLimits?: EdgeLimits;
 }
 
 /**
@@ -37,17 +53,21 @@ export class RegistrarStack extends Stack {
   readonly observability: Observability;
   private readonly secrets = new StackSecrets(this);
   private readonly sharedEnvironment: Record<string, string> | undefined;
+  readonly stage: Stage;
 
-  constructor(scope: Construct, id: string, props: RegistrarStackProps = {}) {
+  constructor(scope: Construct, id: string, props: RegistrarStackProps) {
     super(scope, id, props);
+    this.stage = checkStage(props.stage);
     this.sharedEnvironment = props.environment;
     this.table = addTable(this);
     // The API-key authorizer reads the key record; nothing else.
-    const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, access: 'read' }));
-    this.api = addRestApi(this, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
+    const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, table: authorizerTable }));
+    this.api = addRestApi(this, this.stage.name, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
     addGatewayResponses(this.api);
     this.addRoutes(authorizer);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
+    // The public edge: per-IP rate limits in front of the stage (infra/edge.ts).
+    addWebAcl(this, this.api, edgeLimitsFromContext(this, props.edgeLimits));
     for (const job of jobs) addSchedule(this, job, this.addFunction(job.id, job));
 
     // Alarms (5xx rate, throttles, job failures, stale exchange rates) and a dashboard: infra/observability.ts.
@@ -67,6 +87,7 @@ export class RegistrarStack extends Stack {
       declaration,
       table: this.table,
       secrets: this.secrets,
+      stage: this.stage,
       sharedEnvironment: this.sharedEnvironment,
     });
     this.functions.set(id, fn);
@@ -76,7 +97,7 @@ export class RegistrarStack extends Stack {
   /** Every route of the route table on its function, and the 404/405 fallback on everything else. */
   private addRoutes(authorizer: apigateway.IAuthorizer): void {
     // Whatever no route takes: 404, or 405 on a known path (see functions/fallback).
-    const fallback = new apigateway.LambdaIntegration(this.addFunction('fallback', { dir: fallbackDir, access: 'none' }));
+    const fallback = new apigateway.LambdaIntegration(this.addFunction('fallback', { dir: fallbackDir }));
     this.api.root.addMethod('ANY', fallback);
     this.api.root.addProxy({ defaultIntegration: fallback, anyMethod: true });
 
@@ -118,10 +139,6 @@ export class RegistrarStack extends Stack {
     ack(
       'AwsSolutions-APIG2',
       "Requests are validated inside each function against valibot schemas, so every violation is reported with the contract's error body; a gateway request validator would answer in another shape.",
-    );
-    ack(
-      'AwsSolutions-APIG3',
-      'No WAF in the base stack: stage throttling and the API-key authorizer (cached, with a token regex) bound abuse; attach a WebACL per deployment where needed.',
     );
     ack(
       'AwsSolutions-APIG4',
@@ -171,8 +188,29 @@ function addApiKeyAuthorizer(scope: Construct, handler: lambda.IFunction): apiga
   });
 }
 
+/**
+ * One JSON access-log line per request, naming the caller: the customer and user the authorizer
+ * found for the key (`principalId` is `customer/user`) and the key's usage-plan key, with the
+ * request's id, address, method, path, status and size. A refused or anonymous request has them empty.
+ */
+const field = apigateway.AccessLogField;
+export const accessLogFields = {
+  requestId: field.contextRequestId(),
+  ip: field.contextIdentitySourceIp(),
+  caller: field.contextAuthorizerPrincipalId(),
+  customer: field.contextAuthorizer('customer'),
+  user: field.contextAuthorizer('user'),
+  apiKeyId: field.contextIdentityApiKeyId(),
+  requestTime: field.contextRequestTime(),
+  httpMethod: field.contextHttpMethod(),
+  resourcePath: field.contextResourcePath(),
+  status: field.contextStatus(),
+  protocol: field.contextProtocol(),
+  responseLength: field.contextResponseLength(),
+};
+
 /** The REST API and its stage: throttled, traced, with error logs, metrics and JSON access logs. */
-function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit: number }): apigateway.RestApi {
+function addRestApi(scope: Construct, stageName: string, throttle: { rateLimit: number; burstLimit: number }): apigateway.RestApi {
   const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', {
     retention: logs.RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
@@ -186,7 +224,7 @@ function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit:
     cloudWatchRole: true,
     cloudWatchRoleRemovalPolicy: RemovalPolicy.DESTROY,
     deployOptions: {
-      stageName: 'live',
+      stageName,
       throttlingRateLimit: throttle.rateLimit,
       throttlingBurstLimit: throttle.burstLimit,
       tracingEnabled: true,
@@ -194,17 +232,7 @@ function addRestApi(scope: Construct, throttle: { rateLimit: number; burstLimit:
       dataTraceEnabled: false,
       metricsEnabled: true,
       accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
-      accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
-        caller: false,
-        httpMethod: true,
-        ip: true,
-        protocol: true,
-        requestTime: true,
-        resourcePath: true,
-        responseLength: true,
-        status: true,
-        user: true,
-      }),
+      accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(accessLogFields)),
     },
   });
 }

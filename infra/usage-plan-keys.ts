@@ -1,4 +1,13 @@
-import { type APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, GetApiKeysCommand } from '@aws-sdk/client-api-gateway';
+import {
+  type APIGatewayClient,
+  CreateApiKeyCommand,
+  CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
+  DeleteUsagePlanKeyCommand,
+  FlushStageAuthorizersCacheCommand,
+  GetApiKeysCommand,
+  GetUsagePlanCommand,
+} from '@aws-sdk/client-api-gateway';
 import { usageIdentifier } from '../shared/auth/api-keys.ts';
 
 /**
@@ -51,5 +60,44 @@ export async function registerUsageKey(client: APIGatewayClient, usagePlanId: st
     // Already in the plan: nothing to do.
     if ((error as Error).name === 'ConflictException') return { name, apiKeyId, created, addedToPlan: false };
     throw error;
+  }
+}
+
+/** What retiring a revoked key did: its API Gateway key removed (if it had one), and the stages whose authorizer cache was flushed. */
+export interface Retirement {
+  name: string;
+  removed: boolean;
+  flushed: string[];
+}
+
+/**
+ * Makes a revoked key stop working at once in the deployed API: its API Gateway key leaves the
+ * usage plan and is deleted, and the authorizer cache of every stage of the plan is flushed (API
+ * Gateway would otherwise keep the key's granted answer for up to 300 s). Idempotent.
+ */
+export async function retireUsageKey(client: APIGatewayClient, usagePlanId: string, owner: KeyOwner): Promise<Retirement> {
+  const name = usageKeyName(owner);
+  const found = await client.send(new GetApiKeysCommand({ nameQuery: name, limit: 500 }));
+  const apiKeyId = found.items?.find((k) => k.name === name)?.id;
+  if (apiKeyId !== undefined) {
+    await ignoreNotFound(client.send(new DeleteUsagePlanKeyCommand({ usagePlanId, keyId: apiKeyId })));
+    await ignoreNotFound(client.send(new DeleteApiKeyCommand({ apiKey: apiKeyId })));
+  }
+  const plan = await client.send(new GetUsagePlanCommand({ usagePlanId }));
+  const flushed: string[] = [];
+  for (const { apiId, stage } of plan.apiStages ?? []) {
+    if (!apiId || !stage) continue;
+    await client.send(new FlushStageAuthorizersCacheCommand({ restApiId: apiId, stageName: stage }));
+    flushed.push(`${apiId}/${stage}`);
+  }
+  return { name, removed: apiKeyId !== undefined, flushed };
+}
+
+/** A deletion of something already gone is done. */
+async function ignoreNotFound(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if ((error as Error).name !== 'NotFoundException') throw error;
   }
 }

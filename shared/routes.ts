@@ -4,13 +4,41 @@
  * so reading it costs nothing at run time.
  */
 
-export type TableAccess = 'read' | 'readwrite';
+/** A DynamoDB action (its IAM name). A transaction needs the action of each of its items. */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 /**
- * Secrets the deployed stack generates and hands to the functions that declare them, as an
- * environment variable of the same name (locally, the sandbox default of each applies).
+ * What a function does to the table, and so exactly what the stack grants it (least privilege,
+ * architecture practice 8; test/table-grants.test.ts checks each function does what it declares):
+ * its actions; `index` when it queries gsi1; and `only` when it touches a few kinds of item and no
+ * others, named as in shared/db/keys.ts `keyKinds` (`apiKey` is `APIKEY#...`): its grant is then
+ * limited to their partitions (`dynamodb:LeadingKeys`). Never Scan: request paths and jobs read by key.
+ */
+export interface TableUse {
+  actions: readonly TableAction[];
+  index?: true;
+  only?: readonly string[];
+}
+
+/** Reading one item of a kind by key (GetItem). */
+const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only });
+
+/**
+ * Secrets the deployed stack generates in Secrets Manager. A function that declares one is told
+ * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
+ * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
 export type StackSecret = 'ONE_TIME_LINK_SECRET';
+
+/**
+ * The parties outside the service a function talks to, each chosen explicitly by the stage
+ * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
+ * start (shared/settings.ts). `sandbox` is the only implementation of each today.
+ */
+export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
+export type Integration = keyof typeof integrationSettings;
+/** The implementations this build has of each integration. */
+export const integrationImplementations = ['sandbox'] as const;
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -20,12 +48,14 @@ export interface Route {
   path: string;
   /** Folder under functions/ holding `handler.ts`. */
   dir: string;
-  /** What the function may do to the table (least privilege, architecture practice 8); 'none': no access. */
-  access: TableAccess | 'none';
+  /** What the function does to the table (see TableUse); absent: no access at all. */
+  table?: TableUse;
   summary: string;
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  /** The integrations it talks to (the stage says which implementation; see integrationSettings). */
+  integrations?: readonly Integration[];
   /** False for a public route, served without the API-key authorizer (only the API description). */
   auth?: false;
 }
@@ -36,7 +66,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/providers/REGISTRY/{name}/info',
     dir: 'provider-info',
-    access: 'read',
+    table: getOnly('provider'),
     summary: 'Registry metadata: extensions, periods, auth-code rules, DNSSEC limits, properties.',
   },
   {
@@ -44,7 +74,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/pricelist',
     dir: 'pricelist',
-    access: 'read',
+    table: { actions: ['Query'], only: ['priceList', 'rates'] },
     summary: "The caller's price list: current prices, scheduled changes, promos; optionally converted (?currency=EUR|USD).",
   },
   {
@@ -52,7 +82,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/domains/{domainName}/zone',
     dir: 'zone',
-    access: 'read',
+    table: { actions: ['Query'], only: ['domain'] },
     summary: "The DNS zone of a domain in the caller's account, as JSON or (Accept: text/dns) an RFC 1035 zone file.",
   },
   {
@@ -60,7 +90,10 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/domains/{domainName}/transfer',
     dir: 'transfer',
-    access: 'readwrite',
+    integrations: ['registry'],
+    // Reads the account, the name, the registry and the price list; one transaction records the
+    // transfer (puts, a counter update, absence checks); Idempotency-Key records are put, updated, deleted.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
     summary: 'Transfer a domain into the account (?quote=true: the quote and plan only); Idempotency-Key supported.',
   },
   {
@@ -68,7 +101,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/ssl/certificates/{certificateId}/renew',
     dir: 'renew',
-    access: 'readwrite',
+    integrations: ['authority'],
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Renew a certificate in its renewal window with a fresh CSR (?quote=true prices it); opens a certificate process.',
   },
@@ -77,7 +111,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/processes/{processId}/info',
     dir: 'process-info',
-    access: 'read',
+    table: { actions: ['GetItem', 'Query'], only: ['process', 'certificateAuthority'] },
     secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Context specific info on a process: certificate and acme validations with nextAction, transfer status.',
   },
@@ -86,7 +120,6 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/openapi.json',
     dir: 'openapi',
-    access: 'none',
     auth: false,
     summary: "This API's OpenAPI 3.1 description, generated from the route table and the request and response schemas.",
   },
@@ -96,7 +129,7 @@ export const routes: readonly Route[] = [
 export interface Job {
   id: string;
   dir: string;
-  access: TableAccess;
+  table: TableUse;
   /** EventBridge schedule expression (deployed) ... */
   schedule: string;
   /** ... and the interval at which `npm start` runs it locally. */
@@ -105,13 +138,15 @@ export interface Job {
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
+  integrations?: readonly Integration[];
 }
 
 export const jobs: readonly Job[] = [
   {
     id: 'transfer-poll',
     dir: 'transfer-poll',
-    access: 'readwrite',
+    integrations: ['registry'],
+    table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 10,
     summary: "Applies the registry's answers to pending transfers whose actionDate has passed (completes, rejects, fails).",
@@ -119,7 +154,8 @@ export const jobs: readonly Job[] = [
   {
     id: 'dcv-check',
     dir: 'dcv-check',
-    access: 'readwrite',
+    integrations: ['authority'],
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     schedule: 'rate(5 minutes)',
     localIntervalSeconds: 15,
     summary: 'Checks open certificate requests (DCV records in managed zones, sandbox authority checks) and issues validated certificates.',
@@ -127,7 +163,8 @@ export const jobs: readonly Job[] = [
   {
     id: 'exchange-rates',
     dir: 'exchange-rates',
-    access: 'readwrite',
+    // It parses XML fetched from the internet: it reads and writes exchange rates and nothing else.
+    table: { actions: ['Query', 'PutItem'], only: ['rates'] },
     // The ECB publishes around 16:00 CET on working days; 16:30 UTC is after that all year round.
     schedule: 'cron(30 16 * * ? *)',
     localIntervalSeconds: 3600,
@@ -139,6 +176,8 @@ export const jobs: readonly Job[] = [
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
 export const authorizerDir = 'authorizer';
 export const fallbackDir = 'fallback';
+/** The authorizer reads API keys by their hash, nothing else; the fallback touches no table. */
+export const authorizerTable: TableUse = getOnly('apiKey');
 
 /** How long API Gateway (and the local gateway) caches an authorizer's answer per key. */
 export const authorizerCacheSeconds = 300;

@@ -98,7 +98,7 @@ describe("the authorizer names each key's usage-plan key", () => {
   const event = (key: string): APIGatewayTokenAuthorizerEvent => ({
     type: 'TOKEN',
     authorizationToken: `ApiKey ${key}`,
-    methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:api/live/GET/v2/processes/1/info',
+    methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:api/sandbox/GET/v2/processes/1/info',
   });
 
   it('answers usageIdentifierKey, derived from the stored hash, different per key and never the key or its hash', async () => {

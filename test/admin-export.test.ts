@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { demoDataFile, loadDataset, readDatasetFile } from '../infra/dataset.ts';
 import { exportDataset, notExported, scanTable } from '../infra/export.ts';
 import { ensureTable } from '../infra/local/ensure-table.ts';
+import { usageKeyName } from '../infra/usage-plan-keys.ts';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { call, demoKey, otherKey } from './support/api.ts';
@@ -15,9 +18,13 @@ import { call, demoKey, otherKey } from './support/api.ts';
 const run = promisify(execFile);
 
 /** Runs the admin CLI as a separate process against `table` (default: this file's table). */
-async function admin(args: string[], table = process.env.TABLE_NAME as string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function admin(
+  args: string[],
+  table = process.env.TABLE_NAME as string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env, TABLE_NAME: table } });
+    const { stdout, stderr } = await run('npx', ['tsx', 'infra/admin.ts', ...args], { env: { ...process.env, TABLE_NAME: table, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -150,6 +157,52 @@ describe('list-keys and revoke-key', () => {
     expect(revoked.stdout).toBe(`Revoked API key ${hash.slice(0, 12)} of other/carol.\n`);
     expect((await call('GET', '/v2/providers/REGISTRY/sidn/info', { key: otherKey })).status).toBe(401);
     expect((await admin(['revoke-key', hash.slice(0, 10)])).code).toBe(1);
+  });
+
+  it('with the usage plan, also removes the key from it and flushes the stage authorizer cache, so it stops at once', async () => {
+    const owner = { keyHash: `feedbeef${'7'.repeat(56)}`, customer: 'demo', user: 'erin' };
+    await putApiKey({ ...owner, permissions: [], createdDate: '2026-01-01T00:00:00Z' });
+    // API Gateway's REST API, stood in for on this machine: the CLI's own client talks to it over HTTP.
+    const requests: string[] = [];
+    const gateway = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      const url = new URL(req.url ?? '/', 'http://x');
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method === 'GET' && url.pathname === '/apikeys') return json(200, { item: [{ id: 'key-erin', name: usageKeyName(owner) }] });
+      if (req.method === 'GET' && url.pathname === '/usageplans/plan-1')
+        return json(200, { id: 'plan-1', apiStages: [{ apiId: 'api-1', stage: 'sandbox' }] });
+      if (req.method === 'DELETE') return res.writeHead(202).end();
+      return json(404, { message: 'not found' });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+      const out = await admin(['revoke-key', 'feedbeef77', '--usage-plan', 'plan-1'], process.env.TABLE_NAME as string, {
+        AWS_ENDPOINT_URL_API_GATEWAY: endpoint,
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      });
+      expect(out.code).toBe(0);
+      expect(out.stdout).toBe(
+        `Revoked API key feedbeef7777 of demo/erin.\nusage plan plan-1: ${usageKeyName(owner)} removed; authorizer cache flushed on api-1/sandbox.\n`,
+      );
+      expect(requests.map((r) => r.replace(/\?.*$/, ''))).toEqual([
+        'GET /apikeys',
+        'DELETE /usageplans/plan-1/keys/key-erin',
+        'DELETE /apikeys/key-erin',
+        'GET /usageplans/plan-1',
+        'DELETE /restapis/api-1/stages/sandbox/cache/authorizers',
+      ]);
+    } finally {
+      await new Promise((resolve) => gateway.close(resolve));
+    }
+  });
+
+  it('refuses to revoke a key on AWS without the usage plan, which would leave it working for minutes', async () => {
+    const out = await admin(['revoke-key', 'abcdef0199'], process.env.TABLE_NAME as string, { DYNAMODB_ENDPOINT: '' });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('revoke-key against AWS needs --usage-plan (or USAGE_PLAN_ID)');
   });
 
   it('refuses an ambiguous prefix, naming the keys it matches', async () => {

@@ -4,8 +4,8 @@ import { CsrRejected, type ParsedCsr } from '../shared/certificates/csr.ts';
 import { issuedCertificate, requestView } from '../shared/certificates/issue.ts';
 import type { RenewBody } from '../shared/certificates/renew-request.ts';
 import { priceRenewal } from '../shared/certificates/renewal-price.ts';
-import { checkRenewal, zonePrefetch } from '../shared/certificates/renewal-rules.ts';
-import { dcvRecordsToAdd } from '../shared/certificates/zones.ts';
+import { checkRenewal } from '../shared/certificates/renewal-rules.ts';
+import { dcvRecordsToAdd, maxZoneCandidates, zoneCandidates, zoneNamesOf } from '../shared/certificates/zones.ts';
 import { ValidationError, type Violation } from '../shared/errors.ts';
 import type { CertificateProduct } from '../shared/model/certificate.ts';
 import type { CertificateProcessState, DcvState, Validations } from '../shared/model/certificate-process.ts';
@@ -166,15 +166,29 @@ describe('a renewal against its product', () => {
     expect(checkRenewal(ov, body({ organization: 'Shop B.V.', approver, state: 'Utrecht' }), csr).subject.state).toBe('Utrecht');
   });
 
-  it('reads the zones of every name the request may certify, with their parents, unless there are very many', () => {
-    expect(zonePrefetch(body({ san: ['api.shop.nl'] }), parsedCsr('www.shop.nl', ['blog.shop.nl']))).toEqual([
-      'www.shop.nl',
+  it('looks for zones from each name up to its registrable domain only, shallowest first, at most 6 labels deep and 100 names', () => {
+    expect(zoneNamesOf('*.a.b.shop.nl')).toEqual(['shop.nl', 'b.shop.nl', 'a.b.shop.nl']);
+    expect(zoneCandidates(['www.shop.nl', 'api.shop.nl', 'shop.nl', 'x.other.nl'])).toEqual([
       'shop.nl',
+      'other.nl',
+      'www.shop.nl',
       'api.shop.nl',
-      'blog.shop.nl',
+      'x.other.nl',
     ]);
-    const many = Array.from({ length: 51 }, (_, i) => `n${i}.shop.nl`);
-    expect(zonePrefetch(body({ san: many }), undefined)).toBeUndefined();
+    const deep = `${Array.from({ length: 120 }, (_, i) => `l${i}`).join('.')}.shop.nl`;
+    expect(zoneNamesOf(deep)).toEqual([
+      'shop.nl',
+      'l119.shop.nl',
+      'l118.l119.shop.nl',
+      'l117.l118.l119.shop.nl',
+      'l116.l117.l118.l119.shop.nl',
+    ]);
+    const manyDeep = Array.from({ length: 49 }, (_, n) => `n${n}.${deep}`);
+    expect(zoneCandidates(manyDeep)).toEqual(zoneNamesOf(deep));
+    const manyDomains = Array.from({ length: 150 }, (_, n) => `www.shop${n}.nl`);
+    const capped = zoneCandidates(manyDomains);
+    expect(capped).toHaveLength(maxZoneCandidates);
+    expect(capped).toEqual(manyDomains.slice(0, 100).map((n) => n.slice(4)));
   });
 });
 

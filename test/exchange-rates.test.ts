@@ -27,7 +27,7 @@ function withRates(lines: string, time = '2026-11-20'): string {
 }
 
 /** What the local stand-in for the ECB answers, per path. */
-const documents: Record<string, { status: number; body: string; delayMs?: number }> = {
+const documents: Record<string, { status: number; body: string; delayMs?: number; headers?: Record<string, string> }> = {
   '/eurofxref-daily.xml': { status: 200, body: sample },
   '/server-error.xml': { status: 500, body: '<html>Internal Server Error</html>' },
   '/not-found.xml': { status: 404, body: 'Not Found' },
@@ -52,13 +52,43 @@ const documents: Record<string, { status: number; body: string; delayMs?: number
   '/no-day.xml': { status: 200, body: sample.replace(/\t\t<Cube time='[^']*'>[\s\S]*?\t\t<\/Cube>\n/, '') },
   '/two-days.xml': { status: 200, body: sample.replace(/(\t\t<Cube time='[^']*'>[\s\S]*?\t\t<\/Cube>\n)/, '$1$1') },
   '/slow.xml': { status: 200, body: sample, delayMs: 2_000 },
+  // A redirect, to the good document on the same server (never followed: it could lead anywhere).
+  '/redirect.xml': { status: 302, body: '', headers: { Location: '/eurofxref-daily.xml' } },
+  // Rates a broken or forged feed could send: USD ten times what it was the day before (1.1523).
+  '/implausible-usd.xml': { status: 200, body: withRates("\t\t\t<Cube currency='USD' rate='11.498'/>") },
+  '/implausible-jpy.xml': {
+    status: 200,
+    body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='JPY' rate='17.987'/>"),
+  },
+  '/huge-rate.xml': {
+    status: 200,
+    body: withRates("\t\t\t<Cube currency='USD' rate='1.1498'/>\n\t\t\t<Cube currency='IDR' rate='19247360'/>"),
+  },
 };
+
+/** Bytes the server managed to send of the endless document before the client gave up. */
+let endlessSent = 0;
 
 let server: Server;
 let base: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/endless.xml') {
+      // A well-formed start and then whitespace for ever, written as fast as the client reads.
+      endlessSent = 0;
+      res.writeHead(200, { 'Content-Type': 'text/xml' });
+      const chunk = Buffer.alloc(16 * 1024, ' ');
+      const pump = () => {
+        while (!res.destroyed && endlessSent < 1024 * 1024 * 1024) {
+          endlessSent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      res.write(sample.slice(0, 200));
+      pump();
+      return;
+    }
     const doc = documents[req.url ?? ''];
     const send = () => {
       if (res.destroyed) return;
@@ -66,7 +96,7 @@ beforeAll(async () => {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(doc.status, { 'Content-Type': 'text/xml' }).end(doc.body);
+      res.writeHead(doc.status, { 'Content-Type': 'text/xml', ...doc.headers }).end(doc.body);
     };
     if (doc?.delayMs) setTimeout(send, doc.delayMs);
     else send();
@@ -229,11 +259,11 @@ describe('parsing the ECB daily XML', () => {
 });
 
 describe('the exchange-rate job', () => {
-  it('is a scheduled job of the route table, daily, reading and writing the table', () => {
+  it('is a scheduled job of the route table, daily, reading and putting exchange rates only', () => {
     expect(jobs.find((j) => j.id === 'exchange-rates')).toEqual({
       id: 'exchange-rates',
       dir: 'exchange-rates',
-      access: 'readwrite',
+      table: { actions: ['Query', 'PutItem'], only: ['rates'] },
       schedule: 'cron(30 16 * * ? *)',
       localIntervalSeconds: 3600,
       summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
@@ -272,6 +302,34 @@ describe('the exchange-rate job', () => {
     await new Promise((resolve) => closed.close(resolve));
     process.env.ECB_RATES_URL = `http://127.0.0.1:${port}/eurofxref-daily.xml`;
     await expect(captureLogs(() => handler(event, context))).rejects.toThrow('fetch failed');
+  });
+
+  it('does not follow a redirect, even to a good document', async () => {
+    await expect(fetchEcbDaily(`${base}/redirect.xml`)).rejects.toThrow('The rates URL answered HTTP 302; redirects are not followed');
+  });
+
+  it('stops reading a document past its byte cap instead of reading it all', async () => {
+    await expect(fetchEcbDaily(`${base}/endless.xml`)).rejects.toThrow('The rates document is larger than 65536 bytes');
+    // Given up within a few socket buffers of the cap, not after the gigabyte the server would send.
+    expect(endlessSent).toBeLessThan(8 * 1024 * 1024);
+    // A declared Content-Length above the cap is refused before any of the body is read.
+    await expect(fetchEcbDaily(`${base}/eurofxref-daily.xml`, 10_000, 1000)).rejects.toThrow(
+      'The rates document is larger than 1000 bytes',
+    );
+  });
+
+  it('refuses rates that moved by more than a factor of 1.5 since the newest stored day, and a rate above a million', async () => {
+    process.env.ECB_RATES_URL = `${base}/implausible-usd.xml`;
+    await expect(captureLogs(() => handler(event, context))).rejects.toThrow(
+      'Implausible rates: USD moved from 1.1523 on 2026-11-19 to 11.498 on 2026-11-20, by more than a factor of 1.5',
+    );
+    process.env.ECB_RATES_URL = `${base}/implausible-jpy.xml`;
+    await expect(captureLogs(() => handler(event, context))).rejects.toThrow(
+      /Implausible rates: JPY moved from [\d.]+ on 2026-11-19 to 17.987/,
+    );
+    process.env.ECB_RATES_URL = `${base}/huge-rate.xml`;
+    await expect(captureLogs(() => handler(event, context))).rejects.toThrow('rate must be at most 1000000');
+    expect((await listRates()).map((r) => r.date)).toEqual(['2026-11-18', '2026-11-19']);
   });
 
   it('gives up on a rates server that does not answer in time', async () => {

@@ -1,10 +1,12 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultEdgeLimits } from '../infra/edge.ts';
 import { RegistrarStack } from '../infra/stack.ts';
+import { type Stage, stages } from '../infra/stages.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { jobs, methodsOf, routes } from '../shared/routes.ts';
+import { authorizerTable, jobs, methodsOf, routes, type TableUse } from '../shared/routes.ts';
 
 /**
  * The deployed stack's share of the hardening: per-key usage plans wired to the authorizer, least
@@ -17,30 +19,18 @@ let stack: RegistrarStack;
 let template: Template;
 
 beforeAll(() => {
-  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack');
+  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack', { stage: stages.sandbox as Stage });
   template = Template.fromStack(stack);
 });
 
 /** Every IAM statement granted to a function's role. */
-function statementsOf(functionId: string): { Action: string | string[]; Resource: unknown; Effect: string }[] {
+function statementsOf(functionId: string): { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown }[] {
   const fn = stack.functions.get(functionId);
   if (!fn?.role) throw new Error(`no function ${functionId}`);
   const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
   return Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement);
 }
-
-const dynamoReads = new Set([
-  'dynamodb:BatchGetItem',
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-  'dynamodb:GetRecords',
-  'dynamodb:GetShardIterator',
-  'dynamodb:PartiQLSelect',
-]);
 
 describe('per-API-key rate limits in the stack', () => {
   it('takes the API key from the authorizer and requires it on every authenticated route, not on the public ones', () => {
@@ -70,23 +60,30 @@ describe('per-API-key rate limits in the stack', () => {
 
   it('takes other per-key numbers from the stack props or the cdk context', () => {
     const byProps = Template.fromStack(
-      new RegistrarStack(new App({ context: noBundling }), 'Props', { keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 } }),
+      new RegistrarStack(new App({ context: noBundling }), 'Props', {
+        stage: stages.sandbox as Stage,
+        keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 },
+      }),
     );
     byProps.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 5, BurstLimit: 10 },
       Quota: { Limit: 1000, Period: 'DAY' },
     });
     const byContext = Template.fromStack(
-      new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }), 'Context'),
+      new RegistrarStack(
+        new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }),
+        'Context',
+        { stage: stages.sandbox as Stage },
+      ),
     );
     byContext.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 7, BurstLimit: 14 },
       Quota: { Limit: 700, Period: 'DAY' },
     });
-    expect(() => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad')).toThrow(
-      /keyRateLimit must be a positive integer/,
-    );
-  });
+    expect(
+      () => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad', { stage: stages.sandbox as Stage }),
+    ).toThrow(/keyRateLimit must be a positive integer/);
+  }, 60_000);
 
   it('answers throttling, quota and unregistered keys in the contract shape, with Retry-After on 429', () => {
     for (const type of ['THROTTLED', 'QUOTA_EXCEEDED', 'INVALID_API_KEY'] as const) {
@@ -104,19 +101,46 @@ describe('per-API-key rate limits in the stack', () => {
 });
 
 describe('least privilege, encryption at rest, point-in-time recovery', () => {
-  it('gives read-only functions (routes, authorizer) only read actions on the table and its indexes', () => {
-    const readOnly = [...routes.filter((r) => r.access === 'read').map((r) => r.id), 'authorizer'];
-    expect(readOnly.length).toBeGreaterThanOrEqual(5);
-    for (const id of readOnly) {
-      const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:') || a === '*'));
-      const actions = dynamo.flatMap((s) => [s.Action].flat());
-      expect(actions.length, id).toBeGreaterThan(0);
-      expect(
-        actions.filter((a) => !dynamoReads.has(a)),
-        `${id} may only read`,
-      ).toEqual([]);
-      for (const s of dynamo) expect(s.Effect).toBe('Allow');
+  it('grants every function exactly the table actions its route-table entry declares, in one statement, and never Scan', () => {
+    const declared: [string, TableUse | undefined][] = [
+      ...routes.map((r) => [r.id, r.table] as [string, TableUse | undefined]),
+      ...jobs.map((j) => [j.id, j.table] as [string, TableUse | undefined]),
+      ['authorizer', authorizerTable],
+      ['fallback', undefined],
+    ];
+    for (const [id, use] of declared) {
+      const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+      if (!use) {
+        expect(dynamo, id).toEqual([]);
+        continue;
+      }
+      expect(dynamo, id).toHaveLength(1);
+      const actions = [dynamo[0]?.Action].flat();
+      expect(actions.sort(), id).toEqual(use.actions.map((a) => `dynamodb:${a}`).sort());
+      expect(actions, id).not.toContain('dynamodb:Scan');
+      expect(JSON.stringify(dynamo[0]?.Resource).includes('/index/*'), id).toBe(use.index === true);
     }
+  });
+
+  it('limits the authorizer to API keys, the rates job to exchange rates, and each reading route to its kinds of item (LeadingKeys)', () => {
+    const leadingKeys = (id: string) =>
+      statementsOf(id).find((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))?.Condition ?? 'no condition';
+    const only = (...prefixes: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } });
+    expect(leadingKeys('authorizer')).toEqual(only('APIKEY#*'));
+    expect(leadingKeys('exchange-rates')).toEqual(only('RATES#*'));
+    expect(leadingKeys('provider-info')).toEqual(only('PROVIDER#*'));
+    expect(leadingKeys('pricelist')).toEqual(only('PRICELIST#*', 'RATES#*'));
+    expect(leadingKeys('zone')).toEqual(only('DOMAIN#*'));
+    expect(leadingKeys('process-info')).toEqual(only('PROCESS#*', 'CA#*'));
+    // The rates job parses XML from the internet: it may neither delete nor write in batches.
+    expect([statementsOf('exchange-rates').flatMap((s) => [s.Action].flat())].flat().sort()).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']),
+    );
+    expect(
+      statementsOf('exchange-rates')
+        .flatMap((s) => [s.Action].flat())
+        .filter((a) => /Delete|BatchWrite|Update/.test(a)),
+    ).toEqual([]);
   });
 
   it('grants no wildcard action and no dynamodb:* to any function', () => {
@@ -145,5 +169,87 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
     });
     // Secrets Manager encrypts every secret with KMS (the AWS managed key unless one is named).
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  });
+});
+
+describe('the public edge', () => {
+  it('puts a WAF web ACL with per-IP rate rules in front of the stage, answering 429 in the contract shape', () => {
+    template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
+    expect(acl.Scope).toBe('REGIONAL');
+    const rules = acl.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, unknown> }; Action: unknown }[];
+    expect(rules.map((r) => [r.Name, r.Statement.RateBasedStatement.Limit, r.Statement.RateBasedStatement.AggregateKeyType])).toEqual([
+      ['PublicPathsPerIp', defaultEdgeLimits.publicPerIp, 'IP'],
+      ['AllPathsPerIp', defaultEdgeLimits.allPerIp, 'IP'],
+    ]);
+    expect(defaultEdgeLimits).toEqual({ publicPerIp: 300, allPerIp: 15_000 });
+    for (const r of rules) {
+      expect(r.Action).toEqual({
+        Block: {
+          CustomResponse: {
+            ResponseCode: 429,
+            CustomResponseBodyKey: 'TooManyRequests',
+            ResponseHeaders: [{ Name: 'Retry-After', Value: '60' }],
+          },
+        },
+      });
+    }
+    expect(JSON.parse(acl.CustomResponseBodies.TooManyRequests.Content)).toEqual({
+      type: 'TooManyRequests',
+      message: 'Too many requests from your address; retry later.',
+    });
+    const stageId = stack.getLogicalId(stack.api.deploymentStage.node.defaultChild as never);
+    template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+      ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ Ref: stageId })])]) }),
+      WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('EdgeWebAcl'), 'Arn'] },
+    });
+  });
+
+  it('counts everything but the authenticated routes as public: the API description, unknown paths, the fallback', () => {
+    const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
+    const scopeDown = acl.Rules[0].Statement.RateBasedStatement.ScopeDownStatement;
+    const patterns = (scopeDown.NotStatement.Statement.OrStatement.Statements as { RegexMatchStatement: { RegexString: string } }[]).map(
+      (s) => new RegExp(s.RegexMatchStatement.RegexString),
+    );
+    expect(patterns).toHaveLength(routes.filter((r) => r.auth !== false).length);
+    const authenticated = (path: string) => patterns.some((p) => p.test(path));
+    for (const path of [
+      '/sandbox/v2/providers/REGISTRY/sidn/info',
+      '/v2/domains/demo-shop.nl/zone/',
+      '/sandbox/v2/ssl/certificates/7/renew',
+    ]) {
+      expect(authenticated(path), path).toBe(true);
+    }
+    for (const path of ['/sandbox/v2/openapi.json', '/v2/openapi.json', '/sandbox/v2/nothing', '/', '/sandbox/v2/domains/a/b/zone']) {
+      expect(authenticated(path), path).toBe(false);
+    }
+  });
+
+  it('takes other per-IP limits from the cdk context', () => {
+    const byContext = Template.fromStack(
+      new RegistrarStack(new App({ context: { ...noBundling, publicIpRateLimit: '60', ipRateLimit: '6000' } }), 'Edge', {
+        stage: stages.sandbox as Stage,
+      }),
+    );
+    const rules = Object.values(byContext.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;
+    expect(rules.map((r: { Statement: { RateBasedStatement: { Limit: number } } }) => r.Statement.RateBasedStatement.Limit)).toEqual([
+      60, 6000,
+    ]);
+  }, 60_000);
+});
+
+describe('access logs', () => {
+  it("name the caller of every request: the key's customer and user, its usage-plan key, and the address", () => {
+    const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]?.Properties;
+    const format = JSON.parse(stage.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      caller: '$context.authorizer.principalId',
+      customer: '$context.authorizer.customer',
+      user: '$context.authorizer.user',
+      apiKeyId: '$context.identity.apiKeyId',
+      ip: '$context.identity.sourceIp',
+      requestId: '$context.requestId',
+      status: '$context.status',
+    });
   });
 });

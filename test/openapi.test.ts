@@ -3,10 +3,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument, type OpenApiDocument } from '../functions/openapi/document.ts';
+import { handler as openapiHandler } from '../functions/openapi/handler.ts';
 import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { errorBodies } from '../shared/http/api-docs.ts';
 import { methodsOf, routes } from '../shared/routes.ts';
-import { call } from './support/api.ts';
+import { apiEvent, call, invoke } from './support/api.ts';
 import { assertConforms } from './support/conformance.ts';
 
 let doc: OpenApiDocument;
@@ -200,5 +201,33 @@ describe('the response conformance check', () => {
     await expect(
       assertConforms('DELETE', '/v2/domains/demo-shop.nl/zone', { ...notAllowed, body: { ...notAllowed.body, type: 'NotFound' } }),
     ).rejects.toThrow(/const/);
+  });
+});
+
+describe('GET /v2/openapi.json: the servers it names', () => {
+  /** The server URL the real handler answers for a request with these headers (and API Gateway's domain name). */
+  async function servedUrl(headers: Record<string, string>, domainName?: string): Promise<string> {
+    const event = apiEvent({ method: 'GET', path: '/v2/openapi.json', resource: '/v2/openapi.json', headers, principal: null });
+    if (domainName) event.requestContext.domainName = domainName;
+    const res = await invoke(openapiHandler, event);
+    expect(res.status).toBe(200);
+    return (res.body.servers as { url: string }[])[0]?.url as string;
+  }
+
+  it('names only http or https, whatever X-Forwarded-Proto says', async () => {
+    expect(await servedUrl({ Host: 'api.example.com', 'X-Forwarded-Proto': 'javascript' })).toBe('https://api.example.com');
+    expect(await servedUrl({ Host: 'api.example.com', 'X-Forwarded-Proto': 'data' })).toBe('https://api.example.com');
+    expect(await servedUrl({ Host: 'api.example.com', 'X-Forwarded-Proto': 'HTTP' })).toBe('http://api.example.com');
+    expect(await servedUrl({ Host: '127.0.0.1:3000' })).toBe('http://127.0.0.1:3000');
+    expect(await servedUrl({ Host: '[::1]:8080' })).toBe('http://[::1]:8080');
+  });
+
+  it('names no host that is not a host name, and prefers the domain API Gateway names to the Host header', async () => {
+    for (const host of ['javascript:alert(1)', 'evil.example/"><script>', 'a b', 'x@evil.example', '']) {
+      expect(await servedUrl({ Host: host }), host).toBe((doc.servers as { url: string }[])[0]?.url);
+    }
+    expect(await servedUrl({ Host: 'evil.example' }, 'abc123.execute-api.eu-west-1.amazonaws.com')).toBe(
+      'https://abc123.execute-api.eu-west-1.amazonaws.com',
+    );
   });
 });

@@ -7,6 +7,7 @@ import { getProcess } from '../shared/db/repositories/processes.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { organizationFields, renew, testCertificate } from './support/certificates.ts';
 import { makeCsr, pemOf } from './support/csr.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
 
 const shopCsr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
 
@@ -703,5 +704,89 @@ describe('renewal refusals', () => {
     expect(shapes.body.violations.find((v: { field: string }) => v.field === 'csr')).toEqual({ field: 'csr', message: 'is required' });
     const path = await call('POST', '/v2/ssl/certificates/abc/renew', { body: { period: 12, csr: shopCsr } });
     expect(path.body.violations).toEqual([{ field: 'certificateId', message: 'must be a positive integer', value: 'abc' }]);
+  });
+});
+
+describe('CSR text (RFC 7468, read line by line)', () => {
+  const csrViolation = { field: 'csr', message: 'is not a PEM encoded PKCS#10 certificate signing request' };
+
+  it('answers the header-continuation CSR that made the old PEM pattern backtrack exponentially with a plain 400', async () => {
+    // A BEGIN line, a header, 29 continuation lines and a character no line allows: 2 to 14 s of
+    // backtracking for the pattern csr.ts used to have, each extra line doubling it.
+    const hostile = ['-----BEGIN CERTIFICATE REQUEST-----', 'a: b', ...Array(29).fill(' c: d'), '!'].join('\n');
+    for (const csr of [hostile, `${hostile}\n`.repeat(40)]) {
+      const res = await renew(1001, { period: 12, csr }, { quote: true });
+      expect(res.body).toEqual({
+        type: 'ValidationError',
+        message: `csr: ${csrViolation.message}`,
+        violations: [csrViolation],
+        requestId: res.headers['x-request-id'],
+      });
+    }
+  });
+
+  it('refuses a PEM block with RFC 1421 headers, which RFC 7468 does not allow', async () => {
+    const lines = shopCsr.trim().split('\n');
+    const withHeaders = [lines[0], 'Proc-Type: 4,ENCRYPTED', 'Content-Domain: RFC822', '', ...lines.slice(1)].join('\n');
+    const res = await renew(1001, { period: 12, csr: withHeaders }, { quote: true });
+    expect({ status: res.status, violations: res.body.violations }).toEqual({ status: 400, violations: [csrViolation] });
+    const plain = await renew(1001, { period: 12, csr: shopCsr }, { quote: true });
+    expect(plain.status).toBe(200);
+  });
+
+  it('reads a PEM block with blank lines, indentation and trailing spaces (the lax reading of RFC 7468)', async () => {
+    const lines = shopCsr.trim().split('\n');
+    const lax = [`  ${lines[0]}`, '', ...lines.slice(1, -1).map((l) => `\t${l}  `), '', `${lines.at(-1)} `].join('\r\n');
+    const res = await renew(1001, { period: 12, csr: lax }, { quote: true });
+    expect({ status: res.status, commonName: res.body.commonName }).toEqual({ status: 200, commonName: 'www.demo-shop.nl' });
+  });
+
+  it('refuses a block whose END label differs from its BEGIN label, or that has no END line', async () => {
+    const lines = shopCsr.trim().split('\n');
+    for (const csr of [[...lines.slice(0, -1), '-----END CERTIFICATE-----'].join('\n'), lines.slice(0, -1).join('\n')]) {
+      const res = await renew(1001, { period: 12, csr }, { quote: true });
+      expect({ status: res.status, violations: res.body.violations }).toEqual({ status: 400, violations: [csrViolation] });
+    }
+  });
+});
+
+describe('ownership before cost', () => {
+  /** A name of 120 labels under the domain, about as deep as a SAN can be (253 characters). */
+  const deepName = (n: number) => `n${n}.${'a.'.repeat(117)}demo-shop.nl`;
+  const deepSans = Array.from({ length: 49 }, (_, n) => deepName(n));
+  const ordinarySans = ['shop.demo-shop.nl', 'demo-shop.nl', 'www.demo-shop.nl'];
+
+  /** Items the request read from the table, counted at the SDK client. */
+  async function itemsRead(id: number, san: string[], quote = true): Promise<{ status: number; items: number; calls: string[] }> {
+    const { result, details } = await recordTableCalls(() => renew(id, { period: 12, csr: shopCsr, san }, { quote }));
+    const own = details.filter((d) => !d.partitions.some((p) => p.startsWith('APIKEY#')));
+    return { status: result.status, items: own.reduce((n, d) => n + d.itemsRead, 0), calls: own.map((d) => d.command) };
+  }
+
+  it("reads the certificate alone before answering 404 for another customer's, whatever the SANs", async () => {
+    expect(deepSans[0]?.length).toBeLessThanOrEqual(253);
+    for (const quote of [true, false]) {
+      const deep = await itemsRead(2001, deepSans, quote);
+      const ordinary = await itemsRead(2001, ordinarySans, quote);
+      const missing = await itemsRead(987654, deepSans, quote);
+      expect(deep).toEqual({ status: 404, items: 1, calls: ['QueryCommand'] });
+      expect(ordinary).toEqual(deep);
+      expect(missing).toEqual({ status: 404, items: 0, calls: ['QueryCommand'] });
+    }
+  });
+
+  it('reads a bounded set of zones for 49 deep SANs of its own certificate: their registrable domain and 4 levels below', async () => {
+    const cert = await testCertificate({ product: 'ssl_sectigo_dv_multi', commonName: 'www.demo-shop.nl', san: ['www.demo-shop.nl'] });
+    const ordinary = await itemsRead(cert.id, ordinarySans); // the first also caches the product and its authority
+    const deep = await itemsRead(cert.id, deepSans);
+    expect({ status: deep.status, calls: deep.calls }).toEqual({
+      status: 200,
+      calls: ['QueryCommand', 'BatchGetItemCommand', 'QueryCommand'],
+    });
+    expect(ordinary.status).toBe(200);
+    // The certificate, the price list and two id counters in both; the zone names: demo-shop.nl,
+    // www.demo-shop.nl and shop.demo-shop.nl for the ordinary SANs; demo-shop.nl, www.demo-shop.nl
+    // (the common name) and a., a.a., a.a.a., a.a.a.a.demo-shop.nl for the deep ones, 120 labels each.
+    expect(deep.items - ordinary.items).toBe(6 - 3);
   });
 });

@@ -6,6 +6,7 @@ import { getProcess } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { apiEvent, call, invoke, limitedKey, otherKey } from './support/api.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
 import { demoBody, processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 
 const wire = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -732,5 +733,24 @@ describe('POST /v2/domains/{domainName}/transfer: other ways in', () => {
       headers: { 'Content-Type': 'text/plain' },
     });
     expect(res.status).toBe(415);
+  });
+});
+
+describe('POST /v2/domains/{domainName}/transfer: bounded reads', () => {
+  /** Items the request read from the table, counted at the SDK client (the key's lookup left out). */
+  async function itemsRead(domainName: string): Promise<{ status: number; items: number }> {
+    const body = { customer: 'demo', registrant: 'demo-registrant', authcode: 'NL-TRANSFER-2026' };
+    const { result, details } = await recordTableCalls(() => transfer(domainName, body, { quote: true }));
+    const own = details.filter((d) => !d.partitions.some((p) => p.startsWith('APIKEY#')));
+    return { status: result.status, items: own.reduce((n, d) => n + d.itemsRead, 0) };
+  }
+
+  it('looks up at most 4 extensions for the registry, however deep the name', async () => {
+    const deep = `${'a.'.repeat(120)}nl`;
+    const fourDeep = 'a.a.a.a.nl';
+    expect(deep.length).toBeLessThanOrEqual(253);
+    const [deepRead, fourRead] = [await itemsRead(deep), await itemsRead(fourDeep)];
+    expect(deepRead).toEqual({ status: 400, items: fourRead.items });
+    expect(fourRead.status).toBe(400);
   });
 });

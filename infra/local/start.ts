@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { tableName } from '../../shared/db/table.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
+import { localSandboxEnvironment } from '../stages.ts';
 import { JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
@@ -87,9 +89,20 @@ async function seedDemoData(seed: boolean): Promise<string> {
   return `demo data: ${written} items written, ${kept} already present`;
 }
 
+/**
+ * The local sandbox chooses its integrations explicitly, as a deployed stage does: every one the
+ * sandbox implementation, and a one-time-link secret of its own, fresh each start (links from an
+ * earlier run stop working). Values already in the environment are kept.
+ */
+function chooseSandbox(): void {
+  for (const [name, value] of Object.entries(localSandboxEnvironment)) process.env[name] ??= value;
+  process.env.ONE_TIME_LINK_SECRET ??= randomBytes(32).toString('base64url');
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   if (!options) return;
+  chooseSandbox();
   const { dynamo, storage } = await openStorage(options.dataDir);
   const running: Running = { dynamo, stopJobs: () => {} };
   stopOnSignals(running);

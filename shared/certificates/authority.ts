@@ -2,6 +2,8 @@ import { ProviderUnavailable } from '../errors.ts';
 import { attentionChecks, type CertificateAuthority, organizationChecks, type ValidationLevel } from '../model/certificate.ts';
 import type { CaaRecordStatus, DcvState, DcvType, Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
+import { integrationImplementations, integrationSettings } from '../routes.ts';
+import { requiredSetting } from '../settings.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import { caaStatus } from './caa.ts';
 import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
@@ -152,12 +154,14 @@ function dnsRecordStatus(entry: DcvState, zone: ZoneRecord): DcvState['status'] 
 }
 
 /**
- * The gateway for an authority. Only the sandbox exists; `SANDBOX_AUTHORITY=false` (a deployment
- * meant to reach real authorities) refuses rather than pretend.
+ * The certificate-authority integration, as the stage chose it: `CERTIFICATE_AUTHORITY` (only
+ * `sandbox`, the data-driven sandbox authority, exists). Read when the function starts; without it
+ * the function refuses to start rather than run the sandbox by default.
  */
+const chosen = requiredSetting(integrationSettings.authority, integrationImplementations);
+
+/** The gateway for an authority, through the chosen integration. */
 export function authorityGateway(authority: CertificateAuthority): CertificateAuthorityGateway {
-  if (process.env.SANDBOX_AUTHORITY === 'false') {
-    throw new Error(`No live integration with certificate authority '${authority.name}' is configured`);
-  }
+  if (chosen !== 'sandbox') throw new Error(`No certificate-authority integration '${chosen}'`);
   return new SandboxAuthority(authority);
 }

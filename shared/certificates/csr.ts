@@ -122,13 +122,55 @@ function signatureAlgorithm(algorithm: AlgorithmIdentifier): { name: string; sch
   return { name: `rsassaPss-${digest}`, ...(scheme ? { scheme } : {}) };
 }
 
-/** A PEM block: BEGIN label, optional RFC 1421 header lines, base64 lines, END with the same label. */
-const pemBlock = /-----BEGIN ([^\n]+?)-----\n(?:(?:[^:\n]+: [^\n]+\n(?: +[^\n]+\n)*)+)?\n?((?:[A-Za-z0-9+/=]+\n)+)-----END \1-----/;
+const pemBegin = '-----BEGIN ';
+const pemEnd = '-----END ';
+const pemDashes = '-----';
+
+/** The label of an encapsulation boundary line (`-----BEGIN X-----` with `prefix` = pemBegin), else undefined. */
+function boundaryLabel(line: string, prefix: string): string | undefined {
+  if (!line.startsWith(prefix) || !line.endsWith(pemDashes) || line.length < prefix.length + pemDashes.length) return undefined;
+  return line.slice(prefix.length, line.length - pemDashes.length);
+}
+
+/** Whether every character of a line is a base64 character (RFC 4648 alphabet and padding). */
+function isBase64Line(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    const alphanumeric = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (!alphanumeric && c !== 43 && c !== 47 && c !== 61) return false;
+  }
+  return true;
+}
+
+/**
+ * The base64 text of the first PEM block (RFC 7468), read line by line in one pass: text before
+ * the BEGIN line is ignored (section 5.2), every line up to the END line with the same label must
+ * be base64 (surrounding whitespace and blank lines allowed, section 3's lax reading), and headers
+ * are refused (RFC 7468 defines none). Undefined when the text holds no BEGIN line; a block that
+ * breaks these rules is no CSR. No regular expression runs over the text.
+ */
+function pemBase64(text: string): string | undefined {
+  const lines = text.split('\n');
+  const begin = lines.findIndex((line) => boundaryLabel(line.trim(), pemBegin) !== undefined);
+  if (begin < 0) return undefined;
+  const label = boundaryLabel((lines[begin] as string).trim(), pemBegin);
+  const body: string[] = [];
+  for (const raw of lines.slice(begin + 1)) {
+    const line = raw.trim();
+    if (line.startsWith(pemEnd)) {
+      if (boundaryLabel(line, pemEnd) !== label || body.length === 0) break;
+      return body.join('');
+    }
+    if (!isBase64Line(line)) break;
+    body.push(line);
+  }
+  throw new CsrRejected(notACsr);
+}
 
 /** The bytes of a CSR given as PEM (the first block), hex, base64 or base64url DER. */
 function bytesOf(text: string): ArrayBuffer {
-  const pem = pemBlock.exec(text.replace(/\r/g, ''));
-  if (pem) return Convert.FromBase64((pem[2] ?? '').replace(/\n/g, ''));
+  const pem = pemBase64(text.replaceAll('\r', '\n'));
+  if (pem !== undefined) return Convert.FromBase64(pem);
   if (Convert.isHex(text)) return Convert.FromHex(text);
   if (Convert.isBase64(text)) return Convert.FromBase64(text);
   if (Convert.isBase64Url(text)) return Convert.FromBase64Url(text);

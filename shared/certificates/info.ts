@@ -16,7 +16,13 @@ function attention(checks: Checks, dcv: readonly DcvState[]): boolean {
   return organizationChecks.some((c) => checks[c] === 'ATTENTION') || dcv.some((e) => e.status === 'ATTENTION');
 }
 
-function linkFor(processId: number, authority: CertificateAuthority, checks: Checks, open: boolean, now: Date): string | undefined {
+async function linkFor(
+  processId: number,
+  authority: CertificateAuthority,
+  checks: Checks,
+  open: boolean,
+  now: Date,
+): Promise<string | undefined> {
   if (!open || !authority.validationManager) return undefined;
   if (!attentionChecks.some((c) => checks[c] === 'ATTENTION')) return undefined;
   return oneTimeLink(processId, authority.name, now);
@@ -120,16 +126,16 @@ function wireDcv(entry: DcvState): DcvValidation {
  * Spec 2.9 certificate shape (plus csrSummary, mismatches, nextAction) for a certificate process,
  * or for a quote of one (`of: 'quote'`: no process exists, so no one-time link either).
  */
-export function certificateInfo(
+export async function certificateInfo(
   process: Pick<ProcessRecord, 'id' | 'status'>,
   state: CertificateProcessState,
   authority: CertificateAuthority,
   now: Date,
   of: InfoOf = 'request',
-): CertificateInfo {
+): Promise<CertificateInfo> {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
   const { dcv, ...checks } = state.validations;
-  const link = of === 'quote' ? undefined : linkFor(process.id, authority, checks, open, now);
+  const link = of === 'quote' ? undefined : await linkFor(process.id, authority, checks, open, now);
   const nextAction = nextActionOf(checks, dcv, link, open, of);
   return {
     requiresAttention: attention(checks, dcv),
@@ -147,14 +153,14 @@ export function certificateInfo(
 }
 
 /** Spec 2.9 acme shape: the account's organization checks. */
-export function acmeInfo(
+export async function acmeInfo(
   process: Pick<ProcessRecord, 'id' | 'status'>,
   state: AcmeProcessState,
   authority: CertificateAuthority,
   now: Date,
-): AcmeInfo {
+): Promise<AcmeInfo> {
   const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
-  const link = linkFor(process.id, authority, state.validations, open, now);
+  const link = await linkFor(process.id, authority, state.validations, open, now);
   const nextAction = nextActionOf(state.validations, [], link, open, 'request');
   return {
     requiresAttention: attention(state.validations, []),

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { requireSecret, secretValue } from '../aws/secrets.ts';
 import { recordOneTimeLinkUse } from '../db/repositories/one-time-links.ts';
 
 /**
@@ -7,25 +8,23 @@ import { recordOneTimeLinkUse } from '../db/repositories/one-time-links.ts';
  *
  * Environment:
  * - `VALIDATION_MANAGER_URL`: the page the link leads to (default: the sandbox's own URL below).
- * - `ONE_TIME_LINK_SECRET`: the HMAC secret, at least 32 characters. Required when deployed; the
- *   sandbox default is used only when `ONE_TIME_LINK_SECRET` is unset and `SANDBOX_AUTHORITY` is not `false`.
+ * - `ONE_TIME_LINK_SECRET_ARN`: where the HMAC secret is (Secrets Manager, read at run time and
+ *   cached: shared/aws/secrets.ts); the local sandbox sets `ONE_TIME_LINK_SECRET` itself. At least
+ *   32 characters. Neither set: the function refuses to start; there is no default secret.
  * - `ONE_TIME_LINK_TTL_SECONDS`: lifetime of a link (default 86400).
  */
 
 export const defaultValidationManagerUrl = 'https://validation-manager.sandbox.invalid/validate';
-const sandboxSecret = 'sandbox-only-one-time-link-secret-do-not-use-in-production';
 const defaultTtlSeconds = 24 * 60 * 60;
 
 export class OneTimeLinkRejected extends Error {}
 
-function secret(): string {
-  const configured = process.env.ONE_TIME_LINK_SECRET;
-  if (configured) {
-    if (configured.length < 32) throw new Error('ONE_TIME_LINK_SECRET must be at least 32 characters long');
-    return configured;
-  }
-  if (process.env.SANDBOX_AUTHORITY === 'false') throw new Error('ONE_TIME_LINK_SECRET is not set');
-  return sandboxSecret;
+requireSecret('ONE_TIME_LINK_SECRET');
+
+async function secret(): Promise<string> {
+  const value = await secretValue('ONE_TIME_LINK_SECRET');
+  if (value.length < 32) throw new Error('ONE_TIME_LINK_SECRET must be at least 32 characters long');
+  return value;
 }
 
 function ttlSeconds(): number {
@@ -33,8 +32,10 @@ function ttlSeconds(): number {
   return Number.isInteger(raw) && raw > 0 ? raw : defaultTtlSeconds;
 }
 
-function sign(payload: string): string {
-  return createHmac('sha256', secret()).update(payload).digest('base64url');
+async function sign(payload: string): Promise<string> {
+  return createHmac('sha256', await secret())
+    .update(payload)
+    .digest('base64url');
 }
 
 interface LinkPayload {
@@ -52,17 +53,20 @@ interface LinkPayload {
  * The link for a process at an authority. Deterministic within a lifetime window (so repeated
  * reads of the process answer the same link and the same ETag); a new window gives a new link.
  */
-export function oneTimeLink(processId: number, authority: string, now: Date): string {
+export async function oneTimeLink(processId: number, authority: string, now: Date): Promise<string> {
   const ttl = ttlSeconds();
   const window = Math.floor(now.getTime() / 1000 / ttl);
   // Valid for the rest of this window plus one more, so a link never expires moments after issue.
   const expires = (window + 2) * ttl;
-  const nonce = createHmac('sha256', secret()).update(`${processId}:${authority}:${window}`).digest('base64url').slice(0, 22);
+  const nonce = createHmac('sha256', await secret())
+    .update(`${processId}:${authority}:${window}`)
+    .digest('base64url')
+    .slice(0, 22);
   const payload = Buffer.from(JSON.stringify({ p: processId, a: authority, e: expires, n: nonce } satisfies LinkPayload)).toString(
     'base64url',
   );
   const url = new URL(process.env.VALIDATION_MANAGER_URL || defaultValidationManagerUrl);
-  url.searchParams.set('token', `${payload}.${sign(payload)}`);
+  url.searchParams.set('token', `${payload}.${await sign(payload)}`);
   return url.toString();
 }
 
@@ -73,7 +77,7 @@ export function oneTimeLink(processId: number, authority: string, now: Date): st
 export async function redeemOneTimeLink(token: string, now: Date): Promise<{ processId: number; authority: string }> {
   const [payload, signature] = token.split('.');
   if (!payload || !signature) throw new OneTimeLinkRejected('malformed link');
-  const expected = Buffer.from(sign(payload));
+  const expected = Buffer.from(await sign(payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new OneTimeLinkRejected('invalid signature');
   let data: LinkPayload;

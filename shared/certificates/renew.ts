@@ -32,7 +32,8 @@ export async function renewCertificate(
 ): Promise<Outcome<RenewalQuote, CertificateInfo>> {
   const at = clock();
   const plan = await planRenewal(certificateId, body, principal.customer, at);
-  if (quoteOnly) return { quote: { ...certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at, 'quote'), ...plan.quote } };
+  if (quoteOnly)
+    return { quote: { ...(await certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at, 'quote')), ...plan.quote } };
   return { started: await submit(plan, body, principal, at) };
 }
 
@@ -69,7 +70,11 @@ async function submit(plan: RenewalPlan, body: RenewBody, principal: Principal, 
     );
   }
   const { process, state } = renewalRecords(submission, ids);
-  return { processId: ids.process, completed: process.status === 'COMPLETED', view: certificateInfo(process, state, plan.authority, at) };
+  return {
+    processId: ids.process,
+    completed: process.status === 'COMPLETED',
+    view: await certificateInfo(process, state, plan.authority, at),
+  };
 }
 
 /** Validations as auth-key validation leaves them: every DCV entry VALIDATED, its risk check (if any) PASSED. */

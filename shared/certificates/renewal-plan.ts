@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { readForRenewal } from '../db/repositories/certificate-requests.ts';
+import { getCertificateOf } from '../db/repositories/certificates.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateAuthority, CertificateProduct, CertificateRecord } from '../model/certificate.ts';
@@ -12,8 +13,8 @@ import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
 import type { RenewBody } from './renew-request.ts';
 import { priceRenewal } from './renewal-price.ts';
-import { type CheckedRenewal, checkRenewal, languageOf, zonePrefetch } from './renewal-rules.ts';
-import { managedZonesFor, pickManagedZones } from './zones.ts';
+import { type CheckedRenewal, checkRenewal, languageOf } from './renewal-rules.ts';
+import { pickManagedZones, zoneCandidates } from './zones.ts';
 
 /**
  * Planning a certificate renewal (spec 2.7, 4.2): the certificate must be the caller's and in its
@@ -36,22 +37,23 @@ export interface RenewalPlan {
   counters: { process: number; certificate: number };
 }
 
-/** Validates the request and resolves everything the quote and the process need. */
+/**
+ * Validates the request and resolves everything the quote and the process need. Ownership comes
+ * before cost: the certificate is read alone first (another customer's reads like a missing one,
+ * in the same work), and only a certificate of the caller's that can be renewed now gets its CSR
+ * parsed and verified, its names checked, and their zones (a bounded set: zones.ts) and the price
+ * list read.
+ */
 export async function planRenewal(certificateId: number, body: RenewBody, customer: string, at: Date): Promise<RenewalPlan> {
-  // The CSR is parsed first (no I/O): its names say which zones to read along with the
-  // certificate. A CSR error is still reported where the rules put it.
-  const csr = await parseCsr(body.csr).catch(refusal);
-  const zoneNames = zonePrefetch(body, csr instanceof CsrRejected ? undefined : csr);
-  // One BatchGet (certificate, counters, zones) and the price list's Query, at once; products
-  // and authorities are configuration, cached (shared/certificates/catalogue.ts).
-  const [read, list] = await Promise.all([readForRenewal(certificateId, zoneNames), getPriceList(customer)]);
-  const stored = read.certificate?.customer === customer ? read.certificate : undefined;
-  const { certificate, current } = await renewableCertificate(stored, certificateId, at);
+  const { certificate, current } = await renewableCertificate(await getCertificateOf(customer, certificateId), certificateId, at);
   const product = await requestedProduct(body.product, current);
   const authority = await catalogueAuthority(product.authority);
   if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
-  const checked = checkRenewal(product, body, csr);
-  const zones = read.zones ? pickManagedZones(customer, checked.allNames, read.zones) : await managedZonesFor(customer, checked.allNames);
+  const checked = checkRenewal(product, body, await parseCsr(body.csr).catch(refusal));
+  // One BatchGet (id counters, zones) and the price list's Query, at once; products and
+  // authorities are configuration, cached (shared/certificates/catalogue.ts).
+  const [read, list] = await Promise.all([readForRenewal(zoneCandidates(checked.allNames)), getPriceList(customer)]);
+  const zones = pickManagedZones(customer, checked.allNames, read.zones);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
   const validations = authorityGateway(authority).open(
     {

@@ -6,7 +6,6 @@ import type { DcvChoice } from './authority.ts';
 import { CsrRejected, type ParsedCsr } from './csr.ts';
 import { approverEmails, approverMailboxes, wwwCounterpart } from './dcv.ts';
 import type { DcvRequest, RenewBody } from './renew-request.ts';
-import { zoneCandidates } from './zones.ts';
 
 /**
  * A renewal request against its product's rules (spec 2.7: "usage per the ssl product metadata")
@@ -62,9 +61,6 @@ const subjectFields = ['organization', 'department', 'state', 'address', 'postal
 const csrOverrides: ReadonlySet<ProductField> = new Set(['organization', 'department', 'state', 'city']);
 
 const languageOfCountry: Record<string, string> = { NL: 'NL', BE: 'NL', FR: 'FR', DE: 'DE', AT: 'DE', CH: 'DE', LU: 'FR' };
-
-/** Above this many names, zones are read after validation rather than with the certificate. */
-const maxPrefetchedNames = 50;
 
 /** Whether a name is a domain name, or a wildcard over one. */
 export function isValidName(name: string): boolean {
@@ -255,22 +251,4 @@ function subjectOf(product: CertificateProduct, body: RenewBody, csr: ParsedCsr)
 /** The language of the authority's e-mails: the request's, else the CSR country's, else English. */
 export function languageOf(body: RenewBody, csr: ParsedCsr): string {
   return body.language ?? languageOfCountry[csr.summary.subject.country?.toUpperCase() ?? ''] ?? 'EN';
-}
-
-/**
- * Every name the request can end up certifying (the common name, its www counterpart, the SANs
- * of the body and of the CSR), whose zones can thus be read with the certificate before the
- * product's rules pick the names; undefined for an unusually long list, read later instead.
- */
-export function zonePrefetch(body: RenewBody, csr: ParsedCsr | undefined): string[] | undefined {
-  const commonNames = [body.domainName, csr?.summary.commonName].filter((n): n is string => n !== undefined);
-  const names = new Set([
-    ...commonNames,
-    ...commonNames.map(wwwCounterpart).filter((n): n is string => n !== undefined),
-    ...(body.san ?? []),
-    ...(csr?.summary.san ?? []),
-  ]);
-  const valid = [...names].filter((n) => n.length <= 253 && isValidName(n));
-  if (valid.length > maxPrefetchedNames) return undefined;
-  return zoneCandidates(valid);
 }

@@ -1,25 +1,58 @@
 import { getZonesByName } from '../db/repositories/zones.ts';
 import type { Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
-import { nameAndParents } from './dcv.ts';
+import { dcvBase } from './dcv.ts';
+
+/**
+ * Where the zones of a request's names are looked for, bounded whatever the names: a zone serves
+ * a registrable domain or a name below it, so the walk from a name goes up to its registrable
+ * domain and no further, taken as its last two labels (without the public suffix list, whose code
+ * and data would double a function's bundle: under a two-label suffix such as `co.uk` that one
+ * name is read too, and holds no zone); and down from there at most `maxZoneLabels` labels deep.
+ * A request reads at most `maxZoneCandidates` names in all, the shallowest first: a name's
+ * registrable domain is always among them.
+ */
+export const maxZoneLabels = 6;
+export const maxZoneCandidates = 100;
+
+/** The names a zone serving `name` may have, the registrable domain first: `a.b.example.nl` -> `example.nl`, `b.example.nl`, `a.b.example.nl`. */
+export function zoneNamesOf(name: string): string[] {
+  const labels = dcvBase(name).split('.');
+  const out: string[] = [];
+  for (let depth = 2; depth <= Math.min(labels.length, maxZoneLabels); depth++) out.push(labels.slice(-depth).join('.'));
+  return out;
+}
+
+/**
+ * The zone names to read for a request's names: each name's candidates, shallowest first across
+ * all names (every registrable domain, then one label deeper, ...), each once, at most `maxZoneCandidates`.
+ */
+export function zoneCandidates(names: readonly string[]): string[] {
+  const perName = names.map(zoneNamesOf);
+  const out = new Set<string>();
+  for (let depth = 0; depth < maxZoneLabels; depth++) {
+    for (const candidates of perName) {
+      const candidate = candidates[depth];
+      if (candidate === undefined) continue;
+      if (out.size >= maxZoneCandidates && !out.has(candidate)) return [...out];
+      out.add(candidate);
+    }
+  }
+  return [...out];
+}
 
 /**
  * The zone the service manages for each name of a request, for this customer: the zone of the name
- * itself or of its closest parent. One BatchGet for all names. A zone of another customer, or one
- * the service does not manage, counts as not managed here.
+ * itself or of its closest parent, among the bounded candidates. One BatchGet for all names. A zone
+ * of another customer, or one the service does not manage, counts as not managed here.
  */
 export async function managedZonesFor(customer: string, names: readonly string[]): Promise<Map<string, ZoneRecord | undefined>> {
   return pickManagedZones(customer, names, await getZonesByName(zoneCandidates(names)));
 }
 
-/** The zone names that may serve `names` (each name and its parents), to read in one batch. */
-export function zoneCandidates(names: readonly string[]): string[] {
-  return [...new Set(names.flatMap((n) => nameAndParents(n)))];
-}
-
 /**
- * managedZonesFor over zones already read (any superset of the candidates of `names`, so a caller
- * can read them along with its other items).
+ * managedZonesFor over zones already read (the candidates of `names`, so a caller can read them
+ * along with its other items).
  */
 export function pickManagedZones(
   customer: string,
@@ -34,7 +67,8 @@ export function pickManagedZones(
   for (const name of names)
     out.set(
       name,
-      nameAndParents(name)
+      zoneNamesOf(name)
+        .reverse()
         .map((c) => zones.get(c))
         .find((z) => z !== undefined),
     );

@@ -49,9 +49,17 @@ export async function getItem<S extends v.GenericSchema>(
   return out.Item ? parseItem(schema, entity, out.Item) : undefined;
 }
 
+/** The filter that keeps only a customer's items: the table hands back nothing of another customer's. */
+export const ownedBy = (customer: string) => ({
+  FilterExpression: 'customer = :owner',
+  ExpressionAttributeValues: { ':owner': customer },
+});
+
 /**
- * One GetItem of an item a customer owns, parsed; undefined when absent or another customer's, so
- * that both read alike and existence does not leak (contract section 1).
+ * One item a customer owns, parsed; undefined when absent or another customer's. The item is read
+ * by its key with a Query whose filter keeps only the customer's, so another customer's item and
+ * a missing one are the same call with the same empty answer: the function does the same work for
+ * both, and existence does not leak, not even in time (contract section 1).
  */
 export async function getItemOf<S extends v.GenericSchema<unknown, { customer: string }>>(
   customer: string,
@@ -59,8 +67,16 @@ export async function getItemOf<S extends v.GenericSchema<unknown, { customer: s
   schema: S,
   entity: string,
 ): Promise<v.InferOutput<S> | undefined> {
-  const record = await getItem(key, schema, entity);
-  return record?.customer === customer ? record : undefined;
+  const filter = ownedBy(customer);
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk = :sk',
+      FilterExpression: filter.FilterExpression,
+      ExpressionAttributeValues: { ':pk': key.pk, ':sk': key.sk, ...filter.ExpressionAttributeValues },
+    }),
+  );
+  return Items[0] && parseItem(schema, entity, Items[0]);
 }
 
 /** A Query paged to the end (DynamoDB returns at most 1 MB a page), raw items. */
@@ -81,9 +97,18 @@ const partition = (attribute: 'pk' | 'gsi1pk', value: string) => ({
   ExpressionAttributeValues: { ':pk': value },
 });
 
-/** Every item of one partition, paged to the end, raw (a partition may hold several entities). */
-export function queryPartition(pk: string): Promise<Record<string, unknown>[]> {
-  return queryAll(partition('pk', pk));
+/**
+ * Every item of one partition, paged to the end, raw (a partition may hold several entities);
+ * with `owner`, only that customer's items (another customer's are filtered out by the table).
+ */
+export function queryPartition(pk: string, owner?: string): Promise<Record<string, unknown>[]> {
+  if (owner === undefined) return queryAll(partition('pk', pk));
+  const filter = ownedBy(owner);
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: filter.FilterExpression,
+    ExpressionAttributeValues: { ':pk': pk, ...filter.ExpressionAttributeValues },
+  });
 }
 
 /** Every item of one partition, all of one entity, in sort-key order, parsed. */

@@ -11,6 +11,22 @@ export interface ItemKey {
   gsi1sk?: string;
 }
 
+/**
+ * The partition key prefixes of the kinds of item a grant may be limited to (shared/routes.ts
+ * `TableUse.only`, IAM `dynamodb:LeadingKeys`): the key builders below use them, so a grant and the
+ * keys a function builds cannot drift apart.
+ */
+export const keyKinds = {
+  apiKey: 'APIKEY#',
+  provider: 'PROVIDER#',
+  priceList: 'PRICELIST#',
+  rates: 'RATES#',
+  domain: 'DOMAIN#',
+  process: 'PROCESS#',
+  certificateAuthority: 'CA#',
+} as const;
+export type KeyKind = keyof typeof keyKinds;
+
 /** Zero-padded so numeric ids sort in numeric order inside a sort key. */
 function pad(id: number): string {
   return String(id).padStart(12, '0');
@@ -21,7 +37,7 @@ function pad(id: number): string {
  * progress share it, so a name's state is one Query (and a conditional put guards each per name).
  */
 function domainPartition(domainName: string): string {
-  return `DOMAIN#${domainName}`;
+  return `${keyKinds.domain}${domainName}`;
 }
 
 /** The key of one item of a domain name's collection. */
@@ -38,7 +54,7 @@ export const keys = {
   /** An API key, found by the SHA-256 of the key; listed per customer through gsi1. */
   apiKey: (keyHash: string, customer: string, user: string): ItemKey =>
     listed(keys.apiKeyByHash(keyHash), `APIKEYS#${customer}`, `APIKEY#${user}#${keyHash}`),
-  apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  apiKeyByHash: (keyHash: string) => ({ pk: `${keyKinds.apiKey}${keyHash}`, sk: 'APIKEY' }),
   apiKeysOfCustomer: (customer: string) => ({ gsi1pk: `APIKEYS#${customer}` }),
 
   customer: (handle: string): ItemKey => ({ pk: `CUSTOMER#${handle}`, sk: 'CUSTOMER' }),
@@ -48,7 +64,7 @@ export const keys = {
   contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}` }),
 
   /** Registry (and later certificate authority) metadata, by kind and name. */
-  provider: (kind: string, name: string): ItemKey => ({ pk: `PROVIDER#${kind}#${name}`, sk: 'PROVIDER' }),
+  provider: (kind: string, name: string): ItemKey => ({ pk: `${keyKinds.provider}${kind}#${name}`, sk: 'PROVIDER' }),
   /** Which registry serves an extension (`co.uk`, `uk`); looked up longest match first. */
   providerExtension: (extension: string): ItemKey => ({ pk: `EXTENSION#${extension}`, sk: 'EXTENSION' }),
 
@@ -57,7 +73,7 @@ export const keys = {
 
   /** A process by id; listed per customer in id order through gsi1. */
   process: (id: number, customer: string): ItemKey => listed(keys.processById(id), `PROCESSES#${customer}`, `PROCESS#${pad(id)}`),
-  processById: (id: number) => ({ pk: `PROCESS#${id}`, sk: 'PROCESS' }),
+  processById: (id: number) => ({ pk: `${keyKinds.process}${id}`, sk: 'PROCESS' }),
   processesOfCustomer: (customer: string) => ({ gsi1pk: `PROCESSES#${customer}` }),
 
   /** A domain in an account, by name (a name is in at most one account); listed per customer. */
@@ -99,14 +115,14 @@ export const keys = {
    * whole list is one Query. Sort keys keep the stable order: product, then action, then date.
    */
   price: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
-    pk: `PRICELIST#${customer}`,
+    pk: `${keyKinds.priceList}${customer}`,
     sk: `PRICE#${product}#${action}#${fromDate}`,
   }),
   promo: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
-    pk: `PRICELIST#${customer}`,
+    pk: `${keyKinds.priceList}${customer}`,
     sk: `PROMO#${product}#${action}#${fromDate}`,
   }),
-  priceList: (customer: string) => ({ pk: `PRICELIST#${customer}` }),
+  priceList: (customer: string) => ({ pk: `${keyKinds.priceList}${customer}` }),
 
   /**
    * An idempotency record (shared/http/idempotency.ts): one partition per hashed key, so retries of
@@ -115,8 +131,8 @@ export const keys = {
   idempotency: (hashedKey: string): ItemKey => ({ pk: `IDEMPOTENCY#${hashedKey}`, sk: 'IDEMPOTENCY' }),
 
   /** Daily exchange rates against a base currency (the ECB publishes EUR rates), by date. */
-  rate: (base: string, date: string): ItemKey => ({ pk: `RATES#${base}`, sk: `RATE#${date}` }),
-  ratesOf: (base: string) => ({ pk: `RATES#${base}` }),
+  rate: (base: string, date: string): ItemKey => ({ pk: `${keyKinds.rates}${base}`, sk: `RATE#${date}` }),
+  ratesOf: (base: string) => ({ pk: `${keyKinds.rates}${base}` }),
 
   /** A certificate by id; listed per customer in id order through gsi1. */
   certificate: (id: number, customer: string): ItemKey => ({
@@ -132,7 +148,7 @@ export const keys = {
   certificateProduct: (product: string): ItemKey => ({ pk: 'SSLPRODUCT', sk: `SSLPRODUCT#${product}` }),
   certificateProducts: () => ({ pk: 'SSLPRODUCT' }),
   /** A certificate authority's configuration (and the sandbox authority's behaviour). */
-  certificateAuthority: (name: string): ItemKey => ({ pk: `CA#${name}`, sk: 'CA' }),
+  certificateAuthority: (name: string): ItemKey => ({ pk: `${keyKinds.certificateAuthority}${name}`, sk: 'CA' }),
   /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
   oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
   /**

@@ -34,7 +34,7 @@ const Seconds = v.pipe(
   v.transform(Number),
   v.maxValue(2_147_483_647),
 );
-const Mailbox = v.pipe(v.string(), v.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'));
+const Mailbox = v.pipe(v.string(), v.regex(/^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/, 'must be an e-mail address'));
 
 const DnsEnv = v.object({
   DNS_NAMESERVERS: v.optional(NameServers, 'ns1.registrar-sandbox.example,ns2.registrar-sandbox.example,ns3.registrar-sandbox.example'),

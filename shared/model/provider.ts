@@ -1,6 +1,12 @@
 import * as v from 'valibot';
 import { WireTime } from '../schemas/primitives.ts';
 
+/**
+ * The most labels a registry's extension has (`co.uk`: 2; public suffixes run to 4, such as
+ * `pvt.k12.ma.us`), so that the extensions a name may fall under are a few, however deep the name.
+ */
+export const maxExtensionLabels = 4;
+
 /** Client domain statuses a registry may let the registrar set (contract 3.4). */
 export const ClientDomainStatus = v.picklist([
   'CLIENT_HOLD',
@@ -49,7 +55,14 @@ const Periods = v.array(v.pipe(v.number(), v.integer(), v.minValue(0)));
 
 /** Provider metadata under the contract's wire keys (spec 2.10, contract 3.4); every field optional. */
 export const ProviderMetadata = v.object({
-  possibleDomainExtensions: v.optional(v.array(v.string())),
+  possibleDomainExtensions: v.optional(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.check((ext) => ext.split('.').length <= maxExtensionLabels, `an extension has at most ${maxExtensionLabels} labels`),
+      ),
+    ),
+  ),
   createDomainPeriods: v.optional(Periods),
   renewDomainPeriods: v.optional(Periods),
   transferDomainPeriods: v.optional(Periods),
@@ -70,11 +83,11 @@ export type ProviderMetadata = v.InferOutput<typeof ProviderMetadata>;
 export const ProviderKind = v.picklist(['REGISTRY']);
 export type ProviderKind = v.InferOutput<typeof ProviderKind>;
 
-/** The extension candidates of a domain, longest first: `a.b.co.uk` -> `b.co.uk`, `co.uk`, `uk`. */
+/** The extension candidates of a domain, longest first, at most `maxExtensionLabels` labels: `a.b.co.uk` -> `b.co.uk`, `co.uk`, `uk`. */
 export function extensionCandidates(domainName: string): string[] {
   const labels = domainName.split('.');
   const result: string[] = [];
-  for (let i = 1; i < labels.length; i++) result.push(labels.slice(i).join('.'));
+  for (let i = Math.max(1, labels.length - maxExtensionLabels); i < labels.length; i++) result.push(labels.slice(i).join('.'));
   return result;
 }
 

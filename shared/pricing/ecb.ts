@@ -31,6 +31,8 @@ const Rate = v.pipe(
   v.number(),
   v.finite(),
   v.gtValue(0, 'rate must be above zero'),
+  // The largest euro reference rate is about 20,000 (IDR); a million is no rate.
+  v.maxValue(1_000_000, 'rate must be at most 1000000'),
 );
 
 const Entry = v.object({
@@ -134,14 +136,70 @@ export function parseEcbDaily(xml: string, today: Date = new Date()): DailyRates
   return { date: day.time, rates };
 }
 
-/** Fetches the daily XML (time-limited, size-limited); throws on a network error or a non-200 answer. */
-export async function fetchEcbDaily(url: string, timeoutMs = 10_000): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { Accept: 'application/xml, text/xml' } });
-  if (response.status !== 200) {
+/** The most bytes a rates document may have: the ECB's is about 1.5 KB. */
+export const maxRatesBytes = 64 * 1024;
+
+/**
+ * Fetches the daily XML: time-limited; redirects refused (a 3xx is an error, never followed, so the
+ * fetch cannot be sent elsewhere); the body streamed and given up as soon as it passes `maxBytes`
+ * (a declared Content-Length above it is refused before reading). Throws on a network error or
+ * any answer but 200.
+ */
+export async function fetchEcbDaily(url: string, timeoutMs = 10_000, maxBytes = maxRatesBytes): Promise<string> {
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { Accept: 'application/xml, text/xml' },
+    redirect: 'manual',
+  });
+  const refuse = async (reason: string): Promise<never> => {
     await response.body?.cancel();
-    throw new RatesDocumentError(`The rates URL answered HTTP ${response.status}`);
+    throw new RatesDocumentError(reason);
+  };
+  if (response.status >= 300 && response.status < 400)
+    await refuse(`The rates URL answered HTTP ${response.status}; redirects are not followed`);
+  if (response.status !== 200) await refuse(`The rates URL answered HTTP ${response.status}`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) await refuse(`The rates document is larger than ${maxBytes} bytes`);
+  return readCapped(response, maxBytes);
+}
+
+/** The body as text, read chunk by chunk and abandoned past `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new RatesDocumentError(`The rates document is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
   }
-  const text = await response.text();
-  if (text.length > 1_000_000) throw new RatesDocumentError('The rates document is larger than 1 MB');
-  return text;
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** How far one rate may move from one published day to the next: by a factor of 1.5 (up 50%, down a third). */
+export const maxDailyMove = 1.5;
+
+/**
+ * Why a day's rates are not plausible against the newest day stored before (undefined when they
+ * are): a currency both days list that moved by more than `maxDailyMove`. The ECB's reference
+ * rates move by a few percent on the worst days; a larger move is a broken or forged feed, and
+ * storing it would reprice every converted price list. Refused, the job fails and alarms; the
+ * last good rates stay in force.
+ */
+export function implausibleMove(daily: DailyRates, previous: DailyRates | undefined): string | undefined {
+  if (!previous || previous.date === daily.date) return undefined;
+  for (const [currency, rate] of Object.entries(daily.rates)) {
+    const before = previous.rates[currency];
+    if (before === undefined) continue;
+    const factor = rate / before;
+    if (factor > maxDailyMove || factor < 1 / maxDailyMove) {
+      return `${currency} moved from ${before} on ${previous.date} to ${rate} on ${daily.date}, by more than a factor of ${maxDailyMove}`;
+    }
+  }
+  return undefined;
 }

@@ -21,7 +21,8 @@ export type DomainAction = (typeof domainActions)[number];
 export const certificateActions = ['REQUEST', 'RENEW', 'EXTRA_DOMAIN', 'EXTRA_WILDCARD'] as const;
 export type CertificateAction = (typeof certificateActions)[number];
 
-const extensionPattern = /^[a-z0-9]+(?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9]+(?:[a-z0-9-]*[a-z0-9])?)*$/;
+/** Labels of letters, digits and inner hyphens (at most 63 characters each), dot-separated. */
+const extensionPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** The product name of a domain extension: `com` -> `domain_com`, `co.uk` -> `domain_co.uk`. */
 export function domainProduct(extension: string): string {

@@ -5,6 +5,28 @@ export interface TableCall {
   command: string;
   /** Partition keys named by the input (`Key`, `Item`, `Keys`, transaction items, `:pk` of a Query). */
   partitions: string[];
+  /**
+   * Items the call read, as the table charges them: a GetItem 1, a BatchGetItem each key it asked
+   * for (found or not), a Query each item it examined (`ScannedCount`, filtered out or not); 0 for writes.
+   */
+  itemsRead: number;
+  /** Items the call answered (`Item`, `Items`, `Responses`), as the function received them. */
+  itemsAnswered: number;
+  /** The command's input, as sent. */
+  input: Record<string, unknown>;
+}
+
+/** What a call read and answered, from its input and output. */
+function reads(command: string, input: unknown, output: unknown): { itemsRead: number; itemsAnswered: number } {
+  const out = (output ?? {}) as { Item?: unknown; Items?: unknown[]; ScannedCount?: number; Responses?: Record<string, unknown[]> };
+  const answered = (out.Item ? 1 : 0) + (out.Items?.length ?? 0) + Object.values(out.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+  if (command.startsWith('GetItem') || command.startsWith('GetCommand')) return { itemsRead: 1, itemsAnswered: answered };
+  if (command.startsWith('BatchGet')) {
+    const requested = Object.values((input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems ?? {});
+    return { itemsRead: requested.reduce((n, r) => n + (r.Keys?.length ?? 0), 0), itemsAnswered: answered };
+  }
+  if (command.startsWith('Query')) return { itemsRead: out.ScannedCount ?? 0, itemsAnswered: answered };
+  return { itemsRead: 0, itemsAnswered: answered };
 }
 
 /** A partition key as the document client (`'X'`) or a marshalled command (`{S: 'X'}`) carries it. */
@@ -39,8 +61,17 @@ export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ resul
   const client = db();
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      details.push({ command: String(context.commandName), partitions: partitionsOf(args.input) });
-      return next(args);
+      const call: TableCall = {
+        command: String(context.commandName),
+        partitions: partitionsOf(args.input),
+        itemsRead: 0,
+        itemsAnswered: 0,
+        input: args.input as Record<string, unknown>,
+      };
+      details.push(call);
+      const result = await next(args);
+      Object.assign(call, reads(call.command, args.input, result.output));
+      return result;
     },
     { step: 'initialize', name },
   );

@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CertificateRecord } from '../../model/certificate.ts';
+import type { CertificateRecord } from '../../model/certificate.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import { ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
 import { db } from '../client.ts';
@@ -7,7 +7,7 @@ import { parseItem, readItems } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
-import { certificateEntity, certificateItem, openRequestItem } from './certificates.ts';
+import { certificateItem, openRequestItem } from './certificates.ts';
 import { processItem } from './processes.ts';
 import { appendZoneRecordsItem, zoneEntity } from './zones.ts';
 
@@ -29,39 +29,29 @@ export interface RenewalRecords {
   issued?: CertificateRecord;
 }
 
-/** What a renewal reads before it decides anything. */
+/** What a renewal reads once the certificate is known to be the caller's and the request keeps its product's rules. */
 export interface RenewalReads {
-  /** The certificate, whoever holds it (the caller checks the customer). */
-  certificate?: CertificateRecord;
   /** The id sequences as read (ids are claimed in the renewal's transaction). */
   counters: { process: number; certificate: number };
-  /** The zones of `zoneNames` that exist, whoever holds them; undefined when no names were given. */
-  zones?: ZoneRecord[];
+  /** The zones of the names asked for that exist, whoever holds them (the caller checks the customer). */
+  zones: ZoneRecord[];
 }
 
-/**
- * The certificate, the id counters and the zones that may serve the request's names, in one
- * BatchGet: everything a renewal reads but the price list. `zoneNames` undefined reads no zones.
- */
-export async function readForRenewal(certificateId: number, zoneNames: readonly string[] | undefined): Promise<RenewalReads> {
+/** The id counters and the zones that may serve the request's names, in one BatchGet. */
+export async function readForRenewal(zoneNames: readonly string[]): Promise<RenewalReads> {
   const named: Record<string, { pk: string; sk: string }> = {
-    certificate: keys.certificateById(certificateId),
     processCounter: counterKey('process'),
     certificateCounter: counterKey('certificate'),
   };
-  zoneNames?.forEach((name, i) => {
+  zoneNames.forEach((name, i) => {
     named[`zone${i}`] = keys.zoneByName(name);
   });
   const items = await readItems(named);
   const zones = zoneNames
-    ?.map((_, i) => items[`zone${i}`])
+    .map((_, i) => items[`zone${i}`])
     .filter((item) => item !== undefined)
     .map((item) => parseItem(ZoneRecord, zoneEntity, item));
-  return {
-    ...(items.certificate ? { certificate: parseItem(CertificateRecord, certificateEntity, items.certificate) } : {}),
-    counters: { process: counterValue(items.processCounter), certificate: counterValue(items.certificateCounter) },
-    ...(zones ? { zones } : {}),
-  };
+  return { counters: { process: counterValue(items.processCounter), certificate: counterValue(items.certificateCounter) }, zones };
 }
 
 /** A renewal to record: the certificate renewed and its holder, the id counters as read, the DCV records per zone. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../../model/certificate.ts';
-import { batchGetAll, getItem, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { batchGetAll, getItem, getItemOf, parseItem, putItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { nextId } from './counters.ts';
 
@@ -20,10 +20,9 @@ export function putCertificate(record: CertificateRecord, ifAbsent = false): Pro
   return putItem(certificateItem(record), ifAbsent);
 }
 
-/** A certificate of this customer; another customer's reads as absent (contract section 1). */
-export async function getCertificateOf(customer: string, id: number): Promise<CertificateRecord | undefined> {
-  const certificate = await getItem(keys.certificateById(id), CertificateRecord, certificateEntity);
-  return certificate?.customer === customer ? certificate : undefined;
+/** A certificate of this customer; another customer's reads as absent, in the same work (items.ts getItemOf). */
+export function getCertificateOf(customer: string, id: number): Promise<CertificateRecord | undefined> {
+  return getItemOf(customer, keys.certificateById(id), CertificateRecord, certificateEntity);
 }
 
 /** The next certificate id (atomic; see counters.ts). */

@@ -30,11 +30,12 @@ export function listDomains(customer: string): Promise<DomainRecord[]> {
 }
 
 /**
- * A domain name's item collection in one Query: the domain (if some account holds it) and its
- * zone (if the service has one). Callers check the customer of each.
+ * A domain name's item collection in one Query, as far as it is this customer's: the domain (if
+ * the customer holds it) and its zone (if the customer's). Another customer's items are filtered
+ * out by the table, so a name of another account and an unknown name read alike, in work too.
  */
-export async function getDomainAndZone(domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneRecord }> {
-  const items = await queryPartition(keys.domainCollection(domainName).pk);
+export async function getDomainAndZoneOf(customer: string, domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneRecord }> {
+  const items = await queryPartition(keys.domainCollection(domainName).pk, customer);
   const out: { domain?: DomainRecord; zone?: ZoneRecord } = {};
   for (const item of items) {
     if (item.entity === entity) out.domain = parseItem(DomainRecord, entity, item);

@@ -1,0 +1,53 @@
+import { type Integration, integrationSettings } from '../shared/routes.ts';
+
+/**
+ * A deployment stage: its name (the API Gateway stage, and part of the stack's name) and the
+ * implementation of each integration it runs, chosen here and nowhere else. Every function is
+ * handed its integrations' settings; a function started without them refuses to start
+ * (shared/settings.ts), so no deployment runs the sandbox by default.
+ *
+ * A stage that runs a sandbox integration says so by name: its name starts with `sandbox`. This
+ * build ships the sandbox implementations only, so `sandbox` is the one stage it can deploy; a
+ * production stage needs real registry and authority gateways first.
+ */
+export interface Stage {
+  name: string;
+  integrations: Record<Integration, 'sandbox'>;
+}
+
+/** The stages this build can deploy, by name (`cdk deploy -c stage=<name>`). */
+export const stages: Record<string, Stage> = {
+  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox' } },
+};
+
+/** Throws unless a stage running a sandbox integration is named for it. */
+export function checkStage(stage: Stage): Stage {
+  const sandboxed = Object.entries(stage.integrations).filter(([, implementation]) => implementation === 'sandbox');
+  if (sandboxed.length > 0 && !stage.name.startsWith('sandbox')) {
+    throw new Error(
+      `Stage '${stage.name}' would run the sandbox ${sandboxed.map(([integration]) => integration).join(' and ')}: a stage that runs a sandbox integration must be named sandbox...`,
+    );
+  }
+  if (!/^[a-z][a-z0-9-]{0,63}$/.test(stage.name))
+    throw new Error(`Stage name '${stage.name}' must be lower-case letters, digits and hyphens`);
+  return stage;
+}
+
+/** The stage named on the command line (`-c stage=<name>`): required, one of `stages`. */
+export function stageFromContext(name: unknown): Stage {
+  const stage = typeof name === 'string' ? stages[name] : undefined;
+  if (!stage) {
+    throw new Error(
+      `Choose the stage to synthesize or deploy: -c stage=<name>, one of ${Object.keys(stages).join(', ')} (got ${JSON.stringify(name)})`,
+    );
+  }
+  return checkStage(stage);
+}
+
+/** The settings naming each integration's implementation, as the functions read them. */
+export function integrationEnvironment(stage: Stage, used: readonly Integration[] = []): Record<string, string> {
+  return Object.fromEntries(used.map((integration) => [integrationSettings[integration], stage.integrations[integration]]));
+}
+
+/** What the local sandbox (`npm start`, the tests, the benchmark) runs: every integration's sandbox, chosen explicitly. */
+export const localSandboxEnvironment: Record<string, string> = integrationEnvironment(stages.sandbox as Stage, ['registry', 'authority']);

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayTokenAuthorizerEvent, Context, ScheduledEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as authorizer } from '../functions/authorizer/handler.ts';
+import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
+import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
+import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
+import { keyKinds } from '../shared/db/keys.ts';
+import { forgetCachedRates } from '../shared/pricing/rates.ts';
+import { authorizerDir, authorizerTable, jobs, routes, type TableUse } from '../shared/routes.ts';
+import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
+import { renew, testCertificate } from './support/certificates.ts';
+import { makeCsr } from './support/csr.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
+import { emptyUse, type ObservedUse, observe } from './support/table-use.ts';
+import { demoBody, plus, poll, transfer } from './support/transfer.ts';
+
+/**
+ * Least privilege from the route table: every route and job declares what it does to the table
+ * (its DynamoDB actions, whether it queries the index, and, where it touches a few kinds of item
+ * only, which), the stack grants exactly that (test/infra-hardening.test.ts), and here each
+ * function's flows run against DynamoDB Local with every call recorded at the SDK client: what a
+ * function does must be what it declares, no less (the grant would refuse it on AWS) and no more
+ * (a declared action nobody takes is a grant too many).
+ */
+
+const used = new Map<string, ObservedUse>();
+
+/** Runs `fn` and adds what it did to the table to the function's observed use. */
+async function as<T>(fn: string, run: () => Promise<T>): Promise<T> {
+  const { result, details } = await recordTableCalls(run);
+  const use = used.get(fn) ?? emptyUse();
+  for (const d of details) observe(use, d);
+  used.set(fn, use);
+  return result;
+}
+
+const csr = makeCsr({ subject: 'CN=www.demo-shop.nl, O=Demo Hosting B.V., C=NL', san: ['www.demo-shop.nl', 'demo-shop.nl'] });
+const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} } as unknown as ScheduledEvent;
+const jobContext = { awsRequestId: 'grants', functionName: 'job' } as Context;
+const sample = readFileSync(new URL('./fixtures/ecb/eurofxref-daily-2026-11-20.xml', import.meta.url), 'utf8');
+let ecb: Server;
+
+beforeAll(async () => {
+  ecb = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/xml' }).end(sample));
+  await new Promise<void>((resolve) => ecb.listen(0, '127.0.0.1', resolve));
+  process.env.ECB_RATES_URL = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}/eurofxref-daily.xml`;
+  // Warm the keys, so the routes' recordings hold only their own calls.
+  for (const key of [demoKey, limitedKey, otherKey]) await call('GET', '/v2/providers/REGISTRY/sidn/info', { key });
+  forgetCatalogue();
+  forgetCachedRates();
+});
+
+afterAll(async () => {
+  delete process.env.ECB_RATES_URL;
+  await new Promise((resolve) => ecb.close(resolve));
+});
+
+const tokenEvent = (token: string) =>
+  ({
+    type: 'TOKEN',
+    authorizationToken: token,
+    methodArn: 'arn:aws:execute-api:eu-west-1:1:api/sandbox/GET/v2/x',
+  }) as APIGatewayTokenAuthorizerEvent;
+
+describe("each function's table use is what it declares", () => {
+  it('runs the flows of every function', async () => {
+    await as(authorizerDir, () => authorizer(tokenEvent('ApiKey demo-key')));
+    await as(authorizerDir, () => authorizer(tokenEvent('ApiKey never-issued-key-0123456789')).catch(() => undefined));
+
+    await as('openapi', () => call('GET', '/v2/openapi.json', { key: null }));
+    await as('provider-info', () => call('GET', '/v2/providers/REGISTRY/nominet/info'));
+    await as('pricelist', () => call('GET', '/v2/customers/demo/pricelist?currency=USD'));
+    await as('zone', () => call('GET', '/v2/domains/demo-shop.nl/zone'));
+    await as('process-info', () => call('GET', '/v2/processes/501/info'));
+    await as('process-info', () => call('GET', '/v2/processes/502/info'));
+
+    await as('transfer', () => transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' }, { quote: true }));
+    await as('transfer', () => transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' }));
+    await as('transfer', () =>
+      transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' }, { headers: { 'Idempotency-Key': 'grants-1' } }),
+    );
+    await as('transfer', () =>
+      transfer('transfer-locked.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' }, { headers: { 'Idempotency-Key': 'grants-2' } }),
+    );
+    await as('transfer', () => transfer('transfer-rejected.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' }));
+    await as('transfer', () => transfer('transfer-tag.co.uk', { ...demoBody, zone: { service: 'BASIC' } }));
+
+    await as('renew', () => renew(1001, { period: 12, csr }, { quote: true }));
+    await as('renew', () => renew(1001, { period: 12, csr }, { headers: { 'Idempotency-Key': 'grants-3' } }));
+    await as('renew', () => renew(1001, { period: 12, csr }, { headers: { 'Idempotency-Key': 'grants-4' } }));
+    const auto = await testCertificate({ product: 'ssl_sectigo_dv' });
+    await as('renew', () => renew(auto.id, { period: 12, csr, authKey: true }));
+
+    await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
+    await as('dcv-check', () => dcvCheck(scheduled, jobContext));
+    await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
+  }, 60_000);
+
+  const declared: [string, TableUse | undefined][] = [
+    ...routes.map((r) => [r.dir, r.table] as [string, TableUse | undefined]),
+    ...jobs.map((j) => [j.dir, j.table] as [string, TableUse | undefined]),
+    [authorizerDir, authorizerTable],
+  ];
+
+  it.each(declared)(
+    '%s: takes exactly the actions it declares, queries the index only if it says so, touches only the kinds it names',
+    (fn, use) => {
+      const seen = used.get(fn) ?? emptyUse();
+      expect({ actions: [...seen.actions].sort(), index: seen.index }).toEqual({
+        actions: [...(use?.actions ?? [])].sort(),
+        index: use?.index === true,
+      });
+      if (use?.only) {
+        const allowed = use.only.map((kind) => keyKinds[kind as keyof typeof keyKinds]);
+        expect([...seen.kinds].filter((kind) => !allowed.includes(kind as never))).toEqual([]);
+      }
+    },
+  );
+});
