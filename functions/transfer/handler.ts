@@ -13,6 +13,7 @@ export const handler = endpoint(
     body: jsonBody,
     idempotency: idempotency('transfer', (input: TransferRequest) => input.query.quote !== true),
   },
-  ({ input, principal }) => transferDomain({ domainName: input.path.domainName, body: input.body, principal }, input.query.quote === true),
+  ({ input, principal }, commitWith) =>
+    transferDomain({ domainName: input.path.domainName, body: input.body, principal }, input.query.quote === true, commitWith),
   processAnswer(200),
 );
