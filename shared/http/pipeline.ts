@@ -34,6 +34,12 @@ export interface EndpointOptions<S extends v.GenericSchema> {
    */
   body?: JsonBody;
   /**
+   * The caller's authorization that needs no table read (the customer named in the body, a
+   * permission an option requires): run before anything else of the route, a replay included, so an
+   * Idempotency-Key never answers a caller what it may not do itself. The use case checks again.
+   */
+  authorize?: (request: ApiRequest<v.InferOutput<S>>) => void;
+  /**
    * Idempotency-Key handling of a state-changing route: `idempotency(...)` from
    * shared/http/idempotency.ts, applied here around the use case and its answer (a separate module,
    * so the routes without it carry none of it).
@@ -239,7 +245,7 @@ const neverLogEvents = { resetKeys: true, logEvent: false } as const;
 
 /**
  * Builds a Lambda handler for one route: request id -> authentication -> JSON body -> validation
- * -> the use case (once per Idempotency-Key where the route says so) -> its
+ * -> authorization -> the use case (once per Idempotency-Key where the route says so) -> its
  * answer, with one error mapping at the boundary. Handlers stay thin: `run` calls one use case,
  * passing on `commitWith` where the use case records its outcome in a transaction; `respond` says
  * how its result is answered (status, headers, body: shared/http/response.ts has the shared ones;
@@ -264,6 +270,7 @@ export function endpoint<S extends v.GenericSchema, R>(
       requestId: s.requestId,
       headers: s.headers,
     };
+    options.authorize?.(request);
     const answer = (result: R) => respond(result, request);
     const reply = options.idempotency
       ? await options.idempotency.around(request, (commitWith: CommitWith<R>) => run(request, commitWith), answer)

@@ -94,7 +94,7 @@ export async function transferDomain(
 }
 
 /** Spec 2.1 / 5: the caller's own account, and the DESIGNATED_AGENT permission for any value but NONE. */
-function authorize({ body, principal }: TransferCall): void {
+export function authorizeTransfer({ body, principal }: Pick<TransferCall, 'body' | 'principal'>): void {
   if (body.customer !== principal.customer) throw notYourAccount(body.customer);
   const agent = body.designatedAgent;
   if (agent !== undefined && agent !== 'NONE' && !principal.permissions.includes(designatedAgentPermission)) {
@@ -193,7 +193,7 @@ async function priceTransfer(
 
 /** Everything a transfer and its quote check and decide, in the order the errors are reported. */
 async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
-  authorize(call);
+  authorizeTransfer(call);
   const { body, principal, domainName } = call;
   const template = body.zone?.template;
 
