@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
+import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
 import { checkDataDir, checkPortFree, StartupFailure } from './data-dir.ts';
-import { DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
+import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
 import { startServer } from './server.ts';
@@ -56,6 +57,7 @@ async function openStorage(dataDir: string | undefined, running: Running): Promi
   const dynamo = await startDynamoDbLocal(dataDir !== undefined ? { dataDir } : {});
   running.dynamo = dynamo;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  if (dataDir !== undefined) awaitDurableTransactions(db());
   return `DynamoDB Local on ${dynamo.endpoint}, ${dataDir ? `data in ${dataDir}` : 'in memory'}`;
 }
 
