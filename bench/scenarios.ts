@@ -167,6 +167,18 @@ export const scenarios: Scenario[] = [
     ),
   },
   {
+    // The same request again with its key: the claim is refused and the stored answer read.
+    name: 'transfer, pending, Idempotency-Key, replayed',
+    endpoint: 'POST /v2/domains/{domainName}/transfer',
+    budget: { kind: 'own-at-most', calls: 0 },
+    status: 202,
+    run: post(
+      '/v2/domains/transfer-foa.net/transfer',
+      { ...transferBody, authcode: 'NET-TRANSFER-2026' },
+      { 'Idempotency-Key': 'bench-transfer-foa' },
+    ),
+  },
+  {
     name: 'process info, transfer',
     endpoint: 'GET /v2/processes/{processId}/info',
     budget: { kind: 'exactly', calls: 1 },

@@ -96,7 +96,7 @@ export async function scanTable(segments = 4): Promise<Record<string, unknown>[]
   return parts.flat();
 }
 
-/** Whether an item is an Idempotency-Key record (Powertools' items carry no entity tag). */
+/** Whether an item is an Idempotency-Key record, by its key (records written before they carried an entity tag included). */
 function isIdempotencyRecord(item: Record<string, unknown>): boolean {
   return typeof item.pk === 'string' && item.pk.startsWith(keys.idempotency('').pk);
 }

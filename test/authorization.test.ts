@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
+import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { getZone, putTemplate } from '../shared/db/repositories/zones.ts';
-import { type ApiResponse, call, otherKey } from './support/api.ts';
+import { type ApiResponse, call, limitedKey, otherKey } from './support/api.ts';
 import { makeCsr } from './support/csr.ts';
 import { processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -232,6 +234,56 @@ describe("object-level authorization matrix: another customer's object answers l
     expect(theirs.status).toBe(202);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.body.processId).not.toBe(mine.body.processId);
+  });
+
+  it("a keyed replay is its user's own: Bob, without DESIGNATED_AGENT, sending Alice's key and body gets 403, not her 202", async () => {
+    await sandboxDomain('alice-agent.com');
+    const headers = { 'Idempotency-Key': 'alice-agent-key' };
+    const agentBody = { ...transferBody, authcode: 'TEST-CODE', designatedAgent: 'NEW' };
+    const alices = await transfer('alice-agent.com', agentBody, { headers });
+    expect(alices.status).toBe(202);
+    const bobs = await transfer('alice-agent.com', agentBody, { key: limitedKey, headers });
+    expect(bobs.status).toBe(403);
+    expect(bobs.body).toEqual({
+      type: 'AuthorizationError',
+      message: 'designatedAgent NEW requires the DESIGNATED_AGENT permission.',
+      requestId: bobs.headers['x-request-id'],
+    });
+    expect(bobs.headers['x-process-id']).toBeUndefined();
+    expect(bobs.headers['idempotent-replayed']).toBeUndefined();
+    expect((await processesOf('demo')).filter((p) => p.identifier === 'alice-agent.com')).toHaveLength(1);
+  });
+
+  it("a key is scoped per user: Bob's request under Alice's key is his own, run for him, never a replay or a mismatch of hers", async () => {
+    await sandboxDomain('alice-own.com');
+    await sandboxDomain('bob-own.com');
+    const headers = { 'Idempotency-Key': 'one-key-two-users' };
+    const alices = await transfer('alice-own.com', { ...transferBody, authcode: 'TEST-CODE' }, { headers });
+    const bobs = await transfer('bob-own.com', { ...transferBody, authcode: 'TEST-CODE' }, { key: limitedKey, headers });
+    expect([alices.status, bobs.status]).toEqual([202, 202]);
+    expect(bobs.headers['idempotent-replayed']).toBeUndefined();
+    expect(bobs.body.domainName).toBe('bob-own.com');
+    const processes = await processesOf('demo');
+    expect(processes.find((p) => p.id === bobs.body.processId)?.user).toBe('bob');
+  });
+
+  it('authorizes before replaying: the same user through a key without DESIGNATED_AGENT gets 403 for a replay of a designated-agent transfer', async () => {
+    const aliceLimited = generateApiKey();
+    await putApiKey({
+      keyHash: hashApiKey(aliceLimited),
+      customer: 'demo',
+      user: 'alice',
+      permissions: [],
+      createdDate: '2026-01-01T00:00:00Z',
+    });
+    await sandboxDomain('alice-two-keys.com');
+    const headers = { 'Idempotency-Key': 'alice-two-keys' };
+    const agentBody = { ...transferBody, authcode: 'TEST-CODE', designatedAgent: 'BOTH' };
+    expect((await transfer('alice-two-keys.com', agentBody, { headers })).status).toBe(202);
+    const replay = await transfer('alice-two-keys.com', agentBody, { key: aliceLimited, headers });
+    expect(replay.status).toBe(403);
+    expect(replay.body.type).toBe('AuthorizationError');
+    expect(replay.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it("renew never writes DCV records into another customer's zone, and its answer does not reveal that zone", async () => {

@@ -4,12 +4,12 @@ import { parseArgs } from 'node:util';
 /**
  * Long runs of the hardening suites, outside `npm test`:
  *   npm run fuzz -- --runs 10000 [--seed S]   the fuzz properties with N cases in total
- *   npm run stress -- --rounds 20             the race suite N times over
- * Each runs vitest on the suite's file with the count in the environment, and no per-test timeout.
+ *   npm run stress -- --rounds 20             the race suite and the crash test N times over
+ * Each runs vitest on the suite's files with the count in the environment, and no per-test timeout.
  */
 const suites = {
-  fuzz: { file: 'test/fuzz.test.ts', option: 'runs', env: 'FUZZ_RUNS', fallback: '10000' },
-  stress: { file: 'test/races.test.ts', option: 'rounds', env: 'RACE_ROUNDS', fallback: '10' },
+  fuzz: { files: ['test/fuzz.test.ts'], option: 'runs', env: ['FUZZ_RUNS'], fallback: '10000' },
+  stress: { files: ['test/races.test.ts', 'test/crash.test.ts'], option: 'rounds', env: ['RACE_ROUNDS', 'CRASH_ROUNDS'], fallback: '10' },
 } as const;
 
 const [name, ...args] = process.argv.slice(2);
@@ -27,6 +27,10 @@ if (!/^[1-9][0-9]*$/.test(count)) {
   console.error(`--${suite.option} must be a positive integer`);
   process.exit(2);
 }
-const env = { ...process.env, [suite.env]: count, ...(values.seed ? { FUZZ_SEED: values.seed } : {}) };
-const out = spawnSync('npx', ['vitest', 'run', suite.file, '--testTimeout=0', '--hookTimeout=0'], { stdio: 'inherit', env });
+const env = {
+  ...process.env,
+  ...Object.fromEntries(suite.env.map((name) => [name, count])),
+  ...(values.seed ? { FUZZ_SEED: values.seed } : {}),
+};
+const out = spawnSync('npx', ['vitest', 'run', ...suite.files, '--testTimeout=0', '--hookTimeout=0'], { stdio: 'inherit', env });
 process.exit(out.status ?? 1);

@@ -1,17 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-
-/** A running `npm start` (the launcher itself, started with the same Node and tsx). */
-interface Launcher {
-  child: ChildProcess;
-  url: string;
-  dynamoEndpoint?: string;
-  readyLine: string;
-  output: () => string;
-}
+import {
+  exited,
+  goneWithin,
+  groupGoneWithin,
+  type Launcher,
+  launcherArgs,
+  launcherEnv,
+  launch as launchSandbox,
+} from './support/sandbox.ts';
 
 const started: ChildProcess[] = [];
 
@@ -19,56 +20,7 @@ afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function launch(args: string[], env: Record<string, string | undefined> = {}): Promise<Launcher> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', '--port', '0', ...args], {
-    env: { ...process.env, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, POWERTOOLS_LOG_LEVEL: 'WARN', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /Registrar API sandbox ready on (http:\/\/\S+)\/v2 \(([^\n]*)\)/.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          url: ready[1] as string,
-          dynamoEndpoint: /DynamoDB Local on (http:\/\/[\d.:]+)/.exec(ready[2] as string)?.[1],
-          readyLine: ready[0],
-          output: () => output,
-        });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`launcher exited (${code}):\n${output}`));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-/** True once nothing answers at `endpoint` any more (polls up to `ms`). */
-async function goneWithin(endpoint: string, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      await fetch(endpoint, { signal: AbortSignal.timeout(500) });
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
+const launch = (args: string[], env: Record<string, string | undefined> = {}): Promise<Launcher> => launchSandbox(args, env, { started });
 
 const providerInfo = (url: string, key = 'demo-key') =>
   fetch(`${url}/v2/providers/REGISTRY/sidn/info`, { headers: { Authorization: `ApiKey ${key}` } });
@@ -145,5 +97,102 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/DynamoDB Local needs Java 17 or newer, and `java` was not found on the PATH/);
+  });
+});
+
+/** A launcher that must fail: its exit code, its output, how long it ran, and whether any process of its group is left. */
+async function failedStart(
+  command: string,
+  args: string[],
+): Promise<{ code: number | null; stderr: string[]; stdout: string; ms: number; left: boolean }> {
+  const t0 = Date.now();
+  const child = spawn(command, args, { env: launcherEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  started.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const code = await exited(child);
+  const ms = Date.now() - t0;
+  // DynamoDB Local's java runs in the launcher's process group: none of it may outlive the launcher.
+  const left = !(await groupGoneWithin(child.pid as number, 500));
+  if (left) process.kill(-(child.pid as number), 'SIGKILL');
+  return { code, stderr: stderr.trim().split('\n'), stdout, ms, left };
+}
+
+/** The launcher on a data dir made read-only by a read-only bind mount (in a user and mount namespace of its own). */
+function onReadOnlyMount(dir: string, args: string[]): [string, string[]] {
+  const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"';
+  return ['unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script, 'sh', dir, process.execPath, ...launcherArgs(args)]];
+}
+
+describe('npm start fails fast and says why: one line naming the cause, exit 1 within 10 s, no java left', { timeout: 60_000 }, () => {
+  it('a data dir that is a file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sandbox-file-')), 'data');
+    writeFileSync(file, 'not a folder');
+    const out = await failedStart(process.execPath, launcherArgs(['--data-dir', file]));
+    expect(out).toEqual({
+      code: 1,
+      stderr: [`The data dir ${file} cannot be used: it is a file, not a folder.`],
+      stdout: '',
+      ms: expect.any(Number),
+      left: false,
+    });
+    expect(out.ms).toBeLessThan(10_000);
+  });
+
+  it('a read-only data dir (it used to hang with java left running)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-ro-'));
+    const [command, args] = onReadOnlyMount(dir, ['--data-dir', dir]);
+    const out = await failedStart(command, args);
+    expect(out).toEqual({
+      code: 1,
+      stderr: [`The data dir ${dir} cannot be used: nothing can be written in it: it is on a read-only file system (EROFS).`],
+      stdout: '',
+      ms: expect.any(Number),
+      left: false,
+    });
+    expect(out.ms).toBeLessThan(10_000);
+  });
+
+  it('a corrupt database in the data dir (it used to answer after 30 s with a Java stack trace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-corrupt-'));
+    writeFileSync(join(dir, 'shared-local-instance.db'), Buffer.alloc(16_384, 'corrupt page '));
+    const out = await failedStart(process.execPath, launcherArgs(['--data-dir', dir]));
+    expect(out).toEqual({
+      code: 1,
+      stderr: [
+        `The data dir ${dir} cannot be used: its database is corrupt: it is not an SQLite database (SQLite error 26: file is encrypted or is not a database).`,
+      ],
+      stdout: '',
+      ms: expect.any(Number),
+      left: false,
+    });
+    expect(out.ms).toBeLessThan(10_000);
+  });
+
+  it('a port in use, checked before anything starts (the data dir is not even created)', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const dir = join(mkdtempSync(join(tmpdir(), 'sandbox-port-')), 'data');
+    try {
+      const out = await failedStart(process.execPath, launcherArgs(['--port', String(port), '--data-dir', dir]));
+      expect(out).toEqual({
+        code: 1,
+        stderr: [`Port ${port} on 127.0.0.1 is already in use; choose another with --port N or PORT.`],
+        stdout: '',
+        ms: expect.any(Number),
+        left: false,
+      });
+      expect(out.ms).toBeLessThan(10_000);
+      expect(() => mkdirSync(dir)).not.toThrow();
+    } finally {
+      busy.close();
+    }
   });
 });

@@ -360,7 +360,7 @@ describe('transfer under data-store faults', () => {
     await sandboxDomain('throttled-key.com');
     const remove = inject(
       'throttle-idempotency',
-      (command, input) => command.startsWith('PutItem') && String(input.Item?.pk?.S ?? '').startsWith('IDEMPOTENCY#'),
+      (command, input) => command.startsWith('Put') && String(input.Item?.pk ?? '').startsWith('IDEMPOTENCY#'),
     );
     try {
       const res = await transfer(

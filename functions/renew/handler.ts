@@ -13,6 +13,7 @@ export const handler = endpoint(
     body: jsonBody,
     idempotency: idempotency('renew', (input: RenewRequest) => input.query.quote !== true),
   },
-  ({ input, principal }) => renewCertificate(input.path.certificateId, input.body, principal, input.query.quote === true),
+  ({ input, principal }, commitWith) =>
+    renewCertificate(input.path.certificateId, input.body, principal, input.query.quote === true, commitWith),
   processAnswer(202),
 );

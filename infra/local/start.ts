@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
 import { localSandboxEnvironment } from '../stages.ts';
-import { JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
+import { checkDataDir, checkPortFree, StartupFailure } from './data-dir.ts';
+import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
 import { startServer } from './server.ts';
@@ -47,12 +49,18 @@ function readOptions(): StartOptions | undefined {
   return { dataDir, seed, port, host };
 }
 
-/** The DynamoDB the sandbox uses: DYNAMODB_ENDPOINT if set, else a DynamoDB Local started here (and stopped on exit). */
-async function openStorage(dataDir: string | undefined): Promise<{ dynamo?: LocalDynamo; storage: string }> {
-  if (process.env.DYNAMODB_ENDPOINT) return { storage: `DynamoDB at ${process.env.DYNAMODB_ENDPOINT}` };
-  const dynamo = await startDynamoDbLocal({ dataDir });
+/**
+ * The DynamoDB the sandbox uses: DYNAMODB_ENDPOINT if set, else a DynamoDB Local started here (and
+ * stopped on exit), on a data dir checked first.
+ */
+async function openStorage(dataDir: string | undefined, running: Running): Promise<string> {
+  if (process.env.DYNAMODB_ENDPOINT) return `DynamoDB at ${process.env.DYNAMODB_ENDPOINT}`;
+  if (dataDir !== undefined) checkDataDir(dataDir);
+  const dynamo = await startDynamoDbLocal(dataDir !== undefined ? { dataDir } : {});
+  running.dynamo = dynamo;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  return { dynamo, storage: `DynamoDB Local on ${dynamo.endpoint}, ${dataDir ? `data in ${dataDir}` : 'in memory'}` };
+  if (dataDir !== undefined) awaitDurableTransactions(db());
+  return `DynamoDB Local on ${dynamo.endpoint}, ${dataDir ? `data in ${dataDir}` : 'in memory'}`;
 }
 
 /** What the sandbox has started so far, all of which a signal stops. */
@@ -99,14 +107,9 @@ function chooseSandbox(): void {
   process.env.ONE_TIME_LINK_SECRET ??= randomBytes(32).toString('base64url');
 }
 
-async function main(): Promise<void> {
-  const options = readOptions();
-  if (!options) return;
-  chooseSandbox();
-  const { dynamo, storage } = await openStorage(options.dataDir);
-  const running: Running = { dynamo, stopJobs: () => {} };
-  stopOnSignals(running);
-
+/** Starts the storage, the table and its data, the server and the jobs, in that order; the ready line once all run. */
+async function start(options: StartOptions, running: Running): Promise<void> {
+  const storage = await openStorage(options.dataDir, running);
   const table = tableName();
   const created = await ensureTable(table);
   const seeded = await seedDemoData(options.seed);
@@ -119,8 +122,34 @@ async function main(): Promise<void> {
   );
 }
 
+/** The one line a failed start prints: the known failures as they are, DynamoDB Local's storage by its cause. */
+function failureLine(error: unknown, dynamo: LocalDynamo | undefined): string {
+  if (error instanceof StartupFailure || error instanceof JavaMissing || error instanceof DynamoDbLocalFailed) return error.message;
+  const storage = dynamo?.storageFailure();
+  if (storage) return storage;
+  return `npm start failed: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  if (!options) return;
+  // Before anything starts: a port in use is refused without touching the data dir or starting java.
+  await checkPortFree(options.host, options.port);
+  chooseSandbox();
+  const running: Running = { stopJobs: () => {} };
+  stopOnSignals(running);
+  try {
+    await start(options, running);
+  } catch (error) {
+    console.error(failureLine(error, running.dynamo));
+    running.stopJobs();
+    await running.server?.close();
+    await running.dynamo?.stop();
+    process.exit(1);
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof JavaMissing) console.error(error.message);
-  else console.error(`npm start failed: ${(error as Error).message}`);
+  console.error(failureLine(error, undefined));
   process.exit(1);
 });

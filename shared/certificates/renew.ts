@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import { type RenewalIds, type RenewalRecords, recordRenewal } from '../db/repositories/certificate-requests.ts';
+import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
 import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
@@ -23,18 +24,26 @@ import { dcvRecordsToAdd } from './zones.ts';
 /** The quote of a renewal (contract 3.2): what the request would produce, with its price. */
 export type RenewalQuote = CertificateInfo & QuoteBody;
 
-/** Renews a certificate (spec 4.2), or with `quoteOnly` answers what the renewal would produce and cost, changing nothing. */
+/** What a renewal request ends in: the quote, or the renewal process it started. */
+export type RenewalOutcome = Outcome<RenewalQuote, CertificateInfo>;
+
+/**
+ * Renews a certificate (spec 4.2), or with `quoteOnly` answers what the renewal would produce and
+ * cost, changing nothing. `commitWith` is committed in the renewal's transaction, built from its
+ * outcome (db/repositories/commit-with.ts).
+ */
 export async function renewCertificate(
   certificateId: number,
   body: RenewBody,
   principal: Principal,
   quoteOnly: boolean,
-): Promise<Outcome<RenewalQuote, CertificateInfo>> {
+  commitWith: CommitWith<RenewalOutcome> = commitNothing,
+): Promise<RenewalOutcome> {
   const at = clock();
   const plan = await planRenewal(certificateId, body, principal.customer, at);
   if (quoteOnly)
     return { quote: { ...(await certificateInfo({ id: 0, status: 'NEW' }, plan.state, plan.authority, at, 'quote')), ...plan.quote } };
-  return { started: await submit(plan, body, principal, at) };
+  return { started: await submit(plan, body, principal, at, commitWith) };
 }
 
 /** What a renewal writes and shows for its ids, once the plan is accepted. */
@@ -49,7 +58,13 @@ interface Submission {
 }
 
 /** Opens the renewal process (or issues at once): one transaction guarding one renewal per certificate. */
-async function submit(plan: RenewalPlan, body: RenewBody, principal: Principal, at: Date): Promise<StartedProcess<CertificateInfo>> {
+async function submit(
+  plan: RenewalPlan,
+  body: RenewBody,
+  principal: Principal,
+  at: Date,
+  commitWith: CommitWith<RenewalOutcome>,
+): Promise<StartedProcess<CertificateInfo>> {
   assertAcknowledged(plan.quote, plan.list, body.billables, at);
   const gateway = authorityGateway(plan.authority);
   const immediate = plan.state.authKey && plan.product.authKey && gateway.validatableAtOnce(plan.state.validations);
@@ -63,17 +78,26 @@ async function submit(plan: RenewalPlan, body: RenewBody, principal: Principal, 
     dcvRecords: dcvRecordsToAdd(validations, plan.zones),
     at: toWireTime(at),
   };
-  const ids = await recordRenewal(renewal, (claimed) => renewalRecords(submission, claimed));
+  const ids = await recordRenewal(
+    renewal,
+    (claimed) => renewalRecords(submission, claimed),
+    async (claimed) => commitWith({ started: await startedOf(submission, claimed) }),
+  );
   if (!ids) {
     throw new ObjectStatusProhibitsOperation(
       `Certificate ${plan.certificate.id} has an open renewal or was renewed meanwhile; one renewal at a time.`,
     );
   }
+  return startedOf(submission, ids);
+}
+
+/** The started renewal for its ids: the process id and the certificate process-info view. */
+async function startedOf(submission: Submission, ids: RenewalIds): Promise<StartedProcess<CertificateInfo>> {
   const { process, state } = renewalRecords(submission, ids);
   return {
     processId: ids.process,
     completed: process.status === 'COMPLETED',
-    view: await certificateInfo(process, state, plan.authority, at),
+    view: await certificateInfo(process, state, submission.plan.authority, submission.at),
   };
 }
 

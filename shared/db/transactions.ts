@@ -86,11 +86,11 @@ function claim(sequence: string, current: number): TransactItem {
  */
 export async function transactWithIds<S extends string>(
   current: Record<S, number>,
-  build: (ids: Record<S, number>) => TransactItem[],
+  build: (ids: Record<S, number>) => TransactItem[] | Promise<TransactItem[]>,
 ): Promise<Record<S, number>> {
   const sequences = Object.keys(current) as S[];
   const claimed = Object.fromEntries(sequences.map((s) => [s, current[s] + 1])) as Record<S, number>;
-  const items = build(claimed);
+  const items = await build(claimed);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: [...items, ...sequences.map((s) => claim(s, current[s]))] }));
     return claimed;
@@ -108,6 +108,6 @@ export async function transactWithIds<S extends string>(
   }
   const allocated = {} as Record<S, number>;
   for (const s of sequences) allocated[s] = await nextId(s);
-  await transact(build(allocated));
+  await transact(await build(allocated));
   return allocated;
 }

@@ -4,6 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
+import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable } from '../errors.ts';
 import { isSecretKey, logger, redactValues } from '../logger.ts';
 import { ok, type Reply, serializeBody, toResult } from './response.ts';
@@ -33,6 +34,12 @@ export interface EndpointOptions<S extends v.GenericSchema> {
    */
   body?: JsonBody;
   /**
+   * The caller's authorization that needs no table read (the customer named in the body, a
+   * permission an option requires): run before anything else of the route, a replay included, so an
+   * Idempotency-Key never answers a caller what it may not do itself. The use case checks again.
+   */
+  authorize?: (request: ApiRequest<v.InferOutput<S>>) => void;
+  /**
    * Idempotency-Key handling of a state-changing route: `idempotency(...)` from
    * shared/http/idempotency.ts, applied here around the use case and its answer (a separate module,
    * so the routes without it carry none of it).
@@ -40,9 +47,13 @@ export interface EndpointOptions<S extends v.GenericSchema> {
   idempotency?: Idempotency<v.InferOutput<S>>;
 }
 
-/** Runs a request's answer at most once per Idempotency-Key (see shared/http/idempotency.ts). */
+/**
+ * Runs a request's use case at most once per Idempotency-Key (see shared/http/idempotency.ts).
+ * `run` takes what the use case must commit with its outcome (the key's record, holding the
+ * answer `respond` makes of that outcome).
+ */
 export interface Idempotency<I> {
-  around(request: ApiRequest<I>, answer: () => Promise<Reply>): Promise<Reply>;
+  around<R>(request: ApiRequest<I>, run: (commitWith: CommitWith<R>) => Promise<R>, respond: (outcome: R) => Reply): Promise<Reply>;
 }
 
 /** The middleware that reads a JSON body, run after authentication and before validation. */
@@ -257,14 +268,15 @@ const neverLogEvents = { resetKeys: true, logEvent: false } as const;
 
 /**
  * Builds a Lambda handler for one route: request id -> authentication -> JSON body -> validation
- * -> the use case (once per Idempotency-Key where the route says so) -> its answer, with one error
- * mapping at the boundary. Handlers stay thin: `run` calls one use case; `respond` says how its
- * result is answered (status, headers, body: shared/http/response.ts has the shared ones; default
- * 200 with the result as the JSON body).
+ * -> authorization -> the use case (once per Idempotency-Key where the route says so) -> its
+ * answer, with one error mapping at the boundary. Handlers stay thin: `run` calls one use case,
+ * passing on `commitWith` where the use case records its outcome in a transaction; `respond` says
+ * how its result is answered (status, headers, body: shared/http/response.ts has the shared ones;
+ * default 200 with the result as the JSON body).
  */
 export function endpoint<S extends v.GenericSchema, R>(
   options: EndpointOptions<S>,
-  run: (request: ApiRequest<v.InferOutput<S>>) => Promise<R>,
+  run: (request: ApiRequest<v.InferOutput<S>>, commitWith: CommitWith<R>) => Promise<R>,
   respond: (result: R, request: ApiRequest<v.InferOutput<S>>) => Reply = (result) => ok(result),
 ) {
   const chain = middy<Event, APIGatewayProxyResult, Error, ApiContext>()
@@ -281,8 +293,11 @@ export function endpoint<S extends v.GenericSchema, R>(
       requestId: s.requestId,
       headers: s.headers,
     };
-    const answer = async () => respond(await run(request), request);
-    const reply = options.idempotency ? await options.idempotency.around(request, answer) : await answer();
+    options.authorize?.(request);
+    const answer = (result: R) => respond(result, request);
+    const reply = options.idempotency
+      ? await options.idempotency.around(request, (commitWith: CommitWith<R>) => run(request, commitWith), answer)
+      : answer(await run(request, commitNothing));
     return reply as unknown as APIGatewayProxyResult;
   });
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
+import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getPriceList } from '../db/repositories/prices.ts';
 import {
   readDomainCollection,
@@ -18,7 +19,7 @@ import {
 import type { CustomerRecord } from '../model/customer.ts';
 import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
 import type { ProviderMetadata } from '../model/provider.ts';
-import { type TransferDetails, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
+import { type TransferDetails, type TransferMove, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import {
   assertAcknowledged,
@@ -75,14 +76,25 @@ const notYourAccount = (customer: string) => new AuthorizationError(`Customer '$
 const alreadyYours = (domainName: string) => new ObjectExists(`${domainName} is already in your account.`);
 const alreadyPending = (domainName: string) => new ObjectStatusProhibitsOperation(`A transfer of ${domainName} is already pending.`);
 
-/** Transfers a domain in (spec 4.1), or with `quoteOnly` answers the quote and the plan and changes nothing. */
-export async function transferDomain(call: TransferCall, quoteOnly: boolean): Promise<Outcome<TransferQuote, TransferResult>> {
+/** What a transfer request ends in: the quote and plan, or the transfer it started. */
+export type TransferOutcome = Outcome<TransferQuote, TransferResult>;
+
+/**
+ * Transfers a domain in (spec 4.1), or with `quoteOnly` answers the quote and the plan and changes
+ * nothing. `commitWith` is committed in the transaction that records the new transfer, built from
+ * its outcome (db/repositories/commit-with.ts).
+ */
+export async function transferDomain(
+  call: TransferCall,
+  quoteOnly: boolean,
+  commitWith: CommitWith<TransferOutcome> = commitNothing,
+): Promise<TransferOutcome> {
   if (quoteOnly) return { quote: (await evaluate(call, now())).quote };
-  return { started: await start(call) };
+  return { started: await start(call, commitWith) };
 }
 
 /** Spec 2.1 / 5: the caller's own account, and the DESIGNATED_AGENT permission for any value but NONE. */
-function authorize({ body, principal }: TransferCall): void {
+export function authorizeTransfer({ body, principal }: Pick<TransferCall, 'body' | 'principal'>): void {
   if (body.customer !== principal.customer) throw notYourAccount(body.customer);
   const agent = body.designatedAgent;
   if (agent !== undefined && agent !== 'NONE' && !principal.permissions.includes(designatedAgentPermission)) {
@@ -182,7 +194,7 @@ async function priceTransfer(
 
 /** Everything a transfer and its quote check and decide, in the order the errors are reported. */
 async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
-  authorize(call);
+  authorizeTransfer(call);
   const { body, principal, domainName } = call;
   const template = body.zone?.template;
 
@@ -279,7 +291,7 @@ function assertWithinMaxYears(plan: TransferPlan, at: Date, domainName: string, 
  * afresh: the registry gateway answers a repeated request for a transfer it already holds for us
  * with that transfer's state (shared/registry/gateway.ts).
  */
-async function start(call: TransferCall): Promise<StartedProcess<TransferResult>> {
+async function start(call: TransferCall, commitWith: CommitWith<TransferOutcome>): Promise<StartedProcess<TransferResult>> {
   const at = now();
   const ev = await evaluate(call, at);
   const { body, domainName } = call;
@@ -292,20 +304,26 @@ async function start(call: TransferCall): Promise<StartedProcess<TransferResult>
     periodMonths: ev.plan.periodMonths,
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
   });
-  let outcome = await recordFirstAnswer(call, ev, state, at, ev.snapshot.zone);
+  const record = (zone: ZoneRecord | undefined) => recordFirstAnswer(call, ev, state, at, zone, commitWith);
+  let outcome = await record(ev.snapshot.zone);
   if ('conflict' in outcome && outcome.conflict === 'zone') {
     // The name's zone changed between the read and the write (rare): decide the zone again from a fresh read.
-    outcome = await recordFirstAnswer(call, ev, state, at, (await readDomainCollection(domainName)).zone);
+    outcome = await record((await readDomainCollection(domainName)).zone);
   }
   if ('conflict' in outcome) return refuseLostRace(call, outcome.conflict);
-  const { process } = outcome.move;
+  return startedOf(outcome.move);
+}
+
+/** The started transfer a recorded move answers: its process id and its transfer result. */
+function startedOf({ process }: TransferMove): StartedProcess<TransferResult> {
   const result = transferResultOf(process);
   return { processId: process.id, completed: result.status === 'completed', view: result };
 }
 
 /**
  * Records the new transfer with the registry's first answer, claiming its ids in the same
- * transaction; on completion with the zone decided from `existingZone`.
+ * transaction, and what is to be committed with its outcome; on completion with the zone decided
+ * from `existingZone`.
  */
 function recordFirstAnswer(
   call: TransferCall,
@@ -313,6 +331,7 @@ function recordFirstAnswer(
   state: RegistryTransferState,
   at: Date,
   existingZone: ZoneRecord | undefined,
+  commitWith: CommitWith<TransferOutcome>,
 ): ReturnType<typeof recordNewTransfer> {
   const { domainName, principal } = call;
   const completing = state.status === 'completed';
@@ -327,6 +346,7 @@ function recordFirstAnswer(
       if (!move) throw new Error(`The registry's first answer for ${domainName} changed nothing`);
       return move;
     },
+    (move) => commitWith({ started: startedOf(move) }),
   );
 }
 

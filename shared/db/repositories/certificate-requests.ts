@@ -8,6 +8,7 @@ import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
+import { type Commitment, itemsOf } from './commit-with.ts';
 import { processItem } from './processes.ts';
 import { appendZoneRecordsItem, zoneEntity } from './zones.ts';
 
@@ -71,11 +72,16 @@ export interface Renewal {
  * Records a renewal in one transaction that claims its ids (db/transactions.ts): the renewed
  * certificate is linked to the process (or to its successor when issued at once) under the
  * condition that it is still the customer's, active, and neither renewing nor renewed; the
- * process; the successor or the open-request marker; the DCV records. Undefined when that
- * condition failed: one renewal at a time.
+ * process; the successor or the open-request marker; the DCV records; and what `commitWith` adds
+ * for the ids (commit-with.ts). Undefined when the certificate's condition failed: one renewal at
+ * a time.
  */
-export async function recordRenewal(renewal: Renewal, records: (ids: RenewalIds) => RenewalRecords): Promise<RenewalIds | undefined> {
-  const items = (ids: RenewalIds) => renewalItems(renewal, records(ids));
+export async function recordRenewal(
+  renewal: Renewal,
+  records: (ids: RenewalIds) => RenewalRecords,
+  commitWith?: (ids: RenewalIds) => Commitment | Promise<Commitment>,
+): Promise<RenewalIds | undefined> {
+  const items = async (ids: RenewalIds) => [...renewalItems(renewal, records(ids)), ...itemsOf(await commitWith?.(ids))];
   const { process, certificate } = renewal.counters;
   try {
     return renewal.issuesAtOnce ? await transactWithIds({ process, certificate }, items) : await transactWithIds({ process }, items);

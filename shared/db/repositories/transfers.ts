@@ -22,6 +22,7 @@ import {
   transact,
   transactWithIds,
 } from '../transactions.ts';
+import { type Commitment, itemsOf } from './commit-with.ts';
 import { domainItem } from './domains.ts';
 import { processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
@@ -100,12 +101,15 @@ function firstItems(move: TransferMove): TransactItem[] {
   return items;
 }
 
-/** The conflict a cancelled recording transaction reports, if a condition of its items failed. */
-function startConflict(error: unknown): StartConflict | undefined {
+/**
+ * The conflict a cancelled recording transaction reports, if a condition of the transfer's own
+ * items failed (firstItems; the zone's only when `move` writes one).
+ */
+function startConflict(error: unknown, move: TransferMove | undefined): StartConflict | undefined {
   const codes = cancellationCodes(error);
   if (codes?.[1] === 'ConditionalCheckFailed') return 'pending';
   if (codes?.[2] === 'ConditionalCheckFailed') return 'held';
-  if (codes?.[3] === 'ConditionalCheckFailed') return 'zone';
+  if (move?.zone && codes?.[3] === 'ConditionalCheckFailed') return 'zone';
   return undefined;
 }
 
@@ -118,12 +122,15 @@ export interface StartCounters {
 /**
  * Records a new transfer, which the registry has already taken, in one transaction with the ids it
  * needs (db/transactions.ts: the counters were read with the request's other items, so claiming
- * costs no call of its own). `build` makes the move for the claimed ids. Answers the move as
- * written, or the conflict instead of throwing when a condition fails; nothing is written then.
+ * costs no call of its own). `build` makes the move for the claimed ids; `commitWith` what is
+ * committed with it (commit-with.ts), after the transfer's own items. Answers the move as written,
+ * or the conflict instead of throwing when a condition of the transfer's items fails; nothing is
+ * written then.
  */
 export async function recordNewTransfer(
   counters: StartCounters,
   build: (ids: { process: number; zone?: number }) => TransferMove,
+  commitWith?: (move: TransferMove) => Commitment,
 ): Promise<{ move: TransferMove } | { conflict: StartConflict }> {
   // Only the sequences given: a zone id is claimed only when the completion creates a zone.
   const current = Object.fromEntries(Object.entries(counters).filter(([, value]) => value !== undefined)) as Record<string, number>;
@@ -131,10 +138,10 @@ export async function recordNewTransfer(
   try {
     await transactWithIds(current, (ids) => {
       move = build({ process: ids.process as number, ...(ids.zone !== undefined ? { zone: ids.zone } : {}) });
-      return firstItems(move);
+      return [...firstItems(move), ...itemsOf(commitWith?.(move))];
     });
   } catch (error) {
-    const conflict = startConflict(error);
+    const conflict = startConflict(error, move);
     if (conflict) return { conflict };
     throw error;
   }

@@ -1,0 +1,216 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { setDb } from '../shared/db/client.ts';
+import { defaultLocalTableName } from '../shared/db/table.ts';
+import { exited, groupGoneWithin, type Launcher, launch } from './support/sandbox.ts';
+import { processesOf, sandboxDomain } from './support/transfer.ts';
+
+/**
+ * The crash test (docs/reliability.md, "Exactly once"): `npm start` on a data dir takes keyed
+ * transfers at concurrency 16 and its whole process group (node and DynamoDB Local's java) is
+ * killed with SIGKILL mid-flight; it restarts on the same data dir and every request is retried
+ * with its key and body. Then: every answer from before the crash replays byte for byte with its
+ * x-process-id, every request cut off completes with a process id, one process per name, no 5xx,
+ * and process ids only increase. CRASH_ROUNDS rounds (1 in `npm test`; `npm run stress -- --rounds N`).
+ */
+
+const rounds = Number(process.env.CRASH_ROUNDS) || 1;
+const requests = 300;
+const concurrency = 16;
+
+interface Sent {
+  name: string;
+  key: string;
+  body: string;
+}
+
+interface Answer {
+  status: number;
+  processId: string | undefined;
+  replayed: boolean;
+  contentType: string | null;
+  raw: string;
+}
+
+const started: ChildProcess[] = [];
+const dataDirs: string[] = [];
+
+afterAll(async () => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Points this process's table access at the sandbox's DynamoDB Local (its endpoint changes with each start). */
+function useSandboxTable(sandbox: Launcher): void {
+  process.env.DYNAMODB_ENDPOINT = sandbox.dynamoEndpoint as string;
+  process.env.TABLE_NAME = defaultLocalTableName;
+  setDb(undefined);
+}
+
+async function send(url: string, request: Sent): Promise<Answer> {
+  const res = await fetch(`${url}/v2/domains/${request.name}/transfer`, {
+    method: 'POST',
+    headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json', 'Idempotency-Key': request.key },
+    body: request.body,
+  });
+  return {
+    status: res.status,
+    processId: res.headers.get('x-process-id') ?? undefined,
+    replayed: res.headers.get('idempotent-replayed') === 'true',
+    contentType: res.headers.get('content-type'),
+    raw: await res.text(),
+  };
+}
+
+/** Runs `work` over `items`, `concurrency` at a time, until done or `stop()` says so (then unstarted items are left). */
+async function pool<T>(items: T[], work: (item: T, index: number) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop()) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** The keyed transfers of a round: fresh sandbox names, a third of them completing at once with a new zone. */
+async function prepare(round: number): Promise<Sent[]> {
+  const run = `${round}-${Date.now().toString(36)}`;
+  const sent = Array.from({ length: requests }, (_, i) => {
+    const name = `crash-${run}-${i}.com`;
+    const body = {
+      customer: 'demo',
+      registrant: 'demo-registrant',
+      authcode: 'TEST-CODE',
+      ...(i % 3 === 0 ? { zone: { service: 'BASIC' } } : {}),
+    };
+    return { name, key: crypto.randomUUID(), body: JSON.stringify(body) };
+  });
+  await pool(sent, async ({ name }, i) => {
+    await sandboxDomain(name, i % 3 === 0 ? { transfer: { stages: [], outcome: 'completed' } } : {});
+  });
+  return sent;
+}
+
+/** Fires every request and kills the sandbox's process group once `killAfter` have been answered. */
+async function fireAndKill(sandbox: Launcher, sent: Sent[], killAfter: number) {
+  const answered = new Map<number, Answer>();
+  const cutOff = new Set<number>();
+  let killed = false;
+  await pool(
+    sent,
+    async (request, i) => {
+      try {
+        answered.set(i, await send(sandbox.url, request));
+      } catch {
+        cutOff.add(i);
+        return;
+      }
+      if (!killed && answered.size >= killAfter) {
+        killed = true;
+        process.kill(-(sandbox.child.pid as number), 'SIGKILL');
+      }
+    },
+    () => killed,
+  );
+  return { answered, cutOff };
+}
+
+const sec = (ms: number) => Math.round(ms / 100) / 10;
+
+async function crashRound(round: number) {
+  const t0 = Date.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'crash-data-'));
+  dataDirs.push(dataDir);
+  const first = await launch(['--data-dir', dataDir], {}, { detached: true, started });
+  useSandboxTable(first);
+  const sent = await prepare(round);
+  const killAfter = Math.floor(requests * (0.2 + 0.3 * Math.random()));
+  const tFire = Date.now();
+  const { answered, cutOff } = await fireAndKill(first, sent, killAfter);
+  const tKilled = Date.now();
+  expect(await groupGoneWithin(first.child.pid as number, 10_000)).toBe(true);
+
+  const second = await launch(['--data-dir', dataDir], {}, { detached: true, started });
+  expect(second.readyLine).toMatch(/demo data: 0 items written, \d+ already present/);
+  useSandboxTable(second);
+  const names = new Set(sent.map((s) => s.name));
+  const before = (await processesOf('demo')).filter((p) => names.has(p.identifier));
+  const maxBefore = Math.max(0, ...before.map((p) => p.id));
+
+  const tRetry = Date.now();
+  const retried = new Map<number, Answer>();
+  await pool(sent, async (request, i) => {
+    retried.set(i, await send(second.url, request));
+  });
+  const tDone = Date.now();
+  const after = (await processesOf('demo')).filter((p) => names.has(p.identifier));
+  second.child.kill('SIGTERM');
+  expect(await exited(second.child)).toBe(0);
+  expect(await groupGoneWithin(second.child.pid as number, 10_000)).toBe(true);
+  check(sent, answered, cutOff, retried, before, after, maxBefore);
+  return {
+    round,
+    requests,
+    answeredBeforeCrash: answered.size,
+    cutOff: cutOff.size,
+    notSent: requests - answered.size - cutOff.size,
+    replays: [...retried.values()].filter((a) => a.replayed).length,
+    cutOffButCommitted: [...cutOff].filter((i) => retried.get(i)?.replayed).length,
+    processes: after.length,
+    maxId: Math.max(...after.map((p) => p.id)),
+    seconds: Math.round((Date.now() - t0) / 100) / 10,
+    phases: { start: sec(tFire - t0), fire: sec(tKilled - tFire), restart: sec(tRetry - tKilled), retries: sec(tDone - tRetry) },
+  };
+}
+
+function check(
+  sent: Sent[],
+  answered: Map<number, Answer>,
+  cutOff: Set<number>,
+  retried: Map<number, Answer>,
+  before: { id: number; identifier: string }[],
+  after: { id: number; identifier: string }[],
+  maxBefore: number,
+): void {
+  const all = [...answered.values(), ...retried.values()];
+  expect(all.filter((a) => a.status >= 500).map((a) => a.raw)).toEqual([]);
+  for (const [i, first] of answered) {
+    const { replayed: _r, ...again } = retried.get(i) as Answer;
+    const { replayed: _f, ...once } = first;
+    expect(again, sent[i]?.name).toEqual(once);
+    expect(retried.get(i)?.replayed, sent[i]?.name).toBe(true);
+  }
+  for (const [i, answer] of retried) {
+    expect([200, 202], `${sent[i]?.name}: ${answer.raw}`).toContain(answer.status);
+    expect(answer.processId).toBe(String(JSON.parse(answer.raw).processId));
+  }
+  expect(cutOff.size + answered.size).toBeLessThanOrEqual(sent.length);
+  // One process per name, the one every answer names.
+  const byName = new Map(after.map((p) => [p.identifier, p.id]));
+  expect(after).toHaveLength(sent.length);
+  expect(byName.size).toBe(sent.length);
+  sent.forEach((s, i) => {
+    expect(retried.get(i)?.processId, s.name).toBe(String(byName.get(s.name)));
+  });
+  // Ids only increase: what existed at the restart is at or below its maximum, what the retries created above it.
+  const existed = new Set(before.map((p) => p.id));
+  for (const p of after) if (!existed.has(p.id)) expect(p.id).toBeGreaterThan(maxBefore);
+  for (const a of answered.values()) expect(Number(a.processId)).toBeLessThanOrEqual(maxBefore);
+}
+
+describe('crash: SIGKILL of the whole sandbox mid-flight, restart on the same data dir, retry every request with its key', () => {
+  it(`replays every answer byte for byte, completes every cut-off request once, ids only increase (x${rounds})`, {
+    timeout: process.env.CRASH_ROUNDS ? 0 : 180_000,
+  }, async () => {
+    for (let round = 1; round <= rounds; round++) {
+      const figures = await crashRound(round);
+      console.log(`crash ${JSON.stringify(figures)}`);
+      expect(figures.cutOff).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/** `npm start` as a process: the launcher itself, started with the same Node and tsx. */
+export interface Launcher {
+  child: ChildProcess;
+  url: string;
+  dynamoEndpoint?: string;
+  readyLine: string;
+  output: () => string;
+}
+
+/** The launcher's command line (`npm start -- ...args`, minus npm), on a free port unless `args` names one. */
+export function launcherArgs(args: string[]): string[] {
+  return ['--import', 'tsx', 'infra/local/start.ts', ...(args.includes('--port') ? [] : ['--port', '0']), ...args];
+}
+
+/** The environment of a launcher: no test table or endpoint of ours, logs at WARN. */
+export function launcherEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, POWERTOOLS_LOG_LEVEL: 'WARN', ...env };
+}
+
+/**
+ * Starts the sandbox and resolves with its ready line. With `detached`, the launcher leads a
+ * process group of its own (DynamoDB Local's java included), so the whole group can be killed.
+ */
+export function launch(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: { detached?: boolean; started?: ChildProcess[] } = {},
+): Promise<Launcher> {
+  const child = spawn(process.execPath, launcherArgs(args), {
+    env: launcherEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  options.started?.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /Registrar API sandbox ready on (http:\/\/\S+)\/v2 \(([^\n]*)\)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: ready[1] as string,
+          dynamoEndpoint: /DynamoDB Local on (http:\/\/[\d.:]+)/.exec(ready[2] as string)?.[1],
+          readyLine: ready[0],
+          output: () => output,
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`launcher exited (${code}):\n${output}`));
+    });
+  });
+}
+
+/** Resolves with the exit code once the process has exited. */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** True once no process of the group `pgid` is left (polls up to `ms`). */
+export async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      throw error;
+    }
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** True once nothing answers at `endpoint` any more (polls up to `ms`). */
+export async function goneWithin(endpoint: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(endpoint, { signal: AbortSignal.timeout(500) });
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
