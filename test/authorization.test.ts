@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getZone, putTemplate } from '../shared/db/repositories/zones.ts';
+import { putTemplate } from '../shared/db/repositories/zone-writes.ts';
+import { getZone } from '../shared/db/repositories/zones.ts';
 import { type ApiResponse, call, otherKey } from './support/api.ts';
 import { makeCsr } from './support/csr.ts';
 import { processesOf, sandboxDomain, transfer } from './support/transfer.ts';

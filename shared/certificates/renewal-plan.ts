@@ -13,7 +13,7 @@ import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
 import type { RenewBody } from './renew-request.ts';
 import { priceRenewal } from './renewal-price.ts';
 import { type CheckedRenewal, checkRenewal, languageOf, zonePrefetch } from './renewal-rules.ts';
-import { managedZonesFor, pickManagedZones } from './zones.ts';
+import { loadManagedZones, managedZonesFor } from './zones.ts';
 
 /**
  * Planning a certificate renewal (spec 2.7, 4.2): the certificate must be the caller's and in its
@@ -42,7 +42,7 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   // certificate. A CSR error is still reported where the rules put it.
   const csr = await parseCsr(body.csr).catch(refusal);
   const zoneNames = zonePrefetch(body, csr instanceof CsrRejected ? undefined : csr);
-  // One BatchGet (certificate, counters, zones) and the price list's Query, at once; products
+  // One BatchGet (certificate, counters, zone headers) and the price list's Query, at once; products
   // and authorities are configuration, cached (shared/certificates/catalogue.ts).
   const [read, list] = await Promise.all([readForRenewal(certificateId, zoneNames), getPriceList(customer)]);
   const stored = read.certificate?.customer === customer ? read.certificate : undefined;
@@ -51,7 +51,9 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   const authority = await catalogueAuthority(product.authority);
   if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
   const checked = checkRenewal(product, body, csr);
-  const zones = read.zones ? pickManagedZones(customer, checked.allNames, read.zones) : await managedZonesFor(customer, checked.allNames);
+  const zones = read.zones
+    ? await loadManagedZones(customer, checked.allNames, read.zones)
+    : await managedZonesFor(customer, checked.allNames);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
   const validations = authorityGateway(authority).open(
     {

@@ -82,15 +82,16 @@ function claim(sequence: string, current: number): TransactItem {
  * allocated the ordinary way (one atomic ADD each, never contended away) and the transaction is
  * written again without claims, whatever the caller's own items reported (the winner may hold the
  * claimed id). When every claim held, a failed condition of the caller's own items is thrown with
- * its cancellation reasons at the same positions as in `build(ids)`.
+ * its cancellation reasons at the same positions as in `build(ids)`. `build` may first write what
+ * no reader sees yet (a new zone's records, named only by the header the transaction creates).
  */
 export async function transactWithIds<S extends string>(
   current: Record<S, number>,
-  build: (ids: Record<S, number>) => TransactItem[],
+  build: (ids: Record<S, number>) => TransactItem[] | Promise<TransactItem[]>,
 ): Promise<Record<S, number>> {
   const sequences = Object.keys(current) as S[];
   const claimed = Object.fromEntries(sequences.map((s) => [s, current[s] + 1])) as Record<S, number>;
-  const items = build(claimed);
+  const items = await build(claimed);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: [...items, ...sequences.map((s) => claim(s, current[s]))] }));
     return claimed;
@@ -108,6 +109,6 @@ export async function transactWithIds<S extends string>(
   }
   const allocated = {} as Record<S, number>;
   for (const s of sequences) allocated[s] = await nextId(s);
-  await transact(build(allocated));
+  await transact(await build(allocated));
   return allocated;
 }

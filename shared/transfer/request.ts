@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
+import { PublicUnicastAddress } from '../schemas/address.ts';
 import { bodyObject, domainNamePattern, Handle } from '../schemas/primitives.ts';
 
 /**
@@ -17,12 +18,12 @@ const NameServer = v.pipe(
   v.regex(domainNamePattern, 'is not a valid host name (lower-case, punycode for IDN)'),
 );
 
-/** Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. */
+/** Spec 2.2. `master` is the public unicast IP address (v4 or v6) of the customer's hidden master. */
 export const ZoneRequest = bodyObject({
   service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
   template: v.optional(Handle),
   link: v.optional(v.boolean()),
-  master: v.optional(v.pipe(v.string(), v.ip('must be an IPv4 or IPv6 address'))),
+  master: v.optional(PublicUnicastAddress),
   dnssec: v.optional(v.boolean()),
 });
 

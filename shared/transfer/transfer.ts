@@ -19,7 +19,7 @@ import type { CustomerRecord } from '../model/customer.ts';
 import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
 import type { ProviderMetadata } from '../model/provider.ts';
 import { type TransferDetails, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
-import type { ZoneRecord } from '../model/zone.ts';
+import type { ZoneHeader } from '../model/zone.ts';
 import {
   assertAcknowledged,
   buildQuote,
@@ -254,7 +254,7 @@ function assertNameIsFree({ domain, lock }: TransferSnapshot, customer: string, 
  * The name's zone as the plan sees it: the caller's own, or none when it is another account's,
  * which is never touched (then asking for a zone is refused).
  */
-function ownZoneOf(zone: ZoneRecord | undefined, customer: string, domainName: string, zoneRequested: boolean): ZoneRecord | undefined {
+function ownZoneOf(zone: ZoneHeader | undefined, customer: string, domainName: string, zoneRequested: boolean): ZoneHeader | undefined {
   if (zone === undefined || zone.customer === customer) return zone;
   if (zoneRequested) {
     throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
@@ -311,7 +311,7 @@ function recordFirstAnswer(
   ev: Evaluation,
   state: RegistryTransferState,
   at: Date,
-  existingZone: ZoneRecord | undefined,
+  existingZone: ZoneHeader | undefined,
 ): ReturnType<typeof recordNewTransfer> {
   const { domainName, principal } = call;
   const completing = state.status === 'completed';

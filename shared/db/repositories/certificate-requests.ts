@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CertificateRecord } from '../../model/certificate.ts';
 import type { ProcessRecord } from '../../model/process.ts';
-import { ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
+import type { ZoneRecordEntry } from '../../model/zone.ts';
 import { db } from '../client.ts';
 import { parseItem, readItems } from '../items.ts';
 import { keys } from '../keys.ts';
@@ -9,7 +9,8 @@ import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateEntity, certificateItem, openRequestItem } from './certificates.ts';
 import { processItem } from './processes.ts';
-import { appendZoneRecordsItem, zoneEntity } from './zones.ts';
+import { appendDcvRecordsItem } from './zone-writes.ts';
+import { parseZoneHead, type ZoneHead } from './zones.ts';
 
 /**
  * The reads and writes of a certificate request's life: a renewal opens it (or issues at once),
@@ -35,12 +36,12 @@ export interface RenewalReads {
   certificate?: CertificateRecord;
   /** The id sequences as read (ids are claimed in the renewal's transaction). */
   counters: { process: number; certificate: number };
-  /** The zones of `zoneNames` that exist, whoever holds them; undefined when no names were given. */
-  zones?: ZoneRecord[];
+  /** The zone headers of `zoneNames` that exist, whoever holds them; undefined when no names were given. */
+  zones?: ZoneHead[];
 }
 
 /**
- * The certificate, the id counters and the zones that may serve the request's names, in one
+ * The certificate, the id counters and the headers of the zones that may serve the request's names, in one
  * BatchGet: everything a renewal reads but the price list. `zoneNames` undefined reads no zones.
  */
 export async function readForRenewal(certificateId: number, zoneNames: readonly string[] | undefined): Promise<RenewalReads> {
@@ -56,7 +57,7 @@ export async function readForRenewal(certificateId: number, zoneNames: readonly 
   const zones = zoneNames
     ?.map((_, i) => items[`zone${i}`])
     .filter((item) => item !== undefined)
-    .map((item) => parseItem(ZoneRecord, zoneEntity, item));
+    .map(parseZoneHead);
   return {
     ...(items.certificate ? { certificate: parseItem(CertificateRecord, certificateEntity, items.certificate) } : {}),
     counters: { process: counterValue(items.processCounter), certificate: counterValue(items.certificateCounter) },
@@ -116,7 +117,7 @@ function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): Tr
     },
     putNew(processItem(process)),
     issued ? putNew(certificateItem(issued)) : { Put: { TableName: table, Item: openRequestItem(process.id) } },
-    ...renewal.dcvRecords.map(([zone, entries]) => appendZoneRecordsItem(zone, renewal.customer, entries, renewal.at)),
+    ...renewal.dcvRecords.map(([zone, entries]) => appendDcvRecordsItem(zone, renewal.customer, entries, renewal.at)),
   ];
 }
 

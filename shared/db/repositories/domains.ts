@@ -1,8 +1,6 @@
 import { DomainRecord } from '../../model/domain.ts';
-import { ZoneRecord } from '../../model/zone.ts';
-import { getItem, getItemOf, listByGsi1, parseItem, putItem, queryPartition, toItem } from '../items.ts';
+import { getItem, getItemOf, listByGsi1, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
-import { zoneEntity } from './zones.ts';
 
 const entity = 'domain';
 
@@ -27,18 +25,4 @@ export function getDomainOf(customer: string, domainName: string): Promise<Domai
 
 export function listDomains(customer: string): Promise<DomainRecord[]> {
   return listByGsi1(keys.domainsOfCustomer(customer).gsi1pk, DomainRecord, entity);
-}
-
-/**
- * A domain name's item collection in one Query: the domain (if some account holds it) and its
- * zone (if the service has one). Callers check the customer of each.
- */
-export async function getDomainAndZone(domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneRecord }> {
-  const items = await queryPartition(keys.domainCollection(domainName).pk);
-  const out: { domain?: DomainRecord; zone?: ZoneRecord } = {};
-  for (const item of items) {
-    if (item.entity === entity) out.domain = parseItem(DomainRecord, entity, item);
-    else if (item.entity === zoneEntity) out.zone = parseItem(ZoneRecord, zoneEntity, item);
-  }
-  return out;
 }
