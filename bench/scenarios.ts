@@ -74,6 +74,13 @@ const jobContext = { awsRequestId: 'bench', functionName: 'job' } as Context;
 
 let transferProcessId: number | undefined;
 
+/**
+ * Renew: three calls of its own, plus one Query of the records of each of the caller's managed
+ * zones its names fall in (one here: demo-shop.nl), since a zone's records are items of their
+ * own (docs/performance.md).
+ */
+const renewBudget: Budget = { kind: 'own-at-most', calls: 4 };
+
 /** The scenarios, in the order they must run (later ones read what earlier ones created). */
 export const scenarios: Scenario[] = [
   {
@@ -174,7 +181,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'renew, quote',
     endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew?quote=true',
-    budget: { kind: 'own-at-most', calls: 3 },
+    budget: renewBudget,
     status: 200,
     // A warm function has the certificate product (configuration) cached.
     prepare: () => renew(1001, { period: 12, csr }, { quote: true }),
@@ -183,7 +190,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'renew, start',
     endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
-    budget: { kind: 'own-at-most', calls: 3 },
+    budget: renewBudget,
     status: 202,
     run: () => renew(1001, { period: 12, csr }),
   },
@@ -192,7 +199,7 @@ export const scenarios: Scenario[] = [
     return {
       name: 'renew, start, Idempotency-Key',
       endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
-      budget: { kind: 'own-at-most', calls: 3 },
+      budget: renewBudget,
       status: 202,
       prepare: async () => {
         id = (await testCertificate()).id;

@@ -164,6 +164,10 @@ export function zoneRecordProblem(record: ZoneRecordEntry): string | undefined {
   if (content === '') return 'content: must not be empty';
   const tokens = rdataTokens(content.replace(/ +/g, ' '));
   if (!tokens) return 'content: has a quote that is never closed';
+  // Outside quoted strings these start a comment or a multi-line group in a zone file (a URL is written as a comment line).
+  if (record.type !== 'URL' && tokens.some((t) => !t.quoted && /[();\\]/.test(t.text))) {
+    return 'content: has `(`, `)`, `;` or `\\` outside a quoted string';
+  }
   const problem = contentChecks[record.type](
     tokens.map((t) => t.text),
     tokens,

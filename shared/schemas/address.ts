@@ -34,5 +34,9 @@ export function isPublicUnicast(address: string): boolean {
 export const PublicUnicastAddress = v.pipe(
   v.string(),
   v.ip('must be an IPv4 or IPv6 address'),
-  v.check(isPublicUnicast, 'must be a public unicast address (not loopback, private, link-local, multicast or reserved)'),
+  // Judged only when it is an address at all (v.ip reports the others), so a value gets one violation.
+  v.check(
+    (address) => !ipaddr.isValid(address) || isPublicUnicast(address),
+    'must be a public unicast address (not loopback, private, link-local, multicast or reserved)',
+  ),
 );

@@ -272,13 +272,22 @@ function finalItems({ process, domain, zone }: TransferMove, previous: TransferL
  * and the transaction creates its header only if the name has no zone, which makes them the
  * zone's; a conversion only marks the header managed, while the zone is still the account's.
  */
+/** Errors with which DynamoDB refuses a request without carrying it out. */
+const refusedNames = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ValidationException',
+]);
+
 interface ZoneWrite {
   stage(effect: ZoneEffect | undefined): Promise<void>;
   item(effect: ZoneEffect): TransactItem;
   /**
-   * Removes the staged records after the transaction was cancelled (`error` a cancellation, or
-   * undefined for one already known). After any other failure the transaction may have committed,
-   * so they stay: unnamed, they are removed by the zone's next write.
+   * Removes the staged records once the transaction is known not to have happened (`error` a
+   * cancellation or a refusal such as throttling, or undefined for one already known). After a
+   * time-out or a server error it may have committed, so they stay: no header names them, so no
+   * reader sees them, and the zone's next write removes them.
    */
   discardIfCancelled(error: unknown): Promise<void>;
 }
@@ -297,7 +306,7 @@ function zoneWrite(): ZoneWrite {
       return newZoneItem(header, staged);
     },
     async discardIfCancelled(error) {
-      if (error !== undefined && cancellationCodes(error) === undefined) return;
+      if (error !== undefined && cancellationCodes(error) === undefined && !refusedNames.has((error as Error)?.name)) return;
       await discardStaged(staged);
       staged = undefined;
     },

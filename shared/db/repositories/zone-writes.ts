@@ -196,7 +196,7 @@ export async function putZone(zone: ZoneRecord, ifAbsent = false): Promise<boole
 const templateEntity = 'template';
 
 /** Writes a template, its records checked by type. With `ifAbsent`, an existing one is kept and false is returned. */
-export function putTemplate(record: TemplateRecord, ifAbsent = false): Promise<boolean> {
+export async function putTemplate(record: TemplateRecord, ifAbsent = false): Promise<boolean> {
   const valid = { ...v.parse(TemplateRecord, record), records: checkedRecords(`template ${record.name}`, record.records) };
   return putItem(toItem(keys.template(record.customer, record.name), templateEntity, valid), ifAbsent);
 }
