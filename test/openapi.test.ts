@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
       });
     }
     const transfer = doc.paths['/v2/domains/{domainName}/transfer']?.post as Op;
-    expect(Object.keys(transfer.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429', '500', '503']);
+    expect(Object.keys(transfer.responses).sort()).toEqual(['200', '202', '400', '401', '403', '406', '413', '415', '429', '500', '503']);
     const refs = (status: string) => JSON.stringify(transfer.responses[status].content['application/json'].schema);
     for (const type of [
       'ConstraintViolationException',
@@ -84,7 +84,13 @@ describe('the OpenAPI document', () => {
     const renew = doc.paths['/v2/ssl/certificates/{certificateId}/renew']?.post as Op;
     expect(renew.responses['202'].headers['x-process-id'].required).toBe(true);
     const pricelist = doc.paths['/v2/customers/{customer}/pricelist']?.get as Op;
-    expect(Object.keys(pricelist.responses['200'].headers).sort()).toEqual(['ETag', 'X-Exchange-Rate-Date', 'X-Request-Id']);
+    expect(Object.keys(pricelist.responses['200'].headers).sort()).toEqual([
+      'Content-Encoding',
+      'ETag',
+      'Vary',
+      'X-Exchange-Rate-Date',
+      'X-Request-Id',
+    ]);
     expect(Object.keys(pricelist.responses['304'].headers)).toContain('ETag');
     for (const { op } of operations())
       for (const response of Object.values(op.responses) as Op[]) expect(response.headers['X-Request-Id'].required).toBe(true);

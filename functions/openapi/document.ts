@@ -47,7 +47,16 @@ const headerDocs: Record<DocumentedHeader | 'X-Request-Id' | 'ETag' | 'Retry-Aft
     description: 'The date of the exchange rates used, when the list was converted (`currency`).',
     schema: { type: 'string', format: 'date' },
   },
-  Vary: { description: '`Accept`: the URL has a JSON and a zone-file representation.', schema: { type: 'string' } },
+  Vary: {
+    description:
+      '`Accept-Encoding` on every answer from the API (its body may be compressed); the zone adds `Accept` (a JSON and a zone-file representation).',
+    schema: { type: 'string' },
+  },
+  'Content-Encoding': {
+    description:
+      '`br` or `gzip` when the body (over 1 KB) is compressed, as `Accept-Encoding` allowed; a compressed answer has its own ETag.',
+    schema: { type: 'string', enum: ['br', 'gzip'] },
+  },
   'Idempotent-Replayed': {
     description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
@@ -114,6 +123,9 @@ function parameters(route: Route, docs: OperationDocs, where: 'path' | 'query', 
   });
 }
 
+/** Headers any answer of the API may carry: its coding (shared/http/encoding.ts). */
+const encodingHeaders = ['Vary', 'Content-Encoding'] as const;
+
 function headers(names: readonly { name: keyof typeof headerDocs; required?: boolean }[]) {
   return Object.fromEntries(names.map(({ name, required }) => [name, { ...headerDocs[name], required: required ?? false }]));
 }
@@ -122,6 +134,7 @@ function successResponse(route: Route, status: string, doc: ResponseDoc, definit
   const names: { name: keyof typeof headerDocs; required?: boolean }[] = [{ name: 'X-Request-Id', required: true }];
   if (route.method === 'GET' && status === '200') names.push({ name: 'ETag', required: true });
   names.push(...(doc.headers ?? []));
+  for (const name of encodingHeaders) if (!names.some((n) => n.name === name)) names.push({ name });
   const content = doc.content
     ? Object.fromEntries(
         Object.entries(doc.content).map(([type, c]) => {
@@ -159,6 +172,7 @@ function errorResponses(docs: OperationDocs, hasBody: boolean, hasParameters: bo
     const refs = list.map((t) => ({ $ref: componentRef(t) }));
     const names: { name: keyof typeof headerDocs; required?: boolean }[] = [{ name: 'X-Request-Id', required: true }];
     if (status === 429 || status === 503) names.push({ name: 'Retry-After', required: true });
+    for (const name of encodingHeaders) names.push({ name });
     out[String(status)] = {
       description: list.map((t) => `\`${t}\``).join(', '),
       headers: headers(names),

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { gatewayAnswers, gatewayBody } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
 import { docsAnswer } from './docs-page.ts';
-import { createGateway, type Gateway } from './gateway.ts';
+import { createGateway, type Gateway, limits } from './gateway.ts';
 
-/** API Gateway's own payload limit; the handlers enforce the API's 64 KiB themselves. */
-const maxPayloadBytes = 10 * 1024 * 1024;
+/** API Gateway's own request body limit (the gateway checks it too); the handlers enforce the API's 64 KiB themselves. */
+const maxPayloadBytes = limits.requestBodyBytes;
 
 export interface LocalServer {
   url: string;
@@ -55,7 +55,7 @@ export async function startServer(options: { host?: string; port?: number; gatew
         sourceIp: req.socket.remoteAddress,
       });
       res.writeHead(out.status, out.headers);
-      res.end(out.body);
+      res.end(out.binary ?? out.body);
     } catch (error) {
       const a = error instanceof TooLarge ? gatewayAnswers.REQUEST_TOO_LARGE : gatewayAnswers.DEFAULT_5XX;
       if (!(error instanceof TooLarge)) console.error('local server error', error);

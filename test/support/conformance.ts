@@ -63,7 +63,7 @@ export async function assertConforms(method: string, path: string, response: Obs
   const contentType = (headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
 
   let schemaRef: string | undefined;
-  let documented: Record<string, { required?: boolean }> = { 'X-Request-Id': { required: true } };
+  let documented: Record<string, { required?: boolean }> = { 'X-Request-Id': { required: true }, Vary: {}, 'Content-Encoding': {} };
   if (match.kind !== 'route') {
     // The fallback: only the contract's NotFound and MethodNotAllowed (with Allow).
     const type = match.kind === 'not-found' ? 'NotFound' : 'MethodNotAllowed';
