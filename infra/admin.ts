@@ -43,8 +43,9 @@ Commands:
       Same as import, without the progress bar.
   migrate [--dry-run]
       Brings a table written by an earlier version to the current layout (zones stored with their
-      records inline become a header item and one item per record). Idempotent, and safe while
-      the service runs; --dry-run only counts what it would migrate.
+      records inline become a header item and one item per record; prices and promos get keys
+      that start with their product). Idempotent, and safe while the service runs; --dry-run
+      only counts what it would migrate.
 
 Every command takes --help.
 

@@ -290,9 +290,9 @@ describe('npm run admin -- migrate', () => {
     expect(before.status).toBe(200);
     expect(before.body.records).toHaveLength(500);
 
-    expect(await migrateTable({ dryRun: true })).toEqual({ zonesInline: 1, zonesMigrated: 0 });
-    expect(await migrateTable()).toEqual({ zonesInline: 1, zonesMigrated: 1 });
-    expect(await migrateTable()).toEqual({ zonesInline: 0, zonesMigrated: 0 });
+    expect(await migrateTable({ dryRun: true })).toMatchObject({ zonesInline: 1, zonesMigrated: 0 });
+    expect(await migrateTable()).toMatchObject({ zonesInline: 1, zonesMigrated: 1 });
+    expect(await migrateTable()).toMatchObject({ zonesInline: 0, zonesMigrated: 0 });
 
     const items = await queryPartition(keys.domainCollection(name).pk);
     expect(items.find((i) => i.entity === 'zone')).not.toHaveProperty('records');
@@ -300,5 +300,30 @@ describe('npm run admin -- migrate', () => {
     const after = await call('GET', `/v2/domains/${name}/zone`);
     expect(after.body).toEqual(before.body);
     expect(await getZone(name)).toEqual(inline);
+  }, 60_000);
+
+  it('moves prices and promos stored under the keys of an earlier version to keys that start with their product', async () => {
+    const before = await call('GET', '/v2/customers/demo/pricelist');
+    const old = {
+      customer: 'demo',
+      product: 'domain_nl',
+      action: 'REGISTRY_LOCK',
+      currency: 'EUR',
+      price: 2500,
+      fromDate: '2026-01-01T00:00:00Z',
+    };
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...old, pk: 'PRICELIST#demo', sk: 'PRICE#domain_nl#REGISTRY_LOCK#2026-01-01T00:00:00Z', entity: 'price' },
+      }),
+    );
+    expect(await migrateTable()).toMatchObject({ pricesOldKeys: 1, pricesMigrated: 1 });
+    expect(await migrateTable()).toMatchObject({ pricesOldKeys: 0, pricesMigrated: 0 });
+    const items = await queryPartition('PRICELIST#demo');
+    expect(items.filter((i) => String(i.sk).startsWith('PRICE#'))).toEqual([]);
+    expect(items).toContainEqual({ ...old, ...keys.price('demo', 'domain_nl', 'REGISTRY_LOCK', old.fromDate), entity: 'price' });
+    const after = await call('GET', '/v2/customers/demo/pricelist');
+    expect(after.body.prices.length).toBe(before.body.prices.length + 1);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as pricelistHandler } from '../functions/pricelist/handler.ts';
 import { createGateway, integrationResponse, limits } from '../infra/local/gateway.ts';
 import { startServer } from '../infra/local/server.ts';
+import { db } from '../shared/db/client.ts';
 import { batchWriteAll } from '../shared/db/items.ts';
 import { priceItem } from '../shared/db/repositories/prices.ts';
 import { encodedResult, ok } from '../shared/http/response.ts';
@@ -172,6 +173,32 @@ describe('a price list of 60,000 entries', () => {
     expect(res.body.prices.filter((p: { product: string }) => p.product.startsWith('product_'))).toHaveLength(entries);
     expect(Buffer.byteLength(res.raw)).toBeGreaterThan(6 * 1024 * 1024);
   }, 120_000);
+
+  it("prices a transfer from its product's entries alone, not the customer's 60,000 (the hot key fixed: docs/performance.md)", async () => {
+    const read: { prefix: unknown; items: number }[] = [];
+    const name = `count-price-reads-${crypto.randomUUID()}`;
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        const values = (args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues;
+        const items = (out.output as { Items?: unknown[] }).Items;
+        if (values?.[':pk'] === 'PRICELIST#demo') read.push({ prefix: values[':prefix'], items: items?.length ?? 0 });
+        return out;
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const res = await call('POST', '/v2/domains/transfer-now.nl/transfer?quote=true', {
+        body: { customer: 'demo', registrant: 'demo-registrant', authcode: 'NL-TRANSFER-2026' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.quote.billables[0]).toMatchObject({ product: 'domain_nl', action: 'TRANSFER' });
+    } finally {
+      db().middlewareStack.remove(name);
+    }
+    expect(read).toEqual([{ prefix: 'PRODUCT#domain_nl#', items: expect.any(Number) }]);
+    expect(read[0]?.items).toBeLessThan(10);
+  });
 
   it('answers a client that accepts no compression 406 ResponseTooLarge, saying to accept gzip; never a failed invocation', async () => {
     const res = await invoke(pricelistHandler, event({}));

@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bigListCustomer, bigZoneName, writeBigPriceList, writeBigZone } from '../bench/big-data.ts';
 import { countAllRoundTrips, type RoundTrips } from '../bench/scenarios.ts';
+import { handler as pricelistHandler } from '../functions/pricelist/handler.ts';
+import { handler as zoneHandler } from '../functions/zone/handler.ts';
+import { apiEvent, invoke } from './support/api.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
 
 /**
  * Issue 8: DynamoDB calls per request are deterministic, so they are asserted here exactly (the
@@ -88,6 +93,39 @@ describe('DynamoDB round trips per request (warm API key)', () => {
       expect({ name: r.name, withinBudget: r.withinBudget }).toEqual({ name: r.name, withinBudget: true });
     }
   });
+});
+
+describe('round trips at real sizes (issue 16): one Query page per MB, nothing else', () => {
+  beforeAll(async () => {
+    await Promise.all([writeBigZone(), writeBigPriceList()]);
+  }, 300_000);
+
+  it('reads a zone of 10,000 records (1.3 MB) in two Query pages, and checks its header once at the end', async () => {
+    const event = apiEvent({
+      method: 'GET',
+      path: `/v2/domains/${bigZoneName}/zone`,
+      resource: '/v2/domains/{domainName}/zone',
+      pathParameters: { domainName: bigZoneName },
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    const { result, calls } = await recordTableCalls(() => invoke(zoneHandler, event));
+    expect(result.status).toBe(200);
+    expect(calls).toEqual(['QueryCommand', 'QueryCommand', 'GetItemCommand']);
+  }, 60_000);
+
+  it('reads a price list of 60,000 entries (11.5 MB) in twelve Query pages', async () => {
+    const event = apiEvent({
+      method: 'GET',
+      path: `/v2/customers/${bigListCustomer}/pricelist`,
+      resource: '/v2/customers/{customer}/pricelist',
+      pathParameters: { customer: bigListCustomer },
+      headers: { 'Accept-Encoding': 'gzip' },
+      principal: { customer: bigListCustomer, user: 'bench', permissions: [] },
+    });
+    const { result, calls } = await recordTableCalls(() => invoke(pricelistHandler, event));
+    expect(result.status).toBe(200);
+    expect(calls).toEqual(Array(12).fill('QueryCommand'));
+  }, 120_000);
 });
 
 describe('no Scan on any path', () => {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { readForRenewal } from '../db/repositories/certificate-requests.ts';
-import { getPriceList } from '../db/repositories/prices.ts';
+import { getProductPrices } from '../db/repositories/prices.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateAuthority, CertificateProduct, CertificateRecord } from '../model/certificate.ts';
 import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
@@ -42,18 +42,20 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   // certificate. A CSR error is still reported where the rules put it.
   const csr = await parseCsr(body.csr).catch(refusal);
   const zoneNames = zonePrefetch(body, csr instanceof CsrRejected ? undefined : csr);
-  // One BatchGet (certificate, counters, zone headers) and the price list's Query, at once; products
-  // and authorities are configuration, cached (shared/certificates/catalogue.ts).
-  const [read, list] = await Promise.all([readForRenewal(certificateId, zoneNames), getPriceList(customer)]);
+  // One BatchGet (certificate, counters, zone headers); products and authorities are configuration,
+  // cached (shared/certificates/catalogue.ts). Then, at once, the product's prices (one Query of
+  // its entries, not the customer's whole list) and the records of the managed zones found.
+  const read = await readForRenewal(certificateId, zoneNames);
   const stored = read.certificate?.customer === customer ? read.certificate : undefined;
   const { certificate, current } = await renewableCertificate(stored, certificateId, at);
   const product = await requestedProduct(body.product, current);
   const authority = await catalogueAuthority(product.authority);
   if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
   const checked = checkRenewal(product, body, csr);
-  const zones = read.zones
-    ? await loadManagedZones(customer, checked.allNames, read.zones)
-    : await managedZonesFor(customer, checked.allNames);
+  const [list, zones] = await Promise.all([
+    getProductPrices(customer, product.product),
+    read.zones ? loadManagedZones(customer, checked.allNames, read.zones) : managedZonesFor(customer, checked.allNames),
+  ]);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
   const validations = authorityGateway(authority).open(
     {

@@ -114,16 +114,20 @@ export const keys = {
 
   /**
    * A customer's price list: prices (current and scheduled) and promos share one partition, so the
-   * whole list is one Query. Sort keys keep the stable order: product, then action, then date.
+   * whole list is one Query. Sort keys start with the product, so one product's prices and promos
+   * are one short Query too (a transfer or renewal reads only its product: docs/performance.md, hot
+   * keys), and keep the stable order: product, then action, then date.
    */
   price: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
     pk: `PRICELIST#${customer}`,
-    sk: `PRICE#${product}#${action}#${fromDate}`,
+    sk: `PRODUCT#${product}#PRICE#${action}#${fromDate}`,
   }),
   promo: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
     pk: `PRICELIST#${customer}`,
-    sk: `PROMO#${product}#${action}#${fromDate}`,
+    sk: `PRODUCT#${product}#PROMO#${action}#${fromDate}`,
   }),
+  /** The sort-key prefix of one product's prices and promos in a customer's list. */
+  productPrices: (customer: string, product: string) => ({ pk: `PRICELIST#${customer}`, skPrefix: `PRODUCT#${product}#` }),
   priceList: (customer: string) => ({ pk: `PRICELIST#${customer}` }),
 
   /**

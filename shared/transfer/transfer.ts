@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
-import { getPriceList } from '../db/repositories/prices.ts';
+import { getProductPrices } from '../db/repositories/prices.ts';
 import {
   readDomainCollection,
   readTransferSnapshot,
@@ -185,12 +185,10 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const { body, principal, domainName } = call;
   const template = body.zone?.template;
 
-  // One consistent BatchGet of everything but the price list, and the price list's Query, at once.
+  // One consistent BatchGet of everything but the prices; then the registry and the extension's
+  // prices (one Query of that product's entries, not the customer's whole list) at once.
   const handles = [...new Set([body.registrant, ...(body.contacts ?? []).map((c) => c.handle)])];
-  const [snapshot, list] = await Promise.all([
-    readTransferSnapshot(principal.customer, domainName, handles, template),
-    getPriceList(principal.customer),
-  ]);
+  const snapshot = await readTransferSnapshot(principal.customer, domainName, handles, template);
   const found = registryOf(snapshot, domainName);
   const registry = found.provider.name;
   const period = registryRules(call, registry, found.provider.metadata);
@@ -199,11 +197,10 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const ownZone = ownZoneOf(snapshot.zone, principal.customer, domainName, body.zone !== undefined);
 
   const gateway = await registryGateway();
-  const candidate = await gateway.prepareTransfer({
-    domainName,
-    registry,
-    ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
-  });
+  const [candidate, list] = await Promise.all([
+    gateway.prepareTransfer({ domainName, registry, ...(body.authcode !== undefined ? { authcode: body.authcode } : {}) }),
+    getProductPrices(principal.customer, domainProduct(found.extension)),
+  ]);
   const plan = planTransfer({
     body,
     candidate,
