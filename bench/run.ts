@@ -4,8 +4,10 @@
  *   1. round trips: DynamoDB calls per request, counted at the SDK client, warm API key;
  *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
  *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query;
- *   4. cold start: bundle size and import time of every function vs the document client alone;
- *   5. another customer's object vs a missing one: the medians of each object route, side by side.
+ *   4. real sizes: a zone of 10,000 records and a price list of 60,000 entries through their
+ *      handlers, compressed, vs the raw paged Query; the bytes on the wire plain and compressed;
+ *   5. cold start: bundle size and import time of every function vs the document client alone.
+ *   6. another customer's object vs a missing one: the medians of each object route, side by side.
  * Every figure is printed next to its budget; figures over budget are marked. Exit code 0 either
  * way (the round-trip budgets are enforced by the test suite, test/round-trips.test.ts).
  */
@@ -14,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arch } from 'node:process';
+import { gunzipSync } from 'node:zlib';
 
 // The functions' environment, before any of their modules load: logging at the deployed level
 // (INFO; the lines are built as on Lambda, and swallowed below while timing).
@@ -31,6 +34,7 @@ const { demoDataFile, loadDataset, readDatasetFile } = await import('../infra/da
 const budgets = {
   handlerRatio: 1.3,
   scaleRatio: 1.3,
+  compressedSmaller: 10,
   bundleBytes: 250 * 1024,
   importRatio: 1.5,
 };
@@ -376,7 +380,96 @@ try {
     ],
   );
 
-  // ---------------------------------------------------------------- 4. cold start
+  // ---------------------------------------------------------------- 4. real sizes
+  const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigPriceList, writeBigZone } = await import('./big-data.ts');
+  const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
+  await writeBigZone();
+  await writeBigPriceList();
+  const zoneHandler = await load('zone');
+  type Result = { statusCode: number; body: string; isBase64Encoded?: boolean; headers?: Record<string, unknown> };
+  const bigAnswer = async (handler: Handler, parts: Parameters<typeof apiEvent>[0]) => {
+    const event = apiEvent(parts);
+    const result = (await handler(event, lambdaContext('bench', event.requestContext.requestId))) as unknown as Result;
+    if (result.statusCode !== 200) throw new Error(`${parts.path} answered ${result.statusCode}`);
+    return result;
+  };
+  const wire = (r: Result) => (r.isBase64Encoded ? Buffer.from(r.body, 'base64').length : Buffer.byteLength(r.body));
+  const big: { name: string; handler: Handler; parts: Parameters<typeof apiEvent>[0]; raw: () => Promise<unknown>; runs: number }[] = [
+    {
+      name: `zone of ${bigZoneRecords.toLocaleString('en')} records (JSON)`,
+      handler: zoneHandler,
+      parts: {
+        method: 'GET',
+        path: `/v2/domains/${bigZoneName}/zone`,
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: bigZoneName },
+      },
+      raw: query(keys.domainCollection(bigZoneName).pk),
+      runs: 20,
+    },
+    {
+      name: `price list of ${bigListEntries.toLocaleString('en')} entries`,
+      handler: pricelist,
+      parts: {
+        method: 'GET',
+        path: `/v2/customers/${bigListCustomer}/pricelist`,
+        resource: '/v2/customers/{customer}/pricelist',
+        pathParameters: { customer: bigListCustomer },
+        principal: { customer: bigListCustomer, user: 'bench', permissions: [] },
+      },
+      raw: query(keys.priceList(bigListCustomer).pk),
+      runs: 8,
+    },
+  ];
+  const sizeRows: (string | number)[][] = [];
+  const timeRows: (string | number)[][] = [];
+  for (const b of big) {
+    const withCoding = (coding: string) => ({ ...b.parts, headers: { 'Accept-Encoding': coding } as Record<string, string> });
+    const plain = await quietly(() => bigAnswer(b.handler, withCoding('identity')).catch(() => undefined));
+    const gzip = await quietly(() => bigAnswer(b.handler, withCoding('gzip')));
+    const br = await quietly(() => bigAnswer(b.handler, withCoding('br')));
+    const plainBytes = gunzipSync(Buffer.from(gzip.body, 'base64')).length;
+    const smaller = plainBytes / wire(gzip);
+    sizeRows.push([
+      b.name,
+      kb(plainBytes),
+      plain ? 'sent plain' : '406 (over 6 MB)',
+      kb(wire(gzip)),
+      `${smaller.toFixed(1)}x`,
+      kb(wire(br)),
+      `${(plainBytes / wire(br)).toFixed(1)}x`,
+      b.name.startsWith('price') ? `>= ${budgets.compressedSmaller}x` : '',
+      b.name.startsWith('price') ? mark(smaller >= budgets.compressedSmaller) : '',
+    ]);
+    const trips = await quietly(() => recordTableCalls(() => bigAnswer(b.handler, withCoding('gzip'))));
+    const rawTrips = await recordTableCalls(b.raw);
+    const t = await quietly(() => timePair(() => bigAnswer(b.handler, withCoding('gzip')), b.raw, b.runs, 2));
+    const ratio = percentile(t.a, 50) / percentile(t.b, 50);
+    timeRows.push([
+      b.name,
+      ms(percentile(t.a, 50)),
+      ms(percentile(t.a, 99)),
+      trips.calls.map((c) => c.replace(/Command$/, '')).join(' '),
+      ms(percentile(t.b, 50)),
+      rawTrips.calls.length,
+      `${ratio.toFixed(2)}x`,
+      `<= ${budgets.scaleRatio}x`,
+      mark(ratio <= budgets.scaleRatio),
+    ]);
+  }
+  table(
+    'Real sizes: through the handler with `Accept-Encoding: gzip` (compression included) vs the raw paged Query (ms, interleaved; zone 20 runs, price list 8)',
+    ['request', 'handler p50', 'handler p99', 'handler calls', 'raw Query p50', 'raw Query pages', 'p50 ratio', 'budget', ''],
+    timeRows,
+    ['handler calls'],
+  );
+  table(
+    'Real sizes: bytes on the wire (KB = 1024 bytes; plain = the JSON before any coding)',
+    ['answer', 'plain KB', 'without compression', 'gzip KB', 'gzip smaller', 'br KB', 'br smaller', 'budget', ''],
+    sizeRows,
+  );
+
+  // ---------------------------------------------------------------- 5. cold start
   const { baselineEntry, bundle, importTimes, invokeBundle, stackFunctions } = await import('./bundles.ts');
   const runs = 15;
   const median = (samples: number[]) =>

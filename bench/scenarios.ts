@@ -76,6 +76,14 @@ const jobContext = { awsRequestId: 'bench', functionName: 'job' } as Context;
 
 let transferProcessId: number | undefined;
 
+/**
+ * Renew: four calls of its own (the certificate alone first, then the counters and zone headers,
+ * the product's prices, and the transaction), plus one Query of the records of each of the
+ * caller's managed zones its names fall in (one here: demo-shop.nl), since a zone's records are
+ * items of their own (docs/performance.md).
+ */
+const renewBudget: Budget = { kind: 'own-at-most', calls: 5 };
+
 /** The scenarios, in the order they must run (later ones read what earlier ones created). */
 export const scenarios: Scenario[] = [
   {
@@ -188,7 +196,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'renew, quote',
     endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew?quote=true',
-    budget: { kind: 'own-at-most', calls: 3 },
+    budget: renewBudget,
     status: 200,
     // A warm function has the certificate product (configuration) cached.
     prepare: () => renew(1001, { period: 12, csr }, { quote: true }),
@@ -197,7 +205,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'renew, start',
     endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
-    budget: { kind: 'own-at-most', calls: 4 },
+    budget: renewBudget,
     status: 202,
     run: () => renew(1001, { period: 12, csr }),
   },
@@ -206,7 +214,7 @@ export const scenarios: Scenario[] = [
     return {
       name: 'renew, start, Idempotency-Key',
       endpoint: 'POST /v2/ssl/certificates/{certificateId}/renew',
-      budget: { kind: 'own-at-most', calls: 4 },
+      budget: renewBudget,
       status: 202,
       prepare: async () => {
         id = (await testCertificate()).id;

@@ -11,6 +11,7 @@ import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 import { loadDataset, readDatasetFile } from './dataset.ts';
 import { exportDataset, scanTable } from './export.ts';
+import { migrateTable } from './migrate.ts';
 import { type KeyOwner, registerUsageKey, retireUsageKey } from './usage-plan-keys.ts';
 
 /**
@@ -42,6 +43,11 @@ Commands:
       Existing items are kept unless --overwrite is given.
   load FILE [--overwrite]
       Same as import, without the progress bar.
+  migrate [--dry-run]
+      Brings a table written by an earlier version to the current layout (zones stored with their
+      records inline become a header item and one item per record; prices and promos get keys
+      that start with their product). Idempotent, and safe while the service runs; --dry-run
+      only counts what it would migrate.
 
 Every command takes --help.
 
@@ -248,6 +254,18 @@ async function exportCommand(args: string[]): Promise<void> {
   }
 }
 
+async function migrate(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { 'dry-run': { type: 'boolean', default: false } } });
+  const report = await migrateTable({
+    dryRun: values['dry-run'],
+    onZone: (domainName, records) => console.error(`zone ${domainName}: ${records} records, now one item each`),
+  });
+  const verb = values['dry-run'] ? 'would be migrated' : 'migrated';
+  console.log(
+    `Table '${tableName()}': ${report.zonesInline} zones with inline records found, ${values['dry-run'] ? report.zonesInline : report.zonesMigrated} ${verb}.`,
+  );
+}
+
 /** Per command: its usage line (for --help) and what it runs. */
 const commands: Record<string, { help: string; run: (args: string[]) => Promise<void> }> = {
   'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]... [--usage-plan ID]', run: createKey },
@@ -256,6 +274,7 @@ const commands: Record<string, { help: string; run: (args: string[]) => Promise<
   export: { help: 'export [--out FILE]', run: exportCommand },
   import: { help: 'import FILE [--overwrite]', run: (args) => load(args, 'import') },
   load: { help: 'load FILE [--overwrite]', run: (args) => load(args, 'load') },
+  migrate: { help: 'migrate [--dry-run]', run: migrate },
   'register-keys': { help: 'register-keys --customer C [--usage-plan ID]', run: registerKeys },
 };
 

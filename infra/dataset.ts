@@ -13,7 +13,7 @@ import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates } from '../shared/db/repositories/rates.ts';
 import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { putTransferLock } from '../shared/db/repositories/transfers.ts';
-import { putTemplate, putZone } from '../shared/db/repositories/zones.ts';
+import { putTemplate, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { CertificateAuthority, CertificateProduct } from '../shared/model/certificate.ts';
 import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
@@ -25,6 +25,8 @@ import { RateRecord } from '../shared/model/rate.ts';
 import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
+import { ValidZoneRecordEntry } from '../shared/model/zone-validation.ts';
+import { PublicUnicastAddress } from '../shared/schemas/address.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 
@@ -41,6 +43,17 @@ const DatasetApiKey = v.pipe(
   v.check((k) => (k.key === undefined) !== (k.keyHash === undefined), 'give exactly one of key and keyHash'),
 );
 
+/** A zone in a dataset: every record checked by its type, a hidden master public unicast (as every write path checks them). */
+const DatasetZone = v.object({
+  ...ZoneRecord.entries,
+  master: v.optional(PublicUnicastAddress),
+  records: v.array(ValidZoneRecordEntry),
+  dcvRecords: v.optional(v.array(ValidZoneRecordEntry)),
+});
+
+/** A template in a dataset: every record checked by its type. */
+const DatasetTemplate = v.object({ ...TemplateRecord.entries, records: v.array(ValidZoneRecordEntry) });
+
 /**
  * A dataset file: the demo data (infra/demo-data.json), or any other. Every section is optional
  * and each goes through its repository, so a dataset can never hold what the service cannot read.
@@ -53,9 +66,10 @@ export const DatasetSchema = v.strictObject({
   prices: v.optional(v.array(PriceRecord)),
   promos: v.optional(v.array(PromoRecord)),
   rates: v.optional(v.array(RateRecord)),
-  templates: v.optional(v.array(TemplateRecord)),
+  templates: v.optional(v.array(DatasetTemplate)),
   domains: v.optional(v.array(DomainRecord)),
-  zones: v.optional(v.array(ZoneRecord)),
+  /** Zones with their records inline (the table keeps each record as an item of its own). */
+  zones: v.optional(v.array(DatasetZone)),
   /** Domains as the sandbox registry knows them (shared/registry/sandbox.ts, docs/transfer.md). */
   registryDomains: v.optional(v.array(RegistryDomainRecord)),
   certificateAuthorities: v.optional(v.array(CertificateAuthority)),

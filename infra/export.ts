@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { db } from '../shared/db/client.ts';
 import { parseItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
+import { assembleZone, parseZoneHead, zoneEntity, zoneRecordEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { ApiKeyRecord } from '../shared/model/api-key.ts';
 import { CertificateAuthority, CertificateProduct, CertificateRecord } from '../shared/model/certificate.ts';
@@ -60,6 +61,7 @@ const entities: Record<string, { section: Section; schema: v.GenericSchema; orde
   rate: { section: 'rates', schema: RateRecord, order: by('base', 'date') },
   template: { section: 'templates', schema: TemplateRecord, order: by('customer', 'name') },
   domain: { section: 'domains', schema: DomainRecord, order: by('domainName') },
+  // Assembled from the header and its record items (zoneRecords below), then checked as a ZoneRecord.
   zone: { section: 'zones', schema: ZoneRecord, order: by('domainName') },
   registryDomain: { section: 'registryDomains', schema: RegistryDomainRecord, order: by('domainName') },
   certificateAuthority: { section: 'certificateAuthorities', schema: CertificateAuthority, order: by('name') },
@@ -110,13 +112,35 @@ function counterName(item: Record<string, unknown>): string {
   return name;
 }
 
+/**
+ * Zones from their headers and record items (the records of each header's generation, in order;
+ * items of a generation no header names are a stopped write's leftovers and are left out). A zone
+ * whose records do not match its header changed during the export, which then fails: run it again.
+ */
+function exportedZones(heads: Row[], records: Row[]): Row[] {
+  const byPartition = new Map<string, Row[]>();
+  for (const item of records) byPartition.set(String(item.pk), [...(byPartition.get(String(item.pk)) ?? []), item]);
+  return heads.map((item) => {
+    const items = (byPartition.get(String(item.pk)) ?? []).sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1));
+    const zone = assembleZone(parseZoneHead(item), items);
+    if (!zone) throw new Error(`The zone ${String(item.pk)} changed during the export; run it again`);
+    return zone as Row;
+  });
+}
+
 /** The whole table as a dataset: every section sorted, API keys as hashes, counters as floors. */
 export async function exportDataset(): Promise<Dataset> {
   const sections: Partial<Record<Section, Row[]>> = {};
   const counters: Record<string, number> = {};
+  const zoneHeads: Row[] = [];
+  const zoneRecords: Row[] = [];
   for (const item of await scanTable()) {
     const entity = String(item.entity);
     if (notExported.has(entity) || isIdempotencyRecord(item)) continue;
+    if (entity === zoneEntity || entity === zoneRecordEntity) {
+      (entity === zoneEntity ? zoneHeads : zoneRecords).push(item);
+      continue;
+    }
     if (entity === 'counter') {
       counters[counterName(item)] = v.parse(Counter, item).value;
       continue;
@@ -127,6 +151,7 @@ export async function exportDataset(): Promise<Dataset> {
     list.push(parseItem(known.schema, entity, item) as Row);
     sections[known.section] = list;
   }
+  if (zoneHeads.length > 0) sections.zones = exportedZones(zoneHeads, zoneRecords);
   const out: Record<string, unknown> = {};
   for (const { section, order } of Object.values(entities)) {
     const list = sections[section];

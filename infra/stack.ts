@@ -219,6 +219,12 @@ function addRestApi(scope: Construct, stageName: string, throttle: { rateLimit: 
     restApiName: 'registrar',
     description: 'Registrar API: transfers, certificates, processes, providers, price lists and zones.',
     endpointTypes: [apigateway.EndpointType.REGIONAL],
+    // The functions compress their answers (shared/http/encoding.ts) and return them base64-encoded;
+    // with every media type binary, API Gateway sends those bytes as they are, whatever the
+    // client's Accept header (it decides by the first Accept value), and hands request bodies to
+    // the functions base64-encoded (shared/http/json-body.ts decodes them). API Gateway's own
+    // compression (minimumCompressionSize) stays off: it would act after Lambda's 6 MB limit.
+    binaryMediaTypes: ['*/*'],
     // Per-key usage plans: the authorizer names each customer key's API Gateway key (infra/usage-plan.ts).
     apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
     cloudWatchRole: true,

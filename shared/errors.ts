@@ -137,6 +137,20 @@ export class PayloadTooLarge extends AppError {
   }
 }
 
+/**
+ * An answer too large to send uncompressed (Lambda's 6 MB response limit) to a client that accepts
+ * no compression: 406, saying how to get it (a decision of docs/pricelist-and-zones.md).
+ */
+export class ResponseTooLarge extends AppError {
+  constructor(bytes: number) {
+    super(
+      'ResponseTooLarge',
+      406,
+      `This answer is ${(bytes / 1_048_576).toFixed(1)} MB, more than the 6 MB an uncompressed answer may have. Send \`Accept-Encoding: gzip\` (or br) to receive it compressed; both official clients do.`,
+    );
+  }
+}
+
 export class TooManyRequests extends AppError {
   constructor(retryAfterSeconds: number) {
     super('TooManyRequests', 429, throttledMessage, {}, { 'Retry-After': String(retryAfterSeconds) });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
-import { getZone, putTemplate } from '../shared/db/repositories/zones.ts';
+import { putTemplate } from '../shared/db/repositories/zone-writes.ts';
+import { getZone } from '../shared/db/repositories/zones.ts';
 import { type ApiResponse, call, limitedKey, otherKey } from './support/api.ts';
 import { makeCsr } from './support/csr.ts';
 import { processesOf, sandboxDomain, transfer } from './support/transfer.ts';

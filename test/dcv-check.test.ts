@@ -4,7 +4,9 @@ import { handler } from '../functions/dcv-check/handler.ts';
 import { checkOpenRequests } from '../shared/certificates/dcv-check.ts';
 import { getCertificateOf, listOpenRequests } from '../shared/db/repositories/certificates.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
-import { getZone, putZone } from '../shared/db/repositories/zones.ts';
+import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZone } from '../shared/db/repositories/zones.ts';
+import type { ZoneRecordEntry } from '../shared/model/zone.ts';
 import { call } from './support/api.ts';
 import { organizationFields, renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
@@ -69,7 +71,10 @@ describe('the scheduled DCV check', () => {
     const entry = body.validations.dcv[0];
     const zone = await getZone('demo-shop.nl');
     if (!zone) throw new Error('demo zone missing');
-    await putZone({ ...zone, records: zone.records.map((r) => (r.name === entry.dnsRecord ? { ...r, content: 'wrong.example' } : r)) });
+    // The renewal added its DCV record to the zone's dcvRecords.
+    expect(zone.dcvRecords?.some((r) => r.name === entry.dnsRecord)).toBe(true);
+    const wrong = (r: ZoneRecordEntry) => (r.name === entry.dnsRecord ? { ...r, content: 'wrong.example' } : r);
+    await putZone({ ...zone, dcvRecords: zone.dcvRecords?.map(wrong) });
     await checkOpenRequests(seconds(1));
     const info = await call('GET', `/v2/processes/${processId}/info`);
     expect(info.body.requiresAttention).toBe(true);

@@ -130,6 +130,22 @@ describe('CDK stack', () => {
     });
   });
 
+  it("passes the functions' compressed answers through as bytes: every media type binary, no compression of its own", () => {
+    const [api] = Object.values(template.findResources('AWS::ApiGateway::RestApi'));
+    expect(api?.Properties.BinaryMediaTypes).toEqual(['*/*']);
+    expect(api?.Properties).not.toHaveProperty('MinimumCompressionSize');
+    // Buffered Lambda proxy integrations: the 6 MB response limit the functions answer within (406 ResponseTooLarge).
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
+    expect(
+      methods.every((m) => m.Properties.Integration.Type === 'AWS_PROXY' && m.Properties.Integration.ResponseTransferMode === undefined),
+    ).toBe(true);
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'DEFAULT_5XX',
+      StatusCode: '500',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"type":"InternalError"') },
+    });
+  });
+
   it('serves GET /v2/openapi.json without the authorizer, from a function without table access', () => {
     const fnId = stack.getLogicalId(stack.functions.get('openapi')?.node.defaultChild as never);
     for (const HttpMethod of ['GET', 'HEAD']) {

@@ -78,7 +78,7 @@ describe('the OpenAPI document', () => {
       });
     }
     const transfer = doc.paths['/v2/domains/{domainName}/transfer']?.post as Op;
-    expect(Object.keys(transfer.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429', '500', '503']);
+    expect(Object.keys(transfer.responses).sort()).toEqual(['200', '202', '400', '401', '403', '406', '413', '415', '429', '500', '503']);
     const refs = (status: string) => JSON.stringify(transfer.responses[status].content['application/json'].schema);
     for (const type of [
       'ConstraintViolationException',
@@ -103,7 +103,9 @@ describe('the OpenAPI document', () => {
     const pricelist = doc.paths['/v2/customers/{customer}/pricelist']?.get as Op;
     expect(Object.keys(pricelist.responses['200'].headers).sort()).toEqual([
       'Cache-Control',
+      'Content-Encoding',
       'ETag',
+      'Vary',
       'X-Content-Type-Options',
       'X-Exchange-Rate-Date',
       'X-Request-Id',

@@ -70,7 +70,16 @@ const headerDocs: Record<HeaderName, { description: string; schema: JsonSchema }
     description: 'The date of the exchange rates used, when the list was converted (`currency`).',
     schema: { type: 'string', format: 'date' },
   },
-  Vary: { description: '`Accept`: the URL has a JSON and a zone-file representation.', schema: { type: 'string' } },
+  Vary: {
+    description:
+      '`Accept-Encoding` on every answer from the API (its body may be compressed); the zone adds `Accept` (a JSON and a zone-file representation).',
+    schema: { type: 'string' },
+  },
+  'Content-Encoding': {
+    description:
+      '`br` or `gzip` when the body (over 1 KB) is compressed, as `Accept-Encoding` allowed; a compressed answer has its own ETag.',
+    schema: { type: 'string', enum: ['br', 'gzip'] },
+  },
   'Idempotent-Replayed': {
     description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
@@ -164,6 +173,9 @@ const everyAnswer: { name: HeaderName; required: true }[] = [
   { name: 'X-Content-Type-Options', required: true },
 ];
 
+/** Headers any answer of the API may carry: its coding (shared/http/encoding.ts). */
+const encodingHeaders = ['Vary', 'Content-Encoding'] as const;
+
 function headers(names: readonly { name: HeaderName; required?: boolean }[]) {
   return Object.fromEntries(names.map(({ name, required }) => [name, { ...headerDocs[name], required: required ?? false }]));
 }
@@ -172,6 +184,7 @@ function successResponse(route: Route, status: string, doc: ResponseDoc, definit
   const names: { name: HeaderName; required?: boolean }[] = [...everyAnswer];
   if (route.method === 'GET' && status === '200') names.push({ name: 'ETag', required: true });
   names.push(...(doc.headers ?? []));
+  for (const name of encodingHeaders) if (!names.some((n) => n.name === name)) names.push({ name });
   const content = doc.content
     ? Object.fromEntries(
         Object.entries(doc.content).map(([type, c]) => {
@@ -210,6 +223,7 @@ function errorResponses(docs: OperationDocs, hasBody: boolean, hasParameters: bo
     const names: { name: HeaderName; required?: boolean }[] = [...everyAnswer];
     if (status === 429 || status === 503) names.push({ name: 'Retry-After', required: true });
     if (status === 401) names.push({ name: 'WWW-Authenticate', required: true });
+    for (const name of encodingHeaders) names.push({ name });
     out[String(status)] = {
       description: list.map((t) => `\`${t}\``).join(', '),
       headers: headers(names),

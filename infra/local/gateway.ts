@@ -25,8 +25,28 @@ export interface LocalRequest {
 export interface LocalResponse {
   status: number;
   headers: Record<string, string>;
+  /** The body as text; '' when it is binary. */
   body: string;
+  /** A binary (compressed) body: the bytes API Gateway sends for a base64 result. */
+  binary?: Buffer;
 }
+
+/**
+ * The limits API Gateway (REST API) and Lambda enforce on a buffered Lambda proxy integration, as
+ * they answer them with this stack's gateway responses (infra/stack.ts):
+ * - a request body over 10 MB: API Gateway refuses it, 413 (REQUEST_TOO_LARGE);
+ * - an event over 6 MB (Lambda's invocation payload limit; with binary media types `*\/*` the body
+ *   is in it base64-encoded): Lambda refuses the invocation, which API Gateway answers as an
+ *   internal error (500, DEFAULT_5XX);
+ * - a function result over 6 MB (the result object as JSON, 6,291,556 bytes as Lambda's error
+ *   says): a function error, which API Gateway answers 502, turned into the DEFAULT_5XX answer
+ *   (500) because the stack sets that response's status, which sets every 5XX gateway answer's.
+ */
+export const limits = {
+  requestBodyBytes: 10 * 1024 * 1024,
+  invocationPayloadBytes: 6 * 1024 * 1024,
+  responsePayloadBytes: 6_291_556,
+} as const;
 
 type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
 type ProxyHandler = LambdaHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
@@ -92,6 +112,8 @@ export interface ProxyEventParts {
   multiQuery?: Record<string, string[]> | null;
   pathParameters: Record<string, string> | null;
   body: string | null;
+  /** The body is base64 (API Gateway with binary media types `*\/*` sends every request body so). */
+  isBase64Encoded?: boolean;
   authorizer: APIGatewayProxyEvent['requestContext']['authorizer'];
   requestId: string;
   sourceIp?: string;
@@ -112,7 +134,7 @@ export function proxyEvent(p: ProxyEventParts): APIGatewayProxyEvent {
     pathParameters: p.pathParameters,
     stageVariables: null,
     body: p.body,
-    isBase64Encoded: false,
+    isBase64Encoded: p.isBase64Encoded ?? false,
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
@@ -184,6 +206,9 @@ export function createGateway(options: GatewayOptions = {}) {
       const parsed = parseRequest(request);
       // A request target no URL parser takes (`/\\<invalid host>`, found by fuzzing): API Gateway's 400.
       if (!parsed) return answer(gatewayAnswers.DEFAULT_4XX, requestId);
+      if (request.body !== undefined && Buffer.byteLength(request.body) > limits.requestBodyBytes) {
+        return answer(gatewayAnswers.REQUEST_TOO_LARGE, requestId);
+      }
       const match = matchRoute(parsed.method, parsed.url.pathname);
       const route = match.kind === 'route' ? match.route : undefined;
       let authorizer: ProxyAuthorizer = null;
@@ -202,7 +227,8 @@ export function createGateway(options: GatewayOptions = {}) {
         query: parsed.url.searchParams.size > 0 ? parsed.query : null,
         multiQuery: parsed.url.searchParams.size > 0 ? parsed.multiQuery : null,
         pathParameters: match.kind === 'route' ? match.pathParameters : { proxy: parsed.url.pathname.slice(1) },
-        body: request.body === undefined || request.body === '' ? null : request.body,
+        body: request.body === undefined || request.body === '' ? null : Buffer.from(request.body, 'utf8').toString('base64'),
+        isBase64Encoded: request.body !== undefined && request.body !== '',
         authorizer,
         requestId,
         sourceIp: request.sourceIp ?? '127.0.0.1',
@@ -292,18 +318,38 @@ function parseRequest(request: LocalRequest): ParsedRequest | undefined {
   return { url, method: request.method.toUpperCase(), headers, multiValueHeaders, query, multiQuery };
 }
 
-/** Invokes a function's handler with the event and turns its result into the HTTP response. */
+/**
+ * Invokes a function's handler with the event, within Lambda's payload limits, and turns its
+ * result into the HTTP response (a base64 body back into bytes, as API Gateway does).
+ */
 async function invoke(dir: string, functionName: string, event: APIGatewayProxyEvent, requestId: string): Promise<LocalResponse> {
+  // Lambda refuses an invocation over its payload limit; API Gateway answers it as an internal error.
+  if (Buffer.byteLength(JSON.stringify(event)) > limits.invocationPayloadBytes) return answer(gatewayAnswers.DEFAULT_5XX, requestId);
   const handler = await loadHandler<ProxyHandler>(dir);
   let result: APIGatewayProxyResult;
   try {
     result = await handler(event, lambdaContext(functionName, requestId));
   } catch {
-    // A Lambda that throws makes API Gateway answer 502; ours never should, but say so the same way.
-    return answer({ ...gatewayAnswers.DEFAULT_5XX, status: 502 }, requestId);
+    // A function error (API Gateway's 502, as DEFAULT_5XX answers it); ours never should throw.
+    return answer(gatewayAnswers.DEFAULT_5XX, requestId);
+  }
+  return integrationResponse(functionName, result, requestId);
+}
+
+/**
+ * A function's result as API Gateway answers it: over Lambda's response limit, the function error
+ * (Function.ResponseSizeTooLarge) API Gateway answers with DEFAULT_5XX; else the status, headers
+ * and body, a base64 body as bytes.
+ */
+export function integrationResponse(functionName: string, result: APIGatewayProxyResult, requestId: string): LocalResponse {
+  if (result.body.length > limits.responsePayloadBytes / 3 && Buffer.byteLength(JSON.stringify(result)) > limits.responsePayloadBytes) {
+    console.error(`local gateway: ${functionName} answered over Lambda's ${limits.responsePayloadBytes}-byte response limit`);
+    return answer(gatewayAnswers.DEFAULT_5XX, requestId);
   }
   const outHeaders: Record<string, string> = {};
   for (const [k, val] of Object.entries(result.headers ?? {})) outHeaders[k] = String(val);
+  if (result.isBase64Encoded)
+    return { status: result.statusCode, headers: outHeaders, body: '', binary: Buffer.from(result.body, 'base64') };
   return { status: result.statusCode, headers: outHeaders, body: result.body };
 }
 

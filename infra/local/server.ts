@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type GatewayAnswer, gatewayAnswers } from '../../shared/http/gateway-responses.ts';
 import { docsAnswer, type StaticAnswer } from './docs-page.ts';
-import { createGateway, type Gateway, refusal } from './gateway.ts';
+import { createGateway, type Gateway, limits, refusal } from './gateway.ts';
 
-/** API Gateway's own payload limit; the handlers enforce the API's 64 KiB themselves. */
-const maxPayloadBytes = 10 * 1024 * 1024;
+/** API Gateway's own request body limit (the gateway checks it too); the handlers enforce the API's 64 KiB themselves. */
+const maxPayloadBytes = limits.requestBodyBytes;
 
 /** What the HTTP parser refuses before a request exists (the `clientError` of node:http). */
 const parserAnswers = {

@@ -1,7 +1,7 @@
 import { ProviderUnavailable } from '../errors.ts';
 import { attentionChecks, type CertificateAuthority, organizationChecks, type ValidationLevel } from '../model/certificate.ts';
 import type { CaaRecordStatus, DcvState, DcvType, Validations } from '../model/certificate-process.ts';
-import type { ZoneRecord } from '../model/zone.ts';
+import { servedRecords, type ZoneRecord } from '../model/zone.ts';
 import { integrationImplementations, integrationSettings } from '../routes.ts';
 import { requiredSetting } from '../settings.ts';
 import { addMonths, toWireTime } from '../time.ts';
@@ -147,7 +147,7 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
 /** A DNS entry against the managed zone: the record with the right contents validates it. */
 function dnsRecordStatus(entry: DcvState, zone: ZoneRecord): DcvState['status'] {
   const wanted = entry.dnsRecord?.toLowerCase();
-  const records = zone.records.filter((r) => r.type === entry.dnsType && absoluteRecordName(r.name, zone.domainName) === wanted);
+  const records = servedRecords(zone).filter((r) => r.type === entry.dnsType && absoluteRecordName(r.name, zone.domainName) === wanted);
   if (records.length === 0) return entry.status === 'VALIDATED' ? 'VALIDATED' : 'WAITING';
   const norm = (s: string) => s.trim().replace(/^"|"$/g, '').replace(/\.$/, '').toLowerCase();
   return records.some((r) => norm(r.content) === norm(entry.dnsContents ?? '')) ? 'VALIDATED' : 'ATTENTION';

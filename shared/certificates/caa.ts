@@ -1,6 +1,6 @@
 import type { CertificateAuthority } from '../model/certificate.ts';
 import type { CaaRecordStatus } from '../model/certificate-process.ts';
-import type { ZoneRecord } from '../model/zone.ts';
+import { servedRecords, type ZoneRecord } from '../model/zone.ts';
 import { absoluteRecordName, dcvBase } from './dcv.ts';
 
 /**
@@ -36,7 +36,9 @@ export function caaStatus(name: string, zone: ZoneRecord | undefined, authority:
   if (!zone) return 'UNKNOWN';
   const wildcard = name.startsWith('*.');
   const apex = zone.domainName;
-  const caa = zone.records.filter((r) => r.type === 'CAA').map((r) => ({ name: absoluteRecordName(r.name, apex), content: r.content }));
+  const caa = servedRecords(zone)
+    .filter((r) => r.type === 'CAA')
+    .map((r) => ({ name: absoluteRecordName(r.name, apex), content: r.content }));
   let current = dcvBase(name);
   for (;;) {
     const set = caa.filter((r) => r.name === current);

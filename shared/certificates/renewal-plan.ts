@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { readForRenewal } from '../db/repositories/certificate-requests.ts';
 import { getCertificateOf } from '../db/repositories/certificates.ts';
-import { getPriceList } from '../db/repositories/prices.ts';
+import { getProductPrices } from '../db/repositories/prices.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateAuthority, CertificateProduct, CertificateRecord } from '../model/certificate.ts';
 import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
@@ -14,7 +14,7 @@ import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
 import type { RenewBody } from './renew-request.ts';
 import { priceRenewal } from './renewal-price.ts';
 import { type CheckedRenewal, checkRenewal, languageOf } from './renewal-rules.ts';
-import { pickManagedZones, zoneCandidates } from './zones.ts';
+import { loadManagedZones, zoneCandidates } from './zones.ts';
 
 /**
  * Planning a certificate renewal (spec 2.7, 4.2): the certificate must be the caller's and in its
@@ -50,10 +50,11 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   const authority = await catalogueAuthority(product.authority);
   if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
   const checked = checkRenewal(product, body, await parseCsr(body.csr).catch(refusal));
-  // One BatchGet (id counters, zones) and the price list's Query, at once; products and
-  // authorities are configuration, cached (shared/certificates/catalogue.ts).
-  const [read, list] = await Promise.all([readForRenewal(zoneCandidates(checked.allNames)), getPriceList(customer)]);
-  const zones = pickManagedZones(customer, checked.allNames, read.zones);
+  // One BatchGet (id counters, zone headers) and the product's prices (one Query of its entries,
+  // not the customer's whole list), at once; then one Query of the records of each managed zone
+  // found. Products and authorities are configuration, cached (shared/certificates/catalogue.ts).
+  const [read, list] = await Promise.all([readForRenewal(zoneCandidates(checked.allNames)), getProductPrices(customer, product.product)]);
+  const zones = await loadManagedZones(customer, checked.allNames, read.zones);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
   const validations = authorityGateway(authority).open(
     {

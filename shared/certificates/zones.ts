@@ -1,6 +1,6 @@
-import { getZonesByName } from '../db/repositories/zones.ts';
+import { getZoneHeadsByName, withRecords, type ZoneHead } from '../db/repositories/zones.ts';
 import type { Validations } from '../model/certificate-process.ts';
-import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
+import { servedRecords, type ZoneRecord, type ZoneRecordEntry } from '../model/zone.ts';
 import { dcvBase } from './dcv.ts';
 
 /**
@@ -42,37 +42,42 @@ export function zoneCandidates(names: readonly string[]): string[] {
 }
 
 /**
- * The zone the service manages for each name of a request, for this customer: the zone of the name
- * itself or of its closest parent, among the bounded candidates. One BatchGet for all names. A zone
- * of another customer, or one the service does not manage, counts as not managed here.
+ * The zone the service manages for each name of a request, for this customer, with its records:
+ * the zone of the name itself or of its closest parent, among the bounded candidates. One BatchGet
+ * of the candidates' headers, then one Query of the records of each zone picked (a zone of another
+ * customer, or one the service does not manage, counts as not managed here, and its records are
+ * never read).
  */
 export async function managedZonesFor(customer: string, names: readonly string[]): Promise<Map<string, ZoneRecord | undefined>> {
-  return pickManagedZones(customer, names, await getZonesByName(zoneCandidates(names)));
+  return loadManagedZones(customer, names, await getZoneHeadsByName(zoneCandidates(names)));
 }
 
 /**
- * managedZonesFor over zones already read (the candidates of `names`, so a caller can read them
- * along with its other items).
+ * managedZonesFor over zone headers already read (any superset of the candidates of `names`, so a
+ * caller can read them along with its other items): picks each name's zone among the customer's
+ * managed ones, then reads the records of the zones picked, in parallel.
  */
-export function pickManagedZones(
+export async function loadManagedZones(
   customer: string,
   names: readonly string[],
-  read: readonly ZoneRecord[],
-): Map<string, ZoneRecord | undefined> {
-  const zones = new Map<string, ZoneRecord>();
-  for (const zone of read) {
-    if (zone.customer === customer && zone.managed) zones.set(zone.domainName, zone);
+  read: readonly ZoneHead[],
+): Promise<Map<string, ZoneRecord | undefined>> {
+  const heads = new Map<string, ZoneHead>();
+  for (const head of read) {
+    if (head.zone.customer === customer && head.zone.managed) heads.set(head.zone.domainName, head);
   }
-  const out = new Map<string, ZoneRecord | undefined>();
+  const picked = new Map<string, ZoneHead | undefined>();
   for (const name of names)
-    out.set(
+    picked.set(
       name,
       zoneNamesOf(name)
         .reverse()
-        .map((c) => zones.get(c))
-        .find((z) => z !== undefined),
+        .map((c) => heads.get(c))
+        .find((h) => h !== undefined),
     );
-  return out;
+  const used = [...new Set([...picked.values()].filter((h) => h !== undefined))];
+  const zones = new Map((await Promise.all(used.map(withRecords))).map((zone) => [zone.domainName, zone]));
+  return new Map([...picked].map(([name, head]) => [name, head && zones.get(head.zone.domainName)]));
 }
 
 /** TTL of the DCV records the service adds to a managed zone. */
@@ -91,7 +96,9 @@ export function dcvRecordsToAdd(
     if (entry.type !== 'DNS' || !entry.zone || !entry.dnsRecord || !entry.dnsType || !entry.dnsContents) continue;
     const zone = zones.get(entry.commonName);
     if (!zone) continue;
-    const present = zone.records.some((r) => r.name === entry.dnsRecord && r.type === entry.dnsType && r.content === entry.dnsContents);
+    const present = servedRecords(zone).some(
+      (r) => r.name === entry.dnsRecord && r.type === entry.dnsType && r.content === entry.dnsContents,
+    );
     const list = out.get(zone.domainName) ?? [];
     if (!present && !list.some((r) => r.name === entry.dnsRecord)) {
       list.push({ name: entry.dnsRecord, type: entry.dnsType, content: entry.dnsContents, ttl: dcvRecordTtl });

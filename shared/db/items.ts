@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db } from './client.ts';
 import type { ItemKey } from './keys.ts';
@@ -183,4 +183,37 @@ export async function readItems<N extends string>(
     if (item) out[name] = item;
   }
   return out;
+}
+
+/** One write of a BatchWrite: an item to put, or the key of an item to delete. */
+export type BatchWrite = { put: Record<string, unknown> } | { delete: { pk: string; sk: string } };
+
+/** BatchWrite's limit of writes per request. */
+const batchWriteLimit = 25;
+/** BatchWrite requests in flight at once. */
+const batchWriteConcurrency = 8;
+
+/**
+ * Any number of puts and deletes as BatchWrite requests (25 a request, 8 in flight), retrying
+ * what DynamoDB leaves unprocessed. Not atomic: callers write what no reader sees yet, or delete
+ * what no reader needs any more.
+ */
+export async function batchWriteAll(writes: readonly BatchWrite[]): Promise<void> {
+  const chunks: BatchWrite[][] = [];
+  for (let i = 0; i < writes.length; i += batchWriteLimit) chunks.push(writes.slice(i, i + batchWriteLimit));
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++] as BatchWrite[];
+      let pending: Record<string, unknown>[] = chunk.map((w) =>
+        'put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } },
+      );
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
+        const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        pending = out.UnprocessedItems?.[tableName()] ?? [];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(batchWriteConcurrency, chunks.length) }, worker));
 }

@@ -45,6 +45,9 @@ function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFE
   return { pk: domainPartition(domainName), sk };
 }
 
+/** Zone records sort after every other item of a domain's collection (`DOMAIN`, `TRANSFER`, `ZONE`). */
+const zoneRecordsPrefix = 'ZONE#';
+
 /** An item's key with its place in a gsi1 listing. */
 function listed(key: { pk: string; sk: string }, gsi1pk: string, gsi1sk: string): ItemKey {
   return { ...key, gsi1pk, gsi1sk };
@@ -83,13 +86,28 @@ export const keys = {
   domainsOfCustomer: (customer: string) => ({ gsi1pk: `DOMAINS#${customer}` }),
 
   /**
-   * The DNS zone of a domain name (records inline), in the domain's item collection so the domain
-   * and its zone are one Query; listed per customer.
+   * The DNS zone of a domain name, in the domain's item collection so the domain and its zone are
+   * one Query: the zone's header item (settings, the generation its records belong to), listed
+   * per customer, and one item per record (`zoneRecord`), which sort after it.
    */
   zone: (domainName: string, customer: string): ItemKey =>
     listed(inDomainCollection(domainName, 'ZONE'), `ZONES#${customer}`, `ZONE#${domainName}`),
   zoneByName: (domainName: string) => inDomainCollection(domainName, 'ZONE'),
-  /** The item collection of a domain name: the domain item, its zone and its transfer in progress. */
+  /**
+   * One record of a zone: `ZONE#<generation>#<position>`. A zone is rewritten under a new
+   * generation and switched over in its header, so a reader sees one generation whole
+   * (shared/db/repositories/zones.ts). Positions are zero-padded, so records keep their order.
+   */
+  zoneRecord: (domainName: string, generation: string, position: number): ItemKey => ({
+    pk: domainPartition(domainName),
+    sk: `${zoneRecordsPrefix}${generation}#${String(position).padStart(7, '0')}`,
+  }),
+  /** The sort-key prefix of a zone's records: of every generation, or (`generation`) of one. */
+  zoneRecords: (domainName: string, generation?: string) => ({
+    pk: domainPartition(domainName),
+    skPrefix: generation === undefined ? zoneRecordsPrefix : `${zoneRecordsPrefix}${generation}#`,
+  }),
+  /** The item collection of a domain name: the domain item, its zone (header and records) and its transfer in progress. */
   domainCollection: (domainName: string) => ({ pk: domainPartition(domainName) }),
   zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
 
@@ -112,16 +130,20 @@ export const keys = {
 
   /**
    * A customer's price list: prices (current and scheduled) and promos share one partition, so the
-   * whole list is one Query. Sort keys keep the stable order: product, then action, then date.
+   * whole list is one Query. Sort keys start with the product, so one product's prices and promos
+   * are one short Query too (a transfer or renewal reads only its product: docs/performance.md, hot
+   * keys), and keep the stable order: product, then action, then date.
    */
   price: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
     pk: `${keyKinds.priceList}${customer}`,
-    sk: `PRICE#${product}#${action}#${fromDate}`,
+    sk: `PRODUCT#${product}#PRICE#${action}#${fromDate}`,
   }),
   promo: (customer: string, product: string, action: string, fromDate: string): ItemKey => ({
     pk: `${keyKinds.priceList}${customer}`,
-    sk: `PROMO#${product}#${action}#${fromDate}`,
+    sk: `PRODUCT#${product}#PROMO#${action}#${fromDate}`,
   }),
+  /** The sort-key prefix of one product's prices and promos in a customer's list. */
+  productPrices: (customer: string, product: string) => ({ pk: `${keyKinds.priceList}${customer}`, skPrefix: `PRODUCT#${product}#` }),
   priceList: (customer: string) => ({ pk: `${keyKinds.priceList}${customer}` }),
 
   /**

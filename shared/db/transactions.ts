@@ -82,7 +82,8 @@ function claim(sequence: string, current: number): TransactItem {
  * allocated the ordinary way (one atomic ADD each, never contended away) and the transaction is
  * written again without claims, whatever the caller's own items reported (the winner may hold the
  * claimed id). When every claim held, a failed condition of the caller's own items is thrown with
- * its cancellation reasons at the same positions as in `build(ids)`.
+ * its cancellation reasons at the same positions as in `build(ids)`. `build` may first write what
+ * no reader sees yet (a new zone's records, named only by the header the transaction creates).
  */
 export async function transactWithIds<S extends string>(
   current: Record<S, number>,

@@ -6,7 +6,57 @@ import type { DnsRecord, ZoneView } from './zone-view.ts';
  * trailing dot; host names in content are absolute; TXT is quoted and split in strings of at most
  * 255 bytes. Record kinds that are services rather than DNS types (ALIAS, URL, MBOXFW) and a
  * customer SOA record (the zone has the service's) are listed as comments.
+ *
+ * Nothing stored can add a line or a directive: records are checked by type when written
+ * (shared/model/zone-validation.ts), and this writer, whatever it is given, refuses CR, LF and
+ * every other control character (the request fails with a logged 500 rather than serve a zone
+ * that says something else), escapes in names what RFC 1035 section 5.1 requires (`\$` at the
+ * start of a line is no directive, `\;` no comment, `\(` no continuation, `\DDD` for bytes
+ * outside printable ASCII) and, in other RDATA, the same outside quoted strings.
  */
+
+/** A stored record holding a character a zone file cannot carry. */
+export class UnwritableRecord extends Error {}
+
+/** Refuses text with CR, LF or another control character (C0 or DEL). */
+function refuseControls(text: string, what: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f)
+      throw new UnwritableRecord(`${what} holds control character ${code}; it cannot be written to a zone file`);
+  }
+  return text;
+}
+
+/** Characters RFC 1035 (5.1) gives a meaning in a master file, escaped with a backslash where they are data. */
+const special = new Set(['"', '(', ')', ';', '@', '$', '\\']);
+
+/** A name (one or more labels, dots as separators) with RFC 1035's escapes: `\X` for specials and spaces, `\DDD` for other bytes. */
+export function escapeName(name: string): string {
+  let out = '';
+  for (const ch of refuseControls(name, `name '${name.slice(0, 64)}'`)) {
+    if (special.has(ch) || ch === ' ') out += `\\${ch}`;
+    else if (ch.charCodeAt(0) > 0x7e) for (const byte of Buffer.from(ch, 'utf8')) out += `\\${String(byte).padStart(3, '0')}`;
+    else out += ch;
+  }
+  return out;
+}
+
+/** RDATA in presentation form as stored: quoted strings kept, `(`, `)` and `;` outside them escaped. */
+function presentation(content: string, what: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < content.length; i++) {
+    const ch = content[i] as string;
+    if (ch === '\\' && i + 1 < content.length) {
+      out += ch + content[++i];
+      continue;
+    }
+    if (ch === '"') quoted = !quoted;
+    out += !quoted && (ch === '(' || ch === ')' || ch === ';') ? `\\${ch}` : ch;
+  }
+  return refuseControls(quoted ? `${out}"` : out, what);
+}
 
 /** Types whose whole content is one host name. */
 const hostContent = new Set(['CNAME', 'NS', 'DNAME', 'PTR']);
@@ -18,12 +68,17 @@ export function absolute(name: string): string {
   return name.endsWith('.') ? name : `${name}.`;
 }
 
-/** An owner name relative to the origin where it lies below it, else absolute. */
+/** An owner name relative to the origin where it lies below it, else absolute; escaped. */
 export function ownerName(name: string, origin: string): string {
   const n = name.replace(/\.$/, '').toLowerCase();
   if (n === origin) return '@';
-  if (n.endsWith(`.${origin}`)) return n.slice(0, -(origin.length + 1));
-  return absolute(n);
+  if (n.endsWith(`.${origin}`)) return escapeName(n.slice(0, -(origin.length + 1)));
+  return escapeName(absolute(n));
+}
+
+/** A host name in RDATA: absolute, escaped (`.` alone stays the root). */
+function hostName(text: string): string {
+  return text === '.' ? '.' : escapeName(absolute(text));
 }
 
 /** One TXT value as quoted character-strings of at most 255 bytes each (RFC 1035 3.3.14, 5.1). */
@@ -44,27 +99,28 @@ export function quoteTxt(text: string): string {
 
 /** The RDATA of a record in master-file form; undefined for kinds that have none. */
 function rdata(record: DnsRecord): string | undefined {
-  const content = record.content.trim();
-  if (hostContent.has(record.type)) return absolute(content);
+  const what = `the ${record.type} record of '${record.name.slice(0, 64)}'`;
+  const content = refuseControls(record.content, what).trim();
+  if (hostContent.has(record.type)) return hostName(content);
   switch (record.type) {
     case 'MX':
-      return `${record.prio ?? 0} ${content === '.' ? '.' : absolute(content)}`;
+      return `${record.prio ?? 0} ${hostName(content)}`;
     case 'SRV': {
       // Stored as `weight port target`, priority apart (contract 3.6).
       const parts = content.split(/\s+/);
       const target = parts.pop() ?? '.';
-      return `${record.prio ?? 0} ${parts.join(' ')} ${target === '.' ? '.' : absolute(target)}`;
+      return `${record.prio ?? 0} ${presentation(parts.join(' '), what)} ${hostName(target)}`;
     }
     case 'TXT':
       return quoteTxt(record.content);
     default:
-      return content;
+      return presentation(content, what);
   }
 }
 
-/** Content shown in a comment stays on its line. */
+/** Content shown in a comment: one line, by refusing what would end it. */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ');
+  return refuseControls(text, 'a commented record');
 }
 
 function line(record: DnsRecord, origin: string): string {
@@ -83,8 +139,8 @@ export function toZoneFile(domainName: string, zone: ZoneView): string {
     `$TTL ${zone.ttl}`,
   ];
   if (soa) {
-    const [mname = '', rname = '', ...numbers] = soa.content.split(/\s+/);
-    lines.push(`@\t${soa.ttl}\tIN\tSOA\t${absolute(mname)} ${absolute(rname)} ${numbers.join(' ')}`);
+    const [mname = '', rname = '', ...numbers] = refuseControls(soa.content, 'the SOA record').split(/\s+/);
+    lines.push(`@\t${soa.ttl}\tIN\tSOA\t${hostName(mname)} ${absolute(rname)} ${numbers.join(' ')}`);
   }
   for (const record of ns) lines.push(line(record, origin));
   for (const record of zone.records) {

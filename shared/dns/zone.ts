@@ -1,4 +1,4 @@
-import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
+import { servedRecords, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../model/zone.ts';
 import { type DnsConfig, dnsConfig } from './config.ts';
 import type { DnsRecord, ZoneView } from './zone-view.ts';
 
@@ -37,7 +37,7 @@ export function zoneNameServers(zone: Pick<ZoneRecord, 'ns' | 'service'>, config
 }
 
 /** The SOA and NS records the service serves for a zone. */
-export function defaultRecords(zone: ZoneRecord, config: DnsConfig = dnsConfig()): DnsRecord[] {
+export function defaultRecords(zone: ZoneHeader, config: DnsConfig = dnsConfig()): DnsRecord[] {
   const servers = zoneNameServers(zone, config);
   const soa = [servers[0], mailboxName(zone.hostMaster), soaSerial(zone), zone.refresh, zone.retry, zone.expire, config.negativeTtl].join(
     ' ',
@@ -81,7 +81,7 @@ export function renderZone(zone: ZoneRecord, config: DnsConfig = dnsConfig()): Z
     expire: zone.expire,
     ttl: zone.ttl,
     defaultRecords: defaultRecords(zone, config),
-    records: zone.records.map((r) => renderRecord(r, zone.domainName)),
+    records: servedRecords(zone).map((r) => renderRecord(r, zone.domainName)),
   };
   return view;
 }

@@ -13,7 +13,7 @@ export { Quote };
  */
 
 /** Headers the document describes; their meaning is written once, in the generator. */
-export type DocumentedHeader = 'x-process-id' | 'X-Exchange-Rate-Date' | 'Vary' | 'Idempotent-Replayed';
+export type DocumentedHeader = 'x-process-id' | 'X-Exchange-Rate-Date' | 'Vary' | 'Idempotent-Replayed' | 'Content-Encoding';
 
 /** One content type of a response: a JSON body schema, or a text body. */
 export type ResponseContent = { json: v.GenericSchema; examples?: Record<string, unknown> } | { text: string; example?: string };
@@ -121,6 +121,10 @@ const errors = {
   NotFound: error([404], 'No such route.'),
   MethodNotAllowed: error([405], 'Known path, other method (see the Allow header).'),
   PayloadTooLarge: error([413], 'The body is over 64 KiB.'),
+  ResponseTooLarge: error(
+    [406],
+    'The answer is over the 6 MB it may have uncompressed, and the request accepted no compression: send `Accept-Encoding: gzip`.',
+  ),
   TooManyRequests: error([429], 'Rate limit; retry after Retry-After seconds.'),
   InternalError: error([500], 'Anything unexpected; the details are logged with the request id.'),
   ProviderUnavailable: error([503], 'The data store or the registry is unavailable or throttling; safe to retry.'),
@@ -136,6 +140,7 @@ export const errorBodies = mapValues(errors, (type, e) => ({ statuses: e.statuse
 
 /** Errors any authenticated route can answer (the gateway, the authorizer, the boundary). */
 export const commonErrors: readonly ErrorType[] = [
+  'ResponseTooLarge',
   'AuthenticationError',
   'AuthorizationError',
   'TooManyRequests',

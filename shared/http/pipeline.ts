@@ -5,9 +5,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
-import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable } from '../errors.ts';
+import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable, ResponseTooLarge } from '../errors.ts';
 import { isSecretKey, logger, redactValues } from '../logger.ts';
-import { ok, type Reply, serializeBody, toResult } from './response.ts';
+import { type Coding, chooseCoding, compressAbove } from './encoding.ts';
+import { encodedResult, lambdaResponseLimit, ok, type Reply, resultBytes, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
 /** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
@@ -84,7 +85,7 @@ export function state(request: { context: ApiContext }): State {
 function boundary(route: string): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
   const finish = (request: { event: Event; context: ApiContext }, reply: Reply): APIGatewayProxyResult => {
     const s = state(request);
-    const result = toResult(withEtag(request.event, s, reply), s.requestId);
+    const result = answer(request.event, s, reply);
     // HEAD (contract section 1): the GET's status and headers, Content-Type included, and no body.
     if (request.event.httpMethod === 'HEAD') result.body = '';
     const durationMs = Date.now() - s.started;
@@ -190,14 +191,35 @@ export function isTransient(error: unknown): boolean {
 }
 
 /**
- * Strong ETag over the body of a 200 GET (or HEAD), as sent, and its content type (so two
- * representations of one resource never share a tag); `If-None-Match` naming it answers 304, no body.
+ * The reply as the Lambda result: serialized once, tagged (ETag, 304), compressed when the client
+ * accepts it and the body is over 1 KB (shared/http/encoding.ts), and within Lambda's 6 MB
+ * response limit: an answer over it goes out as 406 ResponseTooLarge to a client that accepts no
+ * compression (and as a logged 500 if even compressed it is too large), never as a failed invocation.
  */
-function withEtag(event: Event, s: State, reply: Reply): Reply {
-  if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || reply.body === undefined) return reply;
+function answer(event: Event, s: State, reply: Reply): APIGatewayProxyResult {
+  const text = reply.body === undefined ? undefined : serializeBody(reply);
+  const coding = text !== undefined && text.length >= compressAbove ? chooseCoding(s.headers['accept-encoding']) : undefined;
+  const tagged = withEtag(event, s, reply, text, coding);
+  const result = tagged.body === undefined ? toResult(tagged, s.requestId) : encodedResult(tagged, text as string, coding, s.requestId);
+  const bytes = resultBytes(result);
+  if (bytes <= lambdaResponseLimit) return result;
+  if (coding !== undefined) logger.error('answer too large even compressed', { bytes, coding });
+  const error = coding === undefined ? new ResponseTooLarge(bytes) : toAppError(new Error('answer too large'));
+  const body = { type: error.type, message: error.message, requestId: s.requestId };
+  return toResult({ status: error.status, body, headers: { Vary: 'Accept-Encoding' } }, s.requestId);
+}
+
+/**
+ * Strong ETag over the body of a 200 GET, as sent before any coding, its content type and its
+ * coding (so two representations of one resource, JSON and zone file, plain and compressed,
+ * never share a tag); `If-None-Match` with it answers 304, no body.
+ */
+function withEtag(event: Event, s: State, reply: Reply, text: string | undefined, coding: Coding | undefined): Reply {
+  if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || text === undefined) return reply;
   const hash = createHash('sha256');
   if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
-  const etag = `"${hash.update(serializeBody(reply)).digest('base64url').slice(0, 27)}"`;
+  const tag = hash.update(text).digest('base64url').slice(0, 27);
+  const etag = `"${coding === undefined ? tag : `${tag}-${coding}`}"`;
   const headers = { ...reply.headers, ETag: etag };
   if (noneMatch(s.headers['if-none-match'], etag)) return { status: 304, headers };
   return { ...reply, headers };

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Outcome } from '../model/process.ts';
+import { type Coding, compress, varyOnEncoding } from './encoding.ts';
 
 /** What a use case answers: a status, an optional JSON body and extra headers. */
 export interface Reply {
@@ -53,11 +54,47 @@ export function answerHeaders(tagged: boolean): Record<string, string> {
   return { 'Cache-Control': tagged ? 'private, no-cache' : 'no-store', 'X-Content-Type-Options': 'nosniff' };
 }
 
-/** Serialises a reply into the API Gateway (REST, payload 1.0) result. */
+/** Serialises a reply into the API Gateway (REST, payload 1.0) result. Every answer says `Vary: Accept-Encoding`. */
 export function toResult(reply: Reply, requestId: string): APIGatewayProxyResult {
   const tagged = reply.headers?.ETag !== undefined;
-  const headers: Record<string, string> = { ...answerHeaders(tagged), ...reply.headers, 'X-Request-Id': requestId };
+  const headers: Record<string, string> = {
+    ...answerHeaders(tagged),
+    ...reply.headers,
+    Vary: varyOnEncoding(reply.headers?.Vary),
+    'X-Request-Id': requestId,
+  };
   if (reply.body === undefined) return { statusCode: reply.status, headers, body: '' };
   headers['Content-Type'] = reply.contentType ?? jsonContentType;
   return { statusCode: reply.status, headers, body: serializeBody(reply) };
+}
+
+/**
+ * A reply whose body is already serialized (`text`) as the result, compressed with `coding` when
+ * given: the body then goes base64-encoded (`isBase64Encoded`), which API Gateway turns back into
+ * bytes (binary media types `*\/*`, infra/stack.ts), with `Content-Encoding`.
+ */
+export function encodedResult(reply: Reply, text: string, coding: Coding | undefined, requestId: string): APIGatewayProxyResult {
+  const headers: Record<string, string> = {
+    ...reply.headers,
+    Vary: varyOnEncoding(reply.headers?.Vary),
+    'X-Request-Id': requestId,
+    'Content-Type': reply.contentType ?? jsonContentType,
+  };
+  if (coding === undefined) return { statusCode: reply.status, headers, body: text };
+  const body = compress(Buffer.from(text, 'utf8'), coding).toString('base64');
+  return { statusCode: reply.status, headers: { ...headers, 'Content-Encoding': coding }, body, isBase64Encoded: true };
+}
+
+/**
+ * Lambda's limit on a synchronous function's response payload: the result object as JSON
+ * (6 MB as Lambda's quotas state it; 6,291,556 bytes as its error message says).
+ */
+export const lambdaResponseLimit = 6_291_556;
+
+/** The result's size as Lambda counts it (the JSON of the whole result); exact only where it could matter. */
+export function resultBytes(result: APIGatewayProxyResult): number {
+  // JSON escaping at most doubles a body of ours (quotes, backslashes, newlines), so a body under
+  // a third of the limit cannot reach it: skip the serialization of the result then.
+  if (result.body.length < lambdaResponseLimit / 3) return result.body.length;
+  return Buffer.byteLength(JSON.stringify(result));
 }

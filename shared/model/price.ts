@@ -11,7 +11,8 @@ const CurrencyCode = v.picklist(['EUR', 'USD']);
  */
 export const PriceRecord = v.object({
   customer: Handle,
-  product: v.string(),
+  /** A product name (`domain_com`, `ssl_sectigo_dv`); never `#`, which separates the parts of its key. */
+  product: v.pipe(v.string(), v.regex(/^[^#]+$/, 'must not hold #')),
   action: v.string(),
   currency: CurrencyCode,
   price: Cents,

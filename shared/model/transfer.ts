@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Handle, WireTime } from '../schemas/primitives.ts';
 import { DomainContact, type DomainRecord, KeyData } from './domain.ts';
 import type { ProcessRecord } from './process.ts';
-import type { ZoneRecord } from './zone.ts';
+import type { ZoneHeader, ZoneRecord } from './zone.ts';
 
 /**
  * The transfer's vocabulary in one place (spec section 3, contract 3.1 and 5): its statuses, the
@@ -207,11 +207,8 @@ export const TransferLock = v.object({
 });
 export type TransferLock = v.InferOutput<typeof TransferLock>;
 
-/** The zone a completion writes: a new zone (`create`) or the account's own unmanaged zone, now managed. */
-export interface ZoneEffect {
-  record: ZoneRecord;
-  create: boolean;
-}
+/** The zone a completion writes: a new zone with its records (`create`), or the account's own unmanaged zone, now managed. */
+export type ZoneEffect = { create: true; record: ZoneRecord } | { create: false; record: ZoneHeader };
 
 /** What a registry answer changes in a transfer: written in one transaction (shared/db/repositories/transfers.ts). */
 export interface TransferMove {

@@ -6,7 +6,8 @@ export { RecordType, recordTypes } from './zone-fields.ts';
 
 /**
  * A DNS record as stored: `name` may hold the `##DOMAIN##` placeholder (templates, linked zones);
- * it is replaced when the zone is answered. `prio` only for MX and SRV.
+ * it is replaced when the zone is answered. `prio` only for MX and SRV. Every write checks the
+ * record by its type as well (zone-validation.ts); reads check only this shape.
  */
 export const ZoneRecordEntry = v.pipe(
   v.object({
@@ -21,18 +22,35 @@ export const ZoneRecordEntry = v.pipe(
 );
 export type ZoneRecordEntry = v.InferOutput<typeof ZoneRecordEntry>;
 
-/** The DNS zone of a domain name (contract 3.6), records inline. */
-export const ZoneRecord = v.object({
+/**
+ * A DNS zone of a domain name (contract 3.6) without its records: the settings and SOA timers,
+ * and the DCV records the service added for certificate validation (`dcvRecords`, served after
+ * the zone's own records). The table keeps this part as one item and each record as an item of
+ * its own (shared/db/repositories/zones.ts).
+ */
+export const ZoneHeader = v.object({
   id: v.pipe(v.number(), v.integer(), v.minValue(1)),
   domainName: DomainName,
   customer: Handle,
   ...zoneSettings,
   ...soaTimers,
-  records: v.array(ZoneRecordEntry),
+  dcvRecords: v.optional(v.array(ZoneRecordEntry)),
   createdDate: WireTime,
   updatedDate: v.optional(WireTime),
 });
+export type ZoneHeader = v.InferOutput<typeof ZoneHeader>;
+
+/** A zone with its records: what a dataset holds, what provisioning creates and what the API answers from. */
+export const ZoneRecord = v.object({
+  ...ZoneHeader.entries,
+  records: v.array(ZoneRecordEntry),
+});
 export type ZoneRecord = v.InferOutput<typeof ZoneRecord>;
+
+/** Every record a zone serves: its own, then the DCV records the service added. */
+export function servedRecords(zone: Pick<ZoneRecord, 'records' | 'dcvRecords'>): ZoneRecordEntry[] {
+  return zone.dcvRecords?.length ? [...zone.records, ...zone.dcvRecords] : zone.records;
+}
 
 /** A zone template of a customer: SOA settings and records with `##DOMAIN##` placeholders. */
 export const TemplateRecord = v.object({

@@ -11,7 +11,7 @@ import {
   transferDetailsOf,
   type ZoneEffect,
 } from '../model/transfer.ts';
-import type { TemplateRecord, ZoneRecord } from '../model/zone.ts';
+import type { TemplateRecord, ZoneHeader } from '../model/zone.ts';
 import type { RegistryTransferState } from '../registry/gateway.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
@@ -34,7 +34,7 @@ export function zoneEffectOf(
   domainName: string,
   customer: string,
   now: string,
-  existing: ZoneRecord | undefined,
+  existing: ZoneHeader | undefined,
   template: TemplateRecord | undefined,
   newId: number | undefined,
 ): ZoneEffect | undefined {
@@ -48,7 +48,7 @@ export function zoneEffectOf(
 }
 
 /** Whether completing a transfer with this plan creates a zone (so a zone id is needed), given the name's zone now. */
-export function createsZone(plan: TransferPlan, existing: ZoneRecord | undefined): boolean {
+export function createsZone(plan: TransferPlan, existing: ZoneHeader | undefined): boolean {
   return plan.zone.change !== 'untouched' && existing === undefined;
 }
 

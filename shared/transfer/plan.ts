@@ -1,7 +1,7 @@
 import { ValidationError, type Violation } from '../errors.ts';
 import type { KeyData } from '../model/domain.ts';
 import type { TransferPlan, ZonePlan } from '../model/transfer.ts';
-import type { TemplateRecord, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
+import type { TemplateRecord, ZoneHeader, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import type { TransferCandidate } from '../registry/gateway.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import type { TransferBody } from './request.ts';
@@ -33,7 +33,7 @@ const sameKeys = (a: KeyData[], b: KeyData[]) => sortedJson(a.map(keyDataKey)) =
  * (400 otherwise); with none, a new managed zone is created (from the template, if given). A
  * `zone.id` (contract 3.1) must name the domain's zone: no other zone can be converted for it.
  */
-export function planZone(request: TransferBody['zone'], existing: ZoneRecord | undefined): ZonePlan {
+export function planZone(request: TransferBody['zone'], existing: ZoneHeader | undefined): ZonePlan {
   if (request === undefined) {
     return existing
       ? { change: 'untouched', exists: true, service: existing.service, ...zoneValues(existing) }
@@ -80,7 +80,7 @@ export function planZone(request: TransferBody['zone'], existing: ZoneRecord | u
   return { change: existing.managed ? 'untouched' : 'converted', exists: true, service: existing.service, ...zoneValues(existing) };
 }
 
-function zoneValues(zone: ZoneRecord): Omit<ZonePlan, 'change' | 'exists' | 'service'> {
+function zoneValues(zone: ZoneHeader): Omit<ZonePlan, 'change' | 'exists' | 'service'> {
   return {
     ...(zone.template !== undefined ? { template: zone.template } : {}),
     ...(zone.link !== undefined ? { link: zone.link } : {}),
@@ -94,7 +94,7 @@ export interface PlanInput {
   candidate: TransferCandidate;
   periodMonths: number;
   privacyProtect: boolean;
-  existingZone: ZoneRecord | undefined;
+  existingZone: ZoneHeader | undefined;
   designatedAgent: TransferPlan['designatedAgent'];
 }
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
+import { PublicUnicastAddress } from '../schemas/address.ts';
 import { bodyObject, domainNamePattern, Handle, listOf } from '../schemas/primitives.ts';
 
 /**
@@ -18,7 +19,7 @@ const NameServer = v.pipe(
 );
 
 /**
- * Spec 2.2. `master` is the IP address (v4 or v6) of the customer's hidden master. `id` (contract
+ * Spec 2.2. `master` is the public unicast IP address (v4 or v6) of the customer's hidden master. `id` (contract
  * 3.1, as both official clients' zone models carry it) names the caller's existing zone to convert.
  */
 export const ZoneRequest = bodyObject({
@@ -26,7 +27,7 @@ export const ZoneRequest = bodyObject({
   service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
   template: v.optional(Handle),
   link: v.optional(v.boolean()),
-  master: v.optional(v.pipe(v.string(), v.ip('must be an IPv4 or IPv6 address'))),
+  master: v.optional(PublicUnicastAddress),
   dnssec: v.optional(v.boolean()),
 });
 

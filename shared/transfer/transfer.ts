@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
-import { getPriceList } from '../db/repositories/prices.ts';
+import { getProductPrices } from '../db/repositories/prices.ts';
 import {
   readDomainCollection,
   readTransferSnapshot,
@@ -20,7 +20,7 @@ import type { CustomerRecord } from '../model/customer.ts';
 import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
 import type { ProviderMetadata } from '../model/provider.ts';
 import { type TransferDetails, type TransferMove, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
-import type { ZoneRecord } from '../model/zone.ts';
+import type { ZoneHeader } from '../model/zone.ts';
 import {
   assertAcknowledged,
   buildQuote,
@@ -198,12 +198,10 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const { body, principal, domainName } = call;
   const template = body.zone?.template;
 
-  // One consistent BatchGet of everything but the price list, and the price list's Query, at once.
+  // One consistent BatchGet of everything but the prices; then the registry and the extension's
+  // prices (one Query of that product's entries, not the customer's whole list) at once.
   const handles = [...new Set([body.registrant, ...(body.contacts ?? []).map((c) => c.handle)])];
-  const [snapshot, list] = await Promise.all([
-    readTransferSnapshot(principal.customer, domainName, handles, template),
-    getPriceList(principal.customer),
-  ]);
+  const snapshot = await readTransferSnapshot(principal.customer, domainName, handles, template);
   const found = registryOf(snapshot, domainName);
   const registry = found.provider.name;
   const period = registryRules(call, registry, found.provider.metadata);
@@ -212,11 +210,10 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const ownZone = ownZoneOf(snapshot.zone, principal.customer, domainName, body.zone !== undefined);
 
   const gateway = await registryGateway();
-  const candidate = await gateway.prepareTransfer({
-    domainName,
-    registry,
-    ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
-  });
+  const [candidate, list] = await Promise.all([
+    gateway.prepareTransfer({ domainName, registry, ...(body.authcode !== undefined ? { authcode: body.authcode } : {}) }),
+    getProductPrices(principal.customer, domainProduct(found.extension)),
+  ]);
   const plan = planTransfer({
     body,
     candidate,
@@ -267,7 +264,7 @@ function assertNameIsFree({ domain, lock }: TransferSnapshot, customer: string, 
  * The name's zone as the plan sees it: the caller's own, or none when it is another account's,
  * which is never touched (then asking for a zone is refused).
  */
-function ownZoneOf(zone: ZoneRecord | undefined, customer: string, domainName: string, zoneRequested: boolean): ZoneRecord | undefined {
+function ownZoneOf(zone: ZoneHeader | undefined, customer: string, domainName: string, zoneRequested: boolean): ZoneHeader | undefined {
   if (zone === undefined || zone.customer === customer) return zone;
   if (zoneRequested) {
     throw new ObjectStatusProhibitsOperation(`A zone for ${domainName} cannot be provisioned: the name's zone is managed elsewhere.`);
@@ -304,7 +301,7 @@ async function start(call: TransferCall, commitWith: CommitWith<TransferOutcome>
     periodMonths: ev.plan.periodMonths,
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
   });
-  const record = (zone: ZoneRecord | undefined) => recordFirstAnswer(call, ev, state, at, zone, commitWith);
+  const record = (zone: ZoneHeader | undefined) => recordFirstAnswer(call, ev, state, at, zone, commitWith);
   let outcome = await record(ev.snapshot.zone);
   if ('conflict' in outcome && outcome.conflict === 'zone') {
     // The name's zone changed between the read and the write (rare): decide the zone again from a fresh read.
@@ -330,7 +327,7 @@ function recordFirstAnswer(
   ev: Evaluation,
   state: RegistryTransferState,
   at: Date,
-  existingZone: ZoneRecord | undefined,
+  existingZone: ZoneHeader | undefined,
   commitWith: CommitWith<TransferOutcome>,
 ): ReturnType<typeof recordNewTransfer> {
   const { domainName, principal } = call;

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createGateway, type LocalResponse, lambdaContext, proxyEvent } from '../../infra/local/gateway.ts';
 import { type Principal, principalToContext } from '../../shared/auth/principal.ts';
@@ -14,7 +15,10 @@ export interface ApiResponse {
   headers: Record<string, string>;
   /** Parsed JSON, the text itself for a non-JSON content type, or undefined for an empty body. */
   body: any;
+  /** The body as text (decompressed, as a client would, when it came with a Content-Encoding). */
   raw: string;
+  /** The body's size on the wire (compressed, when it was). */
+  wireBytes?: number;
 }
 
 export interface CallOptions {
@@ -28,10 +32,13 @@ const gateway = createGateway();
 
 function parse(out: LocalResponse): ApiResponse {
   const headers = Object.fromEntries(Object.entries(out.headers).map(([k, val]) => [k.toLowerCase(), val]));
+  const bytes = out.binary ?? Buffer.from(out.body, 'utf8');
+  const coding = headers['content-encoding'];
+  const raw = (coding === 'gzip' ? gunzipSync(bytes) : coding === 'br' ? brotliDecompressSync(bytes) : bytes).toString('utf8');
   let body: unknown;
   const json = !headers['content-type'] || /[/+]json\b/i.test(headers['content-type']);
-  if (out.body !== '') body = json ? JSON.parse(out.body) : out.body;
-  return { status: out.status, headers, body, raw: out.body };
+  if (raw !== '') body = json ? JSON.parse(raw) : raw;
+  return { status: out.status, headers, body, raw, wireBytes: bytes.length };
 }
 
 /**
@@ -89,7 +96,11 @@ export async function invoke(
 ): Promise<ApiResponse> {
   const result = await handler(event, lambdaContext('test', event.requestContext.requestId));
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, val]) => [k, String(val)]));
-  const response = parse({ status: result.statusCode, headers, body: result.body });
+  const response = parse(
+    result.isBase64Encoded
+      ? { status: result.statusCode, headers, body: '', binary: Buffer.from(result.body, 'base64') }
+      : { status: result.statusCode, headers, body: result.body },
+  );
   // Handlers of the route table only: pipeline tests also invoke handlers built on made-up paths.
   if (matchRoute(event.httpMethod, event.path).kind === 'route') await assertConforms(event.httpMethod, event.path, response);
   return response;

@@ -67,6 +67,8 @@ export async function assertConforms(method: string, path: string, response: Obs
     'X-Request-Id': { required: true },
     'Cache-Control': { required: true },
     'X-Content-Type-Options': { required: true },
+    Vary: {},
+    'Content-Encoding': {},
   };
   if (match.kind !== 'route') {
     // The fallback: only the contract's NotFound and MethodNotAllowed (with Allow).

@@ -90,3 +90,23 @@ export function changedKeys(before: Map<string, string>, after: Map<string, stri
   const keys = new Set([...before.keys(), ...after.keys()]);
   return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
 }
+
+/**
+ * Keys of zone record items that no zone header names (`ZONE#<generation>#...` of a generation
+ * other than the header's): what a zone write left when it stopped before its header switch (or
+ * could not tell whether its transaction committed). No reader sees them, and the zone's next
+ * write removes them (shared/db/repositories/zone-writes.ts).
+ */
+export function unnamedZoneRecords(snapshot: Map<string, string>): Set<string> {
+  const named = new Set<string>();
+  for (const text of snapshot.values()) {
+    const item = JSON.parse(text) as { entity?: string; pk?: string; generation?: string };
+    if (item.entity === 'zone' && item.generation) named.add(`${item.pk}#ZONE#${item.generation}#`);
+  }
+  const out = new Set<string>();
+  for (const [key, text] of snapshot) {
+    if ((JSON.parse(text) as { entity?: string }).entity !== 'zoneRecord') continue;
+    if (![...named].some((prefix) => key.startsWith(prefix))) out.add(key);
+  }
+  return out;
+}

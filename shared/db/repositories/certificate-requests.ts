@@ -1,16 +1,17 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateRecord } from '../../model/certificate.ts';
 import type { ProcessRecord } from '../../model/process.ts';
-import { ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
+import type { ZoneRecordEntry } from '../../model/zone.ts';
 import { db } from '../client.ts';
-import { parseItem, readItems } from '../items.ts';
+import { readItems } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { processItem } from './processes.ts';
-import { appendZoneRecordsItem, zoneEntity } from './zones.ts';
+import { appendDcvRecordsItem } from './zone-writes.ts';
+import { parseZoneHead, type ZoneHead } from './zones.ts';
 
 /**
  * The reads and writes of a certificate request's life: a renewal opens it (or issues at once),
@@ -34,11 +35,11 @@ export interface RenewalRecords {
 export interface RenewalReads {
   /** The id sequences as read (ids are claimed in the renewal's transaction). */
   counters: { process: number; certificate: number };
-  /** The zones of the names asked for that exist, whoever holds them (the caller checks the customer). */
-  zones: ZoneRecord[];
+  /** The zone headers of the names asked for that exist, whoever holds them (the caller checks the customer). */
+  zones: ZoneHead[];
 }
 
-/** The id counters and the zones that may serve the request's names, in one BatchGet. */
+/** The id counters and the zone headers that may serve the request's names, in one BatchGet. */
 export async function readForRenewal(zoneNames: readonly string[]): Promise<RenewalReads> {
   const named: Record<string, { pk: string; sk: string }> = {
     processCounter: counterKey('process'),
@@ -51,7 +52,7 @@ export async function readForRenewal(zoneNames: readonly string[]): Promise<Rene
   const zones = zoneNames
     .map((_, i) => items[`zone${i}`])
     .filter((item) => item !== undefined)
-    .map((item) => parseItem(ZoneRecord, zoneEntity, item));
+    .map(parseZoneHead);
   return { counters: { process: counterValue(items.processCounter), certificate: counterValue(items.certificateCounter) }, zones };
 }
 
@@ -112,7 +113,7 @@ function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): Tr
     },
     putNew(processItem(process)),
     issued ? putNew(certificateItem(issued)) : { Put: { TableName: table, Item: openRequestItem(process.id) } },
-    ...renewal.dcvRecords.map(([zone, entries]) => appendZoneRecordsItem(zone, renewal.customer, entries, renewal.at)),
+    ...renewal.dcvRecords.map(([zone, entries]) => appendDcvRecordsItem(zone, renewal.customer, entries, renewal.at)),
   ];
 }
 

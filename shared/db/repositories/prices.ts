@@ -1,5 +1,5 @@
 import { PriceRecord, PromoRecord } from '../../model/price.ts';
-import { parseItem, putItem, queryPartition, toItem } from '../items.ts';
+import { parseItem, putItem, queryAll, queryPartition, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 
 const priceEntity = 'price';
@@ -23,7 +23,24 @@ export function putPromo(record: PromoRecord, ifAbsent = false): Promise<boolean
  * order: product, then action, then date.
  */
 export async function getPriceList(customer: string): Promise<{ prices: PriceRecord[]; promos: PromoRecord[] }> {
-  const items = await queryPartition(keys.priceList(customer).pk);
+  return splitList(await queryPartition(keys.priceList(customer).pk));
+}
+
+/**
+ * One product's prices and promos from a customer's list: one Query of a few items, whatever the
+ * size of the list (what a transfer or a renewal needs to price itself).
+ */
+export async function getProductPrices(customer: string, product: string): Promise<{ prices: PriceRecord[]; promos: PromoRecord[] }> {
+  const k = keys.productPrices(customer, product);
+  return splitList(
+    await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
+    }),
+  );
+}
+
+function splitList(items: Record<string, unknown>[]): { prices: PriceRecord[]; promos: PromoRecord[] } {
   const prices: PriceRecord[] = [];
   const promos: PromoRecord[] = [];
   for (const item of items) {

@@ -6,7 +6,7 @@ import { DomainRecord } from '../../model/domain.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import type { ProviderRecord } from '../../model/provider.ts';
 import { TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
-import { TemplateRecord, ZoneRecord } from '../../model/zone.ts';
+import { TemplateRecord, type ZoneHeader } from '../../model/zone.ts';
 import { db } from '../client.ts';
 import { parseItem, putItem, queryAll, readItems, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
@@ -26,7 +26,8 @@ import { type Commitment, itemsOf } from './commit-with.ts';
 import { domainItem } from './domains.ts';
 import { processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
-import { zoneEntity, zoneItem } from './zones.ts';
+import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
+import { parseZoneHead, zoneEntity } from './zones.ts';
 
 /**
  * The transfer's items and transactions. A transfer in progress is two items: the process
@@ -47,17 +48,20 @@ export function putTransferLock(lock: TransferLock, ifAbsent = false): Promise<b
   return putItem(lockItem(lock), ifAbsent);
 }
 
-/** A domain name's collection in one Query: the domain (any account), its zone and a running transfer. */
-export async function readDomainCollection(domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; lock?: TransferLock }> {
+/**
+ * A domain name's collection in one Query: the domain (any account), its zone's header and a
+ * running transfer; the zone's records (which sort after them) are not read.
+ */
+export async function readDomainCollection(domainName: string): Promise<{ domain?: DomainRecord; zone?: ZoneHeader; lock?: TransferLock }> {
   const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.domainCollection(domainName).pk },
+    KeyConditionExpression: 'pk = :pk AND sk < :records',
+    ExpressionAttributeValues: { ':pk': keys.domainCollection(domainName).pk, ':records': keys.zoneRecords(domainName).skPrefix },
     ConsistentRead: true,
   });
-  const out: { domain?: DomainRecord; zone?: ZoneRecord; lock?: TransferLock } = {};
+  const out: { domain?: DomainRecord; zone?: ZoneHeader; lock?: TransferLock } = {};
   for (const item of items) {
     if (item.entity === 'domain') out.domain = parseItem(DomainRecord, 'domain', item);
-    else if (item.entity === zoneEntity) out.zone = parseItem(ZoneRecord, zoneEntity, item);
+    else if (item.entity === zoneEntity) out.zone = parseZoneHead(item).zone;
     else if (item.entity === lockEntity) out.lock = parseItem(TransferLock, lockEntity, item);
   }
   return out;
@@ -90,14 +94,14 @@ export type StartConflict = 'pending' | 'held' | 'zone';
  * the domain on completion, else the check that no account holds the name (item 2); and the zone a
  * completion writes (item 3).
  */
-function firstItems(move: TransferMove): TransactItem[] {
+function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
   const domainName = move.lock?.domainName ?? move.domain?.domainName ?? String(move.process.identifier);
   const items: TransactItem[] = [
     putNew(processItem(move.process)),
     move.lock ? putNew(lockItem(move.lock)) : checkAbsent(keys.domainTransferByName(domainName)),
     move.domain ? putNew(domainItem(move.domain)) : checkAbsent(keys.domainByName(domainName)),
   ];
-  if (move.zone) items.push(zonePut(move.zone));
+  if (move.zone) items.push(zone.item(move.zone));
   return items;
 }
 
@@ -135,12 +139,15 @@ export async function recordNewTransfer(
   // Only the sequences given: a zone id is claimed only when the completion creates a zone.
   const current = Object.fromEntries(Object.entries(counters).filter(([, value]) => value !== undefined)) as Record<string, number>;
   let move: TransferMove | undefined;
+  const zone = zoneWrite();
   try {
-    await transactWithIds(current, (ids) => {
+    await transactWithIds(current, async (ids) => {
       move = build({ process: ids.process as number, ...(ids.zone !== undefined ? { zone: ids.zone } : {}) });
-      return [...firstItems(move), ...itemsOf(commitWith?.(move))];
+      await zone.stage(move.zone);
+      return [...firstItems(move, zone), ...itemsOf(commitWith?.(move))];
     });
   } catch (error) {
+    await zone.discardIfCancelled(error);
     const conflict = startConflict(error, move);
     if (conflict) return { conflict };
     throw error;
@@ -161,7 +168,8 @@ export interface TransferSnapshot {
   contacts: Map<string, ContactRecord | undefined>;
   template?: TemplateRecord;
   domain?: DomainRecord;
-  zone?: ZoneRecord;
+  /** The name's zone (any account's), without its records. */
+  zone?: ZoneHeader;
   lock?: TransferLock;
   /** The process and zone sequences as read (for recordNewTransfer). */
   processCounter: number;
@@ -208,7 +216,7 @@ export async function readTransferSnapshot(
     contacts: new Map(handles.map((h, i) => [h, parsed(`contact${i}`, ContactRecord, 'contact')])),
     ...optional('template', parsed('template', TemplateRecord, 'template')),
     ...optional('domain', parsed('domain', DomainRecord, 'domain')),
-    ...optional('zone', parsed('zone', ZoneRecord, zoneEntity)),
+    ...optional('zone', items.zone ? parseZoneHead(items.zone).zone : undefined),
     ...optional('lock', parsed('lock', TransferLock, lockEntity)),
     processCounter: counterValue(items.counter),
     zoneCounter: counterValue(items.zoneCounter),
@@ -232,8 +240,18 @@ function lockCondition(lock: TransferLock) {
  * pending state; when it ends, the process, the release of the name, and on completion the domain
  * in the account and its zone. False when another worker moved or ended the transfer first.
  */
-export function recordTransferMove(move: TransferMove, previous: TransferLock): Promise<boolean> {
-  return guarded(move.lock ? waitingItems(move.process, previous, move.lock) : finalItems(move, previous));
+export async function recordTransferMove(move: TransferMove, previous: TransferLock): Promise<boolean> {
+  if (move.lock) return guarded(waitingItems(move.process, previous, move.lock));
+  const zone = zoneWrite();
+  await zone.stage(move.zone);
+  try {
+    const recorded = await guarded(finalItems(move, previous, zone));
+    if (!recorded) await zone.discardIfCancelled(undefined);
+    return recorded;
+  } catch (error) {
+    await zone.discardIfCancelled(error);
+    throw error;
+  }
 }
 
 /** Moves a running transfer on (still waiting): the process and the pending state. */
@@ -246,25 +264,58 @@ function waitingItems(process: ProcessRecord, previous: TransferLock, next: Tran
 }
 
 /** Ends a transfer: the process, the release of the name, and on completion the domain in the account and its zone. */
-function finalItems({ process, domain, zone }: TransferMove, previous: TransferLock): TransactItem[] {
+function finalItems({ process, domain, zone }: TransferMove, previous: TransferLock, write: ZoneWrite): TransactItem[] {
   const items: TransactItem[] = [
     putExisting(processItem(process)),
     { Delete: { TableName: tableName(), Key: keys.domainTransferByName(previous.domainName), ...lockCondition(previous) } },
   ];
   if (domain) items.push(putNew(domainItem(domain)));
-  if (zone) items.push(zonePut(zone));
+  if (zone) items.push(write.item(zone));
   return items;
 }
 
-/** A completion's zone: created only if none exists, converted only while it is still the account's. */
-function zonePut({ record, create }: ZoneEffect): TransactItem {
-  if (create) return putNew(zoneItem(record));
+/**
+ * A completion's zone write: a new zone's records are staged first (items no header names yet),
+ * and the transaction creates its header only if the name has no zone, which makes them the
+ * zone's; a conversion only marks the header managed, while the zone is still the account's.
+ */
+/** Errors with which DynamoDB refuses a request without carrying it out. */
+const refusedNames = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ValidationException',
+]);
+
+interface ZoneWrite {
+  stage(effect: ZoneEffect | undefined): Promise<void>;
+  item(effect: ZoneEffect): TransactItem;
+  /**
+   * Removes the staged records once the transaction is known not to have happened (`error` a
+   * cancellation or a refusal such as throttling, or undefined for one already known). After a
+   * time-out or a server error it may have committed, so they stay: no header names them, so no
+   * reader sees them, and the zone's next write removes them.
+   */
+  discardIfCancelled(error: unknown): Promise<void>;
+}
+
+function zoneWrite(): ZoneWrite {
+  let staged: StagedRecords | undefined;
   return {
-    Put: {
-      TableName: tableName(),
-      Item: zoneItem(record),
-      ConditionExpression: 'customer = :customer',
-      ExpressionAttributeValues: { ':customer': record.customer },
+    // The records are the same whatever ids the transaction claims, so a retry reuses them.
+    async stage(effect) {
+      if (effect?.create && !staged) staged = await stageRecords(effect.record, effect.record.records);
+    },
+    item(effect) {
+      if (!effect.create) return convertZoneItem(effect.record, effect.record.updatedDate ?? effect.record.createdDate);
+      if (!staged) throw new Error(`The records of the new zone of ${effect.record.domainName} were not staged`);
+      const { records: _, ...header } = effect.record;
+      return newZoneItem(header, staged);
+    },
+    async discardIfCancelled(error) {
+      if (error !== undefined && cancellationCodes(error) === undefined && !refusedNames.has((error as Error)?.name)) return;
+      await discardStaged(staged);
+      staged = undefined;
     },
   };
 }

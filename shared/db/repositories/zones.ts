@@ -1,57 +1,209 @@
-import { TemplateRecord, ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
-import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, putItem, toItem } from '../items.ts';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { ProviderUnavailable } from '../../errors.ts';
+import { DomainRecord } from '../../model/domain.ts';
+import { TemplateRecord, ZoneHeader, ZoneRecord, ZoneRecordEntry } from '../../model/zone.ts';
+import { db } from '../client.ts';
+import { batchGetAll, getItem, listByGsi1, parseItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import type { TransactItem } from '../transactions.ts';
+
+/**
+ * Reading zones. A zone is stored in its domain name's item collection (`DOMAIN#<name>`) as one
+ * header item (`ZONE`: settings, SOA timers, the DCV records the service added) and one item per
+ * record (`ZONE#<generation>#<position>`), so no zone is bounded by DynamoDB's 400 KB item size.
+ *
+ * The header names the generation its records belong to and how many there are. A writer puts a
+ * new generation's records first, then switches the header to it, then deletes the old generation
+ * (zone-writes.ts), so a reader that takes the header's generation sees the old zone or the new
+ * one, never a mix. A read that overlapped a switch finds fewer records of its generation than the
+ * header counts (the old ones were being deleted) and reads again; a read of several pages also
+ * checks, at the end, that the header's revision is still the one it started with.
+ *
+ * A header written before records became items (records inline, no generation) still reads; `npm
+ * run admin -- migrate` rewrites such zones in this layout.
+ */
 
 export const zoneEntity = 'zone';
+export const zoneRecordEntity = 'zoneRecord';
+const domainEntity = 'domain';
 const templateEntity = 'template';
 
-/** The item a zone is stored as (for use inside a caller's transaction). */
-export function zoneItem(record: ZoneRecord): Record<string, unknown> {
-  return toItem(keys.zone(record.domainName, record.customer), zoneEntity, record);
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The header item as stored: the zone without records, its records' generation and count, and a revision every write raises. */
+const StoredHeader = v.object({
+  ...ZoneHeader.entries,
+  generation: v.string(),
+  recordCount: Count,
+  revision: Count,
+});
+
+/** A zone's header as read, with where its records are. `inline`: an item of the old layout, records inside it. */
+export interface ZoneHead {
+  zone: ZoneHeader;
+  generation?: string;
+  recordCount: number;
+  revision: number;
+  inline?: ZoneRecordEntry[];
 }
 
-export function putZone(record: ZoneRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(zoneItem(record), ifAbsent);
+/** Parses a zone header item (either layout). */
+export function parseZoneHead(item: Record<string, unknown>): ZoneHead {
+  if (item.generation === undefined) {
+    const legacy = parseItem(ZoneRecord, zoneEntity, item);
+    const { records, ...zone } = legacy;
+    return { zone, recordCount: records.length, revision: Number(item.revision ?? 0), inline: records };
+  }
+  const { generation, recordCount, revision, ...zone } = parseItem(StoredHeader, zoneEntity, item);
+  return { zone, generation, recordCount, revision };
 }
 
-/** The zone of a domain name, whoever holds it (callers check the customer). One GetItem. */
-export function getZone(domainName: string): Promise<ZoneRecord | undefined> {
-  return getItem(keys.zoneByName(domainName), ZoneRecord, zoneEntity);
+/**
+ * The zone of a header with the records read alongside it (any items of its collection, in
+ * sort-key order); undefined when they are not the header's generation whole (a read that
+ * overlapped a write).
+ */
+export function assembleZone(head: ZoneHead, items: readonly Record<string, unknown>[]): ZoneRecord | undefined {
+  if (head.inline) return { ...head.zone, records: head.inline };
+  const prefix = keys.zoneRecords(head.zone.domainName, head.generation).skPrefix;
+  const records: ZoneRecordEntry[] = [];
+  for (const item of items) {
+    if (typeof item.sk === 'string' && item.sk.startsWith(prefix)) records.push(parseItem(ZoneRecordEntry, zoneRecordEntity, item));
+  }
+  return records.length === head.recordCount ? { ...head.zone, records } : undefined;
 }
 
-/** A zone of this customer; another customer's reads as absent (contract section 1). */
-export function getZoneOf(customer: string, domainName: string): Promise<ZoneRecord | undefined> {
-  return getItemOf(customer, keys.zoneByName(domainName), ZoneRecord, zoneEntity);
+/** How often a read that overlapped a zone write is repeated before the request is answered 503. */
+const maxAttempts = 4;
+
+function overlapped(domainName: string): Error {
+  return new ProviderUnavailable(`The zone of ${domainName} is being rewritten; retry.`);
 }
 
-/** The zones of these domain names that exist, whoever holds them (one BatchGet; callers check the customer). */
-export async function getZonesByName(domainNames: readonly string[]): Promise<ZoneRecord[]> {
-  const items = domainNames.length ? await batchGetAll(domainNames.map((name) => keys.zoneByName(name))) : [];
-  return items.map((item) => parseItem(ZoneRecord, zoneEntity, item));
-}
-
-/** Appends records to a zone of this customer, for use inside a caller's transaction (the zone must still be theirs). */
-export function appendZoneRecordsItem(domainName: string, customer: string, records: ZoneRecordEntry[], at: string): TransactItem {
-  return {
-    Update: {
+/** One page of a Query of a domain's collection (raw items, the key to go on from). */
+async function collectionPage(
+  domainName: string,
+  start: Record<string, unknown> | undefined,
+  consistent: boolean,
+  options: { skPrefix?: string; customer?: string } = {},
+): Promise<{ items: Record<string, unknown>[]; next?: Record<string, unknown> }> {
+  const { skPrefix, customer } = options;
+  const out = await db().send(
+    new QueryCommand({
       TableName: tableName(),
-      Key: keys.zoneByName(domainName),
-      UpdateExpression: 'SET #records = list_append(#records, :records), updatedDate = :now',
-      ConditionExpression: 'customer = :customer',
-      ExpressionAttributeNames: { '#records': 'records' },
-      ExpressionAttributeValues: { ':records': records, ':now': at, ':customer': customer },
-    },
-  };
+      KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+      ...(customer ? { FilterExpression: 'customer = :customer' } : {}),
+      ExpressionAttributeValues: {
+        ':pk': keys.domainCollection(domainName).pk,
+        ...(skPrefix ? { ':prefix': skPrefix } : {}),
+        ...(customer ? { ':customer': customer } : {}),
+      },
+      ExclusiveStartKey: start,
+      ...(consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
+  return { items: out.Items ?? [], ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
 }
 
-export function listZones(customer: string): Promise<ZoneRecord[]> {
-  return listByGsi1(keys.zonesOfCustomer(customer).gsi1pk, ZoneRecord, zoneEntity);
+/** The header's revision now (a strongly consistent GetItem), to tell whether a zone changed during a read of several pages. */
+async function revisionNow(domainName: string): Promise<number | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.zoneByName(domainName), ConsistentRead: true, ProjectionExpression: 'revision' }),
+  );
+  return out.Item ? Number(out.Item.revision ?? 0) : undefined;
 }
 
-export function putTemplate(record: TemplateRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(toItem(keys.template(record.customer, record.name), templateEntity, record), ifAbsent);
+/** A domain name's collection as found on the first page: the domain (any account's) and the zone's header. */
+export interface DomainAndZoneHeader {
+  domain?: DomainRecord;
+  zone?: ZoneHeader;
+}
+
+/**
+ * A domain name's collection in one paged Query: the domain and its zone whole. With `customer`,
+ * the table filters the items to that customer's (every item of a zone, records included, carries
+ * its customer), so a zone of another account reads like a missing one: one call, nothing
+ * answered (its later pages are never read). The domain item and the zone's header sort before the records, so they are on the
+ * first page. One call when the collection fits one page (1 MB; a zone of about 8,000 small records).
+ */
+export async function getDomainAndZone(
+  domainName: string,
+  customer?: string,
+): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader }> {
+  const options = customer ? { customer } : {};
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const consistent = attempt > 0;
+    const first = await collectionPage(domainName, undefined, consistent, options);
+    const domainItem = first.items.find((item) => item.entity === domainEntity);
+    const headItem = first.items.find((item) => item.entity === zoneEntity);
+    const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
+    const head = headItem ? parseZoneHead(headItem) : undefined;
+    const found = { ...(domain ? { domain } : {}), ...(head ? { header: head.zone } : {}) };
+    // No header on the first page: no zone (of this customer); its records are not read.
+    if (!head) return found;
+    const items = first.items;
+    let next = first.next;
+    let pages = 1;
+    for (; next; pages++) {
+      const page = await collectionPage(domainName, next, consistent, options);
+      items.push(...page.items);
+      next = page.next;
+    }
+    const zone = assembleZone(head, items);
+    if (zone && (pages === 1 || (await revisionNow(domainName)) === head.revision)) return { ...found, zone };
+  }
+  throw overlapped(domainName);
+}
+
+/** The zone of a domain name, whoever holds it (callers check the customer), with its records. */
+export async function getZone(domainName: string): Promise<ZoneRecord | undefined> {
+  return (await getDomainAndZone(domainName)).zone;
+}
+
+/** The zone of a domain name without its records, or undefined: one GetItem. */
+export async function getZoneHead(domainName: string, consistent = false): Promise<ZoneHead | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.zoneByName(domainName), ConsistentRead: consistent }));
+  return out.Item ? parseZoneHead(out.Item) : undefined;
+}
+
+/**
+ * The records of a zone whose header was read already (a BatchGet of several headers): one
+ * paged Query of its generation. A read that overlapped a write reads header and records again.
+ */
+export async function withRecords(head: ZoneHead): Promise<ZoneRecord> {
+  const domainName = head.zone.domainName;
+  let current: ZoneHead | undefined = head;
+  for (let attempt = 0; attempt < maxAttempts && current; attempt++) {
+    if (current.inline) return { ...current.zone, records: current.inline };
+    const items: Record<string, unknown>[] = [];
+    let next: Record<string, unknown> | undefined;
+    do {
+      const page = await collectionPage(domainName, next, attempt > 0, {
+        skPrefix: keys.zoneRecords(domainName, current.generation).skPrefix,
+      });
+      items.push(...page.items);
+      next = page.next;
+    } while (next);
+    const zone = assembleZone(current, items);
+    if (zone) return zone;
+    current = await getZoneHead(domainName, true);
+  }
+  if (!current) throw new Error(`The zone of ${domainName} was deleted while it was read`);
+  throw overlapped(domainName);
+}
+
+/** The zone headers of these domain names that exist, whoever holds them (one BatchGet; callers check the customer). */
+export async function getZoneHeadsByName(domainNames: readonly string[]): Promise<ZoneHead[]> {
+  const items = domainNames.length ? await batchGetAll(domainNames.map((name) => keys.zoneByName(name))) : [];
+  return items.map(parseZoneHead);
+}
+
+/** The zones of a customer, without their records (gsi1 lists the headers). */
+export async function listZones(customer: string): Promise<ZoneHeader[]> {
+  return (await listByGsi1(keys.zonesOfCustomer(customer).gsi1pk, v.looseObject({ entity: v.string() }), zoneEntity)).map(
+    (item) => parseZoneHead(item).zone,
+  );
 }
 
 /** A template of this customer (templates are per account). */

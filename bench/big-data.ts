@@ -1,0 +1,69 @@
+import { batchWriteAll } from '../shared/db/items.ts';
+import { putDomain } from '../shared/db/repositories/domains.ts';
+import { priceItem } from '../shared/db/repositories/prices.ts';
+import { putZone } from '../shared/db/repositories/zone-writes.ts';
+
+/**
+ * The real sizes of issue 16, built through the repositories in bulk, for the benchmark
+ * (bench/run.ts) and the round-trip test: a zone of 10,000 records (Route 53's default limit per
+ * zone) and a price list of 60,000 entries.
+ */
+
+export const bigZoneName = 'big-zone.example';
+export const bigZoneRecords = 10_000;
+export const bigListCustomer = 'bench-scale';
+export const bigListEntries = 60_000;
+
+/** A domain of `customer` with a zone of 10,000 A and TXT records (hosts with an address and a verification string each). */
+export async function writeBigZone(customer = 'demo'): Promise<void> {
+  await putDomain({
+    domainName: bigZoneName,
+    customer,
+    registry: 'verisign',
+    registrant: 'demo-registrant',
+    contacts: [],
+    ns: [],
+    keyData: [],
+    privacyProtect: false,
+    autoRenew: true,
+    status: ['ok'],
+    createdDate: '2026-01-01T00:00:00Z',
+    updatedDate: '2026-01-01T00:00:00Z',
+    expiryDate: '2027-01-01T00:00:00Z',
+  });
+  await putZone({
+    id: 90_001,
+    domainName: bigZoneName,
+    customer,
+    managed: true,
+    service: 'BASIC',
+    dnssec: false,
+    hostMaster: 'hostmaster@demo-hosting.example',
+    refresh: 10800,
+    retry: 3600,
+    expire: 604800,
+    ttl: 3600,
+    records: Array.from({ length: bigZoneRecords }, (_, i) =>
+      i % 2 === 0
+        ? { name: `host${i}.${bigZoneName}`, type: 'A' as const, content: `198.51.100.${i % 250}`, ttl: 3600 }
+        : { name: `host${i - 1}.${bigZoneName}`, type: 'TXT' as const, content: `site-verification=${(i * 7919).toString(36)}`, ttl: 3600 },
+    ),
+    createdDate: '2026-01-01T00:00:00Z',
+  });
+}
+
+/** A price list of 60,000 entries for `customer` (30,000 products, REQUEST and RENEW each). */
+export async function writeBigPriceList(customer = bigListCustomer): Promise<void> {
+  await batchWriteAll(
+    Array.from({ length: bigListEntries }, (_, i) => ({
+      put: priceItem({
+        customer,
+        product: `product_${String(Math.floor(i / 2)).padStart(5, '0')}`,
+        action: i % 2 === 0 ? 'REQUEST' : 'RENEW',
+        currency: 'EUR',
+        price: 1000 + i,
+        fromDate: '2026-01-01T00:00:00Z',
+      }),
+    })),
+  );
+}

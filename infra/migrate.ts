@@ -1,0 +1,81 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../shared/db/client.ts';
+import { toItem } from '../shared/db/items.ts';
+import { keys } from '../shared/db/keys.ts';
+import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
+import { tableName } from '../shared/db/table.ts';
+import { forEachLimited } from './dataset.ts';
+import { scanTable } from './export.ts';
+
+/**
+ * `npm run admin -- migrate`: brings a table written by an earlier version to the current layout.
+ * Idempotent: a second run finds nothing to do. Safe while the service runs (every step is a
+ * write the service itself makes, and the read path takes both layouts meanwhile).
+ *
+ * - Zones stored with their records inline in one item (bounded by DynamoDB's 400 KB item size)
+ *   are rewritten as a header item and one item per record, through the same write as any zone
+ *   (shared/db/repositories/zone-writes.ts): the new records first, then the header switched to
+ *   them in one conditional write, which fails if the zone changed meanwhile (it is then written
+ *   again from the zone as it now is).
+ * - Prices and promos keyed `PRICE#<product>#...` / `PROMO#<product>#...` get the keys that start
+ *   with the product (`PRODUCT#<product>#PRICE#...`), so that a transfer or renewal reads only its
+ *   product's entries: each moved in one transaction (the new item put, the old one deleted only
+ *   if unchanged). A price-list read during the migration may list a moving entry twice.
+ */
+
+/** What a migration found and did. */
+export interface MigrationReport {
+  zonesInline: number;
+  zonesMigrated: number;
+  pricesOldKeys: number;
+  pricesMigrated: number;
+}
+
+/** A price or promo item under its key of an earlier version. */
+function oldPriceKey(item: Record<string, unknown>): boolean {
+  return (item.entity === 'price' || item.entity === 'promo') && /^(PRICE|PROMO)#/.test(String(item.sk));
+}
+
+/** Moves a price or promo to its current key in one transaction (the old item deleted only if unchanged since read). */
+async function movePrice(item: Record<string, unknown>): Promise<void> {
+  const { pk, sk, entity, ...record } = item as {
+    pk: string;
+    sk: string;
+    entity: string;
+    customer: string;
+    product: string;
+    action: string;
+    fromDate: string;
+  };
+  const key = (entity === 'price' ? keys.price : keys.promo)(record.customer, record.product, record.action, record.fromDate);
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName(), Item: toItem(key, entity, record) } },
+        { Delete: { TableName: tableName(), Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' } },
+      ],
+    }),
+  );
+}
+
+/** Finds what is in an earlier layout (a Scan: an operator command, not a request path) and migrates it, or with `dryRun` only counts it. */
+export async function migrateTable(options: { dryRun?: boolean; onZone?: (domainName: string, records: number) => void } = {}) {
+  const items = await scanTable();
+  const legacy = items.filter((item) => item.entity === zoneEntity && item.generation === undefined);
+  const prices = items.filter(oldPriceKey);
+  const report: MigrationReport = { zonesInline: legacy.length, zonesMigrated: 0, pricesOldKeys: prices.length, pricesMigrated: 0 };
+  if (options.dryRun) return report;
+  await forEachLimited(prices, 8, async (item) => {
+    await movePrice(item);
+    report.pricesMigrated++;
+  });
+  await forEachLimited(legacy, 4, async (item) => {
+    const zone = assembleZone(parseZoneHead(item), []);
+    if (!zone) throw new Error(`Cannot read the inline zone ${String(item.pk)}`);
+    await putZone(zone);
+    report.zonesMigrated++;
+    options.onZone?.(zone.domainName, zone.records.length);
+  });
+  return report;
+}

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { TemplateRecord, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
+import { ValidZoneRecordEntry } from '../../model/zone-validation.ts';
+import { db } from '../client.ts';
+import { batchWriteAll, putItem, toItem } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+import { putNew, type TransactItem } from '../transactions.ts';
+import { getZoneHead, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
+
+/**
+ * Writing zones (the layout is described in zones.ts). A zone is never visible half-written:
+ *
+ * - a whole zone (a dataset load, an import, the migration, provisioning on transfer completion)
+ *   is written as a new generation of record items that no header names yet, then the header is
+ *   switched to it in one conditional write (the commit point; for a new zone, inside the
+ *   transfer's transaction), then the old generation's items are deleted. Readers take the
+ *   header's generation, so they see the old zone or the new one. A writer that stops before the
+ *   switch leaves items of a generation no header names: readers never see them, and the next
+ *   write of that zone deletes them;
+ * - the DCV records a renewal adds (and anything else that changes only the header) are one
+ *   conditional update of the header item, inside the caller's transaction.
+ *
+ * Every record is checked by its type before it is written (model/zone-validation.ts).
+ */
+
+/** Where a zone's staged records are: their generation and how many there are. */
+export interface StagedRecords {
+  domainName: string;
+  generation: string;
+  recordCount: number;
+}
+
+/** A fresh generation name: 10 hex characters, so concurrent writers never share one. */
+function newGeneration(): string {
+  return randomBytes(5).toString('hex');
+}
+
+/** Checks records by their type; throws naming the first that may not be written. */
+export function checkedRecords(domainName: string, records: readonly ZoneRecordEntry[]): ZoneRecordEntry[] {
+  return records.map((record, i) => {
+    const result = v.safeParse(ValidZoneRecordEntry, record);
+    if (!result.success) throw new Error(`Zone ${domainName}, record ${i} (${record.type} ${record.name}): ${result.issues[0].message}`);
+    return result.output;
+  });
+}
+
+/**
+ * Writes a zone's records as a new generation that no header names yet (BatchWrite, 25 a request).
+ * Each record item carries the zone's customer, so a read for one customer can have the table
+ * filter out another's zone whole (zones.ts, getDomainAndZone).
+ */
+export async function stageRecords(
+  zone: Pick<ZoneHeader, 'domainName' | 'customer'>,
+  records: readonly ZoneRecordEntry[],
+): Promise<StagedRecords> {
+  const { domainName, customer } = zone;
+  const valid = checkedRecords(domainName, records);
+  const generation = newGeneration();
+  await batchWriteAll(
+    valid.map((record, i) => ({ put: toItem(keys.zoneRecord(domainName, generation, i), zoneRecordEntity, { ...record, customer }) })),
+  );
+  return { domainName, generation, recordCount: valid.length };
+}
+
+/** The header item of a zone whose records are `staged`. */
+function headerItem(zone: ZoneHeader, staged: StagedRecords, revision: number): Record<string, unknown> {
+  const dcvRecords = zone.dcvRecords ? checkedRecords(zone.domainName, zone.dcvRecords) : undefined;
+  return toItem(keys.zone(zone.domainName, zone.customer), zoneEntity, {
+    ...zone,
+    ...(dcvRecords ? { dcvRecords } : {}),
+    generation: staged.generation,
+    recordCount: staged.recordCount,
+    revision,
+  });
+}
+
+/** The transaction item creating a new zone whose records are staged: cancelled when the name has a zone. */
+export function newZoneItem(zone: ZoneHeader, staged: StagedRecords): TransactItem {
+  return putNew(headerItem(zone, staged, 1));
+}
+
+/**
+ * The transaction item turning the account's own zone into a managed one (transfer completion,
+ * spec 2.2): the header only, while the zone is still the customer's; its records stay as they are.
+ */
+export function convertZoneItem(zone: Pick<ZoneHeader, 'domainName' | 'customer'>, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.zoneByName(zone.domainName),
+      UpdateExpression: 'SET managed = :managed, updatedDate = :now ADD revision :one',
+      ConditionExpression: 'customer = :customer',
+      ExpressionAttributeValues: { ':managed': true, ':now': at, ':one': 1, ':customer': zone.customer },
+    },
+  };
+}
+
+/**
+ * The transaction item adding DCV records to a zone of this customer (a renewal): appended to the
+ * header's `dcvRecords` in one update, while the zone is still the customer's.
+ */
+export function appendDcvRecordsItem(domainName: string, customer: string, records: ZoneRecordEntry[], at: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.zoneByName(domainName),
+      UpdateExpression: 'SET dcvRecords = list_append(if_not_exists(dcvRecords, :none), :records), updatedDate = :now ADD revision :one',
+      ConditionExpression: 'customer = :customer',
+      ExpressionAttributeValues: {
+        ':records': checkedRecords(domainName, records),
+        ':none': [],
+        ':now': at,
+        ':one': 1,
+        ':customer': customer,
+      },
+    },
+  };
+}
+
+/** Deletes the record items of a zone except those of `keep` (old generations, and any a stopped writer left). */
+export async function deleteOtherGenerations(domainName: string, keep: string | undefined): Promise<void> {
+  const all = keys.zoneRecords(domainName).skPrefix;
+  const kept = keep === undefined ? undefined : keys.zoneRecords(domainName, keep).skPrefix;
+  const doomed: { pk: string; sk: string }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.domainCollection(domainName).pk, ':prefix': all },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const sk = String(item.sk);
+      if (kept === undefined || !sk.startsWith(kept)) doomed.push({ pk: String(item.pk), sk });
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  await batchWriteAll(doomed.map((key) => ({ delete: key })));
+}
+
+/** Deletes the items of staged records (a write that did not happen). */
+async function deleteStaged(staged: StagedRecords): Promise<void> {
+  await batchWriteAll(
+    Array.from({ length: staged.recordCount }, (_, i) => {
+      const { pk, sk } = keys.zoneRecord(staged.domainName, staged.generation, i);
+      return { delete: { pk, sk } };
+    }),
+  );
+}
+
+/** Removes records staged for a write that did not happen (best effort: the next write of the zone removes what is left). */
+export async function discardStaged(staged: StagedRecords | undefined): Promise<void> {
+  if (staged) await deleteStaged(staged).catch(() => undefined);
+}
+
+/** Switches a zone's header to a staged generation, if the header is still `previous` (or, with none, if there is no zone). */
+async function switchHeader(zone: ZoneHeader, staged: StagedRecords, previous: ZoneHead | undefined): Promise<boolean> {
+  const condition = !previous
+    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+    : previous.generation === undefined
+      ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(generation)' }
+      : { ConditionExpression: 'generation = :generation', ExpressionAttributeValues: { ':generation': previous.generation } };
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: headerItem(zone, staged, (previous?.revision ?? 0) + 1),
+        ...condition,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/**
+ * Writes a whole zone, records included (a dataset load, an import, the migration): a new
+ * generation, the header switched to it, the old one deleted. With `ifAbsent`, an existing zone is
+ * kept and false is returned. When another writer switched the header meanwhile, the write is
+ * made again over the zone it left (the last writer wins, whole).
+ */
+export async function putZone(zone: ZoneRecord, ifAbsent = false): Promise<boolean> {
+  const { records, ...header } = zone;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const previous = await getZoneHead(zone.domainName, true);
+    if (previous && ifAbsent) return false;
+    const staged = await stageRecords(zone, records);
+    if (await switchHeader(header, staged, previous)) {
+      await deleteOtherGenerations(zone.domainName, staged.generation);
+      return true;
+    }
+    await deleteStaged(staged);
+  }
+  throw new Error(`The zone of ${zone.domainName} kept changing while it was written`);
+}
+
+const templateEntity = 'template';
+
+/** Writes a template, its records checked by type. With `ifAbsent`, an existing one is kept and false is returned. */
+export async function putTemplate(record: TemplateRecord, ifAbsent = false): Promise<boolean> {
+  const valid = { ...v.parse(TemplateRecord, record), records: checkedRecords(`template ${record.name}`, record.records) };
+  return putItem(toItem(keys.template(record.customer, record.name), templateEntity, valid), ifAbsent);
+}

@@ -1,0 +1,329 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { parseZone } from 'dnsz';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { migrateTable } from '../infra/migrate.ts';
+import { db } from '../shared/db/client.ts';
+import { queryPartition } from '../shared/db/items.ts';
+import { keys } from '../shared/db/keys.ts';
+import { putDomain } from '../shared/db/repositories/domains.ts';
+import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZone } from '../shared/db/repositories/zones.ts';
+import { tableName } from '../shared/db/table.ts';
+import type { ZoneRecord, ZoneRecordEntry } from '../shared/model/zone.ts';
+import { call } from './support/api.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
+
+/**
+ * Issue 16 item 1: zones of any realistic size. Each record is an item of its own, so a zone of
+ * 10,000 records (Route 53's default limit) and one of 1,000 DKIM-size TXT records (600 KB, over
+ * DynamoDB's 400 KB item limit when inline) are stored and served whole; a zone write is never
+ * seen half-done.
+ */
+
+/** A domain of `demo`, for a zone to hang on. */
+async function demoDomain(domainName: string): Promise<void> {
+  await putDomain({
+    domainName,
+    customer: 'demo',
+    registry: 'verisign',
+    registrant: 'demo-registrant',
+    contacts: [],
+    ns: [],
+    keyData: [],
+    privacyProtect: false,
+    autoRenew: true,
+    status: ['ok'],
+    createdDate: '2026-01-01T00:00:00Z',
+    updatedDate: '2026-01-01T00:00:00Z',
+    expiryDate: '2027-01-01T00:00:00Z',
+  });
+}
+
+function zoneOf(domainName: string, records: ZoneRecordEntry[], updatedDate = '2026-02-01T00:00:00Z'): ZoneRecord {
+  return {
+    id: 8000 + domainName.length,
+    domainName,
+    customer: 'demo',
+    managed: true,
+    service: 'BASIC',
+    dnssec: false,
+    hostMaster: 'hostmaster@demo-hosting.example',
+    refresh: 10800,
+    retry: 3600,
+    expire: 604800,
+    ttl: 3600,
+    records,
+    createdDate: '2026-01-01T00:00:00Z',
+    updatedDate,
+  };
+}
+
+/** `count` A records, `host00000.<domain>` onwards, in `192.0.2.x` / `198.51.100.x` (`variant` shifts the addresses). */
+function aRecords(domainName: string, count: number, variant = 0): ZoneRecordEntry[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `host${String(i).padStart(5, '0')}.${domainName}`,
+    type: 'A' as const,
+    content: `${variant === 0 ? '192.0.2' : '198.51.100'}.${i % 250}`,
+    ttl: 3600,
+  }));
+}
+
+/** `count` TXT records of 500 bytes (`variant` in each), so that a zone of a few thousand spans pages of 1 MB. */
+function txtRecords(domainName: string, count: number, variant: string): ZoneRecordEntry[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `t${i}.${domainName}`,
+    type: 'TXT' as const,
+    content: `${variant}-${i}-`.padEnd(500, 'x'),
+    ttl: 3600,
+  }));
+}
+
+/** A 600-byte DKIM TXT record per selector. */
+function dkimRecords(domainName: string, count: number): ZoneRecordEntry[] {
+  const key = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.padEnd(600 - 'v=DKIM1; k=rsa; p='.length, 'Qx7');
+  return Array.from({ length: count }, (_, i) => ({
+    name: `s${i}._domainkey.${domainName}`,
+    type: 'TXT' as const,
+    content: `v=DKIM1; k=rsa; p=${key}`,
+    ttl: 3600,
+  }));
+}
+
+const big = 'big-zone.com';
+const dkim = 'dkim-zone.com';
+
+beforeAll(async () => {
+  await Promise.all([demoDomain(big), demoDomain(dkim)]);
+  await Promise.all([putZone(zoneOf(big, aRecords(big, 10_000))), putZone(zoneOf(dkim, dkimRecords(dkim, 1000)))]);
+}, 120_000);
+
+describe('big zones through the real handler', () => {
+  it('serves a zone of 10,000 records whole as JSON, in the order stored', async () => {
+    const res = await call('GET', `/v2/domains/${big}/zone`);
+    expect(res.status).toBe(200);
+    expect(res.body.records).toHaveLength(10_000);
+    expect(res.body.records).toEqual(aRecords(big, 10_000));
+    expect(res.body.updatedDate).toBe('2026-02-01T00:00:00Z');
+  });
+
+  it('serves a zone of 10,000 records whole as a zone file', async () => {
+    const res = await call('GET', `/v2/domains/${big}/zone`, { headers: { Accept: 'text/dns' } });
+    expect(res.status).toBe(200);
+    const parsed = parseZone(res.raw);
+    const a = parsed.records.filter((r) => r.type === 'A');
+    expect(a).toHaveLength(10_000);
+    expect(a[9_999]).toMatchObject({ name: `host09999.${big}`, content: '192.0.2.249' });
+  });
+
+  it('stores and serves a zone of 1,000 DKIM-size TXT records (600 KB of records, over the 400 KB item limit)', async () => {
+    const records = dkimRecords(dkim, 1000);
+    expect(records.reduce((n, r) => n + Buffer.byteLength(r.content), 0)).toBeGreaterThan(400 * 1024);
+    const json = await call('GET', `/v2/domains/${dkim}/zone`);
+    expect(json.status).toBe(200);
+    expect(json.body.records).toEqual(records);
+    const file = await call('GET', `/v2/domains/${dkim}/zone`, { headers: { Accept: 'text/dns' } });
+    expect(file.status).toBe(200);
+    const txt = parseZone(file.raw).records.filter((r) => r.type === 'TXT');
+    expect(txt).toHaveLength(1000);
+    // Each 600-byte value is written as quoted strings of at most 255 bytes.
+    expect(
+      file.raw
+        .split('\n')
+        .find((l) => l.startsWith('s999._domainkey'))
+        ?.match(/"[^"]*"/g)?.length,
+    ).toBe(3);
+  });
+
+  it('keeps one item per record in the domain collection, and the header holds no records', async () => {
+    const items = await queryPartition(keys.domainCollection(dkim).pk);
+    const header = items.find((i) => i.entity === 'zone');
+    expect(header).toMatchObject({ recordCount: 1000, revision: 1 });
+    expect(header).not.toHaveProperty('records');
+    expect(items.filter((i) => i.entity === 'zoneRecord')).toHaveLength(1000);
+  });
+
+  it("reads another customer's big zone with one call, like a missing one, and answers 404", async () => {
+    await call('GET', '/v2/domains/no-such-zone.com/zone', { key: 'other-key' }); // the key's lookup, cached from here on
+    const foreign = await recordTableCalls(() => call('GET', `/v2/domains/${big}/zone`, { key: 'other-key' }));
+    const missing = await recordTableCalls(() => call('GET', '/v2/domains/no-such-zone.com/zone', { key: 'other-key' }));
+    expect(foreign.result.status).toBe(404);
+    expect(foreign.result.body.objectType).toBe('Domain');
+    expect(foreign.calls).toEqual(['QueryCommand']);
+    expect(missing.calls).toEqual(foreign.calls);
+  });
+});
+
+/** Runs `hook` once, right after the first Query page of `domainName`'s collection comes back, before the reader sees it. */
+function afterFirstPage(domainName: string, hook: () => Promise<void>): () => void {
+  const name = `after-first-page-${crypto.randomUUID()}`;
+  let done = false;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      const input = args.input as {
+        ExpressionAttributeValues?: Record<string, unknown>;
+        ExclusiveStartKey?: unknown;
+        ProjectionExpression?: string;
+      };
+      if (
+        !done &&
+        context.commandName === 'QueryCommand' &&
+        input.ExpressionAttributeValues?.[':pk'] === keys.domainCollection(domainName).pk &&
+        input.ExclusiveStartKey === undefined &&
+        input.ProjectionExpression === undefined
+      ) {
+        done = true;
+        await hook();
+      }
+      return out;
+    },
+    { step: 'initialize', name },
+  );
+  return () => db().middlewareStack.remove(name);
+}
+
+/** Makes the next BatchWrite that deletes items fail (a writer stopped between switching the header and cleaning up). */
+function failNextDelete(): () => void {
+  const name = `fail-delete-${crypto.randomUUID()}`;
+  let failed = false;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { RequestItems?: Record<string, { DeleteRequest?: unknown }[]> };
+      const deletes = Object.values(input.RequestItems ?? {}).some((list) => list.some((w) => w.DeleteRequest));
+      if (!failed && context.commandName === 'BatchWriteItemCommand' && deletes) {
+        failed = true;
+        throw Object.assign(new Error('Connection reset'), { code: 'ECONNRESET' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return () => db().middlewareStack.remove(name);
+}
+
+/** Makes BatchWrite puts fail after `allowed` requests (a writer stopped while staging records). */
+function failPutsAfter(allowed: number): () => void {
+  const name = `fail-puts-${crypto.randomUUID()}`;
+  let seen = 0;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'BatchWriteItemCommand' && ++seen > allowed)
+        throw Object.assign(new Error('Connection reset'), { code: 'ECONNRESET' });
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return () => db().middlewareStack.remove(name);
+}
+
+describe('a zone write is never visible half-written: a reader sees the old zone or the new one', () => {
+  const name = 'rewrite-zone.com';
+  // 1.2 and 1.0 MB of records: each read takes two pages or more.
+  const oldZone = zoneOf(name, txtRecords(name, 2_500, 'old'), '2026-02-01T00:00:00Z');
+  const newZone = zoneOf(name, txtRecords(name, 2_000, 'new'), '2026-03-01T00:00:00Z');
+
+  beforeAll(async () => {
+    await demoDomain(name);
+    await putZone(oldZone);
+  }, 60_000);
+
+  it('answers the new zone whole when the zone is rewritten (and the old records deleted) between the pages of a read', async () => {
+    const stop = afterFirstPage(name, async () => {
+      await putZone(newZone);
+    });
+    try {
+      const res = await call('GET', `/v2/domains/${name}/zone`);
+      expect(res.status).toBe(200);
+      expect(res.body.updatedDate).toBe('2026-03-01T00:00:00Z');
+      expect(res.body.records).toEqual(newZone.records);
+    } finally {
+      stop();
+    }
+  }, 60_000);
+
+  it('answers a zone whole when the header switches between pages but the old records are still there', async () => {
+    await putZone(oldZone);
+    const stopDelete = failNextDelete();
+    const stop = afterFirstPage(name, async () => {
+      await expect(putZone(newZone)).rejects.toThrow('Connection reset');
+    });
+    try {
+      const res = await call('GET', `/v2/domains/${name}/zone`);
+      expect(res.status).toBe(200);
+      // The first pages were the old generation's, whole; the header's revision changed during the read: read again.
+      expect(res.body.records).toEqual(newZone.records);
+    } finally {
+      stop();
+      stopDelete();
+    }
+    // Some of the old generation is still there (the cleanup failed part-way); the next write removes it.
+    expect((await queryPartition(keys.domainCollection(name).pk)).filter((i) => i.entity === 'zoneRecord').length).toBeGreaterThan(2_000);
+    await putZone(newZone);
+    expect((await queryPartition(keys.domainCollection(name).pk)).filter((i) => i.entity === 'zoneRecord')).toHaveLength(2_000);
+  }, 60_000);
+
+  it('keeps the old zone whole when a writer stops while staging the new records, and the next write removes what it left', async () => {
+    await putZone(oldZone);
+    const stop = failPutsAfter(40);
+    try {
+      await expect(putZone(newZone)).rejects.toThrow('Connection reset');
+    } finally {
+      stop();
+    }
+    const res = await call('GET', `/v2/domains/${name}/zone`);
+    expect(res.body.records).toEqual(oldZone.records);
+    const leftovers = (await queryPartition(keys.domainCollection(name).pk)).filter((i) => i.entity === 'zoneRecord').length;
+    expect(leftovers).toBeGreaterThan(2_500);
+    await putZone(oldZone);
+    expect((await queryPartition(keys.domainCollection(name).pk)).filter((i) => i.entity === 'zoneRecord')).toHaveLength(2_500);
+  }, 60_000);
+});
+
+describe('npm run admin -- migrate', () => {
+  it('rewrites a zone stored with its records inline into one item per record, serving the same zone before and after', async () => {
+    const name = 'inline-zone.com';
+    await demoDomain(name);
+    const inline = zoneOf(name, aRecords(name, 500));
+    // As an earlier version stored it: one item, records inline.
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...inline, ...keys.zone(name, 'demo'), entity: 'zone' } }));
+    const before = await call('GET', `/v2/domains/${name}/zone`);
+    expect(before.status).toBe(200);
+    expect(before.body.records).toHaveLength(500);
+
+    expect(await migrateTable({ dryRun: true })).toMatchObject({ zonesInline: 1, zonesMigrated: 0 });
+    expect(await migrateTable()).toMatchObject({ zonesInline: 1, zonesMigrated: 1 });
+    expect(await migrateTable()).toMatchObject({ zonesInline: 0, zonesMigrated: 0 });
+
+    const items = await queryPartition(keys.domainCollection(name).pk);
+    expect(items.find((i) => i.entity === 'zone')).not.toHaveProperty('records');
+    expect(items.filter((i) => i.entity === 'zoneRecord')).toHaveLength(500);
+    const after = await call('GET', `/v2/domains/${name}/zone`);
+    expect(after.body).toEqual(before.body);
+    expect(await getZone(name)).toEqual(inline);
+  }, 60_000);
+
+  it('moves prices and promos stored under the keys of an earlier version to keys that start with their product', async () => {
+    const before = await call('GET', '/v2/customers/demo/pricelist');
+    const old = {
+      customer: 'demo',
+      product: 'domain_nl',
+      action: 'REGISTRY_LOCK',
+      currency: 'EUR',
+      price: 2500,
+      fromDate: '2026-01-01T00:00:00Z',
+    };
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...old, pk: 'PRICELIST#demo', sk: 'PRICE#domain_nl#REGISTRY_LOCK#2026-01-01T00:00:00Z', entity: 'price' },
+      }),
+    );
+    expect(await migrateTable()).toMatchObject({ pricesOldKeys: 1, pricesMigrated: 1 });
+    expect(await migrateTable()).toMatchObject({ pricesOldKeys: 0, pricesMigrated: 0 });
+    const items = await queryPartition('PRICELIST#demo');
+    expect(items.filter((i) => String(i.sk).startsWith('PRICE#'))).toEqual([]);
+    expect(items).toContainEqual({ ...old, ...keys.price('demo', 'domain_nl', 'REGISTRY_LOCK', old.fromDate), entity: 'price' });
+    const after = await call('GET', '/v2/customers/demo/pricelist');
+    expect(after.body.prices.length).toBe(before.body.prices.length + 1);
+  }, 60_000);
+});
