@@ -231,7 +231,11 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
   // call leaves nothing, and the retry (the registry answers a transfer it holds with its state)
   // records the transfer once.
   const oneTransfer = (res: ApiResponse, changed: string[]) => {
-    expect(changed.map((k) => k.replace(/#[^#]*$/, '')).sort()).toEqual([`DOMAIN#${res.body.domainName}`, `PROCESS#${res.body.processId}`]);
+    expect(changed.map((k) => k.replace(/#[^#]*$/, '')).sort()).toEqual([
+      `DOMAIN#${res.body.domainName}`,
+      `PROCESS#${res.body.processId}`,
+      `PROCESSIDENTIFIER#demo#${res.body.domainName}#PROCESS`,
+    ]);
   };
 
   it('POST transfer: a fault at any call answers 503 and leaves nothing; the retry records the transfer once', async () => {

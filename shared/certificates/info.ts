@@ -1,6 +1,6 @@
 import type { AcmeProcessState } from '../model/acme.ts';
 import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
-import type { CertificateProcessState, DcvState, Validations } from '../model/certificate-process.ts';
+import { type CertificateProcessState, type DcvState, isOpen, requiresAttention, type Validations } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import type { AcmeInfo, CertificateInfo, DcvValidation, NextAction, NextActionStep } from './info-view.ts';
 import { oneTimeLink } from './one-time-link.ts';
@@ -11,10 +11,6 @@ import { oneTimeLink } from './one-time-link.ts';
  */
 
 type Checks = Partial<Record<(typeof organizationChecks)[number], Validations['organization']>>;
-
-function attention(checks: Checks, dcv: readonly DcvState[]): boolean {
-  return organizationChecks.some((c) => checks[c] === 'ATTENTION') || dcv.some((e) => e.status === 'ATTENTION');
-}
 
 function linkFor(processId: number, authority: CertificateAuthority, checks: Checks, open: boolean, now: Date): string | undefined {
   if (!open || !authority.validationManager) return undefined;
@@ -96,12 +92,12 @@ export function certificateInfo(
   authority: CertificateAuthority,
   now: Date,
 ): CertificateInfo {
-  const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
+  const open = isOpen(process.status);
   const { dcv, ...checks } = state.validations;
   const link = linkFor(process.id, authority, checks, open, now);
   const nextAction = nextActionOf(checks, dcv, link, open);
   return {
-    requiresAttention: attention(checks, dcv),
+    requiresAttention: requiresAttention(process.status, state.validations),
     ...(link ? { oneTimeLink: link } : {}),
     commonName: state.commonName,
     ...(state.issuedImmediately && state.issuedCertificateId ? { certificateId: state.issuedCertificateId } : {}),
@@ -122,11 +118,11 @@ export function acmeInfo(
   authority: CertificateAuthority,
   now: Date,
 ): AcmeInfo {
-  const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
+  const open = isOpen(process.status);
   const link = linkFor(process.id, authority, state.validations, open, now);
   const nextAction = nextActionOf(state.validations, [], link, open);
   return {
-    requiresAttention: attention(state.validations, []),
+    requiresAttention: requiresAttention(process.status, state.validations),
     ...(link ? { oneTimeLink: link } : {}),
     validations: state.validations,
     ...(nextAction ? { nextAction } : {}),

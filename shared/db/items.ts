@@ -39,13 +39,14 @@ export async function putItem(item: Record<string, unknown>, ifAbsent = false): 
   }
 }
 
-/** One GetItem, parsed; undefined when absent. */
+/** One GetItem, parsed; undefined when absent. `consistent` for a read that a conditional write follows. */
 export async function getItem<S extends v.GenericSchema>(
   key: { pk: string; sk: string },
   schema: S,
   entity: string,
+  consistent = false,
 ): Promise<v.InferOutput<S> | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ...(consistent ? { ConsistentRead: true } : {}) }));
   return out.Item ? parseItem(schema, entity, out.Item) : undefined;
 }
 

@@ -46,6 +46,63 @@ export function appendZoneRecordsItem(domainName: string, customer: string, reco
   };
 }
 
+/** A record as a zone holds it, named exactly: the zone (domain name), its name, type and contents. */
+export interface ZoneRecordRef {
+  zone: string;
+  name: string;
+  type: string;
+  content: string;
+}
+
+/**
+ * Transaction items removing these records from the customer's zones (the DCV records a
+ * certificate request added), for use inside the caller's transaction. A record the zone no longer
+ * holds, or a zone that is no longer the customer's, is left alone. With records inline in the
+ * zone item, the zones are read first (one BatchGet) and each record is removed at its position,
+ * under the condition that the position still holds it: a concurrent change of the zone cancels
+ * the transaction instead of removing another record.
+ */
+export async function removeZoneRecordsItems(customer: string, records: readonly ZoneRecordRef[], at: string): Promise<TransactItem[]> {
+  const names = [...new Set(records.map((r) => r.zone))];
+  const zones = (await getZonesByName(names)).filter((z) => z.customer === customer);
+  return zones.flatMap((zone) => {
+    const wanted = records.filter((r) => r.zone === zone.domainName);
+    const positions = new Set<number>();
+    for (const r of wanted) {
+      const i = zone.records.findIndex((e, n) => !positions.has(n) && e.name === r.name && e.type === r.type && e.content === r.content);
+      if (i >= 0) positions.add(i);
+    }
+    return positions.size > 0 ? [removeAtPositions(zone.domainName, customer, zone.records, [...positions], at)] : [];
+  });
+}
+
+/** The update removing the records at these positions, each only while it still holds what was read there. */
+function removeAtPositions(
+  domainName: string,
+  customer: string,
+  records: ZoneRecordEntry[],
+  positions: number[],
+  at: string,
+): TransactItem {
+  const values: Record<string, unknown> = { ':customer': customer, ':now': at };
+  const conditions = ['customer = :customer'];
+  for (const i of positions) {
+    const r = records[i] as ZoneRecordEntry;
+    Object.assign(values, { [`:n${i}`]: r.name, [`:t${i}`]: r.type, [`:c${i}`]: r.content });
+    conditions.push(`#records[${i}].#name = :n${i} AND #records[${i}].#type = :t${i} AND #records[${i}].content = :c${i}`);
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.zoneByName(domainName),
+      UpdateExpression: `REMOVE ${positions.map((i) => `#records[${i}]`).join(', ')} SET updatedDate = :now`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: { '#records': 'records', '#name': 'name', '#type': 'type' },
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
 export function listZones(customer: string): Promise<ZoneRecord[]> {
   return listByGsi1(keys.zonesOfCustomer(customer).gsi1pk, ZoneRecord, zoneEntity);
 }
