@@ -205,7 +205,7 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
   );
   const requestBody = hasBody
     ? {
-        required: true,
+        required: docs.optionalBody !== true,
         content: {
           'application/json': {
             schema: inline(parts.body),
