@@ -41,7 +41,23 @@ describe('the OpenAPI document', () => {
       operations()
         .map(({ op }) => op.operationId)
         .sort(),
-    ).toEqual(['openapi', 'pricelist', 'processInfo', 'providerInfo', 'renew', 'transfer', 'zone']);
+    ).toEqual([
+      'openapi',
+      'pricelist',
+      'process',
+      'processCancel',
+      'processInfo',
+      'processResend',
+      'processes',
+      'provider',
+      'providerByKind',
+      'providerInfo',
+      'renew',
+      'tldInfo',
+      'transfer',
+      'transferInfo',
+      'zone',
+    ]);
   });
 
   it('describes the API-key scheme and applies it to every route but the document itself', () => {
