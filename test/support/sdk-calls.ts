@@ -5,6 +5,20 @@ export interface TableCall {
   command: string;
   /** Partition keys named by the input (`Key`, `Item`, `Keys`, transaction items, `:pk` of a Query). */
   partitions: string[];
+  /** Items the call read (a Query's scanned count, a GetItem's item, a BatchGet's items); 0 for writes. */
+  read: number;
+}
+
+/** How many items a call's output says it read. */
+function itemsRead(output: unknown): number {
+  const o = (output ?? {}) as { ScannedCount?: number; Count?: number; Item?: unknown; Responses?: unknown };
+  if (typeof o.ScannedCount === 'number') return o.ScannedCount;
+  if (typeof o.Count === 'number') return o.Count;
+  if (o.Item !== undefined) return 1;
+  if (o.Responses && typeof o.Responses === 'object' && !Array.isArray(o.Responses)) {
+    return Object.values(o.Responses as Record<string, unknown[]>).reduce((n, items) => n + (Array.isArray(items) ? items.length : 0), 0);
+  }
+  return 0;
 }
 
 /** A partition key as the document client (`'X'`) or a marshalled command (`{S: 'X'}`) carries it. */
@@ -39,8 +53,11 @@ export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ resul
   const client = db();
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      details.push({ command: String(context.commandName), partitions: partitionsOf(args.input) });
-      return next(args);
+      const call: TableCall = { command: String(context.commandName), partitions: partitionsOf(args.input), read: 0 };
+      details.push(call);
+      const out = await next(args);
+      call.read = itemsRead(out.output);
+      return out;
     },
     { step: 'initialize', name },
   );
