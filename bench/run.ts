@@ -199,6 +199,18 @@ try {
       },
       call: getItem(keys.processById(501)),
     },
+    {
+      name: 'process',
+      bare: 'GetItem process',
+      handler: await load('process'),
+      event: {
+        method: 'GET',
+        path: '/v2/processes/501',
+        resource: '/v2/processes/{processId}',
+        pathParameters: { processId: '501' },
+      },
+      call: getItem(keys.processById(501)),
+    },
   ];
   const overheadRows: (string | number)[][] = [];
   for (const g of gets) {

@@ -205,7 +205,7 @@ describe('GET /v2/processes', () => {
     );
     expect(res.body.violations).toContainEqual({
       field: 'secret',
-      message: 'filters on no field processes can be filtered on (status, type, action, identifier, createdDate, detailStatus)',
+      message: 'is not a field processes can be filtered on (status, type, action, identifier, createdDate, detailStatus)',
     });
     expect(res.body.violations).toContainEqual({ field: 'status:gt', message: 'status cannot be matched with gt (it takes eq, ne, in)' });
     const twice = await list('filters', { limit: ['1', '2'] });

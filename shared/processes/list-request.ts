@@ -123,7 +123,7 @@ function checkValues(field: FilterField, parameter: string, values: string[], pr
 function parseFilter(parameter: string, value: string, problems: Problem[]): Filter | undefined {
   const [name = '', matcher = 'eq', ...rest] = parameter.split(':');
   if (!Object.hasOwn(filterMatchers, name)) {
-    problems.push({ parameter, message: `filters on no field processes can be filtered on (${Object.keys(filterMatchers).join(', ')})` });
+    problems.push({ parameter, message: `is not a field processes can be filtered on (${Object.keys(filterMatchers).join(', ')})` });
     return undefined;
   }
   const field = name as FilterField;
