@@ -3,7 +3,8 @@
  * Local this script starts itself (docs/performance.md explains the figures):
  *   1. round trips: DynamoDB calls per request, counted at the SDK client, warm API key;
  *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
- *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query;
+ *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query, and
+ *      the process list at 10,000 processes (calls, items read, time per variant);
  *   4. real sizes: a zone of 10,000 records and a price list of 60,000 entries through their
  *      handlers, compressed, vs the raw paged Query; the bytes on the wire plain and compressed;
  *   5. cold start: bundle size and import time of every function vs the document client alone.
@@ -120,7 +121,7 @@ try {
   const trips = await quietly(countAllRoundTrips);
   table(
     'Round trips: DynamoDB calls per request (warm API key; counted at the SDK client)',
-    ['request', 'status', 'calls', 'own data', 'idempotency', 'registry', 'budget', '', 'calls in order'],
+    ['request', 'status', 'calls', 'own data', 'idempotency', 'registry', 'items read', 'budget', '', 'calls in order'],
     trips.map((t) => [
       t.name,
       t.status ?? '-',
@@ -128,6 +129,7 @@ try {
       t.own,
       t.idempotency,
       t.registry,
+      t.read,
       t.budget.kind === 'exactly' ? `= ${t.budget.calls} in all` : t.budget.kind === 'own-at-most' ? `own <= ${t.budget.calls}` : 'no Scan',
       mark(t.withinBudget),
       t.commands.join(' '),
@@ -211,6 +213,18 @@ try {
         pathParameters: { processId: '501' },
       },
       call: ownedQuery(keys.processById(501)),
+    },
+    {
+      name: 'process',
+      bare: 'GetItem process',
+      handler: await load('process'),
+      event: {
+        method: 'GET',
+        path: '/v2/processes/501',
+        resource: '/v2/processes/{processId}',
+        pathParameters: { processId: '501' },
+      },
+      call: getItem(keys.processById(501)),
     },
   ];
   const overheadRows: (string | number)[][] = [];
@@ -380,9 +394,67 @@ try {
     ],
   );
 
+  // The process list at scale (the scenarios above loaded the customer's processes).
+  const { scaleCustomer: listCustomer, scaleIdentifier } = await import('./process-scale.ts');
+  const { scaleProcesses } = await import('./scenarios.ts');
+  const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
+  const processes = await load('processes');
+  const listEvent = (query: Record<string, string>) => {
+    const event = apiEvent({
+      method: 'GET',
+      path: '/v2/processes',
+      resource: '/v2/processes',
+      principal: { customer: listCustomer, user: 'bench', permissions: [] },
+    });
+    event.queryStringParameters = Object.keys(query).length > 0 ? query : null;
+    event.multiValueQueryStringParameters =
+      Object.keys(query).length > 0 ? Object.fromEntries(Object.entries(query).map(([k, val]) => [k, [val]])) : null;
+    return event;
+  };
+  const variants: [string, Record<string, string>][] = [
+    ['first page', {}],
+    ['status=RUNNING', { status: 'RUNNING' }],
+    ['identifier (exact)', { identifier: scaleIdentifier(4321) }],
+    ['detailStatus=SSL_REQUIRES_ATTENTION', { detailStatus: 'SSL_REQUIRES_ATTENTION' }],
+    ['type=certificate (skips 98 % of the listing)', { type: 'certificate' }],
+    ['status=RUNNING&total=true', { status: 'RUNNING', total: 'true' }],
+    ['total=true', { total: 'true' }],
+    ['offset=9990', { offset: '9990' }],
+  ];
+  const listRuns = 30;
+  const listRows: (string | number)[][] = [];
+  for (const [label, query] of variants) {
+    const run = async () => {
+      const event = listEvent(query);
+      const result = await processes(event, lambdaContext('bench', event.requestContext.requestId));
+      if (result.statusCode !== 200) throw new Error(`list ${label} answered ${result.statusCode}`);
+    };
+    const { details } = await quietly(() => recordTableCalls(run));
+    const samples: number[] = [];
+    await quietly(async () => {
+      for (let i = 0; i < listRuns + 5; i++) {
+        const t = performance.now();
+        await run();
+        if (i >= 5) samples.push(performance.now() - t);
+      }
+    });
+    samples.sort((x, y) => x - y);
+    listRows.push([
+      label,
+      details.length,
+      details.reduce((n, d) => n + d.itemsRead, 0),
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 99)),
+    ]);
+  }
+  table(
+    `Scale: the process list of a customer with ${scaleProcesses.toLocaleString('en')} processes (limit 10; through the handler, ${listRuns} runs each; no Scan)`,
+    ['request', 'calls', 'items read', 'p50 ms', 'p99 ms'],
+    listRows,
+  );
+
   // ---------------------------------------------------------------- 4. real sizes
   const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigPriceList, writeBigZone } = await import('./big-data.ts');
-  const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
   await writeBigZone();
   await writeBigPriceList();
   const zoneHandler = await load('zone');

@@ -5,6 +5,8 @@ import { type ApiResponse, call } from '../test/support/api.ts';
 import { renew, testCertificate } from '../test/support/certificates.ts';
 import { makeCsr } from '../test/support/csr.ts';
 import { recordTableCalls, type TableCall } from '../test/support/sdk-calls.ts';
+import { sandboxDomain } from '../test/support/transfer.ts';
+import { loadScaleProcesses, scaleIdentifier, scaleKey } from './process-scale.ts';
 
 /**
  * The requests whose DynamoDB calls are counted, by the benchmark (bench/run.ts) and by the test
@@ -47,6 +49,8 @@ export interface RoundTrips {
   authorizer: number;
   scans: number;
   commands: string[];
+  /** Items the calls read (Query scanned counts, GetItem and BatchGet items). */
+  read: number;
   withinBudget: boolean;
 }
 
@@ -83,6 +87,33 @@ let transferProcessId: number | undefined;
  * items of their own (docs/performance.md).
  */
 const renewBudget: Budget = { kind: 'own-at-most', calls: 5 };
+/** Processes of the customer `scale` for the list scenarios (loaded once, by the first of them). */
+export const scaleProcesses = 10_000;
+let scaleLoaded: Promise<void> | undefined;
+const withScale = async () => {
+  scaleLoaded ??= loadScaleProcesses(scaleProcesses).then(async () => {
+    // The key's first use runs the authorizer (uncounted); later ones hit its cache.
+    await call('GET', '/v2/processes?limit=1', { key: scaleKey });
+  });
+  await scaleLoaded;
+};
+const listAtScale = (query: string) => () => call('GET', `/v2/processes?${query}`, { key: scaleKey });
+
+/** A fresh pending transfer of demo (cancel and resend act on it): its process id. */
+let fresh = 0;
+async function pendingTransfer(stage: 'pending' | 'pendingfoa'): Promise<number> {
+  const name = `bench-${stage}-${++fresh}-${process.pid}.com`;
+  await sandboxDomain(name, { transfer: { stages: [{ status: stage, seconds: 86_400 }], outcome: 'completed' } });
+  const res = await call('POST', `/v2/domains/${name}/transfer`, { body: { ...transferBody, authcode: 'TEST-CODE' } });
+  return Number(res.headers['x-process-id']);
+}
+/** A fresh open renewal of demo (DNS DCV records in the managed zone, or an EMAIL validation): its process id. */
+async function openRenewal(dcv?: unknown[]): Promise<number> {
+  const id = (await testCertificate()).id;
+  const res = await renew(id, { period: 12, csr: makeCsr({ cn: 'www.demo-shop.nl' }), ...(dcv ? { dcv } : {}) });
+  return Number(res.headers['x-process-id']);
+}
+let target = 0;
 
 /** The scenarios, in the order they must run (later ones read what earlier ones created). */
 export const scenarios: Scenario[] = [
@@ -229,6 +260,141 @@ export const scenarios: Scenario[] = [
     run: () => transferPoll({ ...scheduled, time: new Date(Date.now() + 30 * 86_400_000).toISOString() }, jobContext),
   },
   { name: 'dcv-check job', endpoint: 'scheduled dcv-check', budget: { kind: 'no-scan' }, run: () => dcvCheck(scheduled, jobContext) },
+  // The follow-up operations (after the jobs, so that the objects they create do not change what the jobs see).
+  {
+    name: 'process',
+    endpoint: 'GET /v2/processes/{processId}',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/processes/501'),
+  },
+  {
+    name: 'transfer info',
+    endpoint: 'GET /v2/domains/{domainName}/transfer/{processId}',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: () => call('GET', `/v2/domains/transfer-now.nl/transfer/${transferProcessId}`),
+  },
+  {
+    name: 'TLD info',
+    endpoint: 'GET /v2/tlds/{tld}/info',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/tlds/co.uk/info'),
+  },
+  {
+    name: 'provider',
+    endpoint: 'GET /v2/providers/{name}',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    run: get('/v2/providers/nominet'),
+  },
+  {
+    name: `process list, first page (${scaleProcesses.toLocaleString('en')} processes)`,
+    endpoint: 'GET /v2/processes',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale(''),
+  },
+  {
+    name: 'process list, exact status',
+    endpoint: 'GET /v2/processes?status=',
+    budget: { kind: 'exactly', calls: 1 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale('status=RUNNING'),
+  },
+  {
+    name: 'process list, exact identifier',
+    endpoint: 'GET /v2/processes?identifier=',
+    budget: { kind: 'exactly', calls: 2 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale(`identifier=${scaleIdentifier(4321)}`),
+  },
+  {
+    name: 'process list, detailStatus=SSL_REQUIRES_ATTENTION',
+    endpoint: 'GET /v2/processes?detailStatus=',
+    budget: { kind: 'exactly', calls: 4 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale('detailStatus=SSL_REQUIRES_ATTENTION'),
+  },
+  {
+    name: 'process list, exact status, total=true',
+    endpoint: 'GET /v2/processes?status=&total=true',
+    budget: { kind: 'exactly', calls: 2 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale('status=RUNNING&total=true'),
+  },
+  {
+    name: 'process list, total=true',
+    endpoint: 'GET /v2/processes?total=true',
+    budget: { kind: 'exactly', calls: 11 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale('total=true'),
+  },
+  {
+    name: 'process list, offset 9990',
+    endpoint: 'GET /v2/processes?offset=9990',
+    budget: { kind: 'exactly', calls: 10 },
+    status: 200,
+    prepare: withScale,
+    run: listAtScale('offset=9990'),
+  },
+  {
+    name: 'cancel, pending transfer',
+    endpoint: 'DELETE /v2/processes/{processId}',
+    budget: { kind: 'own-at-most', calls: 2 },
+    status: 200,
+    prepare: async () => {
+      target = await pendingTransfer('pending');
+    },
+    run: () => call('DELETE', `/v2/processes/${target}`),
+  },
+  {
+    name: 'cancel, certificate request',
+    endpoint: 'DELETE /v2/processes/{processId}',
+    budget: { kind: 'own-at-most', calls: 3 },
+    status: 200,
+    prepare: async () => {
+      target = await openRenewal();
+    },
+    run: () => call('DELETE', `/v2/processes/${target}`),
+  },
+  {
+    name: 'cancel, Idempotency-Key',
+    endpoint: 'DELETE /v2/processes/{processId}',
+    budget: { kind: 'own-at-most', calls: 2 },
+    status: 200,
+    prepare: async () => {
+      target = await pendingTransfer('pending');
+    },
+    run: () => call('DELETE', `/v2/processes/${target}`, { headers: { 'Idempotency-Key': `bench-cancel-${target}` } }),
+  },
+  {
+    name: 'resend, FOA of a transfer',
+    endpoint: 'POST /v2/processes/{processId}/resend',
+    budget: { kind: 'own-at-most', calls: 2 },
+    status: 200,
+    prepare: async () => {
+      target = await pendingTransfer('pendingfoa');
+    },
+    run: () => call('POST', `/v2/processes/${target}/resend`),
+  },
+  {
+    name: 'resend, DCV e-mail',
+    endpoint: 'POST /v2/processes/{processId}/resend',
+    budget: { kind: 'own-at-most', calls: 2 },
+    status: 200,
+    prepare: async () => {
+      target = await openRenewal([{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }]);
+    },
+    run: () => call('POST', `/v2/processes/${target}/resend`),
+  },
 ];
 
 /** Runs one scenario (its preparation uncounted) and counts its calls. */
@@ -253,6 +419,7 @@ export async function countRoundTrips(scenario: Scenario): Promise<RoundTrips> {
     ...by,
     scans,
     commands: details.map((d) => d.command.replace(/Command$/, '')),
+    read: details.reduce((n, d) => n + d.itemsRead, 0),
     withinBudget,
   };
 }

@@ -11,7 +11,7 @@ import { putDomain } from '../shared/db/repositories/domains.ts';
 import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates } from '../shared/db/repositories/rates.ts';
-import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
+import { putRegistryDomain, putRegistryTransfer } from '../shared/db/repositories/registry-domains.ts';
 import { putTransferLock } from '../shared/db/repositories/transfers.ts';
 import { putTemplate, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { CertificateAuthority, CertificateProduct } from '../shared/model/certificate.ts';
@@ -22,7 +22,7 @@ import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { RateRecord } from '../shared/model/rate.ts';
-import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
+import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/registry-domain.ts';
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
 import { ValidZoneRecordEntry } from '../shared/model/zone-validation.ts';
@@ -72,6 +72,8 @@ export const DatasetSchema = v.strictObject({
   zones: v.optional(v.array(DatasetZone)),
   /** Domains as the sandbox registry knows them (shared/registry/sandbox.ts, docs/transfer.md). */
   registryDomains: v.optional(v.array(RegistryDomainRecord)),
+  /** What the sandbox registry remembers of transfers it was asked for: cancellations, FOA resends (an export carries them). */
+  registryTransfers: v.optional(v.array(RegistryTransferRecord)),
   certificateAuthorities: v.optional(v.array(CertificateAuthority)),
   certificateProducts: v.optional(v.array(CertificateProduct)),
   /** Certificates; dates may be relative (`now+25d`), resolved at load time. */
@@ -153,6 +155,7 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['certificates', (dataset.certificates ?? []).map((c) => () => putCertificate(resolveDatasetCertificate(c, new Date()), ifAbsent))],
     ['processes', (dataset.processes ?? []).map((p) => () => putDatasetProcess(p, ifAbsent))],
     ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
+    ['registryTransfers', (dataset.registryTransfers ?? []).map((t) => () => putRegistryTransfer(t, ifAbsent))],
     ['transferLocks', (dataset.transferLocks ?? []).map((l) => () => putTransferLock(l, ifAbsent))],
   ];
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);

@@ -14,7 +14,7 @@ import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { RateRecord } from '../shared/model/rate.ts';
-import { RegistryDomainRecord } from '../shared/model/registry-domain.ts';
+import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/registry-domain.ts';
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
 import { type Dataset, parseDataset } from './dataset.ts';
@@ -30,15 +30,16 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *
  * Items the dataset does not carry, on purpose:
  * - derived items, rebuilt on import: the extension index of each registry (`providerExtension`,
- *   written with the provider) and the open-request marker of each certificate process still
- *   validating (`openCertificateRequest`, written with the process);
+ *   written with the provider), the identifier listing of each process (`processIdentifier`) and
+ *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
+ *   both written with the process;
  * - short-lived items that expire through the table's TTL: Idempotency-Key records and the single
  *   use of one-time validation-manager links (`oneTimeLinkUse`).
  * Any other item is an error: an export never silently drops data.
  */
 
 /** Entities whose items the dataset rebuilds or deliberately leaves out (see above). */
-export const notExported = new Set(['providerExtension', 'openCertificateRequest', 'oneTimeLinkUse']);
+export const notExported = new Set(['providerExtension', 'processIdentifier', 'openCertificateRequest', 'oneTimeLinkUse']);
 
 type Section = Exclude<keyof Dataset, 'counters'>;
 
@@ -64,6 +65,7 @@ const entities: Record<string, { section: Section; schema: v.GenericSchema; orde
   // Assembled from the header and its record items (zoneRecords below), then checked as a ZoneRecord.
   zone: { section: 'zones', schema: ZoneRecord, order: by('domainName') },
   registryDomain: { section: 'registryDomains', schema: RegistryDomainRecord, order: by('domainName') },
+  registryTransfer: { section: 'registryTransfers', schema: RegistryTransferRecord, order: by('domainName', 'requestedDate') },
   certificateAuthority: { section: 'certificateAuthorities', schema: CertificateAuthority, order: by('name') },
   certificateProduct: { section: 'certificateProducts', schema: CertificateProduct, order: by('product') },
   certificate: { section: 'certificates', schema: CertificateRecord, order: by('id') },

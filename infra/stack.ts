@@ -135,7 +135,10 @@ export class RegistrarStack extends Stack {
       "API Gateway's account-level logging role needs exactly this policy to write execution and access logs.",
     );
     ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
-    ack(`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, "Queries on the table's own global secondary indexes (gsi1); no other table.");
+    ack(
+      `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
+      "Queries on the table's own global secondary indexes (gsi1, gsi2); no other table.",
+    );
     ack(
       'AwsSolutions-APIG2',
       "Requests are validated inside each function against valibot schemas, so every violation is reported with the contract's error body; a gateway request validator would answer in another shape.",

@@ -43,7 +43,7 @@ export const integrationImplementations = ['sandbox'] as const;
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** API Gateway resource path, `{param}` segments. */
   path: string;
   /** Folder under functions/ holding `handler.ts`. */
@@ -114,6 +114,74 @@ export const routes: readonly Route[] = [
     table: { actions: ['GetItem', 'Query'], only: ['process', 'certificateAuthority'] },
     secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Context specific info on a process: certificate and acme validations with nextAction, transfer status.',
+  },
+  {
+    id: 'process',
+    method: 'GET',
+    path: '/v2/processes/{processId}',
+    dir: 'process',
+    table: { actions: ['Query'], only: ['process'] },
+    summary: 'A process of the caller: status, statusDetail, resumeTypes, billables, command, refund (?fields= limits it).',
+  },
+  {
+    id: 'processes',
+    method: 'GET',
+    path: '/v2/processes',
+    dir: 'processes',
+    table: { actions: ['Query', 'BatchGetItem'], index: true },
+    summary:
+      "The caller's processes, a page at a time: limit, offset, order, fields, total and filters (field=value, field:matcher=value).",
+  },
+  {
+    id: 'process-cancel',
+    method: 'DELETE',
+    path: '/v2/processes/{processId}',
+    dir: 'process-cancel',
+    integrations: ['registry', 'authority'],
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+    summary: 'Cancel a waiting transfer (at the registry; refunded) or a certificate request still validating; Idempotency-Key supported.',
+  },
+  {
+    id: 'process-resend',
+    method: 'POST',
+    path: '/v2/processes/{processId}/resend',
+    dir: 'process-resend',
+    integrations: ['registry', 'authority'],
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+    summary: "Resend a pendingfoa transfer's FOA e-mail or a certificate request's DCV e-mails; Idempotency-Key supported.",
+  },
+  {
+    id: 'transfer-info',
+    method: 'GET',
+    path: '/v2/domains/{domainName}/transfer/{processId}',
+    dir: 'transfer-info',
+    table: { actions: ['Query'], only: ['process'] },
+    summary: 'Where a transfer of the caller stands: status, dates, the losing registrar, and the log of every status it went through.',
+  },
+  {
+    id: 'tld-info',
+    method: 'GET',
+    path: '/v2/tlds/{tld}/info',
+    dir: 'tld-info',
+    table: { actions: ['BatchGetItem'], only: ['provider'] },
+    summary: 'The metadata of the registry serving a TLD (longest match), in the shape the SDKs read: applicableFor, provider, metadata.',
+  },
+  {
+    id: 'provider',
+    method: 'GET',
+    path: '/v2/providers/{name}',
+    dir: 'provider',
+    table: getOnly('provider'),
+    summary: 'A registry and the TLDs it serves.',
+  },
+  {
+    // The same answer at the path the PHP SDK's providers->get() calls (the spec's REGISTRY segment).
+    id: 'provider-by-kind',
+    method: 'GET',
+    path: '/v2/providers/REGISTRY/{name}',
+    dir: 'provider',
+    table: getOnly('provider'),
+    summary: 'A registry and the TLDs it serves (the path of the PHP SDK).',
   },
   {
     id: 'openapi',

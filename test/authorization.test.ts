@@ -5,6 +5,7 @@ import { putTemplate } from '../shared/db/repositories/zone-writes.ts';
 import { getZone } from '../shared/db/repositories/zones.ts';
 import { type ApiResponse, call, limitedKey, otherKey } from './support/api.ts';
 import { makeCsr } from './support/csr.ts';
+import { changedKeys, snapshotTable } from './support/table-writes.ts';
 import { processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
@@ -80,6 +81,66 @@ describe("object-level authorization matrix: another customer's object answers l
       404,
       'ObjectDoesNotExist',
     );
+  });
+
+  it("GET process: another customer's process, whole or some fields (404 ObjectDoesNotExist)", async () => {
+    for (const query of ['', '?fields=id,status']) {
+      expectAlike(
+        await call('GET', `/v2/processes/601${query}`),
+        '601',
+        await call('GET', `/v2/processes/999999${query}`),
+        '999999',
+        404,
+        'ObjectDoesNotExist',
+      );
+    }
+  });
+
+  it("GET processes: another customer's processes are never listed, whatever the filter or index", async () => {
+    for (const filter of [
+      'identifier=blog.other-site.com',
+      'status=RUNNING&type=certificate&identifier:like=*other*',
+      'q=other',
+      'detailStatus=SSL_REQUIRES_ATTENTION&identifier=blog.other-site.com',
+    ]) {
+      const res = await call('GET', `/v2/processes?${filter}&total=true`);
+      expect(res.status).toBe(200);
+      expect(res.body.entities.map((p: { customer: string }) => p.customer).filter((c: string) => c !== 'demo')).toEqual([]);
+      expect(res.raw).not.toContain('blog.other-site.com');
+    }
+    const theirs = await call('GET', '/v2/processes?identifier=blog.other-site.com', { key: otherKey });
+    expect(theirs.body.entities.map((p: { id: number }) => p.id)).toEqual([601]);
+  });
+
+  it("DELETE process and POST resend: another customer's process (404 ObjectDoesNotExist), and nothing is written", async () => {
+    const before = await snapshotTable();
+    expectAlike(
+      await call('DELETE', '/v2/processes/601'),
+      '601',
+      await call('DELETE', '/v2/processes/999999'),
+      '999999',
+      404,
+      'ObjectDoesNotExist',
+    );
+    expectAlike(
+      await call('POST', '/v2/processes/601/resend'),
+      '601',
+      await call('POST', '/v2/processes/999999/resend'),
+      '999999',
+      404,
+      'ObjectDoesNotExist',
+    );
+    expect(changedKeys(before, await snapshotTable())).toEqual([]);
+    expect((await call('GET', '/v2/processes/601', { key: otherKey })).body.status).toBe('RUNNING');
+  });
+
+  it('GET TLD info and GET provider: registry configuration, the same for every customer', async () => {
+    for (const path of ['/v2/tlds/co.uk/info', '/v2/providers/sidn', '/v2/providers/REGISTRY/sidn']) {
+      const mine = await call('GET', path);
+      const theirs = await call('GET', path, { key: otherKey });
+      expect(mine.status).toBe(200);
+      expect(theirs.raw).toBe(mine.raw);
+    }
   });
 
   it("POST renew: another customer's certificate, quote or not (404 ObjectDoesNotExist), and nothing is written", async () => {
@@ -309,5 +370,22 @@ describe("object-level authorization matrix: another customer's object answers l
     const renewed = await call('POST', '/v2/ssl/certificates/1002/renew', { body: names('other-site.com') });
     expect(renewed.status).toBe(202);
     expect(await getZone('other-site.com')).toEqual(before);
+  });
+  it("GET transfer info: another customer's transfer of the name (404 ObjectDoesNotExist)", async () => {
+    await sandboxDomain('their-transfer-info.com');
+    const theirs = await transfer(
+      'their-transfer-info.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' },
+      { key: otherKey },
+    );
+    const id = String(theirs.body.processId);
+    expectAlike(
+      await call('GET', `/v2/domains/their-transfer-info.com/transfer/${id}`),
+      id,
+      await call('GET', '/v2/domains/their-transfer-info.com/transfer/999997'),
+      '999997',
+      404,
+      'ObjectDoesNotExist',
+    );
   });
 });

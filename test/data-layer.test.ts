@@ -106,7 +106,19 @@ describe('keys', () => {
       gsi1sk: 'APIKEY#alice#ab',
     });
     expect(keys.contact('demo', 'demo-admin')).toEqual({ pk: 'CONTACT#demo', sk: 'CONTACT#demo-admin' });
-    expect(keys.process(42, 'demo')).toEqual({ pk: 'PROCESS#42', sk: 'PROCESS', gsi1pk: 'PROCESSES#demo', gsi1sk: 'PROCESS#000000000042' });
+    expect(keys.process(42, 'demo', 'RUNNING')).toEqual({
+      pk: 'PROCESS#42',
+      sk: 'PROCESS',
+      gsi1pk: 'PROCESSES#demo',
+      gsi1sk: 'PROCESS#000000000042',
+      gsi2pk: 'PROCESSES#demo#STATUS#RUNNING',
+      gsi2sk: 'PROCESS#000000000042',
+    });
+    expect(keys.processIdentifier('demo', 'a.nl', 42)).toEqual({ pk: 'PROCESSIDENTIFIER#demo#a.nl', sk: 'PROCESS#000000000042' });
+    expect(keys.registryTransfer('a.nl', '2026-01-01T00:00:00Z')).toEqual({
+      pk: 'REGISTRYDOMAIN#a.nl',
+      sk: 'TRANSFER#2026-01-01T00:00:00Z',
+    });
     expect(keys.zone('demo-shop.nl', 'demo').pk).toBe(keys.domain('demo-shop.nl', 'demo').pk);
     expect(keys.zone('demo-shop.nl', 'demo').sk).toBe('ZONE');
   });

@@ -14,6 +14,7 @@ import {
   headers as headerSets,
   hostileJson,
   hostileString,
+  listQuery,
   type Mutation,
   method as methods,
   mutations,
@@ -25,14 +26,22 @@ import { changedKeys, recordWrites, snapshotTable } from './support/table-writes
 import { sandboxDomain } from './support/transfer.ts';
 
 /**
- * Property-based hardening of all six endpoints through the local gateway (route table, real
+ * Property-based hardening of every endpoint through the local gateway (route table, real
  * authorizer, real handlers, DynamoDB Local). Every answer must be a 2xx (or a 304 to a
  * conditional GET) or a 4xx with the contract's error body; never a 5xx, a stack trace or internal
  * text; a refused or read-only request writes nothing. `npm run fuzz -- --runs N` runs the same
  * properties with N cases in total (FUZZ_RUNS); CI runs the plan below (2,000 cases).
  */
 
-const plan = { transferBody: 440, renewBody: 360, bodySize: 120, paths: 400, queries: 240, methodsAndHeaders: 440 } as const;
+const plan = {
+  transferBody: 440,
+  renewBody: 360,
+  bodySize: 120,
+  paths: 400,
+  queries: 240,
+  listQueries: 200,
+  methodsAndHeaders: 440,
+} as const;
 const ciTotal = Object.values(plan).reduce((a, b) => a + b, 0);
 const longRuns = Number(process.env.FUZZ_RUNS) || 0;
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -307,7 +316,13 @@ const property = <T>(arb: fc.Arbitrary<T>, run: (value: T) => Promise<void>, num
     },
   });
 
-describe('fuzzing the six endpoints through the gateway', () => {
+/** The route a request reaches: the one of its path and method, if any. */
+const routeOf = (path: string, method: string) => routes.find((r) => r.path === path && methodsOf(r).includes(method.toUpperCase()));
+/** Whether a request to a route writes nothing when it succeeds: GETs, and quotes of transfer and renew. */
+const readOnlyRoute = (route: (typeof routes)[number] | undefined, quote: boolean) =>
+  route === undefined || route.method === 'GET' || ((route.id === 'transfer' || route.id === 'renew') && quote);
+
+describe('fuzzing every endpoint through the gateway', () => {
   it('transfer: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', {
     timeout,
   }, async () => {
@@ -408,21 +423,28 @@ describe('fuzzing the six endpoints through the gateway', () => {
       (p: string) => `/v2/${p}`,
       (p: string) => `/${p}`,
       (p: string) => `/v2/processes/${p}/info/${p}`,
+      (p: string) => `/v2/processes/${p}`,
+      (p: string) => `/v2/processes/${p}/resend`,
+      (p: string) => `/v2/domains/${p}/transfer/${p}`,
+      (p: string) => `/v2/tlds/${p}/info`,
+      (p: string) => `/v2/providers/${p}`,
+      (p: string) => `/v2/providers/REGISTRY/${p}`,
     );
     await property(
       fc.tuple(shapes, pathSegment),
       async ([shape, segment]) => {
         const path = shape(segment);
         const post = /\/(transfer|renew)\/?$/.test(path);
+        const resend = /\/resend\/?$/.test(path);
         const body = post ? JSON.stringify(path.includes('renew') ? renewDvBase : transferBase) : undefined;
         await send(
           {
-            method: post ? 'POST' : 'GET',
+            method: post || resend ? 'POST' : 'GET',
             url: `${path}${post ? '?quote=true' : ''}`,
-            headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) },
+            headers: { Authorization: 'ApiKey demo-key', ...(post || resend ? { 'Content-Type': 'application/json' } : {}) },
             ...(body ? { body } : {}),
           },
-          true,
+          !resend,
         );
       },
       runs('paths'),
@@ -438,10 +460,11 @@ describe('fuzzing the six endpoints through the gateway', () => {
           .replace('{customer}', 'demo')
           .replace('{domainName}', route.id === 'transfer' ? 'fuzz-1.com' : 'demo-shop.nl')
           .replace('{processId}', '501')
+          .replace('{tld}', 'nl')
           .replace('{certificateId}', String(certificate));
         const post = route.method === 'POST';
-        const body = post ? JSON.stringify(route.id === 'renew' ? renewDvBase : transferBase) : undefined;
-        // A POST whose (last) `quote` is true changes nothing; other POSTs may succeed (then they wrote).
+        const body = post ? JSON.stringify(route.id === 'renew' ? renewDvBase : route.id === 'transfer' ? transferBase : {}) : undefined;
+        // A transfer or renewal whose (last) `quote` is true changes nothing; other writes may succeed (then they wrote).
         const quotes = new URLSearchParams(query).getAll('quote');
         const quote = quotes.length > 0 && quotes[quotes.length - 1]?.trim().toLowerCase() === 'true';
         await send(
@@ -451,10 +474,24 @@ describe('fuzzing the six endpoints through the gateway', () => {
             headers: { Authorization: 'ApiKey demo-key', ...(post ? { 'Content-Type': 'application/json' } : {}) },
             ...(body ? { body } : {}),
           },
-          !post || quote,
+          readOnlyRoute(route, quote),
         );
       },
       runs('queries'),
+    );
+  });
+
+  it("answers the process list's parameters and filters, however combined, with 200 or a contract 400", { timeout }, async () => {
+    await property(
+      fc.tuple(listQuery, fc.constantFrom('demo-key', 'other-key')),
+      async ([query, key]) => {
+        const res = await send({ method: 'GET', url: `/v2/processes?${query}`, headers: { Authorization: `ApiKey ${key}` } }, true);
+        if (res.status !== 200) {
+          expect(res.status, res.body).toBe(400);
+          expect(['ConstraintViolationException', 'ValidationError']).toContain(parse(res).type);
+        }
+      },
+      runs('listQueries'),
     );
   });
 
@@ -468,6 +505,7 @@ describe('fuzzing the six endpoints through the gateway', () => {
           .replace('{customer}', 'demo')
           .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
           .replace('{processId}', '501')
+          .replace('{tld}', 'com')
           .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]));
         const body =
           bodyChoice === 'transfer-base'
@@ -481,11 +519,12 @@ describe('fuzzing the six endpoints through the gateway', () => {
           headers,
           ...(body !== undefined ? { body } : {}),
         };
-        const served = methodsOf(route).includes(method.toUpperCase());
-        const res = await send(request, route.method === 'GET' || quote || !served);
-        if (!served) {
+        const reached = routeOf(route.path, method);
+        const res = await send(request, readOnlyRoute(reached, quote));
+        if (reached === undefined) {
           expect(res.status).toBe(405);
-          expect(res.headers.Allow ?? res.headers.allow).toBe(methodsOf(route).join(', '));
+          const allowed = routes.filter((r) => r.path === route.path).flatMap(methodsOf);
+          expect(res.headers.Allow ?? res.headers.allow).toBe(allowed.join(', '));
         }
       },
       runs('methodsAndHeaders'),

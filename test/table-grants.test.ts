@@ -15,7 +15,7 @@ import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
 import { emptyUse, type ObservedUse, observe } from './support/table-use.ts';
-import { demoBody, plus, poll, transfer } from './support/transfer.ts';
+import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
  * Least privilege from the route table: every route and job declares what it does to the table
@@ -93,6 +93,28 @@ describe("each function's table use is what it declares", () => {
     await as('renew', () => renew(1001, { period: 12, csr }, { headers: { 'Idempotency-Key': 'grants-4' } }));
     const auto = await testCertificate({ product: 'ssl_sectigo_dv' });
     await as('renew', () => renew(auto.id, { period: 12, csr, authKey: true }));
+
+    // The follow-up operations: reads of processes, transfers, TLDs and providers; a cancel and a
+    // resend of a transfer and of a certificate request, with and without Idempotency-Key.
+    await as('process', () => call('GET', '/v2/processes/501'));
+    await as('processes', () => call('GET', '/v2/processes?status=RUNNING&total=true'));
+    await as('processes', () => call('GET', '/v2/processes?identifier=demo-shop.nl'));
+    await as('processes', () => call('GET', '/v2/processes?detailStatus=SSL_REQUIRES_ATTENTION&order=-createdDate'));
+    await as('tld-info', () => call('GET', '/v2/tlds/co.uk/info'));
+    await as('provider', () => call('GET', '/v2/providers/sidn'));
+    await as('provider', () => call('GET', '/v2/providers/REGISTRY/nominet'));
+    const waiting = `grants-${process.pid}.com`;
+    await sandboxDomain(waiting, { transfer: { stages: [{ status: 'pendingfoa', seconds: 86_400 }], outcome: 'completed' } });
+    const started = await transfer(waiting, { ...demoBody, authcode: 'TEST-CODE' });
+    const transferId = started.headers['x-process-id'];
+    await as('transfer-info', () => call('GET', `/v2/domains/${waiting}/transfer/${transferId}`));
+    await as('process-resend', () => call('POST', `/v2/processes/${transferId}/resend`, { headers: { 'Idempotency-Key': 'grants-5' } }));
+    await as('process-cancel', () => call('DELETE', `/v2/processes/${transferId}`, { headers: { 'Idempotency-Key': 'grants-6' } }));
+    const dcv = [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }];
+    const emailed = await renew((await testCertificate()).id, { period: 12, csr, dcv });
+    await as('process-resend', () => call('POST', `/v2/processes/${emailed.headers['x-process-id']}/resend`));
+    const dns = await renew((await testCertificate()).id, { period: 12, csr });
+    await as('process-cancel', () => call('DELETE', `/v2/processes/${dns.headers['x-process-id']}`));
 
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));

@@ -272,7 +272,7 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
   nullableOptionals(bodySchema);
   const requestBody = bodySchema
     ? {
-        required: true,
+        required: docs.optionalBody !== true,
         content: {
           'application/json': {
             schema: bodySchema,

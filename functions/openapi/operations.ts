@@ -1,9 +1,16 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as pricelist } from '../pricelist/openapi.ts';
+import { docs as process } from '../process/openapi.ts';
+import { docs as processCancel } from '../process-cancel/openapi.ts';
 import { docs as processInfo } from '../process-info/openapi.ts';
+import { docs as processResend } from '../process-resend/openapi.ts';
+import { docs as processes } from '../processes/openapi.ts';
+import { docs as provider } from '../provider/openapi.ts';
 import { docs as providerInfo } from '../provider-info/openapi.ts';
 import { docs as renew } from '../renew/openapi.ts';
+import { docs as tldInfo } from '../tld-info/openapi.ts';
 import { docs as transfer } from '../transfer/openapi.ts';
+import { docs as transferInfo } from '../transfer-info/openapi.ts';
 import { docs as zone } from '../zone/openapi.ts';
 import { docs as openapi } from './openapi.ts';
 
@@ -18,5 +25,12 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   transfer,
   renew,
   'process-info': processInfo,
+  process,
+  processes,
+  'process-cancel': processCancel,
+  'process-resend': processResend,
+  'transfer-info': transferInfo,
+  'tld-info': tldInfo,
+  provider,
   openapi,
 };

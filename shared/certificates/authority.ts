@@ -53,6 +53,10 @@ export interface CertificateAuthorityGateway {
   issue(request: RequestView, now: Date): Issued;
   /** The validation manager took the customer's answers: ATTENTION checks are resolved. */
   resolveAttention(validations: Validations): Validations;
+  /** Withdraws a request that is still validating (the customer cancelled it). */
+  cancel(request: RequestView, now: Date): void;
+  /** Sends the approval e-mails of these EMAIL DCV entries again; answers the record of the resend. */
+  resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): { date: string; commonNames: string[] };
 }
 
 const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
@@ -141,6 +145,17 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
     const out = { ...validations };
     for (const check of attentionChecks) if (out[check] === 'ATTENTION') out[check] = 'VALIDATED';
     return out;
+  }
+
+  /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
+  cancel(_request: RequestView, _now: Date): void {
+    this.reachable();
+  }
+
+  /** The sandbox sends nothing; it answers the record of what it would have sent, which the process keeps. */
+  resendDcvEmails(_request: RequestView, entries: readonly DcvState[], now: Date): { date: string; commonNames: string[] } {
+    this.reachable();
+    return { date: toWireTime(now), commonNames: entries.map((e) => e.commonName) };
   }
 }
 

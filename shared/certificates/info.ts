@@ -1,6 +1,6 @@
 import type { AcmeProcessState } from '../model/acme.ts';
 import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
-import type { CertificateProcessState, DcvState, Validations } from '../model/certificate-process.ts';
+import { type CertificateProcessState, type DcvState, isOpen, requiresAttention, type Validations } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import type { AcmeInfo, CertificateInfo, DcvValidation, NextAction, NextActionStep } from './info-view.ts';
 import { oneTimeLink } from './one-time-link.ts';
@@ -11,10 +11,6 @@ import { oneTimeLink } from './one-time-link.ts';
  */
 
 type Checks = Partial<Record<(typeof organizationChecks)[number], Validations['organization']>>;
-
-function attention(checks: Checks, dcv: readonly DcvState[]): boolean {
-  return organizationChecks.some((c) => checks[c] === 'ATTENTION') || dcv.some((e) => e.status === 'ATTENTION');
-}
 
 async function linkFor(
   processId: number,
@@ -133,12 +129,12 @@ export async function certificateInfo(
   now: Date,
   of: InfoOf = 'request',
 ): Promise<CertificateInfo> {
-  const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
+  const open = isOpen(process.status);
   const { dcv, ...checks } = state.validations;
   const link = of === 'quote' ? undefined : await linkFor(process.id, authority, checks, open, now);
   const nextAction = nextActionOf(checks, dcv, link, open, of);
   return {
-    requiresAttention: attention(checks, dcv),
+    requiresAttention: requiresAttention(process.status, state.validations),
     ...(link ? { oneTimeLink: link } : {}),
     commonName: state.commonName,
     ...(state.issuedImmediately && state.issuedCertificateId ? { certificateId: state.issuedCertificateId } : {}),
@@ -159,11 +155,11 @@ export async function acmeInfo(
   authority: CertificateAuthority,
   now: Date,
 ): Promise<AcmeInfo> {
-  const open = process.status !== 'COMPLETED' && process.status !== 'CANCELLED' && process.status !== 'FAILED';
+  const open = isOpen(process.status);
   const link = await linkFor(process.id, authority, state.validations, open, now);
   const nextAction = nextActionOf(state.validations, [], link, open, 'request');
   return {
-    requiresAttention: attention(state.validations, []),
+    requiresAttention: requiresAttention(process.status, state.validations),
     ...(link ? { oneTimeLink: link } : {}),
     validations: state.validations,
     ...(nextAction ? { nextAction } : {}),

@@ -3,7 +3,7 @@ import { type RenewalIds, type RenewalRecords, recordRenewal } from '../db/repos
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
-import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
+import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
 import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
 import { now as clock, toWireTime } from '../time.ts';
 import { authorityGateway, type CertificateAuthorityGateway } from './authority.ts';
@@ -12,7 +12,7 @@ import type { CertificateInfo } from './info-view.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import type { RenewBody } from './renew-request.ts';
 import { planRenewal, type RenewalPlan } from './renewal-plan.ts';
-import { dcvRecordsToAdd } from './zones.ts';
+import { addedDcvRecords, dcvRecordsToAdd } from './zones.ts';
 
 /**
  * Certificate renewal (spec 2.7, 4.2; contract 3.2): validates the request against the product's
@@ -49,6 +49,8 @@ export async function renewCertificate(
 /** What a renewal writes and shows for its ids, once the plan is accepted. */
 interface Submission {
   plan: RenewalPlan;
+  /** The request as the process keeps it (commandOf). */
+  command: Record<string, unknown>;
   /** The process's state: the plan's, with the validations as they stand at submission. */
   state: CertificateProcessState;
   /** The authority that issues at once; undefined when the request goes through validation. */
@@ -69,13 +71,22 @@ async function submit(
   const gateway = authorityGateway(plan.authority);
   const immediate = plan.state.authKey && plan.product.authKey && gateway.validatableAtOnce(plan.state.validations);
   const validations = immediate ? validatedAtOnce(plan.state.validations) : plan.state.validations;
-  const submission: Submission = { plan, state: { ...plan.state, validations }, issuer: immediate ? gateway : undefined, principal, at };
+  const dcvRecords = dcvRecordsToAdd(validations, plan.zones);
+  const added = addedDcvRecords(dcvRecords);
+  const submission: Submission = {
+    plan,
+    command: commandOf({ certificateId: plan.certificate.id, ...body }),
+    state: { ...plan.state, validations, ...(added.length > 0 ? { dcvRecordsAdded: added } : {}) },
+    issuer: immediate ? gateway : undefined,
+    principal,
+    at,
+  };
   const renewal = {
     certificateId: plan.certificate.id,
     customer: principal.customer,
     counters: plan.counters,
     issuesAtOnce: immediate,
-    dcvRecords: dcvRecordsToAdd(validations, plan.zones),
+    dcvRecords,
     at: toWireTime(at),
   };
   const ids = await recordRenewal(
@@ -115,7 +126,7 @@ function validatedAtOnce(validations: Validations): Validations {
 
 /** The process (and the certificate issued at once) a renewal writes for its ids, and the state the process keeps. */
 function renewalRecords(
-  { plan, state, issuer, principal, at }: Submission,
+  { plan, command, state, issuer, principal, at }: Submission,
   ids: RenewalIds,
 ): RenewalRecords & { state: CertificateProcessState } {
   const stamp = toWireTime(at);
@@ -140,6 +151,8 @@ function renewalRecords(
     createdDate: stamp,
     updatedDate: stamp,
     billables: plan.quote.quote.billables ?? [],
+    command,
+    ...(plan.quote.quote.currency !== undefined ? { currency: plan.quote.quote.currency } : {}),
     details: kept as unknown as Record<string, unknown>,
   };
   return { process, state: kept, ...(issued ? { issued } : {}) };

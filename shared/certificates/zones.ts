@@ -1,5 +1,5 @@
 import { getZoneHeadsByName, withRecords, type ZoneHead } from '../db/repositories/zones.ts';
-import type { Validations } from '../model/certificate-process.ts';
+import type { AddedDcvRecord, Validations } from '../model/certificate-process.ts';
 import { servedRecords, type ZoneRecord, type ZoneRecordEntry } from '../model/zone.ts';
 import { dcvBase } from './dcv.ts';
 
@@ -106,4 +106,11 @@ export function dcvRecordsToAdd(
     out.set(zone.domainName, list);
   }
   return [...out].filter(([, records]) => records.length > 0);
+}
+
+/** The records of dcvRecordsToAdd as the process keeps them (so that a cancellation removes exactly these). */
+export function addedDcvRecords(toAdd: readonly [zone: string, records: ZoneRecordEntry[]][]): AddedDcvRecord[] {
+  return toAdd.flatMap(([zone, records]) =>
+    records.flatMap((r) => (r.type === 'CNAME' || r.type === 'TXT' ? [{ zone, name: r.name, type: r.type, content: r.content }] : [])),
+  );
 }

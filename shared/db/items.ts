@@ -39,13 +39,14 @@ export async function putItem(item: Record<string, unknown>, ifAbsent = false): 
   }
 }
 
-/** One GetItem, parsed; undefined when absent. */
+/** One GetItem, parsed; undefined when absent. `consistent` for a read that a conditional write follows. */
 export async function getItem<S extends v.GenericSchema>(
   key: { pk: string; sk: string },
   schema: S,
   entity: string,
+  consistent = false,
 ): Promise<v.InferOutput<S> | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ...(consistent ? { ConsistentRead: true } : {}) }));
   return out.Item ? parseItem(schema, entity, out.Item) : undefined;
 }
 
@@ -66,6 +67,7 @@ export async function getItemOf<S extends v.GenericSchema<unknown, { customer: s
   key: { pk: string; sk: string },
   schema: S,
   entity: string,
+  consistent = false,
 ): Promise<v.InferOutput<S> | undefined> {
   const filter = ownedBy(customer);
   const { Items = [] } = await db().send(
@@ -74,6 +76,7 @@ export async function getItemOf<S extends v.GenericSchema<unknown, { customer: s
       KeyConditionExpression: 'pk = :pk AND sk = :sk',
       FilterExpression: filter.FilterExpression,
       ExpressionAttributeValues: { ':pk': key.pk, ':sk': key.sk, ...filter.ExpressionAttributeValues },
+      ...(consistent ? { ConsistentRead: true } : {}),
     }),
   );
   return Items[0] && parseItem(schema, entity, Items[0]);

@@ -9,6 +9,8 @@ export interface ItemKey {
   sk: string;
   gsi1pk?: string;
   gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
 }
 
 /**
@@ -74,10 +76,33 @@ export const keys = {
   /** Atomic counters (ADD), e.g. the process id sequence. */
   counter: (name: string): ItemKey => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),
 
-  /** A process by id; listed per customer in id order through gsi1. */
-  process: (id: number, customer: string): ItemKey => listed(keys.processById(id), `PROCESSES#${customer}`, `PROCESS#${pad(id)}`),
+  /**
+   * A process by id; listed per customer in id order through gsi1, and per customer and status in
+   * id order through gsi2 (the key moves with the status, so the status index follows every write).
+   */
+  process: (id: number, customer: string, status: string): ItemKey => ({
+    ...listed(keys.processById(id), `PROCESSES#${customer}`, `PROCESS#${pad(id)}`),
+    ...keys.processStatusListing(id, customer, status),
+  }),
   processById: (id: number) => ({ pk: `${keyKinds.process}${id}`, sk: 'PROCESS' }),
   processesOfCustomer: (customer: string) => ({ gsi1pk: `PROCESSES#${customer}` }),
+  /** A process's place in the status index (gsi2): its customer and status, then its id. */
+  processStatusListing: (id: number, customer: string, status: string) => ({
+    gsi2pk: `PROCESSES#${customer}#STATUS#${status}`,
+    gsi2sk: `PROCESS#${pad(id)}`,
+  }),
+  processesWithStatus: (customer: string, status: string) => ({ gsi2pk: `PROCESSES#${customer}#STATUS#${status}` }),
+  /**
+   * A process listed under its identifier (a domain name, a certificate's common name): one small
+   * item per process in a partition per customer and identifier, written with the process (the
+   * identifier never changes), so an exact identifier filter reads only that partition. The
+   * customer handle holds no `#`, so the identifier after it cannot be mistaken for another's.
+   */
+  processIdentifier: (customer: string, identifier: string, id: number): ItemKey => ({
+    pk: `PROCESSIDENTIFIER#${customer}#${identifier}`,
+    sk: `PROCESS#${pad(id)}`,
+  }),
+  processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `PROCESSIDENTIFIER#${customer}#${identifier}` }),
 
   /** A domain in an account, by name (a name is in at most one account); listed per customer. */
   domain: (domainName: string, customer: string): ItemKey =>
@@ -124,6 +149,11 @@ export const keys = {
 
   /** A domain as the sandbox registry knows it (shared/registry/sandbox.ts), by name. */
   registryDomain: (domainName: string): ItemKey => ({ pk: `REGISTRYDOMAIN#${domainName}`, sk: 'REGISTRYDOMAIN' }),
+  /** What the sandbox registry remembers of one transfer of a name (by request time), beside the name. */
+  registryTransfer: (domainName: string, requestedDate: string): ItemKey => ({
+    pk: `REGISTRYDOMAIN#${domainName}`,
+    sk: `TRANSFER#${requestedDate}`,
+  }),
 
   /** Zone templates of a customer. */
   template: (customer: string, name: string): ItemKey => ({ pk: `TEMPLATE#${customer}`, sk: `TEMPLATE#${name}` }),

@@ -7,7 +7,14 @@ export const table = {
   sortKey: 'sk',
   /** Items whose `expiresAt` (epoch seconds) has passed are deleted by DynamoDB's TTL. */
   ttlAttribute: 'expiresAt',
-  globalSecondaryIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  /**
+   * gsi1: per-customer listings (keys, domains, zones, processes, certificates) and the poller's
+   * due transfers; gsi2: a customer's processes by status (shared/db/keys.ts).
+   */
+  globalSecondaryIndexes: [
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ],
 } as const;
 
 /** Default table name for the local sandbox and the admin CLI; Lambdas get TABLE_NAME from the stack. */

@@ -45,13 +45,15 @@ export interface OperationDocs {
   /** Example parameter values and bodies from the demo data (the docs page prefills them). */
   examples: {
     path?: Record<string, string>;
-    query?: Record<string, string>;
+    query?: Record<string, string | string[]>;
     body?: Record<string, { summary: string; value: unknown }>;
   };
   /** Named schemas to publish under components/schemas (others are inlined). */
   components?: Record<string, v.GenericSchema>;
   /** False for the routes served without the API-key authorizer. */
   auth?: boolean;
+  /** True when a route that reads a JSON body also takes none (the body is then optional). */
+  optionalBody?: boolean;
 }
 
 const Violation = v.strictObject({

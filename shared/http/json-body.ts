@@ -18,10 +18,14 @@ import { type JsonBody, maxBodyBytes, maxBodyDepth, state } from './pipeline.ts'
  * refused anywhere in it (`__proto__`, `constructor.prototype`): 415, 413 or 400 InvalidMessage.
  * A base64 body is decoded once, for the depth check and the parser alike.
  */
-function readJsonBody(): JsonBody {
+function readJsonBody(optional: boolean): JsonBody {
   return {
     before: (request) => {
       const { body, isBase64Encoded } = request.event;
+      if (optional && (body === null || body === undefined || body === '')) {
+        (request.event as { body: unknown }).body = {};
+        return;
+      }
       const contentType = state(request).headers['content-type'] ?? '';
       if (!/^application\/json\s*(;|$)/i.test(contentType)) {
         throw new InvalidMessage('Content-Type must be application/json.', 415);
@@ -56,4 +60,10 @@ function readJsonBody(): JsonBody {
 }
 
 /** The JSON body step of the routes that take a body. */
-export const jsonBody: JsonBody = readJsonBody();
+export const jsonBody: JsonBody = readJsonBody(false);
+
+/**
+ * The JSON body step of a route whose body may be left out (resend: the TS SDK sends `{}`, the PHP
+ * SDK nothing): no body reads as `{}`; a body is read as on every route.
+ */
+export const optionalJsonBody: JsonBody = readJsonBody(true);

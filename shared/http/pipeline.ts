@@ -46,6 +46,12 @@ export interface EndpointOptions<S extends v.GenericSchema> {
    * so the routes without it carry none of it).
    */
   idempotency?: Idempotency<v.InferOutput<S>>;
+  /**
+   * The route reads every value of a repeated query parameter (a list's filters, `fields`,
+   * `order`): the query part of its input then holds a list of strings per parameter, from the
+   * event's multi-value query. Other routes see one string per parameter.
+   */
+  repeatedQuery?: boolean;
 }
 
 /**
@@ -250,7 +256,11 @@ function authenticate(): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiC
   };
 }
 
-function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
+function validate<S extends v.GenericSchema>(
+  schema: S,
+  hasBody: boolean,
+  repeatedQuery: boolean,
+): MiddlewareObj<Event, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: (request) => {
       const { event } = request;
@@ -263,10 +273,10 @@ function validate<S extends v.GenericSchema>(schema: S, hasBody: boolean): Middl
         schema,
         {
           path: trimStrings(event.pathParameters ?? {}),
-          query: trimStrings(event.queryStringParameters ?? {}),
+          query: trimStrings((repeatedQuery ? event.multiValueQueryStringParameters : event.queryStringParameters) ?? {}),
           body: hasBody ? trimStrings(body) : undefined,
         },
-        repeatedParameters(event.multiValueQueryStringParameters),
+        repeatedQuery ? new Map() : repeatedParameters(event.multiValueQueryStringParameters),
       );
     },
   };
@@ -306,7 +316,7 @@ export function endpoint<S extends v.GenericSchema, R>(
     .use(boundary(options.route))
     .use(authenticate());
   if (options.body) chain.use(options.body);
-  chain.use(validate(options.request, options.body !== undefined));
+  chain.use(validate(options.request, options.body !== undefined, options.repeatedQuery === true));
   return chain.handler(async (_event, context) => {
     const s = context.state as State;
     const request: ApiRequest<v.InferOutput<S>> = {

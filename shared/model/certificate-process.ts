@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { WireTime } from '../schemas/primitives.ts';
-import { DnsType, NonNegative, Positive, ValidationLevel, ValidationStatus } from './certificate.ts';
+import { DnsType, NonNegative, organizationChecks, Positive, ValidationLevel, ValidationStatus } from './certificate.ts';
+import type { ProcessRecord, ResumeType } from './process.ts';
 
 /**
  * The state a certificate process keeps (spec 2.9): the request as checked, the CSR's summary,
@@ -92,6 +93,13 @@ export const Approver = v.object({
 /** Contract 3.3 notes (deprecated on the wire, still kept). */
 export const Note = v.object({ createdDate: WireTime, type: v.picklist(['INCOMING', 'OUTGOING']), message: v.string() });
 
+/** A DNS DCV record the service added to one of the customer's managed zones (removed again when the request is cancelled). */
+export const AddedDcvRecord = v.object({ zone: v.string(), name: v.string(), type: DnsType, content: v.string() });
+export type AddedDcvRecord = v.InferOutput<typeof AddedDcvRecord>;
+
+/** One resend of DCV e-mails, as the authority recorded it: when, and for which names. */
+export const DcvEmailResend = v.object({ date: WireTime, commonNames: v.array(v.string()) });
+
 /** The `details` of a certificate process: the request and its validation state. */
 export const CertificateProcessState = v.object({
   /** The certificate being renewed (action renew). */
@@ -119,5 +127,45 @@ export const CertificateProcessState = v.object({
   issuedImmediately: v.optional(v.boolean()),
   issuedCertificateId: v.optional(Positive),
   notes: v.array(Note),
+  /** The DNS records the renewal added to managed zones (absent on requests recorded before they were kept). */
+  dcvRecordsAdded: v.optional(v.array(AddedDcvRecord)),
+  /** Every resend of DCV e-mails (at most maxDcvEmailResends). */
+  dcvEmailResends: v.optional(v.array(DcvEmailResend)),
 });
 export type CertificateProcessState = v.InferOutput<typeof CertificateProcessState>;
+
+/** Whether a process is still open: neither completed, cancelled nor failed. */
+export function isOpen(status: ProcessRecord['status']): boolean {
+  return status !== 'COMPLETED' && status !== 'CANCELLED' && status !== 'FAILED';
+}
+
+/**
+ * Spec 2.9 `requiresAttention`: an open request of which an organization check or a DCV entry is
+ * ATTENTION. A cancelled or finished request needs nobody's attention. The process list's filter
+ * detailStatus=SSL_REQUIRES_ATTENTION selects exactly these certificate processes.
+ */
+export function requiresAttention(
+  status: ProcessRecord['status'],
+  validations: Partial<Record<(typeof organizationChecks)[number], unknown>> & { dcv?: readonly { status: string }[] },
+): boolean {
+  if (!isOpen(status)) return false;
+  return organizationChecks.some((c) => validations[c] === 'ATTENTION') || (validations.dcv ?? []).some((e) => e.status === 'ATTENTION');
+}
+
+/** How often the DCV e-mails of one request may be sent again. */
+export const maxDcvEmailResends = 10;
+
+/** The EMAIL DCV entries still waiting for their approval: the ones a resend sends again. */
+export function unapprovedEmailEntries(state: Pick<CertificateProcessState, 'validations'>): DcvState[] {
+  return state.validations.dcv.filter((e) => e.type === 'EMAIL' && e.status !== 'VALIDATED');
+}
+
+/**
+ * What a caller may ask of a certificate request now: a running request can be cancelled; its DCV
+ * e-mails can be sent again while an EMAIL validation waits, at most maxDcvEmailResends times.
+ */
+export function certificateResumeTypes(process: Pick<ProcessRecord, 'status'>, state: CertificateProcessState): ResumeType[] {
+  if (process.status !== 'RUNNING') return [];
+  const resend = unapprovedEmailEntries(state).length > 0 && (state.dcvEmailResends?.length ?? 0) < maxDcvEmailResends;
+  return resend ? ['CANCEL', 'RESEND'] : ['CANCEL'];
+}

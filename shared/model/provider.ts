@@ -79,6 +79,81 @@ export const ProviderMetadata = v.object({
 });
 export type ProviderMetadata = v.InferOutput<typeof ProviderMetadata>;
 
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Restriction = { min: Count, max: Count, required: v.boolean() };
+const OrganizationRules = {
+  organizationRequired: v.boolean(),
+  organizationAllowed: v.boolean(),
+  allowedCountries: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/)))),
+};
+const ContactRestrictions = v.object({ ...Restriction, ...OrganizationRules });
+
+/**
+ * The rest of a TLD's metadata as the SDKs' TLD info models read it (the TS SDK's `Metadata`, the
+ * PHP SDK's `TLDMetaData`, which requires most of these), beside ProviderMetadata: grace periods
+ * (days), transfer and registrant-change rules, contact and name-server limits, privacy facts.
+ * Enum values are those both SDKs know.
+ */
+export const TldMetadata = v.object({
+  autoRenewDomainPeriods: Periods,
+  redemptionPeriod: v.optional(Count),
+  pendingDeletePeriod: v.optional(Count),
+  addGracePeriod: v.optional(Count),
+  renewGracePeriod: v.optional(Count),
+  autoRenewGracePeriod: v.optional(Count),
+  transferGracePeriod: v.optional(Count),
+  expiryDateOffset: v.optional(v.pipe(v.number(), v.integer())),
+  transferFOA: v.boolean(),
+  customAuthcodeSupport: v.boolean(),
+  creationRequiresPreValidation: v.boolean(),
+  zoneCheck: v.optional(v.string()),
+  featuresAvailable: v.array(
+    v.picklist(['CREATE', 'RENEW', 'TRANSFER', 'RESTORE', 'UPDATE', 'PRIVACY_PROTECT', 'PUSH_TRANSFER', 'LOCAL_CONTACT', 'REGISTRY_LOCK']),
+  ),
+  registrantChangeApprovalRequired: v.boolean(),
+  registrantChangeTransferLock: v.boolean(),
+  allowDesignatedAgent: v.optional(v.picklist(['NONE', 'OLD', 'NEW', 'BOTH'])),
+  jurisdiction: v.optional(v.string()),
+  termsOfService: v.optional(v.string()),
+  privacyPolicy: v.optional(v.string()),
+  registrationNotice: v.optional(v.string()),
+  whoisExposure: v.picklist(['NONE', 'LIMITED', 'FULL', 'UNKNOWN']),
+  gdprCategory: v.picklist(['EU_BASED', 'ADEQUACY', 'DATA_EXPORT', 'UNKNOWN']),
+  premiumSupport: v.picklist(['NO', 'REGULAR', 'CREATE_ONLY']),
+  sendWdrpNotifications: v.boolean(),
+  sendErrpNotifications: v.boolean(),
+  transferLockDays: v.optional(Count),
+  renewalOnTransfer: v.picklist(['NO_CHANGE', 'RENEW_UNLESS_GRACE', 'RENEWAL', 'NEW_PERIOD']),
+  restoreIncludesRenew: v.boolean(),
+  domainSyntax: v.object({
+    minLength: Count,
+    maxLength: Count,
+    idnSupport: v.boolean(),
+    allowedCharacters: v.optional(v.string()),
+  }),
+  nameservers: v.object(Restriction),
+  registrant: v.object(OrganizationRules),
+  adminContacts: ContactRestrictions,
+  billingContacts: ContactRestrictions,
+  techContacts: ContactRestrictions,
+});
+export type TldMetadata = v.InferOutput<typeof TldMetadata>;
+
+/** The provider metadata a TLD's metadata repeats (its extensions are the TLD info's `applicableFor`; certificate properties are no TLD's). */
+export const tldProviderFields = [
+  'createDomainPeriods',
+  'renewDomainPeriods',
+  'transferDomainPeriods',
+  'adjustableAuthCode',
+  'transferSupportsAuthcode',
+  'transferRequiresAuthcode',
+  'possibleClientDomainStatuses',
+  'allowedDnssecRecords',
+  'allowedDnssecAlgorithms',
+  'contactProperties',
+  'launchPhases',
+] as const satisfies readonly (keyof ProviderMetadata)[];
+
 /** The provider kinds a path may name; the spec documents REGISTRY only (spec 4.4). */
 export const ProviderKind = v.picklist(['REGISTRY']);
 export type ProviderKind = v.InferOutput<typeof ProviderKind>;
@@ -91,10 +166,11 @@ export function extensionCandidates(domainName: string): string[] {
   return result;
 }
 
-/** A provider (a registry, as the service sees it) and its metadata. */
+/** A provider (a registry, as the service sees it), its metadata, and the rest of its TLDs' metadata. */
 export const ProviderRecord = v.object({
   kind: ProviderKind,
   name: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9\-_.]*$/)),
   metadata: ProviderMetadata,
+  tldMetadata: v.optional(TldMetadata),
 });
 export type ProviderRecord = v.InferOutput<typeof ProviderRecord>;

@@ -61,8 +61,22 @@ export const RegistryDomainRecord = v.object({
    * An outage of the registry for this name: these calls fail with 503 ProviderUnavailable, so
    * clients (and tests) can see what a registry failure does at each step.
    */
-  unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState']))),
+  unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState', 'cancelTransfer', 'resendFoa']))),
+  /** The registrar that sponsors the name now: the losing side of a transfer-in. */
+  registrar: v.optional(v.string()),
   /** One line for the docs: what this candidate demonstrates. */
   description: v.optional(v.string()),
 });
 export type RegistryDomainRecord = v.InferOutput<typeof RegistryDomainRecord>;
+
+/**
+ * What the sandbox registry remembers of one transfer it was asked for (by name and request
+ * time): when the gaining registrar cancelled it, and how often and when it sent the FOA e-mail again.
+ */
+export const RegistryTransferRecord = v.object({
+  domainName: DomainName,
+  requestedDate: WireTime,
+  cancelledDate: v.optional(WireTime),
+  foaResent: v.optional(v.array(WireTime)),
+});
+export type RegistryTransferRecord = v.InferOutput<typeof RegistryTransferRecord>;

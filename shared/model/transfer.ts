@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Handle, WireTime } from '../schemas/primitives.ts';
 import { DomainContact, type DomainRecord, KeyData } from './domain.ts';
-import type { ProcessRecord } from './process.ts';
+import type { ProcessRecord, ResumeType } from './process.ts';
 import type { ZoneHeader, ZoneRecord } from './zone.ts';
 
 /**
@@ -143,10 +143,41 @@ export const TransferDetails = v.object({
   history: v.array(v.object({ status: TransferStatus, date: WireTime })),
   /** Set on completion: the zone created or converted. */
   zoneId: v.optional(v.number()),
-  /** Set when a rejected or failed transfer's refundable billables were refunded. */
+  /** Set when a rejected, failed or cancelled transfer's refundable billables were refunded. */
   refunded: v.optional(v.boolean()),
+  /** The registrar the domain leaves (the losing side), as the registry named it when the transfer was requested. */
+  losingRegistrar: v.optional(v.string()),
+  /** When the registry sent the FOA e-mail again, at the customer's request (at most maxFoaResends). */
+  foaResent: v.optional(v.array(WireTime)),
 });
 export type TransferDetails = v.InferOutput<typeof TransferDetails>;
+
+/** How often the FOA e-mail of one transfer may be sent again (the registry is asked each time). */
+export const maxFoaResends = 10;
+
+/**
+ * What a caller may ask of a transfer now: every waiting transfer can be cancelled (the registry
+ * cancels it while it has not ended); the FOA e-mail can be sent again while the transfer waits
+ * for it (`pendingfoa`), at most maxFoaResends times.
+ */
+export function transferResumeTypes(process: Pick<ProcessRecord, 'status'>, details: TransferDetails): ResumeType[] {
+  if (process.status !== 'RUNNING' || isFinal(details.status)) return [];
+  const resend = details.status === 'pendingfoa' && (details.foaResent?.length ?? 0) < maxFoaResends;
+  return resend ? ['CANCEL', 'RESEND'] : ['CANCEL'];
+}
+
+/** What each transfer status means (spec section 3), as the transfer log says it. */
+export const transferStatusMeanings: Readonly<Record<TransferStatus, string>> = {
+  pendingwhois: 'Pending for whois information.',
+  pendingfoa: 'Pending approval from an authorized contact.',
+  pendingvalidation: 'Pending registrant validation.',
+  pending: 'Pending at the registry.',
+  approved: 'Approved by an authorized contact.',
+  cancelled: 'Cancelled by the customer.',
+  rejected: 'Rejected by the registry or the registrant.',
+  failed: 'The transfer has failed.',
+  completed: 'The transfer is completed.',
+};
 
 /** Whether a process is a domain transfer. */
 export function isTransferProcess(process: ProcessRecord): boolean {
@@ -206,6 +237,24 @@ export const TransferLock = v.object({
   actionDate: WireTime,
 });
 export type TransferLock = v.InferOutput<typeof TransferLock>;
+
+/**
+ * The name's pending state as a running transfer process implies it (the two carry the same
+ * version): what a later move of the transfer is guarded by.
+ */
+export function pendingStateOf(process: ProcessRecord): TransferLock {
+  const d = transferDetailsOf(process);
+  if (isFinal(d.status) || d.actionDate === undefined) throw new Error(`Transfer process ${process.id} is not waiting`);
+  return {
+    domainName: d.domainName,
+    customer: process.customer,
+    processId: process.id,
+    status: d.status,
+    version: d.version,
+    requestedDate: d.requestedDate,
+    actionDate: d.actionDate,
+  };
+}
 
 /** The zone a completion writes: a new zone with its records (`create`), or the account's own unmanaged zone, now managed. */
 export type ZoneEffect = { create: true; record: ZoneRecord } | { create: false; record: ZoneHeader };

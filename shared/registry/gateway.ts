@@ -23,6 +23,8 @@ export interface TransferCandidate {
   designatedAgentAllowed: boolean;
   /** Whether the registrant (or a contact) must still act before the transfer can complete. */
   registrantInteraction: boolean;
+  /** The registrar that sponsors the name now (the losing side), when the registry names it. */
+  registrar?: string;
 }
 
 /** A transfer as the service refers to it at the registry. */
@@ -67,6 +69,17 @@ export interface RegistryGateway {
   requestTransfer(reference: TransferReference & { authcode?: string }): Promise<RegistryTransferState>;
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
+  /**
+   * Cancels a submitted transfer at `at` (EPP transfer op="cancel") and answers its state then:
+   * `cancelled`, or the final status it had already reached, which the cancellation cannot undo.
+   * Safe to repeat: a transfer already cancelled answers its first cancellation.
+   */
+  cancelTransfer(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
+  /**
+   * Sends the FOA e-mail of a transfer again. Throws ObjectStatusProhibitsOperation when the
+   * transfer no longer waits for it at `at` (approved, ended or cancelled meanwhile).
+   */
+  resendFoa(reference: TransferReference, at: Date): Promise<void>;
 }
 
 /**

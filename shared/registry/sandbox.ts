@@ -1,7 +1,12 @@
-import { getRegistryDomain } from '../db/repositories/registry-domains.ts';
-import { ObjectDoesNotExist, ProviderUnavailable, ValidationError } from '../errors.ts';
-import { type RegistryDomainRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
-import { registrantInteractionStatuses } from '../model/transfer.ts';
+import {
+  getRegistryDomain,
+  getRegistryDomainWithTransfer,
+  recordRegistryCancellation,
+  recordRegistryFoaResend,
+} from '../db/repositories/registry-domains.ts';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { type RegistryDomainRecord, type RegistryTransferRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
+import { isFinal, registrantInteractionStatuses } from '../model/transfer.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import {
   type RegistryGateway,
@@ -20,14 +25,36 @@ import {
  * request, so the same question always gets the same answer and no network is needed.
  */
 
-type RegistryCall = 'prepareTransfer' | 'requestTransfer' | 'transferState';
+type RegistryCall = 'prepareTransfer' | 'requestTransfer' | 'transferState' | 'cancelTransfer' | 'resendFoa';
 
-async function known(domainName: string, registry: string, call: RegistryCall): Promise<RegistryDomainRecord> {
-  const record = await getRegistryDomain(domainName);
+/** The record of a name this registry runs; an outage of `call` answers 503. */
+function served(record: RegistryDomainRecord | undefined, domainName: string, registry: string, call: RegistryCall): RegistryDomainRecord {
   // A name held by another registry is as unknown to this one as a name nobody holds.
   if (!record || record.registry !== registry) throw new ObjectDoesNotExist('Domain', domainName, 'body');
   if (record.unavailable?.includes(call)) throw new ProviderUnavailable(`The registry ${registry} is unavailable; retry later.`, 30);
   return record;
+}
+
+async function known(domainName: string, registry: string, call: RegistryCall): Promise<RegistryDomainRecord> {
+  return served(await getRegistryDomain(domainName), domainName, registry, call);
+}
+
+/** A name this registry runs and what it remembers of one transfer of it (one read). */
+async function knownTransfer(
+  reference: TransferReference,
+  call: RegistryCall,
+): Promise<{ record: RegistryDomainRecord; transfer?: RegistryTransferRecord }> {
+  const { domain, transfer } = await getRegistryDomainWithTransfer(reference.domainName, reference.requestedDate);
+  return { record: served(domain, reference.domainName, reference.registry, call), ...(transfer ? { transfer } : {}) };
+}
+
+/** Where a transfer stands at `at`, given what the registry remembers of it: a cancellation ends it from then on. */
+function stateWith(record: RegistryDomainRecord, reference: TransferReference, transfer: RegistryTransferRecord | undefined, at: Date) {
+  const cancelled = transfer?.cancelledDate;
+  if (cancelled !== undefined && at.getTime() >= new Date(cancelled).getTime()) {
+    return { status: 'cancelled' as const, endDate: cancelled, reason: 'The gaining registrar cancelled the transfer.' };
+  }
+  return scriptedState(record, reference, at);
 }
 
 /**
@@ -81,6 +108,7 @@ export const sandboxRegistry: RegistryGateway = {
       ...(record.premium ? { premium: record.premium } : {}),
       designatedAgentAllowed: record.designatedAgentAllowed,
       registrantInteraction: first !== undefined && registrantInteractionStatuses.includes(first),
+      ...(record.registrar !== undefined ? { registrar: record.registrar } : {}),
     };
   },
 
@@ -90,7 +118,33 @@ export const sandboxRegistry: RegistryGateway = {
   },
 
   async transferState(reference, at) {
-    const record = await known(reference.domainName, reference.registry, 'transferState');
-    return scriptedState(record, reference, at);
+    const { record, transfer } = await knownTransfer(reference, 'transferState');
+    return stateWith(record, reference, transfer, at);
+  },
+
+  async cancelTransfer(reference, at) {
+    const { record, transfer } = await knownTransfer(reference, 'cancelTransfer');
+    const state = stateWith(record, reference, transfer, at);
+    // Ended before the cancellation arrived (completed, rejected, failed), or already cancelled: as it stands.
+    if (state.status !== 'cancelled' && !isFinal(state.status)) {
+      const cancelledDate = await recordRegistryCancellation(reference.domainName, reference.requestedDate, toWireTime(at));
+      return stateWith(
+        record,
+        reference,
+        { ...transfer, domainName: reference.domainName, requestedDate: reference.requestedDate, cancelledDate },
+        new Date(cancelledDate),
+      );
+    }
+    return state;
+  },
+
+  async resendFoa(reference, at) {
+    const { record, transfer } = await knownTransfer(reference, 'resendFoa');
+    const state = stateWith(record, reference, transfer, at);
+    const refused = new ObjectStatusProhibitsOperation(
+      `The registry no longer waits for the FOA of the transfer of ${reference.domainName} (it is ${state.status}).`,
+    );
+    if (state.status !== 'pendingfoa') throw refused;
+    if (!(await recordRegistryFoaResend(reference.domainName, reference.requestedDate, toWireTime(at)))) throw refused;
   },
 };

@@ -16,6 +16,18 @@ export const DomainName = v.pipe(
   v.regex(domainNamePattern, 'is not a valid domain name (lower-case, punycode for IDN)'),
 );
 
+/** A domain extension in a path (`nl`, `co.uk`): one or more labels, lower-cased, the last one a letter first. */
+export const Extension = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.minLength(2, 'must be 2 to 255 characters long'),
+  v.maxLength(255, 'must be 2 to 255 characters long'),
+  v.regex(
+    /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
+    'is not a valid extension (lower-case, punycode for IDN)',
+  ),
+);
+
 /** Spec 2.1: customer, registrant, contact and template handles. */
 export const Handle = v.pipe(
   v.string(),

@@ -1,5 +1,5 @@
 import type { DomainRecord } from '../model/domain.ts';
-import type { ProcessRecord } from '../model/process.ts';
+import { type ProcessRecord, refundOf } from '../model/process.ts';
 import {
   canMove,
   isFinal,
@@ -109,7 +109,8 @@ function endedMove(process: ProcessRecord, ended: TransferDetails, state: Regist
     ...(state.reason !== undefined ? { reason: state.reason } : {}),
     refunded: process.billables.some((b) => b.refundable),
   };
-  return { process: movedProcess(process, details, now) };
+  const refund = refundOf(process.billables, process.currency);
+  return { process: { ...movedProcess(process, details, now), ...(refund ? { refund } : {}) } };
 }
 
 /** Completed: the process, the domain in the account with the plan applied, and the zone decided by the caller. */

@@ -17,7 +17,7 @@ import {
   type Violation,
 } from '../errors.ts';
 import type { CustomerRecord } from '../model/customer.ts';
-import type { Outcome, ProcessRecord, StartedProcess } from '../model/process.ts';
+import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
 import type { ProviderMetadata } from '../model/provider.ts';
 import { type TransferDetails, type TransferMove, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
 import type { ZoneHeader } from '../model/zone.ts';
@@ -63,6 +63,8 @@ interface Evaluation {
   quote: TransferQuote;
   list: PriceList;
   gateway: RegistryGateway;
+  /** The registrar the name leaves, as the registry named it. */
+  losingRegistrar?: string;
   /** The request's items as read: the process and zone sequences, the name's zone (any account's), the zone template. */
   snapshot: TransferSnapshot;
 }
@@ -231,6 +233,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     quote: { ...quote, plan },
     list,
     gateway,
+    ...(candidate.registrar !== undefined ? { losingRegistrar: candidate.registrar } : {}),
     snapshot,
   };
 }
@@ -361,8 +364,10 @@ function newProcess(call: TransferCall, ev: Evaluation, state: RegistryTransferS
     plan: ev.plan,
     ...(body.transferContacts ? { transferContacts: body.transferContacts } : {}),
     ...(body.languageCode ? { languageCode: body.languageCode } : {}),
+    ...(ev.losingRegistrar !== undefined ? { losingRegistrar: ev.losingRegistrar } : {}),
     history: [],
   };
+  const { currency, billables = [] } = ev.quote.quote;
   return {
     id,
     customer: principal.customer,
@@ -373,7 +378,9 @@ function newProcess(call: TransferCall, ev: Evaluation, state: RegistryTransferS
     status: 'RUNNING',
     createdDate: requestedDate,
     updatedDate: requestedDate,
-    billables: ev.quote.quote.billables ?? [],
+    billables,
+    command: commandOf({ domainName, ...body }),
+    ...(currency !== undefined ? { currency } : {}),
     details,
   };
 }

@@ -442,6 +442,75 @@ export const queryString: fc.Arbitrary<string> = fc.oneof(
     ),
 );
 
+/**
+ * A query of the process list: its own parameters and filters (known and unknown fields,
+ * matchers, hostile values), repeated at will, encoded as the SDKs encode them (a colon as is or
+ * as %3A).
+ */
+export const listQuery: fc.Arbitrary<string> = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(
+        'limit',
+        'offset',
+        'order',
+        'fields',
+        'total',
+        'q',
+        'status',
+        'type',
+        'action',
+        'identifier',
+        'createdDate',
+        'detailStatus',
+        'secret',
+        '',
+      ),
+      fc.option(fc.constantFrom('eq', 'ne', 'in', 'like', 'gt', 'gte', 'lt', 'lte', 'null', 'not_null', 'not_in', 'between', '', 'gt:lt'), {
+        nil: undefined,
+      }),
+      fc.oneof(
+        fc.constantFrom(
+          'RUNNING',
+          'COMPLETED,FAILED',
+          '*',
+          '**a*',
+          '2026-11-21',
+          '2026-11-21T00:00:00Z',
+          'SSL_REQUIRES_ATTENTION',
+          'pendingfoa',
+          '0',
+          '100',
+          '101',
+          '-1',
+          '10000',
+          '10001',
+          'id',
+          '-createdDate',
+          'id,status',
+          'true',
+          'demo-shop.nl',
+          '',
+        ),
+        hostileString.filter((s) => s.length < 300),
+      ),
+      fc.boolean(),
+    ),
+    { maxLength: 6 },
+  )
+  .map((params) =>
+    params
+      .map(([field, matcher, value, encodeColon]) => {
+        const name = matcher === undefined ? field : `${field}${encodeColon ? '%3A' : ':'}${matcher}`;
+        try {
+          return `${name}=${encodeURIComponent(value)}`;
+        } catch {
+          return `${name}=x`;
+        }
+      })
+      .join('&'),
+  );
+
 /** Methods, as sent (API Gateway passes any token through to the `ANY` fallback). */
 export const method: fc.Arbitrary<string> = fc.constantFrom(
   'GET',

@@ -82,3 +82,27 @@ export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ resul
     client.middlewareStack.remove(name);
   }
 }
+
+/**
+ * Runs `before` (and waits for it) just before the first DynamoDB call that `matches` is sent: a
+ * deterministic interleaving of two writers at the SDK boundary (the call itself then goes on as
+ * usual). Calls `before` makes are not matched. Answers the function that removes the hook.
+ */
+export function beforeFirstCall(matches: (command: string, partitions: string[]) => boolean, before: () => Promise<unknown>): () => void {
+  const name = `before-first-${crypto.randomUUID()}`;
+  let fired = false;
+  const client = db();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!fired && matches(String(context.commandName), partitionsOf(args.input))) {
+        fired = true;
+        await before();
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return () => {
+    client.middlewareStack.remove(name);
+  };
+}

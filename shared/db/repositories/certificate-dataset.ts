@@ -49,8 +49,14 @@ export function resolveDatasetCertificate(c: DatasetCertificate, at: Date): Cert
   };
 }
 
+/** The statuses the service gives a certificate request: its list filters rely on it (a running request is the only open one). */
+const certificateStatuses: readonly ProcessRecord['status'][] = ['RUNNING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+
 /** Loads a dataset process; a certificate request still validating also gets its open-request marker. */
 export async function putDatasetProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
+  if (record.type === 'certificate' && !certificateStatuses.includes(record.status)) {
+    throw new Error(`Certificate process ${record.id} is ${record.status}; a certificate process is ${certificateStatuses.join(', ')}`);
+  }
   const written = await putProcess(record, ifAbsent);
   if (written && record.type === 'certificate' && record.status === 'RUNNING') await putItem(openRequestItem(record.id));
   return written;

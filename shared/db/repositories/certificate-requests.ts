@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateRecord } from '../../model/certificate.ts';
-import type { ProcessRecord } from '../../model/process.ts';
+import type { Amounts, ProcessRecord } from '../../model/process.ts';
 import type { ZoneRecordEntry } from '../../model/zone.ts';
 import { db } from '../client.ts';
 import { readItems } from '../items.ts';
@@ -9,7 +9,7 @@ import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
-import { processItem } from './processes.ts';
+import { processIdentifierItem, processItem } from './processes.ts';
 import { appendDcvRecordsItem } from './zone-writes.ts';
 import { parseZoneHead, type ZoneHead } from './zones.ts';
 
@@ -114,6 +114,7 @@ function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): Tr
     putNew(processItem(process)),
     issued ? putNew(certificateItem(issued)) : { Put: { TableName: table, Item: openRequestItem(process.id) } },
     ...renewal.dcvRecords.map(([zone, entries]) => appendDcvRecordsItem(zone, renewal.customer, entries, renewal.at)),
+    { Put: { TableName: table, Item: processIdentifierItem(process) } },
   ];
 }
 
@@ -184,9 +185,16 @@ export async function issueCertificate(
         TableName: table,
         Key: keys.processById(process.id),
         UpdateExpression:
-          'SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, updatedDate = :now',
+          'SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, gsi2pk = :listing, updatedDate = :now',
         ...condition,
-        ExpressionAttributeValues: { ':validations': validations, ':id': certificate.id, ':completed': 'COMPLETED', ':now': at, ...values },
+        ExpressionAttributeValues: {
+          ':validations': validations,
+          ':id': certificate.id,
+          ':completed': 'COMPLETED',
+          ':listing': keys.processStatusListing(process.id, certificate.customer, 'COMPLETED').gsi2pk,
+          ':now': at,
+          ...values,
+        },
       },
     },
     putNew(certificateItem(certificate)),
@@ -208,6 +216,111 @@ export async function issueCertificate(
     return true;
   } catch (error) {
     if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}
+
+/** A certificate request to cancel: the process as read, the certificate it renews, what it refunds, its note, the time. */
+export interface CertificateCancel {
+  process: Pick<ProcessRecord, 'id' | 'customer'>;
+  /** The certificate the request renews (its open renewal is dropped), if any. */
+  renews?: number;
+  refund?: Amounts;
+  note: object;
+  at: string;
+  /** Items removing the DCV records the request added (zones.ts), joined to the transaction. */
+  zoneItems: TransactItem[];
+}
+
+/**
+ * Cancels a running certificate request in one transaction: the process becomes CANCELLED (with
+ * its refund and a note) while it is still RUNNING, the open-request marker goes (so the DCV check
+ * no longer looks at it), the renewed certificate drops its open renewal, and the DCV records the
+ * request added leave the zones. `'raced'` when the process had stopped running (the DCV check
+ * issued it, or another cancel came first); `'zone-changed'` when a zone changed between its read
+ * and the transaction (read the zones again and retry). Nothing is written then.
+ */
+export async function recordCertificateCancel(c: CertificateCancel): Promise<'cancelled' | 'raced' | 'zone-changed'> {
+  const table = tableName();
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.processById(c.process.id),
+        UpdateExpression: `SET #status = :cancelled, gsi2pk = :listing, updatedDate = :now, details.notes = list_append(details.notes, :note)${c.refund ? ', refund = :refund' : ''}`,
+        ConditionExpression: '#status = :running AND customer = :customer',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':cancelled': 'CANCELLED',
+          ':running': 'RUNNING',
+          ':customer': c.process.customer,
+          ':listing': keys.processStatusListing(c.process.id, c.process.customer, 'CANCELLED').gsi2pk,
+          ':now': c.at,
+          ':note': [c.note],
+          ...(c.refund ? { ':refund': c.refund } : {}),
+        },
+      },
+    },
+    { Delete: { TableName: table, Key: keys.openCertificateRequest(c.process.id) } },
+  ];
+  if (c.renews !== undefined) {
+    items.push({
+      Update: {
+        TableName: table,
+        Key: keys.certificateById(c.renews),
+        UpdateExpression: 'REMOVE renewalProcessId SET updatedDate = :now',
+        ConditionExpression: 'renewalProcessId = :pid',
+        ExpressionAttributeValues: { ':pid': c.process.id, ':now': c.at },
+      },
+    });
+  }
+  const zonesFrom = items.length;
+  items.push(...c.zoneItems);
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return 'cancelled';
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (codes?.[0] === 'ConditionalCheckFailed') return 'raced';
+    if (codes?.slice(zonesFrom).includes('ConditionalCheckFailed')) return 'zone-changed';
+    throw error;
+  }
+}
+
+/**
+ * Records a resend of DCV e-mails on a running request: the authority's record of it and a note,
+ * appended; at most `max` resends (false when the request stopped running or reached the limit).
+ * It touches neither the validations nor anything else the DCV check writes.
+ */
+export async function recordDcvEmailResend(
+  processId: number,
+  resend: { date: string; commonNames: string[] },
+  note: object,
+  max: number,
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(processId),
+        UpdateExpression:
+          'SET details.dcvEmailResends = list_append(if_not_exists(details.dcvEmailResends, :none), :resend), details.notes = list_append(details.notes, :note), updatedDate = :now',
+        ConditionExpression:
+          '#status = :running AND (attribute_not_exists(details.dcvEmailResends) OR size(details.dcvEmailResends) < :max)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':none': [],
+          ':resend': [resend],
+          ':note': [note],
+          ':now': resend.date,
+          ':running': 'RUNNING',
+          ':max': max,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
 }

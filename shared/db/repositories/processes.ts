@@ -1,22 +1,42 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ProcessRecord } from '../../model/process.ts';
-import { getItem, getItemOf, putItem, toItem } from '../items.ts';
+import { db } from '../client.ts';
+import { batchGetAll, getItem, getItemOf, parseItem, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
 import { nextId } from './counters.ts';
 
 const entity = 'process';
+const identifierEntity = 'processIdentifier';
 
-/** The item a process is stored as (for use inside a caller's transaction). */
+/** The item a process is stored as (for use inside a caller's transaction); its keys list it by customer and by status. */
 export function processItem(record: ProcessRecord): Record<string, unknown> {
-  return toItem(keys.process(record.id, record.customer), entity, record);
+  return toItem(keys.process(record.id, record.customer, record.status), entity, record);
 }
 
-export function putProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(processItem(record), ifAbsent);
+/**
+ * The item listing a process under its identifier (for use inside the transaction that creates
+ * the process). Written once: a process's identifier never changes.
+ */
+export function processIdentifierItem(record: Pick<ProcessRecord, 'id' | 'customer' | 'identifier'>): Record<string, unknown> {
+  return toItem(keys.processIdentifier(record.customer, record.identifier, record.id), identifierEntity, { processId: record.id });
 }
 
-/** A process of this customer; another customer's process reads as absent (contract section 1). */
-export function getProcess(id: number, customer: string): Promise<ProcessRecord | undefined> {
-  return getItemOf(customer, keys.processById(id), ProcessRecord, entity);
+/** Stores a process (datasets, tests) with its identifier listing. With `ifAbsent`, an existing process is kept (false). */
+export async function putProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
+  const written = await putItem(processItem(record), ifAbsent);
+  // The listing is derived from the process (and rebuilt on import): put it either way.
+  await putItem(processIdentifierItem(record));
+  return written;
+}
+
+/**
+ * A process of this customer; another customer's process reads as absent (contract section 1).
+ * `consistent` for a read that a conditional write follows.
+ */
+export function getProcess(id: number, customer: string, consistent = false): Promise<ProcessRecord | undefined> {
+  return getItemOf(customer, keys.processById(id), ProcessRecord, entity, consistent);
 }
 
 /** A process, whoever holds it: for the jobs and the sandbox, which act for no caller (API callers use getProcess). */
@@ -27,4 +47,109 @@ export function getProcessById(id: number): Promise<ProcessRecord | undefined> {
 /** The next process id (atomic; see counters.ts). */
 export function allocateProcessId(): Promise<number> {
   return nextId('process');
+}
+
+/** Which of a customer's processes a listing reads: all of them, one status, or one identifier. */
+export type ProcessSource = { index: 'all' } | { index: 'status'; status: string } | { index: 'identifier'; identifier: string };
+
+/** Where a listing stopped reading (DynamoDB's LastEvaluatedKey), to go on from. */
+export type ProcessCursor = Record<string, unknown>;
+
+/** One page of a listing: the processes in id order, how many items were read, and where to go on (absent at the end). */
+export interface ProcessPage {
+  processes: ProcessRecord[];
+  read: number;
+  next?: ProcessCursor;
+}
+
+/** The key condition of the index partition that holds a source's processes (or their identifier listings). */
+function partitionOf(
+  customer: string,
+  source: ProcessSource,
+): Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeValues'> {
+  switch (source.index) {
+    case 'all':
+      return {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesOfCustomer(customer).gsi1pk },
+      };
+    case 'status':
+      return {
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesWithStatus(customer, source.status).gsi2pk },
+      };
+    case 'identifier':
+      return {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesWithIdentifier(customer, source.identifier).pk },
+      };
+  }
+}
+
+const IdentifierListing = v.object({ processId: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+
+/**
+ * One page of a customer's processes from the index that serves `source`, in id order (newest
+ * first unless `ascending`): one Query of at most `limit` items (an identifier listing then reads
+ * its processes with one BatchGet). Never another customer's: every partition names the customer.
+ */
+export async function readProcessPage(
+  customer: string,
+  source: ProcessSource,
+  options: { limit: number; ascending: boolean; start?: ProcessCursor },
+): Promise<ProcessPage> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...partitionOf(customer, source),
+      ScanIndexForward: options.ascending,
+      Limit: options.limit,
+      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
+    }),
+  );
+  const items = out.Items ?? [];
+  const next = out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {};
+  if (source.index !== 'identifier') {
+    return { processes: items.map((item) => parseItem(ProcessRecord, entity, item)), read: items.length, ...next };
+  }
+  const ids = items.map((item) => parseItem(IdentifierListing, identifierEntity, item).processId);
+  const found = ids.length > 0 ? await batchGetAll(ids.map((id) => keys.processById(id))) : [];
+  const byId = new Map(found.map((item) => [item.id, parseItem(ProcessRecord, entity, item)]));
+  // A listing's process is written in the same transaction; one missing would be a bug, not a reason to fail the page.
+  const processes = ids.flatMap((id) => {
+    const p = byId.get(id);
+    return p && p.customer === customer ? [p] : [];
+  });
+  return { processes, read: items.length + found.length, ...next };
+}
+
+/**
+ * How many processes a source holds, counted by the index (Select COUNT, 1 MB of items a call),
+ * reading at most `max` items and one more: `complete` is false when the source holds more than `max`.
+ */
+export async function countProcesses(
+  customer: string,
+  source: ProcessSource,
+  max: number,
+): Promise<{ count: number; read: number; complete: boolean }> {
+  let count = 0;
+  let read = 0;
+  let start: ProcessCursor | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...partitionOf(customer, source),
+        Select: 'COUNT',
+        Limit: max + 1 - read,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    count += out.Count ?? 0;
+    read += out.ScannedCount ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start && read <= max);
+  return { count, read, complete: read <= max };
 }

@@ -96,3 +96,12 @@ export async function findRegistryForDomain(domainName: string): Promise<{ exten
   if (candidates.length === 0) return undefined;
   return registryFromExtensionItems(domainName, await batchGetAll(candidates.map((c) => c.key)));
 }
+
+/**
+ * The registry serving an extension (`co.uk`, `nl`), by the same longest-match rule as for a
+ * domain: the extension itself, else its closest parent (`org.uk` -> `uk`). One BatchGet.
+ */
+export async function findRegistryForExtension(extension: string): Promise<{ extension: string; provider: ProviderRecord } | undefined> {
+  // The extension candidates of any name one label below the extension: the extension, then its parents.
+  return findRegistryForDomain(`name.${extension}`);
+}

@@ -24,7 +24,7 @@ import {
 } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { domainItem } from './domains.ts';
-import { processItem } from './processes.ts';
+import { processIdentifierItem, processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
 import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
 import { parseZoneHead, zoneEntity } from './zones.ts';
@@ -91,8 +91,8 @@ export type StartConflict = 'pending' | 'held' | 'zone';
 /**
  * The items recording a new transfer with the registry's first answer (a TransferMove): the process;
  * the name's pending state while waiting, else the check that no transfer runs for the name (item 1);
- * the domain on completion, else the check that no account holds the name (item 2); and the zone a
- * completion writes (item 3).
+ * the domain on completion, else the check that no account holds the name (item 2); the zone a
+ * completion writes (item 3); last, the process's identifier listing, which has no condition.
  */
 function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
   const domainName = move.lock?.domainName ?? move.domain?.domainName ?? String(move.process.identifier);
@@ -102,6 +102,7 @@ function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
     move.domain ? putNew(domainItem(move.domain)) : checkAbsent(keys.domainByName(domainName)),
   ];
   if (move.zone) items.push(zone.item(move.zone));
+  items.push({ Put: { TableName: tableName(), Item: processIdentifierItem(move.process) } });
   return items;
 }
 
@@ -158,7 +159,11 @@ export async function recordNewTransfer(
 
 /** Puts a transfer as it stands (tests of the poller: a transfer recorded at some earlier state). */
 export async function putTransfer(process: ProcessRecord, lock: TransferLock): Promise<void> {
-  await transact([putNew(processItem(process)), putNew(lockItem(lock))]);
+  await transact([
+    putNew(processItem(process)),
+    putNew(lockItem(lock)),
+    { Put: { TableName: tableName(), Item: processIdentifierItem(process) } },
+  ]);
 }
 
 /** Everything a transfer request reads of the table besides the price list, as one consistent BatchGet. */
@@ -235,10 +240,11 @@ function lockCondition(lock: TransferLock) {
 }
 
 /**
- * Records a later move of a running transfer (a registry answer the poller applied), guarded by the
- * pending state's version as read (`previous`): while still waiting, the process and the next
- * pending state; when it ends, the process, the release of the name, and on completion the domain
- * in the account and its zone. False when another worker moved or ended the transfer first.
+ * Records a later move of a running transfer (a registry answer the poller applied, a cancellation,
+ * a resent FOA), guarded by the pending state's version as read (`previous`): while still waiting,
+ * the process and the next pending state; when it ends, the process, the release of the name, and
+ * on completion the domain in the account and its zone. False when another worker moved or ended
+ * the transfer first.
  */
 export async function recordTransferMove(move: TransferMove, previous: TransferLock): Promise<boolean> {
   if (move.lock) return guarded(waitingItems(move.process, previous, move.lock));

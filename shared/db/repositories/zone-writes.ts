@@ -8,7 +8,7 @@ import { batchWriteAll, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { putNew, type TransactItem } from '../transactions.ts';
-import { getZoneHead, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
+import { getZoneHead, getZoneHeadsByName, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
 
 /**
  * Writing zones (the layout is described in zones.ts). A zone is never visible half-written:
@@ -116,6 +116,63 @@ export function appendDcvRecordsItem(domainName: string, customer: string, recor
         ':one': 1,
         ':customer': customer,
       },
+    },
+  };
+}
+
+/** A DCV record as a zone's header holds it, named exactly: the zone (domain name), its name, type and contents. */
+export interface ZoneRecordRef {
+  zone: string;
+  name: string;
+  type: string;
+  content: string;
+}
+
+/**
+ * Transaction items removing these DCV records from the customer's zones (the records a
+ * certificate request appended to the headers' `dcvRecords`), for use inside the caller's
+ * transaction. A record the zone no longer holds, or a zone that is no longer the customer's, is
+ * left alone. The headers are read first (one BatchGet) and each record is removed at its
+ * position, under the condition that the position still holds it: a concurrent change of the zone
+ * cancels the transaction instead of removing another record.
+ */
+export async function removeDcvRecordsItems(customer: string, records: readonly ZoneRecordRef[], at: string): Promise<TransactItem[]> {
+  const names = [...new Set(records.map((r) => r.zone))];
+  const heads = (await getZoneHeadsByName(names)).filter((head) => head.zone.customer === customer);
+  return heads.flatMap(({ zone }) => {
+    const held = zone.dcvRecords ?? [];
+    const positions = new Set<number>();
+    for (const r of records.filter((x) => x.zone === zone.domainName)) {
+      const i = held.findIndex((e, n) => !positions.has(n) && e.name === r.name && e.type === r.type && e.content === r.content);
+      if (i >= 0) positions.add(i);
+    }
+    return positions.size > 0 ? [removeDcvAtPositions(zone.domainName, customer, held, [...positions], at)] : [];
+  });
+}
+
+/** The header update removing the DCV records at these positions, each only while it still holds what was read there. */
+function removeDcvAtPositions(
+  domainName: string,
+  customer: string,
+  held: ZoneRecordEntry[],
+  positions: number[],
+  at: string,
+): TransactItem {
+  const values: Record<string, unknown> = { ':customer': customer, ':now': at, ':one': 1 };
+  const conditions = ['customer = :customer'];
+  for (const i of positions) {
+    const r = held[i] as ZoneRecordEntry;
+    Object.assign(values, { [`:n${i}`]: r.name, [`:t${i}`]: r.type, [`:c${i}`]: r.content });
+    conditions.push(`#dcv[${i}].#name = :n${i} AND #dcv[${i}].#type = :t${i} AND #dcv[${i}].content = :c${i}`);
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.zoneByName(domainName),
+      UpdateExpression: `REMOVE ${positions.map((i) => `#dcv[${i}]`).join(', ')} SET updatedDate = :now ADD revision :one`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: { '#dcv': 'dcvRecords', '#name': 'name', '#type': 'type' },
+      ExpressionAttributeValues: values,
     },
   };
 }

@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import { recordCertificateCancel } from '../db/repositories/certificate-requests.ts';
+import { getProcess } from '../db/repositories/processes.ts';
+import { removeDcvRecordsItems, type ZoneRecordRef } from '../db/repositories/zone-writes.ts';
+import { ObjectStatusProhibitsOperation, ProviderUnavailable } from '../errors.ts';
+import {
+  type CertificateProcessState,
+  certificateResumeTypes,
+  CertificateProcessState as StateSchema,
+} from '../model/certificate-process.ts';
+import { type ProcessRecord, refundOf } from '../model/process.ts';
+import { toWireTime } from '../time.ts';
+import { authorityGateway } from './authority.ts';
+import { catalogueAuthority } from './catalogue.ts';
+import { requestView } from './issue.ts';
+
+/**
+ * Cancelling a certificate request that is still validating (DELETE /v2/processes/{processId}):
+ * the authority withdraws it, then one transaction ends the process CANCELLED (refunding its
+ * refundable billables, with a note), stops the DCV check from looking at it, lets the renewed
+ * certificate be renewed again, and removes the DNS DCV records the request added to the caller's
+ * zones. The process must still be RUNNING when the transaction commits: racing the DCV check,
+ * exactly one of issuing and cancelling happens.
+ */
+
+/** Tries before giving up on zones that keep changing under the cancellation. */
+const attempts = 3;
+
+/** The state a certificate process keeps (parsed: a malformed record fails loudly). */
+export function certificateStateOf(process: ProcessRecord): CertificateProcessState {
+  return v.parse(StateSchema, process.details);
+}
+
+/** The refusal for a request that can no longer be cancelled or resent. */
+export function prohibited(process: ProcessRecord, what: string): ObjectStatusProhibitsOperation {
+  return new ObjectStatusProhibitsOperation(`Process ${process.id} cannot ${what} (it is ${process.status}).`);
+}
+
+/**
+ * The DNS records the request added: as recorded when it was opened, or, for a request recorded
+ * before they were kept, the DNS entries the service placed in a managed zone.
+ */
+function addedRecords(state: CertificateProcessState): ZoneRecordRef[] {
+  if (state.dcvRecordsAdded) return state.dcvRecordsAdded;
+  return state.validations.dcv.flatMap((e) =>
+    e.type === 'DNS' && e.zone && e.dnsRecord && e.dnsType && e.dnsContents
+      ? [{ zone: e.zone, name: e.dnsRecord, type: e.dnsType, content: e.dnsContents }]
+      : [],
+  );
+}
+
+/** The authority's gateway for a request's authority (configuration, cached). */
+export async function gatewayFor(process: ProcessRecord, state: CertificateProcessState) {
+  const authority = await catalogueAuthority(state.authority);
+  if (!authority) throw new Error(`Process ${process.id} names unknown certificate authority '${state.authority}'`);
+  return authorityGateway(authority);
+}
+
+/** Cancels a certificate request at `at`; answers the process as it ends, CANCELLED. */
+export async function cancelCertificateRequest(process: ProcessRecord, at: Date): Promise<ProcessRecord> {
+  const state = certificateStateOf(process);
+  if (!certificateResumeTypes(process, state).includes('CANCEL')) throw prohibited(process, 'be cancelled');
+  (await gatewayFor(process, state)).cancel(requestView(process.id, state, new Date(process.createdDate)), at);
+  const now = toWireTime(at);
+  const refund = refundOf(process.billables, process.currency);
+  const note = { createdDate: now, type: 'OUTGOING' as const, message: 'Cancelled at the request of the customer.' };
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const zoneItems = await removeDcvRecordsItems(process.customer, addedRecords(state), now);
+    const outcome = await recordCertificateCancel({
+      process,
+      ...(state.certificateId !== undefined ? { renews: state.certificateId } : {}),
+      ...(refund ? { refund } : {}),
+      note,
+      at: now,
+      zoneItems,
+    });
+    if (outcome === 'cancelled') {
+      const details = { ...state, notes: [...state.notes, note] };
+      return { ...process, status: 'CANCELLED', updatedDate: now, ...(refund ? { refund } : {}), details };
+    }
+    if (outcome === 'raced') {
+      const fresh = await getProcess(process.id, process.customer, true);
+      if (fresh?.status === 'CANCELLED') return fresh;
+      throw prohibited(fresh ?? process, 'be cancelled');
+    }
+  }
+  throw new ProviderUnavailable(`The zones of process ${process.id} kept changing while it was cancelled; retry.`, 1);
+}

@@ -1,0 +1,22 @@
+import { resendDcvEmails } from '../certificates/resend.ts';
+import { isTransferProcess } from '../model/transfer.ts';
+import { now } from '../time.ts';
+import { resendFoa } from '../transfer/resend.ts';
+import { notOffered, ownProcess } from './own-process.ts';
+import type { ProcessView } from './process-view.ts';
+import { processViewOf } from './view.ts';
+
+/**
+ * Resending the e-mail a process of the caller waits on (POST /v2/processes/{processId}/resend):
+ * a transfer's FOA e-mail while it is `pendingfoa` (the registry sends it, shared/transfer/resend.ts),
+ * a certificate request's DCV e-mails while an EMAIL validation waits (the authority sends them,
+ * shared/certificates/resend.ts). Answers the process with the resend recorded (`updatedDate`;
+ * a certificate request also gets a note). Anywhere else: 400 ObjectStatusProhibitsOperation.
+ */
+export async function resendProcess(id: number, customer: string): Promise<ProcessView> {
+  const process = await ownProcess(id, customer);
+  const at = now();
+  if (isTransferProcess(process)) return processViewOf(await resendFoa(process, at));
+  if (process.type === 'certificate') return processViewOf(await resendDcvEmails(process, at));
+  throw notOffered(process, 'resend an e-mail');
+}

@@ -1,0 +1,39 @@
+import { getProcess } from '../db/repositories/processes.ts';
+import { recordTransferMove } from '../db/repositories/transfers.ts';
+import { ProviderUnavailable } from '../errors.ts';
+import type { ProcessRecord } from '../model/process.ts';
+import { pendingStateOf, type TransferDetails, transferDetailsOf, transferResumeTypes } from '../model/transfer.ts';
+import { registryGateway } from '../registry/select.ts';
+import { toWireTime } from '../time.ts';
+import { prohibited, referenceOf } from './cancel.ts';
+
+/**
+ * Sending a transfer's FOA e-mail again (POST /v2/processes/{processId}/resend), while the
+ * transfer waits for it (`pendingfoa`): the registry sends it (and refuses when it no longer waits
+ * for it), then one transaction records the resend on the process (`updatedDate`, `foaResent`),
+ * guarded by the pending state's version, which it moves on, so a concurrent poller move and the
+ * resend never overwrite each other. The registry is asked once; a lost race only rewrites ours.
+ */
+
+const attempts = 5;
+
+/** Resends the FOA e-mail of a transfer process at `at`; answers the process with the resend recorded. */
+export async function resendFoa(read: ProcessRecord, at: Date): Promise<ProcessRecord> {
+  let process = read;
+  const resendable = (p: ProcessRecord) => transferResumeTypes(p, transferDetailsOf(p)).includes('RESEND');
+  if (!resendable(process)) throw prohibited(process, 'resend its FOA e-mail');
+  await (await registryGateway()).resendFoa(referenceOf(transferDetailsOf(process)), at);
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (!resendable(process)) throw prohibited(process, 'resend its FOA e-mail');
+    const d = transferDetailsOf(process);
+    const now = toWireTime(at);
+    const details: TransferDetails = { ...d, version: d.version + 1, foaResent: [...(d.foaResent ?? []), now] };
+    const resent: ProcessRecord = { ...process, updatedDate: now, details };
+    const previous = pendingStateOf(process);
+    if (await recordTransferMove({ process: resent, lock: { ...previous, version: details.version } }, previous)) return resent;
+    const fresh = await getProcess(process.id, process.customer, true);
+    if (!fresh) throw new Error(`Process ${process.id} vanished`);
+    process = fresh;
+  }
+  throw new ProviderUnavailable(`The transfer of process ${read.id} kept changing while its FOA was resent; retry.`, 1);
+}

@@ -1,0 +1,323 @@
+import { describe, expect, it } from 'vitest';
+import { handler as listHandler } from '../functions/processes/handler.ts';
+import { completeValidationManager } from '../shared/certificates/validation-manager.ts';
+import { putProcess } from '../shared/db/repositories/processes.ts';
+import type { ProcessRecord } from '../shared/model/process.ts';
+import { process501 } from '../shared/processes/process-view.ts';
+import { apiEvent, call, invoke, otherKey } from './support/api.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
+import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
+
+/** A demo process written straight to the table (a customer of its own keeps listings small and exact). */
+function processOf(customer: string, id: number, overrides: Partial<ProcessRecord> = {}): ProcessRecord {
+  return {
+    id,
+    customer,
+    user: 'lister',
+    type: 'domain',
+    action: 'renew',
+    identifier: `name-${id}.com`,
+    status: 'COMPLETED',
+    createdDate: `2026-10-${String(1 + (id % 28)).padStart(2, '0')}T12:00:00Z`,
+    updatedDate: '2026-10-30T12:00:00Z',
+    billables: [],
+    ...overrides,
+  };
+}
+
+const list = (customer: string, query: Record<string, string | string[]>) => {
+  const multi = Object.fromEntries(Object.entries(query).map(([k, val]) => [k, Array.isArray(val) ? val : [val]]));
+  const event = apiEvent({
+    method: 'GET',
+    path: '/v2/processes',
+    resource: '/v2/processes',
+    principal: { customer, user: 'lister', permissions: [] },
+  });
+  event.multiValueQueryStringParameters = multi;
+  event.queryStringParameters = Object.fromEntries(Object.entries(multi).map(([k, vals]) => [k, vals[vals.length - 1] as string]));
+  return invoke(listHandler, event);
+};
+
+describe('GET /v2/processes/{processId}', () => {
+  it('answers the process record of contract section 5: user as customer/login, statusDetail, resumeTypes, billables, command', async () => {
+    const res = await call('GET', '/v2/processes/501');
+    expect(res.status).toBe(200);
+    expect(res.headers.etag).toBeDefined();
+    expect(res.body).toEqual(process501);
+  });
+
+  it('answers an acme process without a statusDetail and with nothing to resume', async () => {
+    const res = await call('GET', '/v2/processes/502');
+    expect(res.body).toEqual({
+      id: 502,
+      user: 'demo/alice',
+      customer: 'demo',
+      status: 'RUNNING',
+      resumeTypes: [],
+      createdDate: '2026-11-10T08:00:00Z',
+      updatedDate: '2026-11-12T14:00:00Z',
+      startedDate: '2026-11-10T08:00:00Z',
+      type: 'acme',
+      action: 'request',
+      identifier: 'demo-acme-ov',
+      billables: [],
+      command: { authority: 'sectigo', validationLevel: 'OV' },
+    });
+  });
+
+  it('answers only the fields asked for, repeated or comma-separated, as the SDKs send them', async () => {
+    expect((await call('GET', '/v2/processes/501?fields=id&fields=status')).body).toEqual({ id: 501, status: 'RUNNING' });
+    expect((await call('GET', '/v2/processes/501?fields=id,statusDetail,refund')).body).toEqual({
+      id: 501,
+      statusDetail: 'SSL_REQUIRES_ATTENTION',
+    });
+  });
+
+  it('refuses an unknown field with a ConstraintViolationException naming it', async () => {
+    const res = await call('GET', '/v2/processes/501?fields=id&fields=secret');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      type: 'ConstraintViolationException',
+      message: expect.any(String),
+      violations: [{ field: 'fields', message: expect.stringContaining('names no field of a process'), value: 'secret' }],
+      requestId: res.headers['x-request-id'],
+    });
+  });
+
+  it("answers another customer's process exactly like a missing one (404 ObjectDoesNotExist)", async () => {
+    const foreign = await call('GET', '/v2/processes/601');
+    const missing = await call('GET', '/v2/processes/999999');
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({
+      type: 'ObjectDoesNotExist',
+      message: "Process '601' does not exist.",
+      objectType: 'Process',
+      identifier: '601',
+      requestId: foreign.headers['x-request-id'],
+    });
+    expect(missing.body.message).toBe("Process '999999' does not exist.");
+    expect((await call('GET', '/v2/processes/601', { key: otherKey })).status).toBe(200);
+  });
+
+  it('refuses a process id that is not a positive integer', async () => {
+    const res = await call('GET', '/v2/processes/abc');
+    expect(res.status).toBe(400);
+    expect(res.body.violations).toEqual([{ field: 'processId', message: 'must be a positive integer', value: 'abc' }]);
+  });
+});
+
+describe('GET /v2/processes', () => {
+  it("lists the caller's processes newest first with the default page of 10, and counts only when asked", async () => {
+    const res = await call('GET', '/v2/processes/');
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ limit: 10, offset: 0 });
+    expect(res.body.entities.map((p: { id: number }) => p.id)).toEqual([502, 501]);
+    expect(res.body.entities[1]).toEqual(process501);
+    const counted = await call('GET', '/v2/processes?total=true');
+    expect(counted.body.pagination).toEqual({ limit: 10, offset: 0, total: 2 });
+    const theirs = await call('GET', '/v2/processes?total=true', { key: otherKey });
+    expect(theirs.body.entities.map((p: { id: number }) => p.id)).toEqual([601]);
+  });
+
+  it('pages with limit and offset, orders by id or createdDate either way, and limits the fields', async () => {
+    await Promise.all(Array.from({ length: 12 }, (_, i) => putProcess(processOf('pager', 7001 + i))));
+    const page = (query: Record<string, string | string[]>) => list('pager', { fields: 'id', ...query });
+    const ids = async (query: Record<string, string | string[]>) => (await page(query)).body.entities.map((p: { id: number }) => p.id);
+    expect(await ids({})).toEqual([7012, 7011, 7010, 7009, 7008, 7007, 7006, 7005, 7004, 7003]);
+    expect(await ids({ offset: '10' })).toEqual([7002, 7001]);
+    expect(await ids({ limit: '3', offset: '2', order: 'id' })).toEqual([7003, 7004, 7005]);
+    expect(await ids({ limit: '2', order: 'createdDate' })).toEqual([7001, 7002]);
+    expect(await ids({ limit: '2', order: ['-createdDate', 'id'] })).toEqual([7012, 7011]);
+    expect((await page({ limit: '2', offset: '11', total: 'true' })).body).toEqual({
+      entities: [{ id: 7001 }],
+      pagination: { limit: 2, offset: 11, total: 12 },
+    });
+    expect((await list('pager', { limit: '1', fields: ['id', 'user,identifier'] })).body.entities).toEqual([
+      { id: 7012, user: 'pager/lister', identifier: 'name-7012.com' },
+    ]);
+  });
+
+  it('filters as the SDKs send them: field=value, field:matcher=value, repeated parameters all applying', async () => {
+    const c = 'filters';
+    await Promise.all([
+      putProcess(
+        processOf(c, 7101, {
+          identifier: 'alpha.nl',
+          status: 'RUNNING',
+          type: 'certificate',
+          action: 'renew',
+          createdDate: '2026-11-01T08:00:00Z',
+          details: certificateDetails(false),
+        }),
+      ),
+      putProcess(processOf(c, 7102, { identifier: 'beta.nl', status: 'COMPLETED', createdDate: '2026-11-02T08:00:00Z' })),
+      putProcess(processOf(c, 7103, { identifier: 'gamma.com', status: 'FAILED', createdDate: '2026-11-03T08:00:00Z' })),
+      putProcess(processOf(c, 7104, { identifier: 'alpha.nl', status: 'COMPLETED', createdDate: '2026-11-03T20:00:00Z' })),
+    ]);
+    const ids = async (query: Record<string, string | string[]>) => {
+      const res = await list(c, { ...query, fields: 'id' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.entities.map((p: { id: number }) => p.id);
+    };
+    expect(await ids({ identifier: 'alpha.nl' })).toEqual([7104, 7101]);
+    expect(await ids({ status: 'COMPLETED' })).toEqual([7104, 7102]);
+    expect(await ids({ identifier: 'alpha.nl', status: 'RUNNING' })).toEqual([7101]);
+    expect(await ids({ 'status:ne': 'COMPLETED' })).toEqual([7103, 7101]);
+    expect(await ids({ 'status:in': 'FAILED,RUNNING' })).toEqual([7103, 7101]);
+    expect(await ids({ 'identifier:like': '*.NL' })).toEqual([7104, 7102, 7101]);
+    expect(await ids({ 'identifier:like': 'a*a.*' })).toEqual([7104, 7101]);
+    expect(await ids({ type: 'certificate' })).toEqual([7101]);
+    expect(await ids({ 'action:in': 'renew,transfer' })).toEqual([7104, 7103, 7102, 7101]);
+    expect(await ids({ createdDate: '2026-11-03' })).toEqual([7104, 7103]);
+    expect(await ids({ 'createdDate:gte': '2026-11-02', 'createdDate:lt': '2026-11-03T20:00:00Z' })).toEqual([7103, 7102]);
+    expect(await ids({ 'createdDate:gt': '2026-11-02' })).toEqual([7104, 7103]);
+    expect(await ids({ 'createdDate:lte': '2026-11-01T08:00:00Z' })).toEqual([7101]);
+    expect(await ids({ 'detailStatus:null': '' })).toEqual([7104, 7103, 7102, 7101]);
+    expect(await ids({ 'identifier:not_null': 'true' })).toHaveLength(4);
+    expect(await ids({ q: 'AMM' })).toEqual([7103]);
+    // Repeated: every filter applies, so two different statuses match nothing.
+    expect(await ids({ status: ['COMPLETED', 'FAILED'] })).toEqual([]);
+    expect(await ids({ 'identifier:like': ['*.nl', 'b*'] })).toEqual([7102]);
+    expect((await list(c, { status: 'COMPLETED', total: 'true', limit: '1' })).body.pagination).toEqual({ limit: 1, offset: 0, total: 2 });
+    expect((await list(c, { 'identifier:like': '*.nl', total: 'true', limit: '1' })).body.pagination).toEqual({
+      limit: 1,
+      offset: 0,
+      total: 3,
+    });
+  });
+
+  it('answers 400 ConstraintViolationException for an unknown field, an unknown or unfit matcher and bad values, naming each', async () => {
+    const res = await list('filters', {
+      secret: 'x',
+      'status:gt': 'RUNNING',
+      'identifier:between': 'a',
+      status: 'SLEEPING',
+      'createdDate:gte': 'yesterday',
+      limit: '1000',
+      offset: '-1',
+      order: 'status',
+      total: 'maybe',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('ConstraintViolationException');
+    expect(res.body.violations.map((x: { field: string }) => x.field).sort()).toEqual(
+      ['createdDate:gte', 'identifier:between', 'limit', 'offset', 'order', 'secret', 'status', 'status:gt', 'total'].sort(),
+    );
+    expect(res.body.violations).toContainEqual({
+      field: 'secret',
+      message: 'is not a field processes can be filtered on (status, type, action, identifier, createdDate, detailStatus)',
+    });
+    expect(res.body.violations).toContainEqual({ field: 'status:gt', message: 'status cannot be matched with gt (it takes eq, ne, in)' });
+    const twice = await list('filters', { limit: ['1', '2'] });
+    expect(twice.body.violations).toEqual([{ field: 'limit', message: 'must be given once' }]);
+  });
+
+  it('detailStatus=SSL_REQUIRES_ATTENTION lists exactly the certificate requests whose info says requiresAttention', async () => {
+    const attention = await call('GET', '/v2/processes?detailStatus=SSL_REQUIRES_ATTENTION&total=true&fields=id');
+    expect(attention.body).toEqual({ entities: [{ id: 501 }], pagination: { limit: 10, offset: 0, total: 1 } });
+    for (const id of [501, 502]) {
+      const info = await call('GET', `/v2/processes/${id}/info`);
+      expect({ id, listed: id === 501 }).toEqual({ id, listed: info.body.requiresAttention === true && id === 501 });
+    }
+    // The acme process needs attention too, but it is no certificate request: not listed.
+    expect((await call('GET', '/v2/processes/502/info')).body.requiresAttention).toBe(true);
+    // Once the validation manager resolves the organization check, 501 needs attention no more, and drops out.
+    const link = (await call('GET', '/v2/processes/501/info')).body.oneTimeLink;
+    await completeValidationManager(link, new Date());
+    expect((await call('GET', '/v2/processes/501/info')).body.requiresAttention).toBe(false);
+    const after = await call('GET', '/v2/processes?detailStatus=SSL_REQUIRES_ATTENTION&total=true&fields=id');
+    expect(after.body).toEqual({ entities: [], pagination: { limit: 10, offset: 0, total: 0 } });
+    expect((await call('GET', '/v2/processes?detailStatus:ne=SSL_REQUIRES_ATTENTION&fields=id')).body.entities).toEqual([
+      { id: 502 },
+      { id: 501 },
+    ]);
+  });
+
+  it('answers an exact identifier from its own listing and an exact status from the status index, reading no other process', async () => {
+    const c = 'indexed';
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        putProcess(
+          processOf(c, 7201 + i, { identifier: i % 20 === 0 ? 'wanted.nl' : `other-${i}.nl`, status: i === 39 ? 'RUNNING' : 'COMPLETED' }),
+        ),
+      ),
+    );
+    const byIdentifier = await recordTableCalls(() => list(c, { identifier: 'wanted.nl', fields: 'id', total: 'true' }));
+    expect(byIdentifier.result.body).toEqual({ entities: [{ id: 7221 }, { id: 7201 }], pagination: { limit: 10, offset: 0, total: 2 } });
+    expect(byIdentifier.details.map((d) => [d.command, d.partitions])).toEqual([
+      ['QueryCommand', ['PROCESSIDENTIFIER#indexed#wanted.nl']],
+      ['BatchGetItemCommand', ['PROCESS#7221', 'PROCESS#7201']],
+      ['QueryCommand', ['PROCESSIDENTIFIER#indexed#wanted.nl']],
+    ]);
+    const byStatus = await recordTableCalls(() => list(c, { status: 'RUNNING', fields: 'id' }));
+    expect(byStatus.result.body.entities).toEqual([{ id: 7240 }]);
+    expect(byStatus.details.map((d) => [d.command, d.partitions])).toEqual([['QueryCommand', ['PROCESSES#indexed#STATUS#RUNNING']]]);
+  });
+
+  it('refuses a listing that would read more than PROCESS_LIST_MAX_READ items (page or count), saying how to narrow it', async () => {
+    process.env.PROCESS_LIST_MAX_READ = '5';
+    try {
+      // 12 processes: a filter that skips them all reads more than 5 before it could fill a page.
+      const skipping = await list('pager', { 'identifier:like': 'nothing*' });
+      expect(skipping.status).toBe(400);
+      expect(skipping.body).toEqual({
+        type: 'ValidationError',
+        message:
+          'This listing would read more than 5 processes. Narrow it with an exact status or identifier filter (answered from an index), a detailStatus, or a smaller offset.',
+        requestId: skipping.headers['x-request-id'],
+      });
+      expect((await list('pager', { total: 'true', limit: '1' })).status).toBe(400);
+      // Within the bound: a first page of 5.
+      expect((await list('pager', { limit: '5', fields: 'id' })).body.entities).toHaveLength(5);
+    } finally {
+      delete process.env.PROCESS_LIST_MAX_READ;
+    }
+  });
+});
+
+describe('GET /v2/processes/{processId} of a transfer', () => {
+  it('answers a pending transfer with its transfer status as statusDetail, CANCEL, and a command without the auth code', async () => {
+    await sandboxDomain('get-one.com', { transfer: { stages: [{ status: 'pendingfoa', seconds: 3600 }], outcome: 'completed' } });
+    const started = await transfer('get-one.com', { ...demoBody, authcode: 'TEST-CODE', period: 12 });
+    const id = started.body.processId;
+    const res = await call('GET', `/v2/processes/${id}`);
+    expect(res.body).toEqual({
+      id,
+      user: 'demo/alice',
+      customer: 'demo',
+      status: 'RUNNING',
+      statusDetail: 'pendingfoa',
+      resumeTypes: ['CANCEL', 'RESEND'],
+      createdDate: started.body.requestedDate,
+      updatedDate: started.body.requestedDate,
+      startedDate: started.body.requestedDate,
+      type: 'domain',
+      action: 'transfer',
+      identifier: 'get-one.com',
+      billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true, total: 1049 }],
+      command: { domainName: 'get-one.com', customer: 'demo', registrant: 'demo-registrant', period: 12 },
+    });
+    expect(res.raw).not.toContain('TEST-CODE');
+  });
+});
+
+/** The details of a certificate request (enough for statusDetail and resumeTypes). */
+function certificateDetails(attention: boolean): Record<string, unknown> {
+  return {
+    product: 'ssl_sectigo_dv',
+    authority: 'sectigo',
+    validationLevel: 'DV',
+    period: 12,
+    commonName: 'alpha.nl',
+    san: [],
+    csr: 'CSR',
+    csrSummary: { san: [], subject: {}, keyType: 'EC', keySize: 256, signatureAlgorithm: 'ecdsa-with-SHA256', sha256: 'ab' },
+    mismatches: [],
+    uniqueValue: 'u',
+    language: 'EN',
+    authKey: false,
+    subject: {},
+    validations: { dcv: [{ commonName: 'alpha.nl', type: 'DNS', status: attention ? 'ATTENTION' : 'WAITING', caaRecordStatus: 'EMPTY' }] },
+    notes: [],
+  };
+}
