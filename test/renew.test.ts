@@ -781,10 +781,12 @@ describe('ownership before cost', () => {
     const deep = await itemsRead(cert.id, deepSans);
     expect({ status: deep.status, calls: deep.calls }).toEqual({
       status: 200,
-      calls: ['QueryCommand', 'BatchGetItemCommand', 'QueryCommand'],
+      // The certificate; the counters and zone headers; the product's prices; the records of the
+      // one managed zone found (demo-shop.nl).
+      calls: ['QueryCommand', 'BatchGetItemCommand', 'QueryCommand', 'QueryCommand'],
     });
     expect(ordinary.status).toBe(200);
-    // The certificate, the price list and two id counters in both; the zone names: demo-shop.nl,
+    // The certificate, the prices, the zone's records and two id counters in both; the zone names: demo-shop.nl,
     // www.demo-shop.nl and shop.demo-shop.nl for the ordinary SANs; demo-shop.nl, www.demo-shop.nl
     // (the common name) and a., a.a., a.a.a., a.a.a.a.demo-shop.nl for the deep ones, 120 labels each.
     expect(deep.items - ordinary.items).toBe(6 - 3);

@@ -75,6 +75,7 @@ export function toResult(reply: Reply, requestId: string): APIGatewayProxyResult
  */
 export function encodedResult(reply: Reply, text: string, coding: Coding | undefined, requestId: string): APIGatewayProxyResult {
   const headers: Record<string, string> = {
+    ...answerHeaders(reply.headers?.ETag !== undefined),
     ...reply.headers,
     Vary: varyOnEncoding(reply.headers?.Vary),
     'X-Request-Id': requestId,
