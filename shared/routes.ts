@@ -138,7 +138,9 @@ export const routes: readonly Route[] = [
     path: '/v2/processes/{processId}',
     dir: 'process-cancel',
     integrations: ['registry', 'authority'],
-    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+    // The process (owner-filtered Query), the registry's record or the zones' headers; one
+    // transaction (updates, the open-request marker deleted, the identifier listing put); Idempotency-Key records.
+    table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     summary: 'Cancel a waiting transfer (at the registry; refunded) or a certificate request still validating; Idempotency-Key supported.',
   },
   {
@@ -147,7 +149,9 @@ export const routes: readonly Route[] = [
     path: '/v2/processes/{processId}/resend',
     dir: 'process-resend',
     integrations: ['registry', 'authority'],
-    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+    // The process, the registry's record; one update or transaction; Idempotency-Key records (a
+    // replay reads one, a refused request deletes its claim).
+    table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     summary: "Resend a pendingfoa transfer's FOA e-mail or a certificate request's DCV e-mails; Idempotency-Key supported.",
   },
   {
@@ -163,7 +167,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/tlds/{tld}/info',
     dir: 'tld-info',
-    table: { actions: ['BatchGetItem'], only: ['provider'] },
+    table: { actions: ['BatchGetItem'], only: ['provider', 'extension'] },
     summary: 'The metadata of the registry serving a TLD (longest match), in the shape the SDKs read: applicableFor, provider, metadata.',
   },
   {
@@ -214,7 +218,7 @@ export const jobs: readonly Job[] = [
     id: 'transfer-poll',
     dir: 'transfer-poll',
     integrations: ['registry'],
-    table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
+    table: { actions: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 10,
     summary: "Applies the registry's answers to pending transfers whose actionDate has passed (completes, rejects, fails).",

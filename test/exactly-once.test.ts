@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../shared/db/client.ts';
 import { leaseMs } from '../shared/http/idempotency.ts';
-import type { ApiResponse } from './support/api.ts';
+import { type ApiResponse, call } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
@@ -103,6 +103,52 @@ describe('Idempotency-Key: replays are the first answer, byte for byte', () => {
     expect(first.status).toBe(202);
     expect(wire(replay)).toEqual(wire(first));
     expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+});
+
+describe('Idempotency-Key on cancel and resend: the answer commits with the work, replays are the same bytes', () => {
+  /** Writes of a keyed request: the key's claim, then exactly one write holding the work and the key. */
+  function expectOneWrite(details: { command: string; partitions: string[] }[], work: string, operation: string) {
+    const writes = details.filter((d) => !/^(Get|BatchGet|Query)/.test(d.command) && !d.partitions.some((p) => p.startsWith('REGISTRY')));
+    expect(writes.map((d) => d.command)).toEqual(['PutItemCommand', 'TransactWriteItemsCommand']);
+    expect(writes[0]?.partitions).toEqual([expect.stringMatching(new RegExp(`^IDEMPOTENCY#${operation}#`))]);
+    expect(writes[1]?.partitions).toEqual(expect.arrayContaining([work, writes[0]?.partitions[0]]));
+  }
+
+  it('cancels a waiting transfer and a certificate request in one transaction with the key, and replays each byte for byte', async () => {
+    const name = 'once-cancel.com';
+    await sandboxDomain(name, { transfer: { stages: [{ status: 'pending', seconds: 86_400 }], outcome: 'completed' } });
+    const started = await transfer(name, body);
+    const certificate = await testCertificate();
+    const renewal = await renew(certificate.id, { period: 12, csr });
+    for (const id of [started.headers['x-process-id'], renewal.headers['x-process-id']]) {
+      const headers = key();
+      const { result: first, details } = await recordTableCalls(() => call('DELETE', `/v2/processes/${id}`, { headers }));
+      expect(first.status).toBe(200);
+      expect(first.body.status).toBe('CANCELLED');
+      expectOneWrite(details, `PROCESS#${id}`, 'cancel');
+      const replay = await call('DELETE', `/v2/processes/${id}`, { headers });
+      expect(wire(replay)).toEqual(wire(first));
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    }
+  });
+
+  it("resends a transfer's FOA and a certificate request's DCV e-mails in one write with the key, and replays each byte for byte", async () => {
+    const name = 'once-resend.com';
+    await sandboxDomain(name, { transfer: { stages: [{ status: 'pendingfoa', seconds: 86_400 }], outcome: 'completed' } });
+    const started = await transfer(name, body);
+    const dcv = [{ commonName: 'www.demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl' }];
+    const renewal = await renew((await testCertificate()).id, { period: 12, csr, dcv });
+    expect(renewal.status).toBe(202);
+    for (const id of [started.headers['x-process-id'], renewal.headers['x-process-id']]) {
+      const headers = key();
+      const { result: first, details } = await recordTableCalls(() => call('POST', `/v2/processes/${id}/resend`, { headers }));
+      expect(first.status).toBe(200);
+      expectOneWrite(details, `PROCESS#${id}`, 'resend');
+      const replay = await call('POST', `/v2/processes/${id}/resend`, { headers });
+      expect(wire(replay)).toEqual(wire(first));
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { methodsOf, routes } from '../shared/routes.ts';
 import { apiEvent, call, invoke } from './support/api.ts';
 import { renew } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
-import { demoBody, transfer } from './support/transfer.ts';
+import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
  * HTTP done right (contract section 1): HEAD, If-None-Match, WWW-Authenticate, repeated query
@@ -24,7 +24,20 @@ const getUrls: Record<string, string> = {
   zone: '/v2/domains/demo-shop.nl/zone',
   'process-info': '/v2/processes/501/info',
   openapi: '/v2/openapi.json',
+  process: '/v2/processes/501',
+  processes: '/v2/processes?limit=5&total=true',
+  'tld-info': '/v2/tlds/nl/info',
+  provider: '/v2/providers/sidn',
+  'provider-by-kind': '/v2/providers/REGISTRY/nominet',
 };
+
+/** The transfer info of a transfer started for the purpose (the demo data holds none). */
+async function transferInfoUrl(): Promise<string> {
+  const name = `head-${process.pid}.com`;
+  await sandboxDomain(name);
+  const started = await transfer(name, { ...demoBody, authcode: 'TEST-CODE' });
+  return `/v2/domains/${name}/transfer/${started.headers['x-process-id']}`;
+}
 
 const withoutRequestId = (headers: Record<string, string>) => {
   const { 'x-request-id': _id, ...rest } = headers;
@@ -102,7 +115,7 @@ describe('HEAD on every GET route (contract section 1)', () => {
   it.each(routes.filter((r) => r.method === 'GET').map((r) => [r.id]))(
     'answers HEAD on %s with the GET status and headers, no body',
     async (id) => {
-      const url = getUrls[id] as string;
+      const url = id === 'transfer-info' ? await transferInfoUrl() : (getUrls[id] as string);
       const get = await call('GET', url);
       const head = await call('HEAD', url);
       expect(get.status).toBe(200);

@@ -80,7 +80,9 @@ describe('DELETE /v2/processes/{processId}: a pending transfer', () => {
       type: 'domain',
       action: 'transfer',
       identifier: name,
-      billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true, total: 1049 }],
+      billables: [
+        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true, total: 1049 },
+      ],
       command: { domainName: name, customer: 'demo', registrant: 'demo-registrant' },
       refund: { EUR: 1049 },
     });
@@ -320,7 +322,9 @@ describe('DELETE /v2/processes/{processId}: a certificate request still validati
       resumeTypes: [],
       type: 'certificate',
       action: 'renew',
-      billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, refundable: true, total: 1295 }],
+      billables: [
+        { product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, amount: 1295, providerName: 'sectigo', refundable: true, total: 1295 },
+      ],
       refund: { EUR: 1295 },
     });
     expect(res.body.statusDetail).toBeUndefined();

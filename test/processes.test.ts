@@ -294,7 +294,9 @@ describe('GET /v2/processes/{processId} of a transfer', () => {
       type: 'domain',
       action: 'transfer',
       identifier: 'get-one.com',
-      billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, refundable: true, total: 1049 }],
+      billables: [
+        { product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true, total: 1049 },
+      ],
       command: { domainName: 'get-one.com', customer: 'demo', registrant: 'demo-registrant', period: 12 },
     });
     expect(res.raw).not.toContain('TEST-CODE');

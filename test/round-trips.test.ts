@@ -58,10 +58,10 @@ const expected: Record<string, Expected> = {
     idempotency: 1,
     commands: ['PutItem', 'Query', 'BatchGetItem', 'Query', 'Query', 'TransactWriteItems'],
   },
-  // The follow-up operations (issue 15). Reads: one GetItem of the process; the transfer info too;
+  // The follow-up operations (issue 15). Reads: the process (a Query of its key the table filters to the caller's, as every owned object is read); the transfer info too;
   // the TLD info one BatchGet of the extension index; the provider one GetItem.
-  process: { own: 1, commands: ['GetItem'], read: 1 },
-  'transfer info': { own: 1, commands: ['GetItem'], read: 1 },
+  process: { own: 1, commands: ['Query'], read: 1 },
+  'transfer info': { own: 1, commands: ['Query'], read: 1 },
   'TLD info': { own: 1, commands: ['BatchGetItem'], read: 2 },
   provider: { own: 1, commands: ['GetItem'], read: 1 },
   // The list at 10,000 processes of one customer: a page reads what it shows; an exact status
@@ -75,19 +75,20 @@ const expected: Record<string, Expected> = {
   'process list, exact status, total=true': { own: 2, commands: queries(2), read: 150 },
   'process list, total=true': { own: 11, commands: queries(11), read: 10_010 },
   'process list, offset 9990': { own: 10, commands: queries(10), read: 10_000 },
-  // Cancel and resend: the process (strongly consistent), the registry's look and its record (a
+  // Cancel and resend: the process (strongly consistent, owner-filtered), the registry's look and its record (a
   // stand-in for EPP), one transaction; a certificate's zones in one BatchGet; a DCV resend one
   // conditional update.
-  'cancel, pending transfer': { own: 2, registry: 2, commands: ['GetItem', 'BatchGetItem', 'UpdateItem', 'TransactWriteItems'] },
-  'cancel, certificate request': { own: 3, commands: ['GetItem', 'BatchGetItem', 'TransactWriteItems'] },
+  'cancel, pending transfer': { own: 2, registry: 2, commands: ['Query', 'BatchGetItem', 'UpdateItem', 'TransactWriteItems'] },
+  'cancel, certificate request': { own: 3, commands: ['Query', 'BatchGetItem', 'TransactWriteItems'] },
+  // The key's claim; its answer commits in the cancellation's transaction.
   'cancel, Idempotency-Key': {
     own: 2,
-    idempotency: 2,
+    idempotency: 1,
     registry: 2,
-    commands: ['PutItem', 'GetItem', 'BatchGetItem', 'UpdateItem', 'TransactWriteItems', 'UpdateItem'],
+    commands: ['PutItem', 'Query', 'BatchGetItem', 'UpdateItem', 'TransactWriteItems'],
   },
-  'resend, FOA of a transfer': { own: 2, registry: 2, commands: ['GetItem', 'BatchGetItem', 'UpdateItem', 'TransactWriteItems'] },
-  'resend, DCV e-mail': { own: 2, commands: ['GetItem', 'UpdateItem'] },
+  'resend, FOA of a transfer': { own: 2, registry: 2, commands: ['Query', 'BatchGetItem', 'UpdateItem', 'TransactWriteItems'] },
+  'resend, DCV e-mail': { own: 2, commands: ['Query', 'UpdateItem'] },
 };
 
 describe('DynamoDB round trips per request (warm API key)', () => {
@@ -146,6 +147,7 @@ describe("another customer's object answers like a missing one, in work too", ()
   it.each([
     ['zone', 'GET', '/v2/domains/other-site.com/zone', '/v2/domains/nosuch-site.com/zone', undefined],
     ['process info', 'GET', '/v2/processes/601/info', '/v2/processes/699/info', undefined],
+    ['process', 'GET', '/v2/processes/601', '/v2/processes/699', undefined],
     [
       'renew quote',
       'POST',

@@ -98,7 +98,7 @@ describe("each function's table use is what it declares", () => {
     // resend of a transfer and of a certificate request, with and without Idempotency-Key.
     await as('process', () => call('GET', '/v2/processes/501'));
     await as('processes', () => call('GET', '/v2/processes?status=RUNNING&total=true'));
-    await as('processes', () => call('GET', '/v2/processes?identifier=demo-shop.nl'));
+    await as('processes', () => call('GET', '/v2/processes?identifier=shop.demo-secure.com'));
     await as('processes', () => call('GET', '/v2/processes?detailStatus=SSL_REQUIRES_ATTENTION&order=-createdDate'));
     await as('tld-info', () => call('GET', '/v2/tlds/co.uk/info'));
     await as('provider', () => call('GET', '/v2/providers/sidn'));
@@ -110,6 +110,10 @@ describe("each function's table use is what it declares", () => {
     await as('transfer-info', () => call('GET', `/v2/domains/${waiting}/transfer/${transferId}`));
     await as('process-resend', () => call('POST', `/v2/processes/${transferId}/resend`, { headers: { 'Idempotency-Key': 'grants-5' } }));
     await as('process-cancel', () => call('DELETE', `/v2/processes/${transferId}`, { headers: { 'Idempotency-Key': 'grants-6' } }));
+    // A replay reads the key's answer; a refusal (the transfer is cancelled now) releases its claim.
+    await as('process-cancel', () => call('DELETE', `/v2/processes/${transferId}`, { headers: { 'Idempotency-Key': 'grants-6' } }));
+    await as('process-resend', () => call('POST', `/v2/processes/${transferId}/resend`, { headers: { 'Idempotency-Key': 'grants-7' } }));
+    await as('process-resend', () => call('POST', `/v2/processes/${transferId}/resend`, { headers: { 'Idempotency-Key': 'grants-5' } }));
     const dcv = [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }];
     const emailed = await renew((await testCertificate()).id, { period: 12, csr, dcv });
     await as('process-resend', () => call('POST', `/v2/processes/${emailed.headers['x-process-id']}/resend`));

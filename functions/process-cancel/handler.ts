@@ -6,5 +6,5 @@ import { ProcessCancelRequest } from './schema.ts';
 /** DELETE /v2/processes/{processId}: cancels a waiting transfer or a certificate request still validating; 200 with the process. */
 export const handler = endpoint(
   { route: 'process-cancel', request: ProcessCancelRequest, idempotency: idempotency('cancel') },
-  ({ input, principal }) => cancelProcess(input.path.processId, principal.customer),
+  ({ input, principal }, commitWith) => cancelProcess(input.path.processId, principal.customer, commitWith),
 );

@@ -39,6 +39,15 @@ const sqliteMeaning: Record<string, string> = {
   '26': 'is corrupt: it is not an SQLite database',
 };
 
+/** The text of a line's last `[...]` group when the line ends with it (string scanning, no backtracking). */
+function lastBracketed(line: string): string | undefined {
+  const trimmed = line.trimEnd();
+  if (!trimmed.endsWith(']')) return undefined;
+  const open = trimmed.lastIndexOf('[');
+  const inner = open < 0 ? '' : trimmed.slice(open + 1, -1);
+  return inner.length > 0 && !inner.includes(']') ? inner : undefined;
+}
+
 /**
  * The last database error in DynamoDB Local's output (sqlite4java logs `SQLiteException: [code]
  * ... [message]`), in one line naming where the database is; undefined when there is none.
@@ -48,7 +57,7 @@ export function sqliteFailureOf(output: string, dataDir: string | undefined): st
   const last = lines.at(-1);
   if (!last) return undefined;
   const [, code, rest] = last as unknown as [string, string, string];
-  const message = /\[([^\]]+)\]\s*$/.exec(rest)?.[1] ?? rest.trim();
+  const message = lastBracketed(rest) ?? rest.trim();
   const where = dataDir ? `The data dir ${resolve(dataDir)} cannot be used: its database` : 'DynamoDB Local failed: its database';
   return `${where} ${sqliteMeaning[code] ?? 'failed'} (SQLite error ${code}: ${message}).`;
 }

@@ -65,12 +65,19 @@ function refuseUnparsable(error: Error & { code?: string }, socket: Duplex): voi
 }
 
 /** Writes an answer; a HEAD gets the headers only (with the length of the body it would have had, when known). */
-function send(res: ServerResponse, out: StaticAnswer, method: string | undefined, extra: Record<string, string> = {}): void {
-  const length = Buffer.byteLength(out.body);
+function send(
+  res: ServerResponse,
+  out: StaticAnswer & { binary?: Buffer },
+  method: string | undefined,
+  extra: Record<string, string> = {},
+): void {
+  // A compressed answer goes out as its bytes, as API Gateway sends a base64 result (binary media types).
+  const body = out.binary ?? out.body;
+  const length = Buffer.byteLength(body);
   // A HEAD of the API arrives without its body (the handler drops it), a 304 has none: no length to tell then.
   const known = length > 0 || (method !== 'HEAD' && out.status !== 304) ? { 'Content-Length': String(length) } : {};
   res.writeHead(out.status, { ...out.headers, ...known, ...extra });
-  res.end(method === 'HEAD' ? undefined : out.body);
+  res.end(method === 'HEAD' ? undefined : body);
 }
 
 /** Serves the API over HTTP through the local gateway (the route table, authorizer and handlers), and the docs page at /docs. */

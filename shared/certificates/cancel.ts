@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { recordCertificateCancel } from '../db/repositories/certificate-requests.ts';
+import type { Commitment } from '../db/repositories/commit-with.ts';
 import { getProcess } from '../db/repositories/processes.ts';
 import { removeDcvRecordsItems, type ZoneRecordRef } from '../db/repositories/zone-writes.ts';
 import { ObjectStatusProhibitsOperation, ProviderUnavailable } from '../errors.ts';
@@ -57,13 +58,19 @@ export async function gatewayFor(process: ProcessRecord, state: CertificateProce
 }
 
 /** Cancels a certificate request at `at`; answers the process as it ends, CANCELLED. */
-export async function cancelCertificateRequest(process: ProcessRecord, at: Date): Promise<ProcessRecord> {
+export async function cancelCertificateRequest(
+  process: ProcessRecord,
+  at: Date,
+  commit?: (ended: ProcessRecord) => Commitment,
+): Promise<ProcessRecord> {
   const state = certificateStateOf(process);
   if (!certificateResumeTypes(process, state).includes('CANCEL')) throw prohibited(process, 'be cancelled');
   (await gatewayFor(process, state)).cancel(requestView(process.id, state, new Date(process.createdDate)), at);
   const now = toWireTime(at);
   const refund = refundOf(process.billables, process.currency);
   const note = { createdDate: now, type: 'OUTGOING' as const, message: 'Cancelled at the request of the customer.' };
+  const details = { ...state, notes: [...state.notes, note] };
+  const ended: ProcessRecord = { ...process, status: 'CANCELLED', updatedDate: now, ...(refund ? { refund } : {}), details };
   for (let attempt = 0; attempt < attempts; attempt++) {
     const zoneItems = await removeDcvRecordsItems(process.customer, addedRecords(state), now);
     const outcome = await recordCertificateCancel({
@@ -73,11 +80,9 @@ export async function cancelCertificateRequest(process: ProcessRecord, at: Date)
       note,
       at: now,
       zoneItems,
+      ...(commit ? { commitment: commit(ended) } : {}),
     });
-    if (outcome === 'cancelled') {
-      const details = { ...state, notes: [...state.notes, note] };
-      return { ...process, status: 'CANCELLED', updatedDate: now, ...(refund ? { refund } : {}), details };
-    }
+    if (outcome === 'cancelled') return ended;
     if (outcome === 'raced') {
       const fresh = await getProcess(process.id, process.customer, true);
       if (fresh?.status === 'CANCELLED') return fresh;

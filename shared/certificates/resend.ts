@@ -1,4 +1,5 @@
 import { recordDcvEmailResend } from '../db/repositories/certificate-requests.ts';
+import type { Commitment } from '../db/repositories/commit-with.ts';
 import { getProcess } from '../db/repositories/processes.ts';
 import { certificateResumeTypes, maxDcvEmailResends, unapprovedEmailEntries } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
@@ -13,7 +14,11 @@ import { requestView } from './issue.ts';
  * maxDcvEmailResends times. It leaves the validations alone, so it never overwrites what the DCV
  * check records meanwhile.
  */
-export async function resendDcvEmails(process: ProcessRecord, at: Date): Promise<ProcessRecord> {
+export async function resendDcvEmails(
+  process: ProcessRecord,
+  at: Date,
+  commit?: (resent: ProcessRecord) => Commitment,
+): Promise<ProcessRecord> {
   const state = certificateStateOf(process);
   if (!certificateResumeTypes(process, state).includes('RESEND')) throw prohibited(process, 'resend its DCV e-mails');
   const entries = unapprovedEmailEntries(state);
@@ -21,9 +26,10 @@ export async function resendDcvEmails(process: ProcessRecord, at: Date): Promise
   const resend = gateway.resendDcvEmails(requestView(process.id, state, new Date(process.createdDate)), entries, at);
   const to = entries.map((e) => `${e.commonName} (to ${e.email})`).join(', ');
   const note = { createdDate: resend.date, type: 'OUTGOING' as const, message: `The DCV e-mail was sent again for ${to}.` };
-  if (!(await recordDcvEmailResend(process.id, resend, note, maxDcvEmailResends))) {
+  const details = { ...state, notes: [...state.notes, note], dcvEmailResends: [...(state.dcvEmailResends ?? []), resend] };
+  const resent: ProcessRecord = { ...process, updatedDate: resend.date, details };
+  if (!(await recordDcvEmailResend(process.id, resend, note, maxDcvEmailResends, commit?.(resent)))) {
     throw prohibited((await getProcess(process.id, process.customer, true)) ?? process, 'resend its DCV e-mails');
   }
-  const details = { ...state, notes: [...state.notes, note], dcvEmailResends: [...(state.dcvEmailResends ?? []), resend] };
-  return { ...process, updatedDate: resend.date, details };
+  return resent;
 }

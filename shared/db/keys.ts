@@ -21,6 +21,7 @@ export interface ItemKey {
 export const keyKinds = {
   apiKey: 'APIKEY#',
   provider: 'PROVIDER#',
+  extension: 'EXTENSION#',
   priceList: 'PRICELIST#',
   rates: 'RATES#',
   domain: 'DOMAIN#',
@@ -71,7 +72,7 @@ export const keys = {
   /** Registry (and later certificate authority) metadata, by kind and name. */
   provider: (kind: string, name: string): ItemKey => ({ pk: `${keyKinds.provider}${kind}#${name}`, sk: 'PROVIDER' }),
   /** Which registry serves an extension (`co.uk`, `uk`); looked up longest match first. */
-  providerExtension: (extension: string): ItemKey => ({ pk: `EXTENSION#${extension}`, sk: 'EXTENSION' }),
+  providerExtension: (extension: string): ItemKey => ({ pk: `${keyKinds.extension}${extension}`, sk: 'EXTENSION' }),
 
   /** Atomic counters (ADD), e.g. the process id sequence. */
   counter: (name: string): ItemKey => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' }),

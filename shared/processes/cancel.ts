@@ -1,4 +1,5 @@
 import { cancelCertificateRequest } from '../certificates/cancel.ts';
+import { type Commitment, type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getCustomer } from '../db/repositories/customers.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { isTransferProcess } from '../model/transfer.ts';
@@ -25,11 +26,19 @@ async function withCurrency(process: ProcessRecord): Promise<ProcessRecord> {
   return customer ? { ...process, currency: customer.currency } : process;
 }
 
-/** Cancels a process of the caller; answers it as it ends. */
-export async function cancelProcess(id: number, customer: string): Promise<ProcessView> {
+/**
+ * Cancels a process of the caller; answers it as it ends. `commitWith` (an Idempotency-Key's
+ * answer) commits in the same transaction as the cancellation.
+ */
+export async function cancelProcess(
+  id: number,
+  customer: string,
+  commitWith: CommitWith<ProcessView> = commitNothing,
+): Promise<ProcessView> {
   const process = await withCurrency(await ownProcess(id, customer));
   const at = now();
-  if (isTransferProcess(process)) return processViewOf(await cancelTransfer(process, at));
-  if (process.type === 'certificate') return processViewOf(await cancelCertificateRequest(process, at));
+  const commit = (ended: ProcessRecord): Commitment => commitWith(processViewOf(ended));
+  if (isTransferProcess(process)) return processViewOf(await cancelTransfer(process, at, commit));
+  if (process.type === 'certificate') return processViewOf(await cancelCertificateRequest(process, at, commit));
   throw notOffered(process, 'be cancelled');
 }

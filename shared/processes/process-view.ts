@@ -76,7 +76,9 @@ export const process501 = {
   type: 'certificate',
   action: 'request',
   identifier: 'shop.demo-secure.com',
-  billables: [{ product: 'ssl_sectigo_ov', action: 'REQUEST', quantity: 1, amount: 6900, refundable: true, total: 6900 }],
+  billables: [
+    { product: 'ssl_sectigo_ov', action: 'REQUEST', quantity: 1, amount: 6900, providerName: 'sectigo', refundable: true, total: 6900 },
+  ],
   command: {
     product: 'ssl_sectigo_ov',
     period: 12,

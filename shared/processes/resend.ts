@@ -1,4 +1,6 @@
 import { resendDcvEmails } from '../certificates/resend.ts';
+import { type Commitment, type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
+import type { ProcessRecord } from '../model/process.ts';
 import { isTransferProcess } from '../model/transfer.ts';
 import { now } from '../time.ts';
 import { resendFoa } from '../transfer/resend.ts';
@@ -13,10 +15,16 @@ import { processViewOf } from './view.ts';
  * shared/certificates/resend.ts). Answers the process with the resend recorded (`updatedDate`;
  * a certificate request also gets a note). Anywhere else: 400 ObjectStatusProhibitsOperation.
  */
-export async function resendProcess(id: number, customer: string): Promise<ProcessView> {
+export async function resendProcess(
+  id: number,
+  customer: string,
+  commitWith: CommitWith<ProcessView> = commitNothing,
+): Promise<ProcessView> {
   const process = await ownProcess(id, customer);
   const at = now();
-  if (isTransferProcess(process)) return processViewOf(await resendFoa(process, at));
-  if (process.type === 'certificate') return processViewOf(await resendDcvEmails(process, at));
+  // An Idempotency-Key's answer commits in the same write as the resend.
+  const commit = (resent: ProcessRecord): Commitment => commitWith(processViewOf(resent));
+  if (isTransferProcess(process)) return processViewOf(await resendFoa(process, at, commit));
+  if (process.type === 'certificate') return processViewOf(await resendDcvEmails(process, at, commit));
   throw notOffered(process, 'resend an e-mail');
 }

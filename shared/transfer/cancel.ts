@@ -1,3 +1,4 @@
+import type { Commitment } from '../db/repositories/commit-with.ts';
 import { getProcess } from '../db/repositories/processes.ts';
 import { recordTransferMove } from '../db/repositories/transfers.ts';
 import { ObjectStatusProhibitsOperation, ProviderUnavailable } from '../errors.ts';
@@ -40,7 +41,7 @@ async function reread(process: ProcessRecord): Promise<ProcessRecord> {
 }
 
 /** Cancels a transfer process at `at`; answers the process as it ends, CANCELLED. */
-export async function cancelTransfer(read: ProcessRecord, at: Date): Promise<ProcessRecord> {
+export async function cancelTransfer(read: ProcessRecord, at: Date, commit?: (ended: ProcessRecord) => Commitment): Promise<ProcessRecord> {
   let process = read;
   for (let attempt = 0; attempt < attempts; attempt++) {
     if (process.status === 'CANCELLED' && attempt > 0) return process;
@@ -53,7 +54,7 @@ export async function cancelTransfer(read: ProcessRecord, at: Date): Promise<Pro
       );
     }
     const move = moveOf(process, state, at, undefined);
-    if (move && (await recordTransferMove(move, pendingStateOf(process)))) return move.process;
+    if (move && (await recordTransferMove(move, pendingStateOf(process), commit?.(move.process)))) return move.process;
     process = await reread(process);
   }
   throw new ProviderUnavailable(`The transfer of process ${read.id} kept changing while it was cancelled; retry.`, 1);

@@ -1,3 +1,4 @@
+import type { Commitment } from '../db/repositories/commit-with.ts';
 import { getProcess } from '../db/repositories/processes.ts';
 import { recordTransferMove } from '../db/repositories/transfers.ts';
 import { ProviderUnavailable } from '../errors.ts';
@@ -18,7 +19,7 @@ import { prohibited, referenceOf } from './cancel.ts';
 const attempts = 5;
 
 /** Resends the FOA e-mail of a transfer process at `at`; answers the process with the resend recorded. */
-export async function resendFoa(read: ProcessRecord, at: Date): Promise<ProcessRecord> {
+export async function resendFoa(read: ProcessRecord, at: Date, commit?: (resent: ProcessRecord) => Commitment): Promise<ProcessRecord> {
   let process = read;
   const resendable = (p: ProcessRecord) => transferResumeTypes(p, transferDetailsOf(p)).includes('RESEND');
   if (!resendable(process)) throw prohibited(process, 'resend its FOA e-mail');
@@ -30,7 +31,8 @@ export async function resendFoa(read: ProcessRecord, at: Date): Promise<ProcessR
     const details: TransferDetails = { ...d, version: d.version + 1, foaResent: [...(d.foaResent ?? []), now] };
     const resent: ProcessRecord = { ...process, updatedDate: now, details };
     const previous = pendingStateOf(process);
-    if (await recordTransferMove({ process: resent, lock: { ...previous, version: details.version } }, previous)) return resent;
+    if (await recordTransferMove({ process: resent, lock: { ...previous, version: details.version } }, previous, commit?.(resent)))
+      return resent;
     const fresh = await getProcess(process.id, process.customer, true);
     if (!fresh) throw new Error(`Process ${process.id} vanished`);
     process = fresh;

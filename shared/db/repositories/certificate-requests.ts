@@ -228,8 +228,10 @@ export interface CertificateCancel {
   refund?: Amounts;
   note: object;
   at: string;
-  /** Items removing the DCV records the request added (zones.ts), joined to the transaction. */
+  /** Items removing the DCV records the request added (zone-writes.ts), joined to the transaction. */
   zoneItems: TransactItem[];
+  /** What commits with the cancellation (commit-with.ts), after the zones' items. */
+  commitment?: Commitment;
 }
 
 /**
@@ -276,13 +278,15 @@ export async function recordCertificateCancel(c: CertificateCancel): Promise<'ca
   }
   const zonesFrom = items.length;
   items.push(...c.zoneItems);
+  const zonesTo = items.length;
+  items.push(...itemsOf(c.commitment));
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return 'cancelled';
   } catch (error) {
     const codes = cancellationCodes(error);
     if (codes?.[0] === 'ConditionalCheckFailed') return 'raced';
-    if (codes?.slice(zonesFrom).includes('ConditionalCheckFailed')) return 'zone-changed';
+    if (codes?.slice(zonesFrom, zonesTo).includes('ConditionalCheckFailed')) return 'zone-changed';
     throw error;
   }
 }
@@ -297,30 +301,33 @@ export async function recordDcvEmailResend(
   resend: { date: string; commonNames: string[] },
   note: object,
   max: number,
+  commitment?: Commitment,
 ): Promise<boolean> {
+  const update = {
+    TableName: tableName(),
+    Key: keys.processById(processId),
+    UpdateExpression:
+      'SET details.dcvEmailResends = list_append(if_not_exists(details.dcvEmailResends, :none), :resend), details.notes = list_append(details.notes, :note), updatedDate = :now',
+    ConditionExpression: '#status = :running AND (attribute_not_exists(details.dcvEmailResends) OR size(details.dcvEmailResends) < :max)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':none': [],
+      ':resend': [resend],
+      ':note': [note],
+      ':now': resend.date,
+      ':running': 'RUNNING',
+      ':max': max,
+    },
+  };
+  const others = itemsOf(commitment);
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.processById(processId),
-        UpdateExpression:
-          'SET details.dcvEmailResends = list_append(if_not_exists(details.dcvEmailResends, :none), :resend), details.notes = list_append(details.notes, :note), updatedDate = :now',
-        ConditionExpression:
-          '#status = :running AND (attribute_not_exists(details.dcvEmailResends) OR size(details.dcvEmailResends) < :max)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':none': [],
-          ':resend': [resend],
-          ':note': [note],
-          ':now': resend.date,
-          ':running': 'RUNNING',
-          ':max': max,
-        },
-      }),
-    );
+    // With something to commit along (an Idempotency-Key's answer), one transaction; else one update.
+    if (others.length > 0) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...others] }));
+    else await db().send(new UpdateCommand(update));
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }

@@ -246,12 +246,12 @@ function lockCondition(lock: TransferLock) {
  * on completion the domain in the account and its zone. False when another worker moved or ended
  * the transfer first.
  */
-export async function recordTransferMove(move: TransferMove, previous: TransferLock): Promise<boolean> {
-  if (move.lock) return guarded(waitingItems(move.process, previous, move.lock));
+export async function recordTransferMove(move: TransferMove, previous: TransferLock, commitment?: Commitment): Promise<boolean> {
+  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment)]);
   const zone = zoneWrite();
   await zone.stage(move.zone);
   try {
-    const recorded = await guarded(finalItems(move, previous, zone));
+    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment)]);
     if (!recorded) await zone.discardIfCancelled(undefined);
     return recorded;
   } catch (error) {
