@@ -9,7 +9,7 @@ import type { ApiRequest, Idempotency } from './pipeline.ts';
 import { jsonContentType, type Reply, serializeBody } from './response.ts';
 
 /**
- * The `Idempotency-Key` of the state-changing operations (transfer, renew): exactly once, across
+ * The `Idempotency-Key` of the state-changing operations (transfer, renew, cancel, resend): exactly once, across
  * crashes (docs/reliability.md, "Exactly once"). The policy lives here; the records are the data
  * layer's (shared/db/repositories/idempotency.ts).
  *
