@@ -2,6 +2,8 @@ import { batchWriteAll } from '../shared/db/items.ts';
 import { putDomain } from '../shared/db/repositories/domains.ts';
 import { priceItem } from '../shared/db/repositories/prices.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import type { DomainRecord } from '../shared/model/domain.ts';
+import type { ZoneRecord, ZoneRecordEntry } from '../shared/model/zone.ts';
 
 /**
  * The real sizes of issue 16, built through the repositories in bulk, for the benchmark
@@ -14,12 +16,12 @@ export const bigZoneRecords = 10_000;
 export const bigListCustomer = 'bench-scale';
 export const bigListEntries = 60_000;
 
-/** A domain of `customer` with a zone of 10,000 A and TXT records (hosts with an address and a verification string each). */
-export async function writeBigZone(customer = 'demo'): Promise<void> {
-  await putDomain({
-    domainName: bigZoneName,
+/** A registered domain of `customer` with nothing set, for a zone to hang on (the bench and the zone tests). */
+export function sampleDomain(domainName: string, customer = 'demo', registry = 'verisign'): DomainRecord {
+  return {
+    domainName,
     customer,
-    registry: 'verisign',
+    registry,
     registrant: 'demo-registrant',
     contacts: [],
     ns: [],
@@ -30,11 +32,15 @@ export async function writeBigZone(customer = 'demo'): Promise<void> {
     createdDate: '2026-01-01T00:00:00Z',
     updatedDate: '2026-01-01T00:00:00Z',
     expiryDate: '2027-01-01T00:00:00Z',
-  });
-  await putZone({
+  };
+}
+
+/** A managed BASIC zone of `customer` with these records and the demo SOA settings. */
+export function sampleZone(domainName: string, records: ZoneRecordEntry[], overrides: Partial<ZoneRecord> = {}): ZoneRecord {
+  return {
     id: 90_001,
-    domainName: bigZoneName,
-    customer,
+    domainName,
+    customer: 'demo',
     managed: true,
     service: 'BASIC',
     dnssec: false,
@@ -43,13 +49,21 @@ export async function writeBigZone(customer = 'demo'): Promise<void> {
     retry: 3600,
     expire: 604800,
     ttl: 3600,
-    records: Array.from({ length: bigZoneRecords }, (_, i) =>
-      i % 2 === 0
-        ? { name: `host${i}.${bigZoneName}`, type: 'A' as const, content: `198.51.100.${i % 250}`, ttl: 3600 }
-        : { name: `host${i - 1}.${bigZoneName}`, type: 'TXT' as const, content: `site-verification=${(i * 7919).toString(36)}`, ttl: 3600 },
-    ),
+    records,
     createdDate: '2026-01-01T00:00:00Z',
-  });
+    ...overrides,
+  };
+}
+
+/** A domain of `customer` with a zone of 10,000 A and TXT records (hosts with an address and a verification string each). */
+export async function writeBigZone(customer = 'demo'): Promise<void> {
+  await putDomain(sampleDomain(bigZoneName, customer));
+  const records = Array.from({ length: bigZoneRecords }, (_, i) =>
+    i % 2 === 0
+      ? { name: `host${i}.${bigZoneName}`, type: 'A' as const, content: `198.51.100.${i % 250}`, ttl: 3600 }
+      : { name: `host${i - 1}.${bigZoneName}`, type: 'TXT' as const, content: `site-verification=${(i * 7919).toString(36)}`, ttl: 3600 },
+  );
+  await putZone(sampleZone(bigZoneName, records, { customer }));
 }
 
 /** A price list of 60,000 entries for `customer` (30,000 products, REQUEST and RENEW each). */

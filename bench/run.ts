@@ -216,7 +216,7 @@ try {
     },
     {
       name: 'process',
-      bare: 'GetItem process',
+      bare: "Query process, the caller's item",
       handler: await load('process'),
       event: {
         method: 'GET',
@@ -224,7 +224,7 @@ try {
         resource: '/v2/processes/{processId}',
         pathParameters: { processId: '501' },
       },
-      call: getItem(keys.processById(501)),
+      call: ownedQuery(keys.processById(501)),
     },
   ];
   const overheadRows: (string | number)[][] = [];
@@ -295,6 +295,12 @@ try {
         resource: '/v2/processes/{processId}/info',
         pathParameters: { processId: '699' },
       },
+    },
+    {
+      name: 'process',
+      handler: await load('process'),
+      foreign: { method: 'GET', path: '/v2/processes/601', resource: '/v2/processes/{processId}', pathParameters: { processId: '601' } },
+      missing: { method: 'GET', path: '/v2/processes/699', resource: '/v2/processes/{processId}', pathParameters: { processId: '699' } },
     },
     { name: 'renew (quote)', handler: renewHandler, foreign: renewBody(2001), missing: renewBody(2999) },
   ];

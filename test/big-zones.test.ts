@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseZone } from 'dnsz';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sampleDomain, sampleZone } from '../bench/big-data.ts';
 import { migrateTable } from '../infra/migrate.ts';
 import { db } from '../shared/db/client.ts';
 import { queryPartition } from '../shared/db/items.ts';
@@ -22,40 +23,11 @@ import { recordTableCalls } from './support/sdk-calls.ts';
 
 /** A domain of `demo`, for a zone to hang on. */
 async function demoDomain(domainName: string): Promise<void> {
-  await putDomain({
-    domainName,
-    customer: 'demo',
-    registry: 'verisign',
-    registrant: 'demo-registrant',
-    contacts: [],
-    ns: [],
-    keyData: [],
-    privacyProtect: false,
-    autoRenew: true,
-    status: ['ok'],
-    createdDate: '2026-01-01T00:00:00Z',
-    updatedDate: '2026-01-01T00:00:00Z',
-    expiryDate: '2027-01-01T00:00:00Z',
-  });
+  await putDomain(sampleDomain(domainName));
 }
 
 function zoneOf(domainName: string, records: ZoneRecordEntry[], updatedDate = '2026-02-01T00:00:00Z'): ZoneRecord {
-  return {
-    id: 8000 + domainName.length,
-    domainName,
-    customer: 'demo',
-    managed: true,
-    service: 'BASIC',
-    dnssec: false,
-    hostMaster: 'hostmaster@demo-hosting.example',
-    refresh: 10800,
-    retry: 3600,
-    expire: 604800,
-    ttl: 3600,
-    records,
-    createdDate: '2026-01-01T00:00:00Z',
-    updatedDate,
-  };
+  return sampleZone(domainName, records, { id: 8000 + domainName.length, updatedDate });
 }
 
 /** `count` A records, `host00000.<domain>` onwards, in `192.0.2.x` / `198.51.100.x` (`variant` shifts the addresses). */

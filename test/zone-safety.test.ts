@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseZone } from 'dnsz';
 import { describe, expect, it } from 'vitest';
+import { sampleDomain, sampleZone } from '../bench/big-data.ts';
 import { parseDataset } from '../infra/dataset.ts';
 import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
@@ -31,21 +32,7 @@ const newlineInjection: ZoneRecordEntry = {
 const directiveInjection: ZoneRecordEntry = { name: '$ORIGIN evil.example.', type: 'TXT', content: 'x', ttl: 3600 };
 
 function zone(domainName: string, records: ZoneRecordEntry[]): ZoneRecord {
-  return {
-    id: 7001,
-    domainName,
-    customer: 'demo',
-    managed: true,
-    service: 'BASIC',
-    dnssec: false,
-    hostMaster: 'hostmaster@demo-hosting.example',
-    refresh: 10800,
-    retry: 3600,
-    expire: 604800,
-    ttl: 3600,
-    records,
-    createdDate: '2026-01-01T00:00:00Z',
-  };
+  return sampleZone(domainName, records, { id: 7001 });
 }
 
 function view(records: ZoneView['records']): ZoneView {
@@ -165,21 +152,7 @@ describe('the zone-file writer', () => {
 
   it('answers a stored record with a newline as JSON, and refuses to render it as a zone file (500, logged), never the injected line', async () => {
     // As an item written before records were checked: the old layout, records inline.
-    await putDomain({
-      domainName: 'legacy-inject.nl',
-      customer: 'demo',
-      registry: 'sidn',
-      registrant: 'demo-registrant',
-      contacts: [],
-      ns: [],
-      keyData: [],
-      privacyProtect: false,
-      autoRenew: true,
-      status: ['ok'],
-      createdDate: '2026-01-01T00:00:00Z',
-      updatedDate: '2026-01-01T00:00:00Z',
-      expiryDate: '2027-01-01T00:00:00Z',
-    });
+    await putDomain(sampleDomain('legacy-inject.nl', 'demo', 'sidn'));
     const legacy = zone('legacy-inject.nl', [{ ...newlineInjection, name: 'www.legacy-inject.nl' }]);
     await db().send(
       new PutCommand({ TableName: tableName(), Item: { ...legacy, ...keys.zone(legacy.domainName, 'demo'), entity: 'zone' } }),

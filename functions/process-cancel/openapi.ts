@@ -39,7 +39,17 @@ export const docs: OperationDocs = {
               type: 'domain',
               action: 'transfer',
               identifier: 'transfer-wait.com',
-              billables: [{ product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 899, providerName: 'verisign', refundable: true, total: 899 }],
+              billables: [
+                {
+                  product: 'domain_com',
+                  action: 'TRANSFER',
+                  quantity: 1,
+                  amount: 899,
+                  providerName: 'verisign',
+                  refundable: true,
+                  total: 899,
+                },
+              ],
               command: { domainName: 'transfer-wait.com', customer: 'demo', registrant: 'demo-registrant' },
               refund: { EUR: 899 },
             },

@@ -32,7 +32,17 @@ export const docs: OperationDocs = {
               type: 'domain',
               action: 'transfer',
               identifier: 'transfer-foa.net',
-              billables: [{ product: 'domain_net', action: 'TRANSFER', quantity: 1, amount: 1099, providerName: 'verisign', refundable: true, total: 1099 }],
+              billables: [
+                {
+                  product: 'domain_net',
+                  action: 'TRANSFER',
+                  quantity: 1,
+                  amount: 1099,
+                  providerName: 'verisign',
+                  refundable: true,
+                  total: 1099,
+                },
+              ],
               command: { domainName: 'transfer-foa.net', customer: 'demo', registrant: 'demo-registrant' },
             },
           },
