@@ -145,8 +145,10 @@ export async function getDomainAndZone(
     const items = first.items;
     let next = first.next;
     let pages = 1;
+    // The header is the caller's: the rest of the collection needs no filter (only the header's
+    // generation of records is taken from it).
     for (; next; pages++) {
-      const page = await collectionPage(domainName, next, consistent, options);
+      const page = await collectionPage(domainName, next, consistent);
       items.push(...page.items);
       next = page.next;
     }
