@@ -749,6 +749,8 @@ describe('POST /v2/domains/{domainName}/transfer: bounded reads', () => {
     const deep = `${'a.'.repeat(120)}nl`;
     const fourDeep = 'a.a.a.a.nl';
     expect(deep.length).toBeLessThanOrEqual(253);
+    // Once first, so that both measured requests find the same caches warm (the catalogue, the rates).
+    await itemsRead(fourDeep);
     const [deepRead, fourRead] = [await itemsRead(deep), await itemsRead(fourDeep)];
     expect(deepRead).toEqual({ status: 400, items: fourRead.items });
     expect(fourRead.status).toBe(400);

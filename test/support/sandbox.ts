@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** `npm start` as a process: the launcher itself, started with the same Node and tsx. */
 export interface Launcher {
@@ -70,15 +71,32 @@ export function exited(child: ChildProcess): Promise<number | null> {
 export async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
-    try {
-      process.kill(-pgid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
-      throw error;
-    }
+    if (liveMembers(pgid) === 0) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * The processes of a group that still run, from /proc: a zombie (`Z`, exited and waiting to be
+ * reaped by whoever inherited it, such as tsx's esbuild service once node is gone) runs nothing
+ * and holds nothing, so it does not count.
+ */
+function liveMembers(pgid: number): number {
+  let live = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp ...: the command may hold spaces and parentheses, so read after the last ')'.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') live++;
+  }
+  return live;
 }
 
 /** True once nothing answers at `endpoint` any more (polls up to `ms`). */
