@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bigListEntries, writeBigPriceList } from '../bench/big-data.ts';
 import { handler as pricelistHandler } from '../functions/pricelist/handler.ts';
 import { createGateway, integrationResponse, limits } from '../infra/local/gateway.ts';
 import { startServer } from '../infra/local/server.ts';
 import { db } from '../shared/db/client.ts';
-import { batchWriteAll } from '../shared/db/items.ts';
-import { priceItem } from '../shared/db/repositories/prices.ts';
 import { encodedResult, ok } from '../shared/http/response.ts';
 import { apiEvent, call, invoke } from './support/api.ts';
 
@@ -145,22 +144,9 @@ describe("API Gateway's and Lambda's limits in the local gateway", () => {
 
 describe('a price list of 60,000 entries', () => {
   const customer = 'demo';
-  const entries = 60_000;
+  const entries = bigListEntries;
 
-  beforeAll(async () => {
-    await batchWriteAll(
-      Array.from({ length: entries }, (_, i) => ({
-        put: priceItem({
-          customer,
-          product: `product_${String(Math.floor(i / 2)).padStart(5, '0')}`,
-          action: i % 2 === 0 ? 'REQUEST' : 'RENEW',
-          currency: 'EUR',
-          price: 1000 + i,
-          fromDate: '2026-01-01T00:00:00Z',
-        }),
-      })),
-    );
-  }, 300_000);
+  beforeAll(() => writeBigPriceList(customer), 300_000);
 
   const event = (headers: Record<string, string>) =>
     apiEvent({ method: 'GET', path: list, resource: '/v2/customers/{customer}/pricelist', pathParameters: { customer }, headers });
