@@ -66,10 +66,10 @@ export async function writeBigZone(customer = 'demo'): Promise<void> {
   await putZone(sampleZone(bigZoneName, records, { customer }));
 }
 
-/** A price list of 60,000 entries for `customer` (30,000 products, REQUEST and RENEW each). */
-export async function writeBigPriceList(customer = bigListCustomer): Promise<void> {
+/** A price list of `entries` entries (60,000 by default) for `customer`: half as many products, REQUEST and RENEW each. */
+export async function writeBigPriceList(customer = bigListCustomer, entries = bigListEntries): Promise<void> {
   await batchWriteAll(
-    Array.from({ length: bigListEntries }, (_, i) => ({
+    Array.from({ length: entries }, (_, i) => ({
       put: priceItem({
         customer,
         product: `product_${String(Math.floor(i / 2)).padStart(5, '0')}`,

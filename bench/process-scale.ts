@@ -1,9 +1,7 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
-import { db } from '../shared/db/client.ts';
+import { batchWriteAll } from '../shared/db/items.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { processIdentifierItem, processItem } from '../shared/db/repositories/processes.ts';
-import { tableName } from '../shared/db/table.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 
 /**
@@ -114,17 +112,5 @@ export async function loadScaleProcesses(count: number): Promise<void> {
     createdDate: '2026-06-01T00:00:00Z',
   });
   const items = Array.from({ length: count }, (_, i) => scaleProcess(i)).flatMap((p) => [processItem(p), processIdentifierItem(p)]);
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  for (let i = 0; i < batches.length; i += 8) {
-    await Promise.all(
-      batches.slice(i, i + 8).map(async (batch) => {
-        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length > 0) {
-          const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-          pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-        }
-      }),
-    );
-  }
+  await batchWriteAll(items.map((put) => ({ put })));
 }

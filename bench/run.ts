@@ -324,33 +324,10 @@ try {
   );
 
   // ---------------------------------------------------------------- 3. scale
-  const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { priceItem } = await import('../shared/db/repositories/prices.ts');
+  const { writeBigPriceList } = await import('./big-data.ts');
   const scaleCustomer = 'bench-scale';
   const entries = 5000;
-  const items = Array.from({ length: entries }, (_, i) =>
-    priceItem({
-      customer: scaleCustomer,
-      product: `product_${String(Math.floor(i / 2)).padStart(5, '0')}`,
-      action: i % 2 === 0 ? 'REQUEST' : 'RENEW',
-      currency: 'EUR',
-      price: 1000 + i,
-      fromDate: '2026-01-01T00:00:00Z',
-    }),
-  );
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  for (let i = 0; i < batches.length; i += 8) {
-    await Promise.all(
-      batches.slice(i, i + 8).map(async (batch) => {
-        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length > 0) {
-          const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-          pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-        }
-      }),
-    );
-  }
+  await writeBigPriceList(scaleCustomer, entries);
   const pricelist = await load('pricelist');
   const principal = { customer: scaleCustomer, user: 'bench', permissions: [] };
   const scaleEvent = {
@@ -460,7 +437,7 @@ try {
   );
 
   // ---------------------------------------------------------------- 4. real sizes
-  const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigPriceList, writeBigZone } = await import('./big-data.ts');
+  const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigZone } = await import('./big-data.ts');
   await writeBigZone();
   await writeBigPriceList();
   const zoneHandler = await load('zone');
