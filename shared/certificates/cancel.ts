@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { recordCertificateCancel } from '../db/repositories/certificate-requests.ts';
 import type { Commitment } from '../db/repositories/commit-with.ts';
 import { getProcess } from '../db/repositories/processes.ts';
-import { removeDcvRecordsItems, type ZoneRecordRef } from '../db/repositories/zone-writes.ts';
+import type { ZoneRecordRef } from '../db/repositories/zone-writes.ts';
 import { ObjectStatusProhibitsOperation, ProviderUnavailable } from '../errors.ts';
 import {
   type CertificateProcessState,
@@ -72,14 +72,13 @@ export async function cancelCertificateRequest(
   const details = { ...state, notes: [...state.notes, note] };
   const ended: ProcessRecord = { ...process, status: 'CANCELLED', updatedDate: now, ...(refund ? { refund } : {}), details };
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const zoneItems = await removeDcvRecordsItems(process.customer, addedRecords(state), now);
     const outcome = await recordCertificateCancel({
       process,
       ...(state.certificateId !== undefined ? { renews: state.certificateId } : {}),
       ...(refund ? { refund } : {}),
       note,
       at: now,
-      zoneItems,
+      dcvRecords: addedRecords(state),
       ...(commit ? { commitment: commit(ended) } : {}),
     });
     if (outcome === 'cancelled') return ended;

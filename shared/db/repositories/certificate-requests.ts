@@ -10,7 +10,7 @@ import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem,
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { processIdentifierItem, processItem } from './processes.ts';
-import { appendDcvRecordsItem } from './zone-writes.ts';
+import { appendDcvRecordsItem, removeDcvRecordsItems, type ZoneRecordRef } from './zone-writes.ts';
 import { parseZoneHead, type ZoneHead } from './zones.ts';
 
 /**
@@ -228,8 +228,8 @@ export interface CertificateCancel {
   refund?: Amounts;
   note: object;
   at: string;
-  /** Items removing the DCV records the request added (zone-writes.ts), joined to the transaction. */
-  zoneItems: TransactItem[];
+  /** The DCV records the request added; each leaves its zone in the same transaction (read first: zone-writes.ts), while the zone still holds it. */
+  dcvRecords: readonly ZoneRecordRef[];
   /** What commits with the cancellation (commit-with.ts), after the zones' items. */
   commitment?: Commitment;
 }
@@ -240,7 +240,7 @@ export interface CertificateCancel {
  * no longer looks at it), the renewed certificate drops its open renewal, and the DCV records the
  * request added leave the zones. `'raced'` when the process had stopped running (the DCV check
  * issued it, or another cancel came first); `'zone-changed'` when a zone changed between its read
- * and the transaction (read the zones again and retry). Nothing is written then.
+ * and the transaction (call again: each call reads the zones anew). Nothing is written then.
  */
 export async function recordCertificateCancel(c: CertificateCancel): Promise<'cancelled' | 'raced' | 'zone-changed'> {
   const table = tableName();
@@ -277,7 +277,7 @@ export async function recordCertificateCancel(c: CertificateCancel): Promise<'ca
     });
   }
   const zonesFrom = items.length;
-  items.push(...c.zoneItems);
+  items.push(...(await removeDcvRecordsItems(c.process.customer, c.dcvRecords, c.at)));
   const zonesTo = items.length;
   items.push(...itemsOf(c.commitment));
   try {
