@@ -28,7 +28,7 @@ const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only }
  * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
  * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
-export type StackSecret = 'ONE_TIME_LINK_SECRET';
+export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'RTR_API_KEY';
 
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
@@ -39,6 +39,12 @@ export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'C
 export type Integration = keyof typeof integrationSettings;
 /** The implementations this build has of each integration. */
 export const integrationImplementations = ['sandbox'] as const;
+/**
+ * The registry's implementations: the sandbox, and `rtr`, an upstream Realtime Register account
+ * (shared/registry/rtr.ts) with its settings `RTR_API_URL`, `RTR_CUSTOMER` and the secret `RTR_API_KEY`.
+ */
+export const registryImplementations = ['sandbox', 'rtr'] as const;
+export const rtrSettings = { apiUrl: 'RTR_API_URL', customer: 'RTR_CUSTOMER', timeoutMs: 'RTR_TIMEOUT_MS' } as const;
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */

@@ -12,8 +12,8 @@ import type { TransferStatus } from '../model/transfer.ts';
 export interface TransferCandidate {
   domainName: string;
   registry: string;
-  /** Current expiry at the registry. */
-  expiryDate: string;
+  /** Current expiry at the registry; absent when the registry does not tell it (an upstream account's quote). */
+  expiryDate?: string;
   /** Current name servers and DNSSEC key data at the registry. */
   ns: string[];
   keyData: KeyData[];
@@ -25,6 +25,35 @@ export interface TransferCandidate {
   registrantInteraction: boolean;
   /** The registrar that sponsors the name now (the losing side), when the registry names it. */
   registrar?: string;
+  /**
+   * What the registry will charge for the transfer that must be acknowledged to it when the transfer
+   * is submitted (an upstream account's premium or restore lines, at its prices): handed back to
+   * requestTransfer as they are, never more.
+   */
+  registryCharges?: RegistryCharge[];
+  /**
+   * A transfer of the name that this registrar already requested and the registry still holds (a
+   * request whose answer was lost): requestTransfer answers it instead of submitting another.
+   */
+  heldReference?: string;
+}
+
+/** One line the registry charges, in its currency, in cents. */
+export interface RegistryCharge {
+  product: string;
+  action: string;
+  quantity: number;
+  amount: number;
+  currency: string;
+}
+
+/** What the transfer asks of the registry besides the name: the contacts and the lists the plan replaces. */
+export interface TransferOrder {
+  registrant: string;
+  contacts: { role: string; handle: string }[];
+  /** Replacement name servers / DNSSEC keys (the plan's `replaced` or `removed` lists); absent: the registry's are kept. */
+  ns?: string[];
+  keyData?: KeyData[];
 }
 
 /** A transfer as the service refers to it at the registry. */
@@ -35,6 +64,8 @@ export interface TransferReference {
   requestedDate: string;
   /** Months the transfer adds. */
   periodMonths: number;
+  /** The registry's own id of the transfer, when it gives one (an upstream account's process id). */
+  registryReference?: string;
 }
 
 /** Where a transfer stands at the registry. */
@@ -46,8 +77,10 @@ export interface RegistryTransferState {
   endDate?: string;
   /** Why it was rejected or failed, as the registry says. */
   reason?: string;
-  /** After completion: the domain as the registry now holds it for us. */
-  domain?: { expiryDate: string; ns: string[]; keyData: KeyData[] };
+  /** After completion: the domain as the registry now holds it for us (lists it does not tell: as the plan saw them). */
+  domain?: { expiryDate: string; ns?: string[]; keyData?: KeyData[] };
+  /** The registry's own id of the transfer (requestTransfer of an upstream account): kept on the process. */
+  registryReference?: string;
 }
 
 export interface RegistryGateway {
@@ -57,7 +90,14 @@ export interface RegistryGateway {
    * ValidationError on `authcode` for a wrong auth code. A transfer of the name that this registrar
    * already requested and the registry still holds is no lock: the service may not have recorded it.
    */
-  prepareTransfer(request: { domainName: string; registry: string; authcode?: string }): Promise<TransferCandidate>;
+  prepareTransfer(request: {
+    domainName: string;
+    registry: string;
+    authcode?: string;
+    /** The period and contacts of the transfer, for a registry that quotes them (an upstream account). */
+    periodMonths?: number;
+    order?: TransferOrder;
+  }): Promise<TransferCandidate>;
   /**
    * Submits a transfer (after prepareTransfer succeeded); answers the registry's first status. It
    * must be safe to repeat: when the registry already holds a transfer of the name requested by this
@@ -66,7 +106,9 @@ export interface RegistryGateway {
    * writes nothing before the registry has answered, so a retry of a failed request relies on this.
    * The sandbox keeps no state per request, so any repetition answers alike.
    */
-  requestTransfer(reference: TransferReference & { authcode?: string }): Promise<RegistryTransferState>;
+  requestTransfer(
+    reference: TransferReference & { authcode?: string; order?: TransferOrder; candidate?: TransferCandidate },
+  ): Promise<RegistryTransferState>;
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
   /**

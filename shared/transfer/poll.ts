@@ -39,7 +39,13 @@ export async function pollDueTransfers(at: Date): Promise<PollSummary> {
       if (!process) throw new Error(`Transfer process ${lock.processId} of ${lock.domainName} is missing`);
       const d = transferDetailsOf(process);
       const state = await gateway.transferState(
-        { domainName: d.domainName, registry: d.registry, requestedDate: d.requestedDate, periodMonths: d.plan.periodMonths },
+        {
+          domainName: d.domainName,
+          registry: d.registry,
+          requestedDate: d.requestedDate,
+          periodMonths: d.plan.periodMonths,
+          ...(d.registryReference !== undefined ? { registryReference: d.registryReference } : {}),
+        },
         at,
       );
       const after = transferDetailsOf(await advance(process, lock, state, at));

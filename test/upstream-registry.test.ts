@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { loadDataset } from '../infra/dataset.ts';
+import { getProcess } from '../shared/db/repositories/processes.ts';
+import { transferDetailsOf } from '../shared/model/transfer.ts';
+import { resetCircuit } from '../shared/registry/rtr-client.ts';
+import { type ApiResponse, call } from './support/api.ts';
+import { captureOutput } from './support/logs.ts';
+import { beforeFirstCall } from './support/sdk-calls.ts';
+import { startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
+
+/**
+ * The registry through an upstream Realtime Register account (`REGISTRY_GATEWAY=rtr`), tested
+ * against a real server that speaks its wire format: a second instance of this service's sandbox,
+ * started here as `npm start` on a port of its own with a table of its own, its demo account
+ * `demo` standing for the reseller's account upstream (`RTR_CUSTOMER=demo`). The service under
+ * test runs in this process, its handlers called through the local gateway.
+ */
+
+vi.hoisted(() => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+});
+
+let upstream: Upstream;
+
+beforeAll(async () => {
+  upstream = await startUpstream(inject('dynamodbEndpoint'));
+  process.env.REGISTRY_GATEWAY = 'rtr';
+  process.env.RTR_API_URL = upstream.proxyUrl;
+  process.env.RTR_API_KEY = 'demo-key';
+  process.env.RTR_CUSTOMER = 'demo';
+  process.env.RTR_TIMEOUT_MS = '1500';
+}, 90_000);
+
+afterAll(async () => {
+  await upstream?.stop();
+});
+
+const demoBody = { customer: 'demo', registrant: 'demo-registrant' };
+
+function transfer(domainName: string, body: Record<string, unknown>, quote = false): Promise<ApiResponse> {
+  return call('POST', `/v2/domains/${domainName}/transfer${quote ? '?quote=true' : ''}`, { body });
+}
+
+/** The upstream's transfer processes of a name (newest first), as its account sees them. */
+async function upstreamTransfers(domainName: string): Promise<any[]> {
+  const res = await upstreamGet(upstream, `/v2/processes?identifier=${domainName}&action=transfer`);
+  expect(res.status).toBe(200);
+  return res.body.entities;
+}
+
+/** The upstream process id the service keeps on its own transfer process. */
+async function registryReferenceOf(processId: number): Promise<string | undefined> {
+  const stored = await getProcess(processId, 'demo', true);
+  if (!stored) throw new Error(`no process ${processId}`);
+  return transferDetailsOf(stored).registryReference;
+}
+
+/** Submissions (not quotes) of a transfer of `domainName` that reached the upstream. */
+const submissions = (domainName: string) => upstream.seen.filter((s) => s === `POST /v2/domains/${domainName}/transfer`);
+
+describe('a transfer through the upstream account', () => {
+  it('completes in both: the upstream holds it under RTR_CUSTOMER, our process keeps its id', async () => {
+    const quote = await transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' }, true);
+    expect(quote.status).toBe(200);
+    expect(quote.body.quote).toMatchObject({ total: 449, currency: 'EUR' });
+    // The upstream's own answer tells the current expiry; it is in the plan as the upstream said it.
+    expect(quote.body.plan.expiry).toEqual({ before: '2027-02-14T10:00:00Z', after: '2028-02-14T10:00:00Z' });
+
+    const res = await transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ domainName: 'transfer-now.nl', status: 'completed', expiryDate: '2028-02-14T10:00:00Z' });
+    const held = await upstreamTransfers('transfer-now.nl');
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ customer: 'demo', status: 'COMPLETED', statusDetail: 'completed' });
+    expect(await registryReferenceOf(res.body.processId)).toBe(String(held[0].id));
+    // Before submitting, the service asked the upstream whether it already held the transfer.
+    const asked = upstream.seen.findIndex((s) => s.startsWith('GET /v2/processes?identifier=transfer-now.nl'));
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(asked).toBeLessThan(upstream.seen.indexOf('POST /v2/domains/transfer-now.nl/transfer'));
+    // In the front's account now; and in the upstream's.
+    const again = await transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' });
+    expect(again.body.type).toBe('ObjectExists');
+  });
+
+  it('a pending transfer is cancelled in both', async () => {
+    const res = await transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' });
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('pending');
+    const upstreamId = await registryReferenceOf(res.body.processId);
+    expect((await upstreamGet(upstream, `/v2/processes/${upstreamId}`)).body.status).toBe('RUNNING');
+
+    const cancelled = await call('DELETE', `/v2/processes/${res.body.processId}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('CANCELLED');
+    const there = await upstreamGet(upstream, `/v2/processes/${upstreamId}`);
+    expect(there.body).toMatchObject({ status: 'CANCELLED', statusDetail: 'cancelled' });
+  });
+
+  it('a premium name is refused until acknowledged, before anything is submitted upstream; then charged no more', async () => {
+    const body = { ...demoBody, authcode: 'COM-TRANSFER-2026' };
+    const refused = await transfer('transfer-premium.com', body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.type).toBe('BillableAcknowledgmentNeededException');
+    expect(refused.body.quote.billables).toEqual([
+      expect.objectContaining({ product: 'domain_com', action: 'TRANSFER', quantity: 1, amount: 45000 }),
+    ]);
+    expect(submissions('transfer-premium.com')).toEqual([]);
+    expect(await upstreamTransfers('transfer-premium.com')).toEqual([]);
+
+    const done = await transfer('transfer-premium.com', { ...body, billables: refused.body.quote.billables });
+    expect(done.status).toBe(200);
+    const [held] = await upstreamTransfers('transfer-premium.com');
+    expect(held.billables).toEqual([expect.objectContaining({ action: 'TRANSFER', quantity: 1, amount: 45000, total: 45000 })]);
+  });
+
+  it('a locked name, an unknown name and an outage answer as the sandbox registry answers them', async () => {
+    const locked = await transfer('transfer-locked.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' });
+    expect(locked.status).toBe(400);
+    expect(locked.body).toMatchObject({
+      type: 'ObjectStatusProhibitsOperation',
+      message: 'The registry refuses to transfer transfer-locked.com: its status prohibits it.',
+    });
+    const unknown = await transfer('nobody-holds-this.com', { ...demoBody, authcode: 'X-1' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Domain', identifier: 'nobody-holds-this.com' });
+    const wrongCode = await transfer('transfer-rejected.com', { ...demoBody, authcode: 'WRONG-CODE-1' });
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.body).toMatchObject({
+      type: 'ValidationError',
+      violations: [{ field: 'authcode', message: 'is not valid for this domain' }],
+    });
+    expect(wrongCode.raw).not.toContain('WRONG-CODE-1');
+
+    const outage = await transfer('transfer-outage.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' });
+    expect(outage.status).toBe(503);
+    expect(outage.body.type).toBe('ProviderUnavailable');
+    expect(outage.headers['retry-after']).toBe('30');
+  });
+
+  it('a contact handle the upstream account does not know is a clear 400', async () => {
+    // A contact of the account here that was never created upstream.
+    await loadDataset({
+      contacts: [
+        {
+          customer: 'demo',
+          handle: 'demo-local-only',
+          name: 'Local Only',
+          addressLine: ['Dam 1'],
+          postalCode: '1012 JS',
+          city: 'Amsterdam',
+          country: 'NL',
+          email: 'local@demo-hosting.example',
+          voice: '+31.201234568',
+          createdDate: '2026-01-01T00:00:00Z',
+        },
+      ],
+    } as Parameters<typeof loadDataset>[0]);
+    const res = await transfer('transfer-failed.net', { customer: 'demo', registrant: 'demo-local-only', authcode: 'NET-TRANSFER-2026' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      type: 'ValidationError',
+      violations: [{ field: 'registrant', message: 'is not known to the registry account' }],
+    });
+    expect(submissions('transfer-failed.net')).toEqual([]);
+  });
+
+  it('the FOA e-mail is resent upstream', async () => {
+    const res = await transfer('transfer-foa.net', { ...demoBody, authcode: 'NET-TRANSFER-2026' });
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('pendingfoa');
+    const upstreamId = await registryReferenceOf(res.body.processId);
+    const resent = await call('POST', `/v2/processes/${res.body.processId}/resend`);
+    expect(resent.status).toBe(200);
+    expect(upstream.seen).toContain(`POST /v2/processes/${upstreamId}/resend`);
+  });
+});
+
+describe('exactly once without upstream idempotency keys', () => {
+  it('the upstream accepted, our commit failed: the retry finds the upstream transfer and records it once', async () => {
+    const body = { customer: 'demo', registrant: 'demo-registrant' };
+    const stop = beforeFirstCall(
+      (command) => command.startsWith('TransactWrite'),
+      async () => {
+        throw Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $fault: 'server', $metadata: {} });
+      },
+    );
+    let first: ApiResponse;
+    try {
+      first = await transfer('transfer-tag.co.uk', body);
+    } finally {
+      stop();
+    }
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    expect(await upstreamTransfers('transfer-tag.co.uk')).toHaveLength(1);
+
+    const retry = await transfer('transfer-tag.co.uk', body);
+    expect(retry.status).toBe(202);
+    const held = await upstreamTransfers('transfer-tag.co.uk');
+    expect(held).toHaveLength(1);
+    expect(submissions('transfer-tag.co.uk')).toHaveLength(1);
+    expect(await registryReferenceOf(retry.body.processId)).toBe(String(held[0].id));
+  });
+
+  it('the answer was lost during the upstream call: 503, and the retry adopts the transfer instead of submitting again', async () => {
+    const body = { ...demoBody, authcode: 'NET-TRANSFER-2026' };
+    upstream.setMode({ kind: 'lose-answer', call: 'POST /v2/domains/transfer-whois.net/transfer' });
+    let first: ApiResponse;
+    try {
+      first = await transfer('transfer-whois.net', body);
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+    }
+    expect(first.status).toBe(503);
+    expect(first.headers['retry-after']).toBeDefined();
+    expect(await upstreamTransfers('transfer-whois.net')).toHaveLength(1);
+
+    const retry = await transfer('transfer-whois.net', body);
+    expect(retry.status).toBe(202);
+    expect(retry.body.status).toBe('pendingwhois');
+    const held = await upstreamTransfers('transfer-whois.net');
+    expect(held).toHaveLength(1);
+    expect(submissions('transfer-whois.net')).toHaveLength(1);
+    expect(await registryReferenceOf(retry.body.processId)).toBe(String(held[0].id));
+  });
+});
+
+describe('faults of the upstream', () => {
+  const body = { ...demoBody, authcode: 'COM-TRANSFER-2026' };
+
+  it('a 5xx, a timeout and a 429 answer 503 ProviderUnavailable with Retry-After (the 429s own); nothing of the upstream leaks', async () => {
+    resetCircuit();
+    const host = new URL(upstream.proxyUrl).host;
+    const answers: ApiResponse[] = [];
+    const lines = await captureOutput(async () => {
+      upstream.setMode({ kind: 'status', status: 500 });
+      answers.push(await transfer('transfer-rejected.com', body, true));
+      upstream.setMode({ kind: 'hang' });
+      answers.push(await transfer('transfer-rejected.com', body, true));
+      upstream.setMode({ kind: 'status', status: 429, retryAfter: '7' });
+      answers.push(await transfer('transfer-rejected.com', body, true));
+    });
+    upstream.setMode({ kind: 'pass' });
+    for (const res of answers) {
+      expect(res.status).toBe(503);
+      expect(res.body.type).toBe('ProviderUnavailable');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.raw).not.toContain(host);
+      expect(res.raw).not.toContain('upstream detail');
+    }
+    expect(answers[2]?.headers['retry-after']).toBe('7');
+    const log = lines.join('\n');
+    expect(log).toContain('registry upstream unavailable');
+    expect(log).not.toContain(host);
+    expect(log).not.toContain('upstream detail');
+    expect(log).not.toContain('ApiKey demo-key');
+    // The 429 asked for 7 s: the circuit holds the upstream off meanwhile, without calling it.
+    const calls = upstream.seen.length;
+    const held = await transfer('transfer-rejected.com', body, true);
+    expect(held.status).toBe(503);
+    expect(Number(held.headers['retry-after'])).toBeLessThanOrEqual(7);
+    expect(upstream.seen.length).toBe(calls);
+    resetCircuit();
+  });
+
+  it('the circuit opens after repeated failures and stops calling the upstream', async () => {
+    resetCircuit();
+    upstream.setMode({ kind: 'status', status: 502 });
+    try {
+      for (let i = 0; i < 5; i++) expect((await transfer('transfer-rejected.com', body, true)).status).toBe(503);
+      const calls = upstream.seen.length;
+      const open = await transfer('transfer-rejected.com', body, true);
+      expect(open.status).toBe(503);
+      expect(Number(open.headers['retry-after'])).toBeGreaterThan(0);
+      expect(upstream.seen.length).toBe(calls);
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+      resetCircuit();
+    }
+    expect((await transfer('transfer-rejected.com', body, true)).status).toBe(200);
+  });
+});
