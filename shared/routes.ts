@@ -44,7 +44,12 @@ export const integrationImplementations = ['sandbox'] as const;
  * (shared/registry/rtr.ts) with its settings `RTR_API_URL`, `RTR_CUSTOMER` and the secret `RTR_API_KEY`.
  */
 export const registryImplementations = ['sandbox', 'rtr'] as const;
-export const rtrSettings = { apiUrl: 'RTR_API_URL', customer: 'RTR_CUSTOMER', timeoutMs: 'RTR_TIMEOUT_MS' } as const;
+export const rtrSettings = {
+  apiUrl: 'RTR_API_URL',
+  customer: 'RTR_CUSTOMER',
+  registries: 'RTR_REGISTRIES',
+  timeoutMs: 'RTR_TIMEOUT_MS',
+} as const;
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -248,6 +253,17 @@ export const jobs: readonly Job[] = [
     localIntervalSeconds: 3600,
     summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
     environment: { ECB_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' },
+  },
+  {
+    id: 'registry-metadata',
+    dir: 'registry-metadata',
+    integrations: ['registry'],
+    // Reads each registry's stored metadata and writes it (with its extension index items) when the upstream changed it.
+    table: { actions: ['GetItem', 'PutItem'], only: ['provider', 'extension'] },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 300,
+    summary:
+      "Copies the registries' rules and TLD metadata from the upstream registry account into the table (none with the sandbox registry).",
   },
 ];
 

@@ -16,6 +16,7 @@ import { makeCsr } from './support/csr.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
 import { emptyUse, type ObservedUse, observe } from './support/table-use.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
+import { registryMetadataFlow } from './support/upstream.ts';
 
 /**
  * Least privilege from the route table: every route and job declares what it does to the table
@@ -123,7 +124,8 @@ describe("each function's table use is what it declares", () => {
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
-  }, 60_000);
+    await registryMetadataFlow((run) => as('registry-metadata', run));
+  }, 90_000);
 
   const declared: [string, TableUse | undefined][] = [
     ...routes.map((r) => [r.dir, r.table] as [string, TableUse | undefined]),

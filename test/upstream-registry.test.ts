@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadDataset } from '../infra/dataset.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
+import { getProvider, putProvider } from '../shared/db/repositories/providers.ts';
 import { transferDetailsOf } from '../shared/model/transfer.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
 import { type ApiResponse, call } from './support/api.ts';
 import { captureOutput } from './support/logs.ts';
+import { exited, launch } from './support/sandbox.ts';
 import { beforeFirstCall } from './support/sdk-calls.ts';
 import { startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
 
@@ -28,6 +30,7 @@ beforeAll(async () => {
   process.env.RTR_API_URL = upstream.proxyUrl;
   process.env.RTR_API_KEY = 'demo-key';
   process.env.RTR_CUSTOMER = 'demo';
+  process.env.RTR_REGISTRIES = 'sidn,verisign,nominet';
   process.env.RTR_TIMEOUT_MS = '1500';
 }, 90_000);
 
@@ -277,5 +280,104 @@ describe('faults of the upstream', () => {
       resetCircuit();
     }
     expect((await transfer('transfer-rejected.com', body, true)).status).toBe(200);
+  });
+});
+
+/** Runs `fn` against the upstream's own table (same DynamoDB Local, its table name). */
+async function inUpstreamTable<T>(fn: () => Promise<T>): Promise<T> {
+  const own = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = upstream.tableName;
+  try {
+    return await fn();
+  } finally {
+    process.env.TABLE_NAME = own;
+  }
+}
+
+/** The upstream's registry sidn, its rules changed: what a front must copy. */
+async function changeUpstreamSidn(periods: number[], redemptionPeriod: number): Promise<void> {
+  await inUpstreamTable(async () => {
+    const sidn = await getProvider('REGISTRY', 'sidn');
+    if (!sidn?.tldMetadata) throw new Error('no sidn upstream');
+    await putProvider({
+      ...sidn,
+      metadata: { ...sidn.metadata, transferDomainPeriods: periods },
+      tldMetadata: { ...sidn.tldMetadata, redemptionPeriod },
+    });
+  });
+}
+
+describe('registry metadata comes from the upstream', () => {
+  it('the scheduled job copies provider and TLD info: the front answers what the upstream answers', async () => {
+    await changeUpstreamSidn([12, 36], 41);
+    const before = await call('GET', '/v2/providers/REGISTRY/sidn/info');
+    expect(before.body.metadata.transferDomainPeriods).not.toEqual([12, 36]);
+
+    const { handler } = await import('../functions/registry-metadata/handler.ts');
+    const summary = await handler({} as never, { awsRequestId: 'refresh' } as never);
+    expect(summary).toEqual({ registries: 3, changed: ['sidn'], failed: [] });
+
+    const front = await call('GET', '/v2/providers/REGISTRY/sidn/info');
+    const there = await upstreamGet(upstream, '/v2/providers/REGISTRY/sidn/info');
+    expect(front.body).toEqual(there.body);
+    expect(front.body.metadata.transferDomainPeriods).toEqual([12, 36]);
+    const tld = await call('GET', '/v2/tlds/nl/info');
+    expect(tld.body).toEqual((await upstreamGet(upstream, '/v2/tlds/nl/info')).body);
+    expect(tld.body.metadata.redemptionPeriod).toBe(41);
+    // Nothing changed since: nothing written.
+    expect(await handler({} as never, { awsRequestId: 'again' } as never)).toEqual({ registries: 3, changed: [], failed: [] });
+    // The validation rules are the upstream's now: a period the dataset's sidn did not allow passes them.
+    const quote = await transfer('nobody-holds-this.nl', { ...demoBody, authcode: 'NL-1', period: 36 }, true);
+    expect(quote.status).toBe(400);
+    expect(quote.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Domain' });
+  });
+
+  it('npm start runs as a front: it copies the metadata at start, and a transfer goes through both over HTTP', async () => {
+    await changeUpstreamSidn([12, 24], 42);
+    const front = await launch([], {
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      TABLE_NAME: `front-${crypto.randomUUID()}`,
+      REGISTRY_GATEWAY: 'rtr',
+      RTR_API_URL: upstream.url,
+      RTR_API_KEY: 'demo-key',
+      RTR_CUSTOMER: 'demo',
+      RTR_REGISTRIES: 'sidn,verisign,nominet',
+    });
+    try {
+      expect(front.readyLine).toContain("registry: upstream account 'demo', metadata of 3 registries copied");
+      expect(front.readyLine).not.toContain(new URL(upstream.url).host);
+      const headers = { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' };
+      const info = (await (await fetch(`${front.url}/v2/providers/REGISTRY/sidn/info`, { headers })).json()) as {
+        metadata: { transferDomainPeriods: number[] };
+      };
+      expect(info).toEqual((await upstreamGet(upstream, '/v2/providers/REGISTRY/sidn/info')).body);
+      expect(info.metadata.transferDomainPeriods).toEqual([12, 24]);
+
+      const res = await fetch(`${front.url}/v2/domains/transfer-rejected.com/transfer`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...demoBody, authcode: 'COM-TRANSFER-2026' }),
+      });
+      expect(res.status).toBe(202);
+      expect(((await res.json()) as { status: string }).status).toBe('pending');
+      const [held] = await upstreamTransfers('transfer-rejected.com');
+      expect(held).toMatchObject({ customer: 'demo', status: 'RUNNING', statusDetail: 'pending' });
+    } finally {
+      front.child.kill('SIGTERM');
+      await exited(front.child);
+    }
+  });
+
+  it('npm start as a front refuses to start without RTR_API_URL, naming it', async () => {
+    const started = launch([], {
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      TABLE_NAME: `front-${crypto.randomUUID()}`,
+      REGISTRY_GATEWAY: 'rtr',
+      RTR_API_URL: undefined,
+      RTR_API_KEY: 'demo-key',
+      RTR_CUSTOMER: 'demo',
+      RTR_REGISTRIES: 'sidn',
+    });
+    await expect(started).rejects.toThrow(/launcher exited \(1\)[\s\S]*RTR_API_URL is not set/);
   });
 });

@@ -1,5 +1,6 @@
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { KeyData } from '../model/domain.ts';
+import type { ProviderMetadata, TldMetadata } from '../model/provider.ts';
 import type { TransferStatus } from '../model/transfer.ts';
 
 /**
@@ -122,6 +123,15 @@ export interface RegistryGateway {
    * transfer no longer waits for it at `at` (approved, ended or cancelled meanwhile).
    */
   resendFoa(reference: TransferReference, at: Date): Promise<void>;
+  /**
+   * A registry's rules and TLD metadata as the counterpart holds them, for a gateway whose
+   * registries' rules live there (an upstream account): the scheduled job `registry-metadata`
+   * caches them in the table (shared/registry/refresh-metadata.ts). The sandbox has none: its
+   * registries' rules are the dataset's.
+   */
+  registryMetadata?(name: string): Promise<{ metadata: ProviderMetadata; tldMetadata?: TldMetadata }>;
+  /** The registries whose metadata registryMetadata tells (the ones the service serves through it). */
+  metadataRegistries?: readonly string[];
 }
 
 /**

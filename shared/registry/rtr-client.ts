@@ -22,6 +22,8 @@ export interface RtrSettings {
   customer: string;
   /** Milliseconds before a call is given up (503). */
   timeoutMs: number;
+  /** The registries served through the account, whose metadata the scheduled job copies from it. */
+  registries: string[];
 }
 
 /** A 4xx the upstream explained: its error type and what the gateway maps (never its message). */

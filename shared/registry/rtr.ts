@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { KeyData } from '../model/domain.ts';
+import { ProviderMetadata, TldMetadata, tldProviderFields } from '../model/provider.ts';
 import { isFinal, type TransferStatus, transferStatuses } from '../model/transfer.ts';
 import {
   type RegistryCharge,
@@ -300,6 +301,23 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
       }
       const state = await stateOf({ ...reference, registryReference: id }, 'transfer-state');
       return state.status === 'cancelled' ? { ...state, reason: 'The gaining registrar cancelled the transfer.' } : state;
+    },
+
+    metadataRegistries: settings.registries,
+
+    async registryMetadata(name) {
+      const info = await upstreamCall(settings, 'provider-info', 'GET', `/v2/providers/REGISTRY/${encodeURIComponent(name)}/info`);
+      const { metadata } = parsed(v.object({ name: v.string(), metadata: ProviderMetadata }), 'provider-info', info.body);
+      const tld = metadata.possibleDomainExtensions?.[0];
+      if (tld === undefined) return { metadata };
+      const tldAnswer = await upstreamCall(settings, 'tld-info', 'GET', `/v2/tlds/${encodeURIComponent(tld)}/info`);
+      const tldInfo = parsed(v.object({ provider: v.string(), metadata: v.record(v.string(), v.unknown()) }), 'tld-info', tldAnswer.body);
+      // The TLD's own metadata is what is left of its info besides the registry's rules (shared/registry/tld-info.ts).
+      const rest = Object.fromEntries(
+        Object.entries(tldInfo.metadata).filter(([key]) => !(tldProviderFields as readonly string[]).includes(key)),
+      );
+      const tldMetadata = v.safeParse(TldMetadata, rest);
+      return tldInfo.provider === name && tldMetadata.success ? { metadata, tldMetadata: tldMetadata.output } : { metadata };
     },
 
     async resendFoa(reference) {
