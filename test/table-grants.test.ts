@@ -13,10 +13,10 @@ import { authorizerDir, authorizerTable, jobs, routes, type TableUse } from '../
 import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
+import { registryMetadataFlow } from './support/registry-metadata-flow.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
 import { emptyUse, type ObservedUse, observe } from './support/table-use.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
-import { registryMetadataFlow } from './support/upstream.ts';
 
 /**
  * Least privilege from the route table: every route and job declares what it does to the table

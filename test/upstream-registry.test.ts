@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadDataset } from '../infra/dataset.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { getProvider, putProvider } from '../shared/db/repositories/providers.ts';
+import { listTransferIntents } from '../shared/db/repositories/transfer-intents.ts';
 import { transferDetailsOf } from '../shared/model/transfer.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
+import { toWireTime } from '../shared/time.ts';
 import { type ApiResponse, call } from './support/api.ts';
 import { captureOutput } from './support/logs.ts';
 import { exited, launch } from './support/sandbox.ts';
@@ -31,7 +33,7 @@ beforeAll(async () => {
   process.env.RTR_API_KEY = 'demo-key';
   process.env.RTR_CUSTOMER = 'demo';
   process.env.RTR_REGISTRIES = 'sidn,verisign,nominet';
-  process.env.RTR_TIMEOUT_MS = '1500';
+  process.env.RTR_TIMEOUT_MS = '5000';
 }, 90_000);
 
 afterAll(async () => {
@@ -227,6 +229,41 @@ describe('exactly once without upstream idempotency keys', () => {
   });
 });
 
+describe('intents of requests that died', () => {
+  it('no retry came: the poller asks the upstream, cancels the transfer nobody recorded there, and leaves recorded ones alone', async () => {
+    const body = { ...demoBody, authcode: 'NET-TRANSFER-2026' };
+    const stop = beforeFirstCall(
+      (command) => command.startsWith('TransactWrite'),
+      async () => {
+        throw Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $fault: 'server', $metadata: {} });
+      },
+    );
+    try {
+      expect((await transfer('transfer-failed.net', body)).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      stop();
+    }
+    const [orphan] = await upstreamTransfers('transfer-failed.net');
+    expect(orphan.status).toBe('RUNNING');
+    const [recordedFoa] = await upstreamTransfers('transfer-foa.net');
+    expect(recordedFoa.status).toBe('RUNNING');
+    const later = new Date(Date.now() + 11 * 60_000);
+    expect(await listTransferIntents(toWireTime(later))).toContainEqual(expect.objectContaining({ domainName: 'transfer-failed.net' }));
+
+    // Too early: the request might still be running; nothing is settled.
+    const { handler } = await import('../functions/transfer-poll/handler.ts');
+    const early = await handler({ time: new Date().toISOString() } as never, { awsRequestId: 'early' } as never);
+    expect(early.intents).toEqual({ intents: 0, recorded: 0, cancelled: 0, unrecorded: 0 });
+
+    const summary = await handler({ time: later.toISOString() } as never, { awsRequestId: 'later' } as never);
+    expect(summary.intents?.cancelled).toBe(1);
+    expect(summary.intents?.recorded).toBeGreaterThanOrEqual(3);
+    expect((await upstreamGet(upstream, `/v2/processes/${orphan.id}`)).body.status).toBe('CANCELLED');
+    expect((await upstreamGet(upstream, `/v2/processes/${recordedFoa.id}`)).body.status).toBe('RUNNING');
+    expect(await listTransferIntents(toWireTime(later))).toEqual([]);
+  });
+});
+
 describe('faults of the upstream', () => {
   const body = { ...demoBody, authcode: 'COM-TRANSFER-2026' };
 
@@ -366,7 +403,7 @@ describe('registry metadata comes from the upstream', () => {
       front.child.kill('SIGTERM');
       await exited(front.child);
     }
-  });
+  }, 90_000);
 
   it('npm start as a front refuses to start without RTR_API_URL, naming it', async () => {
     const started = launch([], {
@@ -379,5 +416,5 @@ describe('registry metadata comes from the upstream', () => {
       RTR_REGISTRIES: 'sidn',
     });
     await expect(started).rejects.toThrow(/launcher exited \(1\)[\s\S]*RTR_API_URL is not set/);
-  });
+  }, 60_000);
 });

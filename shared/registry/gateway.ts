@@ -108,7 +108,7 @@ export interface RegistryGateway {
    * The sandbox keeps no state per request, so any repetition answers alike.
    */
   requestTransfer(
-    reference: TransferReference & { authcode?: string; order?: TransferOrder; candidate?: TransferCandidate },
+    reference: TransferReference & { authcode?: string; order?: TransferOrder; candidate?: TransferCandidate; customer?: string },
   ): Promise<RegistryTransferState>;
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
@@ -132,6 +132,20 @@ export interface RegistryGateway {
   registryMetadata?(name: string): Promise<{ metadata: ProviderMetadata; tldMetadata?: TldMetadata }>;
   /** The registries whose metadata registryMetadata tells (the ones the service serves through it). */
   metadataRegistries?: readonly string[];
+  /**
+   * For a gateway that records its intent before submitting (an upstream account, which takes no
+   * idempotency key): settles the intents of requests that died without an answer, as the poller
+   * runs at `at` (shared/registry/rtr.ts says how).
+   */
+  reconcile?(at: Date): Promise<IntentSummary>;
+}
+
+/** What settling the intents did: how many were looked at, found recorded, cancelled upstream, or completed upstream unrecorded. */
+export interface IntentSummary {
+  intents: number;
+  recorded: number;
+  cancelled: number;
+  unrecorded: number;
 }
 
 /**

@@ -1,10 +1,15 @@
 import * as v from 'valibot';
+import { getProcess } from '../db/repositories/processes.ts';
+import { clearTransferIntent, listTransferIntents, recordTransferIntent } from '../db/repositories/transfer-intents.ts';
+import { readDomainCollection } from '../db/repositories/transfers.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { KeyData } from '../model/domain.ts';
 import { ProviderMetadata, TldMetadata, tldProviderFields } from '../model/provider.ts';
-import { isFinal, type TransferStatus, transferStatuses } from '../model/transfer.ts';
+import { isFinal, type TransferStatus, transferDetailsOf, transferStatuses } from '../model/transfer.ts';
+import { toWireTime } from '../time.ts';
 import {
+  type IntentSummary,
   type RegistryCharge,
   type RegistryGateway,
   type RegistryTransferState,
@@ -79,6 +84,10 @@ function parsed<T extends v.GenericSchema>(schema: T, call: string, body: unknow
 const priceListSeconds = 300;
 /** How far back a completed upstream transfer of the name counts as ours that lost its answer. */
 const adoptCompletedHours = 24;
+/** How old an intent is before the poller settles it: its request (10 s at most) is long over. */
+const intentSettleSeconds = 600;
+/** Clock skew allowed between our request time and the upstream's createdDate. */
+const skewSeconds = 60;
 
 export function rtrRegistry(settings: RtrSettings): RegistryGateway {
   const customer = encodeURIComponent(settings.customer);
@@ -111,6 +120,11 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
 
   /** The upstream's transfer process of the name, running or completed lately, if it holds one. */
   async function heldTransfer(domainName: string): Promise<string | undefined> {
+    return (await heldProcess(domainName))?.id;
+  }
+
+  /** The upstream's transfer process of the name (its id and process status), running or completed since `since` (default: lately). */
+  async function heldProcess(domainName: string, since?: number): Promise<{ id: string; status: string } | undefined> {
     const query = new URLSearchParams({
       identifier: domainName,
       type: 'domain',
@@ -121,13 +135,24 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     });
     const answer = await upstreamCall(settings, 'processes', 'GET', `/v2/processes?${query}`);
     const page = parsed(ProcessPage, 'processes', answer.body);
-    const since = Date.now() - adoptCompletedHours * 3600_000;
+    const from = since ?? Date.now() - adoptCompletedHours * 3600_000;
     const held = page.entities.find(
       (p) =>
         (p.customer === undefined || p.customer === settings.customer) &&
-        (p.status === 'RUNNING' || (p.status === 'COMPLETED' && Date.parse(p.createdDate) >= since)),
+        (p.status === 'RUNNING'
+          ? since === undefined || Date.parse(p.createdDate) >= from
+          : p.status === 'COMPLETED' && Date.parse(p.createdDate) >= from),
     );
-    return held ? String(held.id) : undefined;
+    return held ? { id: String(held.id), status: held.status } : undefined;
+  }
+
+  /** Whether this service recorded the upstream transfer `id` of the name: its pending transfer names it, or an account holds the name. */
+  async function recorded(domainName: string, id: string): Promise<boolean> {
+    const { domain, lock } = await readDomainCollection(domainName);
+    if (domain) return true;
+    if (!lock) return false;
+    const process = await getProcess(lock.processId, lock.customer, true);
+    return process !== undefined && transferDetailsOf(process).registryReference === id;
   }
 
   function transferBody(request: { authcode?: string; periodMonths?: number; order?: TransferOrder }) {
@@ -261,6 +286,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
       // Before submitting: does the upstream already hold our transfer of the name (a retry, a lost answer)?
       const held = candidate?.heldReference ?? (await heldTransfer(domainName));
       if (held !== undefined) return stateOf({ ...reference, registryReference: held }, 'transfer-state');
+      // The intent first: should the answer be lost and no retry come, the poller finds it and asks the upstream (reconcile).
+      await recordTransferIntent({ domainName, customer: reference.customer ?? '', requestedDate: reference.requestedDate });
       const body = {
         ...transferBody({ ...reference, periodMonths: reference.periodMonths }),
         // Exactly the charges the customer acknowledged in our quote, at the upstream's quoted amounts: never more.
@@ -304,6 +331,43 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     },
 
     metadataRegistries: settings.registries,
+
+    /**
+     * The intents older than intentSettleSeconds: the upstream is asked whether it holds a transfer
+     * of the name started since the intent. None: the request failed before the upstream took it.
+     * One this service recorded (a retry adopted it, or the request committed): settled. One it
+     * never recorded (the request died after the upstream took it and no retry came): cancelled
+     * upstream, so the account is not charged for a transfer nobody knows of; one the upstream
+     * already completed cannot be undone and is logged as an error for the operator.
+     */
+    async reconcile(at) {
+      const summary: IntentSummary = { intents: 0, recorded: 0, cancelled: 0, unrecorded: 0 };
+      const intents = await listTransferIntents(toWireTime(at.getTime() - intentSettleSeconds * 1000));
+      for (const intent of intents) {
+        summary.intents++;
+        try {
+          const held = await heldProcess(intent.domainName, Date.parse(intent.requestedDate) - skewSeconds * 1000);
+          if (held && (await recorded(intent.domainName, held.id))) summary.recorded++;
+          else if (held?.status === 'RUNNING') {
+            try {
+              await upstreamCall(settings, 'cancel', 'DELETE', `/v2/processes/${encodeURIComponent(held.id)}`);
+            } catch (error) {
+              if (!(error instanceof UpstreamRefusal)) throw error;
+            }
+            summary.cancelled++;
+            logger.warn('unrecorded upstream transfer cancelled', { domainName: intent.domainName, customer: intent.customer });
+          } else if (held) {
+            summary.unrecorded++;
+            logger.error('unrecorded upstream transfer completed', { domainName: intent.domainName, customer: intent.customer });
+          }
+          await clearTransferIntent(intent);
+        } catch (error) {
+          // Kept for the next run (the upstream may be down).
+          logger.warn('transfer intent not settled', { domainName: intent.domainName, error: error as Error });
+        }
+      }
+      return summary;
+    },
 
     async registryMetadata(name) {
       const info = await upstreamCall(settings, 'provider-info', 'GET', `/v2/providers/REGISTRY/${encodeURIComponent(name)}/info`);

@@ -320,6 +320,7 @@ async function start(call: TransferCall, commitWith: CommitWith<TransferOutcome>
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
     order: orderOf(ev.plan),
     candidate: ev.candidate,
+    customer: call.principal.customer,
   });
   const record = (zone: ZoneHeader | undefined) => recordFirstAnswer(call, ev, state, at, zone, commitWith);
   let outcome = await record(ev.snapshot.zone);

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inject } from 'vitest';
-import { getProvider, putProvider } from '../../shared/db/repositories/providers.ts';
-import { refreshRegistryMetadata } from '../../shared/registry/refresh-metadata.ts';
-import { rtrRegistry } from '../../shared/registry/rtr.ts';
 import { type Launcher, launch } from './sandbox.ts';
 
 /**
@@ -130,26 +126,4 @@ export async function upstreamGet(upstream: Upstream, path: string): Promise<{ s
   const res = await fetch(new URL(path, upstream.url), { headers: { Authorization: 'ApiKey demo-key' } });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-/**
- * The registry-metadata job's flow for the table-grants test: an upstream sandbox whose sidn rules
- * differ from the table's, and the refresh run (through `record`) with a gateway to it, so that it
- * reads and writes what the job does. Runs in a file whose own gateway is the sandbox.
- */
-export async function registryMetadataFlow(record: (run: () => Promise<unknown>) => Promise<unknown>): Promise<void> {
-  const upstream = await startUpstream(inject('dynamodbEndpoint'));
-  const key = process.env.RTR_API_KEY;
-  process.env.RTR_API_KEY = 'demo-key';
-  try {
-    const sidn = await getProvider('REGISTRY', 'sidn');
-    if (!sidn) throw new Error('no sidn');
-    await putProvider({ ...sidn, metadata: { ...sidn.metadata, transferDomainPeriods: [12, 120] } });
-    const gateway = rtrRegistry({ apiUrl: upstream.url, customer: 'demo', registries: ['sidn'], timeoutMs: 10_000 });
-    await record(() => refreshRegistryMetadata(gateway));
-  } finally {
-    if (key === undefined) delete process.env.RTR_API_KEY;
-    else process.env.RTR_API_KEY = key;
-    await upstream.stop();
-  }
 }
