@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { rtrSettingsFromEnvironment } from '../../shared/registry/rtr-settings.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
 import { localSandboxEnvironment } from '../stages.ts';
 import { checkDataDir, checkPortFree, StartupFailure } from './data-dir.ts';
@@ -115,8 +114,10 @@ function chooseSandbox(): void {
  * A front of an upstream account (`REGISTRY_GATEWAY=rtr`): its settings are checked before anything
  * starts (a missing one stops the start, named), as a deployed function refuses to start.
  */
-function checkIntegrationSettings(): void {
-  if (process.env.REGISTRY_GATEWAY?.trim() === 'rtr') rtrSettingsFromEnvironment();
+async function checkIntegrationSettings(): Promise<void> {
+  if (process.env.REGISTRY_GATEWAY?.trim() !== 'rtr') return;
+  const { rtrSettingsFromEnvironment } = await import('../../shared/registry/rtr-settings.ts');
+  rtrSettingsFromEnvironment();
 }
 
 /** With an upstream account, its registries' metadata copied into the table before the server opens; what was done, for the ready line. */
@@ -163,7 +164,7 @@ async function main(): Promise<void> {
   if (!options) return;
   // Before anything starts: a port in use is refused without touching the data dir or starting java.
   await checkPortFree(options.host, options.port);
-  checkIntegrationSettings();
+  await checkIntegrationSettings();
   chooseSandbox();
   const running: Running = { stopJobs: () => {} };
   stopOnSignals(running);
