@@ -6,9 +6,10 @@ import { type Integration, integrationSettings, type registryImplementations, rt
  * handed its integrations' settings; a function started without them refuses to start
  * (shared/settings.ts), so no deployment runs the sandbox by default.
  *
- * A stage that runs a sandbox integration says so by name: its name starts with `sandbox`. This
- * build ships the sandbox implementations only, so `sandbox` is the one stage it can deploy; a
- * production stage needs real registry and authority gateways first.
+ * A stage that runs a sandbox integration says so by name: its name starts with `sandbox`. The
+ * registry has a real implementation (`rtr`, an upstream Realtime Register account:
+ * `sandbox-upstream-ote`); the authority has only the sandbox's, so every stage here is a sandbox
+ * stage until a real authority exists.
  */
 export interface Stage {
   name: string;

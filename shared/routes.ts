@@ -33,7 +33,7 @@ export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'RTR_API_KEY';
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
  * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
- * start (shared/settings.ts). `sandbox` is the only implementation of each today.
+ * start (shared/settings.ts). `sandbox` implements each; the registry also has `rtr` (registryImplementations).
  */
 export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
 export type Integration = keyof typeof integrationSettings;
