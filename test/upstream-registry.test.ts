@@ -1,8 +1,11 @@
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadDataset } from '../infra/dataset.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { getProvider, putProvider } from '../shared/db/repositories/providers.ts';
+import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { listTransferIntents } from '../shared/db/repositories/transfer-intents.ts';
+import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { transferDetailsOf } from '../shared/model/transfer.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
 import { toWireTime } from '../shared/time.ts';
@@ -229,6 +232,42 @@ describe('exactly once without upstream idempotency keys', () => {
   });
 });
 
+describe('the poller follows the upstream', () => {
+  it('a waiting transfer completes in both: the poller asks the upstream and applies its answer', async () => {
+    // A name the upstream's sandbox registry runs, pending 2 seconds there, then completed.
+    await inUpstreamTable(() =>
+      putRegistryDomain({
+        domainName: 'upstream-soon.com',
+        registry: 'verisign',
+        authcode: 'SOON-CODE-1',
+        statuses: ['ok'],
+        expiryDate: '2027-06-15T12:00:00Z',
+        ns: ['ns1.old.example', 'ns2.old.example'],
+        keyData: [],
+        designatedAgentAllowed: true,
+        transfer: { stages: [{ status: 'pending', seconds: 2 }], outcome: 'completed' },
+      }),
+    );
+    const res = await transfer('upstream-soon.com', { ...demoBody, authcode: 'SOON-CODE-1', ns: ['ns1.new.example', 'ns2.new.example'] });
+    expect(res.status).toBe(202);
+    // The upstream's own poller (every 10 s under npm start) moves it there first.
+    for (let waited = 0; (await upstreamTransfers('upstream-soon.com'))[0]?.status !== 'COMPLETED'; waited += 500) {
+      if (waited > 30_000) throw new Error('the upstream never completed the transfer');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const { handler } = await import('../functions/transfer-poll/handler.ts');
+    const summary = await handler({ time: new Date(Date.now() + 60_000).toISOString() } as never, { awsRequestId: 'soon' } as never);
+    expect(summary.completed).toBe(1);
+    const info = await call('GET', `/v2/processes/${res.body.processId}/info`);
+    expect(info.body).toMatchObject({ status: 'completed', expiryDate: '2028-06-15T12:00:00Z' });
+    const [held] = await upstreamTransfers('upstream-soon.com');
+    expect(held).toMatchObject({ status: 'COMPLETED', statusDetail: 'completed' });
+    // The name servers the transfer asked for went upstream too.
+    const zoneThere = await inUpstreamTable(() => readDomainCollection('upstream-soon.com'));
+    expect(zoneThere.domain?.ns).toEqual(['ns1.new.example', 'ns2.new.example']);
+  }, 60_000);
+});
+
 describe('intents of requests that died', () => {
   it('no retry came: the poller asks the upstream, cancels the transfer nobody recorded there, and leaves recorded ones alone', async () => {
     const body = { ...demoBody, authcode: 'NET-TRANSFER-2026' };
@@ -371,14 +410,22 @@ describe('registry metadata comes from the upstream', () => {
 
   it('npm start runs as a front: it copies the metadata at start, and a transfer goes through both over HTTP', async () => {
     await changeUpstreamSidn([12, 24], 42);
-    const front = await launch([], {
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      TABLE_NAME: `front-${crypto.randomUUID()}`,
-      REGISTRY_GATEWAY: 'rtr',
-      RTR_API_URL: upstream.url,
-      RTR_API_KEY: 'demo-key',
-      RTR_CUSTOMER: 'demo',
-      RTR_REGISTRIES: 'sidn,verisign,nominet',
+    const started: ChildProcess[] = [];
+    const front = await launch(
+      [],
+      {
+        DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+        TABLE_NAME: `front-${crypto.randomUUID()}`,
+        REGISTRY_GATEWAY: 'rtr',
+        RTR_API_URL: upstream.url,
+        RTR_API_KEY: 'demo-key',
+        RTR_CUSTOMER: 'demo',
+        RTR_REGISTRIES: 'sidn,verisign,nominet',
+      },
+      { started },
+    ).catch((error: unknown) => {
+      for (const child of started) child.kill('SIGTERM');
+      throw error;
     });
     try {
       expect(front.readyLine).toContain("registry: upstream account 'demo', metadata of 3 registries copied");

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -66,7 +67,12 @@ function forward(
 /** Starts the upstream sandbox and the proxy in front of it. */
 export async function startUpstream(dynamodbEndpoint: string): Promise<Upstream> {
   const tableName = `upstream-${randomUUID()}`;
-  const launcher = await launch([], { DYNAMODB_ENDPOINT: dynamodbEndpoint, TABLE_NAME: tableName });
+  const started: ChildProcess[] = [];
+  const launcher = await launch([], { DYNAMODB_ENDPOINT: dynamodbEndpoint, TABLE_NAME: tableName }, { started }).catch((error: unknown) => {
+    // A start that never got ready leaves no process behind.
+    for (const child of started) child.kill('SIGTERM');
+    throw error;
+  });
   const target = new URL(launcher.url);
   let mode: ProxyMode = { kind: 'pass' };
   const seen: string[] = [];
