@@ -13,7 +13,7 @@ import { type ApiResponse, call } from './support/api.ts';
 import { captureOutput } from './support/logs.ts';
 import { exited, launch } from './support/sandbox.ts';
 import { beforeFirstCall } from './support/sdk-calls.ts';
-import { startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
+import { readyWithinMs, startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
 
 /**
  * The registry through an upstream Realtime Register account (`REGISTRY_GATEWAY=rtr`), tested
@@ -37,7 +37,7 @@ beforeAll(async () => {
   process.env.RTR_CUSTOMER = 'demo';
   process.env.RTR_REGISTRIES = 'sidn,verisign,nominet';
   process.env.RTR_TIMEOUT_MS = '5000';
-}, 90_000);
+}, readyWithinMs + 10_000);
 
 afterAll(async () => {
   await upstream?.stop();
@@ -341,6 +341,23 @@ describe('faults of the upstream', () => {
     resetCircuit();
   });
 
+  it('an upstream that refuses our key answers 503, logged for the operator without the key', async () => {
+    process.env.RTR_API_KEY = 'revoked-upstream-key-0123456789';
+    let res: ApiResponse | undefined;
+    const lines = await captureOutput(async () => {
+      res = await transfer('transfer-rejected.com', body, true);
+    }).finally(() => {
+      process.env.RTR_API_KEY = 'demo-key';
+    });
+    expect(res?.status).toBe(503);
+    expect(res?.headers['retry-after']).toBe('60');
+    expect(res?.raw).not.toContain('revoked-upstream-key');
+    const log = lines.join('\n');
+    expect(log).toContain('registry upstream refused the account');
+    expect(log).not.toContain('revoked-upstream-key');
+    expect((await transfer('transfer-rejected.com', body, true)).status).toBe(200);
+  });
+
   it('the circuit opens after repeated failures and stops calling the upstream', async () => {
     resetCircuit();
     upstream.setMode({ kind: 'status', status: 502 });
@@ -408,49 +425,53 @@ describe('registry metadata comes from the upstream', () => {
     expect(quote.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Domain' });
   });
 
-  it('npm start runs as a front: it copies the metadata at start, and a transfer goes through both over HTTP', async () => {
-    await changeUpstreamSidn([12, 24], 42);
-    const started: ChildProcess[] = [];
-    const front = await launch(
-      [],
-      {
-        DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-        TABLE_NAME: `front-${crypto.randomUUID()}`,
-        REGISTRY_GATEWAY: 'rtr',
-        RTR_API_URL: upstream.url,
-        RTR_API_KEY: 'demo-key',
-        RTR_CUSTOMER: 'demo',
-        RTR_REGISTRIES: 'sidn,verisign,nominet',
-      },
-      { started },
-    ).catch((error: unknown) => {
-      for (const child of started) child.kill('SIGTERM');
-      throw error;
-    });
-    try {
-      expect(front.readyLine).toContain("registry: upstream account 'demo', metadata of 3 registries copied");
-      expect(front.readyLine).not.toContain(new URL(upstream.url).host);
-      const headers = { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' };
-      const info = (await (await fetch(`${front.url}/v2/providers/REGISTRY/sidn/info`, { headers })).json()) as {
-        metadata: { transferDomainPeriods: number[] };
-      };
-      expect(info).toEqual((await upstreamGet(upstream, '/v2/providers/REGISTRY/sidn/info')).body);
-      expect(info.metadata.transferDomainPeriods).toEqual([12, 24]);
-
-      const res = await fetch(`${front.url}/v2/domains/transfer-rejected.com/transfer`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ ...demoBody, authcode: 'COM-TRANSFER-2026' }),
+  it(
+    'npm start runs as a front: it copies the metadata at start, and a transfer goes through both over HTTP',
+    async () => {
+      await changeUpstreamSidn([12, 24], 42);
+      const started: ChildProcess[] = [];
+      const front = await launch(
+        [],
+        {
+          DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+          TABLE_NAME: `front-${crypto.randomUUID()}`,
+          REGISTRY_GATEWAY: 'rtr',
+          RTR_API_URL: upstream.url,
+          RTR_API_KEY: 'demo-key',
+          RTR_CUSTOMER: 'demo',
+          RTR_REGISTRIES: 'sidn,verisign,nominet',
+        },
+        { started, readyWithinMs },
+      ).catch((error: unknown) => {
+        for (const child of started) child.kill('SIGTERM');
+        throw error;
       });
-      expect(res.status).toBe(202);
-      expect(((await res.json()) as { status: string }).status).toBe('pending');
-      const [held] = await upstreamTransfers('transfer-rejected.com');
-      expect(held).toMatchObject({ customer: 'demo', status: 'RUNNING', statusDetail: 'pending' });
-    } finally {
-      front.child.kill('SIGTERM');
-      await exited(front.child);
-    }
-  }, 90_000);
+      try {
+        expect(front.readyLine).toContain("registry: upstream account 'demo', metadata of 3 registries copied");
+        expect(front.readyLine).not.toContain(new URL(upstream.url).host);
+        const headers = { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' };
+        const info = (await (await fetch(`${front.url}/v2/providers/REGISTRY/sidn/info`, { headers })).json()) as {
+          metadata: { transferDomainPeriods: number[] };
+        };
+        expect(info).toEqual((await upstreamGet(upstream, '/v2/providers/REGISTRY/sidn/info')).body);
+        expect(info.metadata.transferDomainPeriods).toEqual([12, 24]);
+
+        const res = await fetch(`${front.url}/v2/domains/transfer-rejected.com/transfer`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ ...demoBody, authcode: 'COM-TRANSFER-2026' }),
+        });
+        expect(res.status).toBe(202);
+        expect(((await res.json()) as { status: string }).status).toBe('pending');
+        const [held] = await upstreamTransfers('transfer-rejected.com');
+        expect(held).toMatchObject({ customer: 'demo', status: 'RUNNING', statusDetail: 'pending' });
+      } finally {
+        front.child.kill('SIGTERM');
+        await exited(front.child);
+      }
+    },
+    readyWithinMs + 30_000,
+  );
 
   it('npm start as a front refuses to start without RTR_API_URL, naming it', async () => {
     const started = launch([], {

@@ -64,15 +64,23 @@ function forward(
   });
 }
 
+/**
+ * How long the upstream may take to get ready: it loads the demo data into the run's DynamoDB
+ * Local, which the whole suite shares, so a busy run makes it slow (a start, not a request).
+ */
+export const readyWithinMs = 150_000;
+
 /** Starts the upstream sandbox and the proxy in front of it. */
 export async function startUpstream(dynamodbEndpoint: string): Promise<Upstream> {
   const tableName = `upstream-${randomUUID()}`;
   const started: ChildProcess[] = [];
-  const launcher = await launch([], { DYNAMODB_ENDPOINT: dynamodbEndpoint, TABLE_NAME: tableName }, { started }).catch((error: unknown) => {
-    // A start that never got ready leaves no process behind.
-    for (const child of started) child.kill('SIGTERM');
-    throw error;
-  });
+  const launcher = await launch([], { DYNAMODB_ENDPOINT: dynamodbEndpoint, TABLE_NAME: tableName }, { started, readyWithinMs }).catch(
+    (error: unknown) => {
+      // A start that never got ready leaves no process behind.
+      for (const child of started) child.kill('SIGTERM');
+      throw error;
+    },
+  );
   const target = new URL(launcher.url);
   let mode: ProxyMode = { kind: 'pass' };
   const seen: string[] = [];
