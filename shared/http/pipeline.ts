@@ -22,6 +22,8 @@ export interface ApiRequest<I> {
   principal: Principal;
   requestId: string;
   headers: Record<string, string>;
+  /** The time the function has left (ms), from its Lambda context: whatever waits stops in time to answer. */
+  remainingMs?: () => number;
 }
 
 export interface EndpointOptions<S extends v.GenericSchema> {
@@ -324,6 +326,7 @@ export function endpoint<S extends v.GenericSchema, R>(
       principal: s.principal as Principal,
       requestId: s.requestId,
       headers: s.headers,
+      remainingMs: () => context.getRemainingTimeInMillis(),
     };
     options.authorize?.(request);
     const answer = (result: R) => respond(result, request);
