@@ -15,7 +15,7 @@ import { integrationEnvironment, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
-/** What a function declares about itself: a route or a job of the route table, the authorizer, the fallback. */
+/** What a function declares about itself: a route or a job of the route table, the authorizer. */
 export interface FunctionDeclaration {
   /** Folder under functions/ holding `handler.ts`. */
   dir: string;

@@ -13,7 +13,7 @@ import { jobs, routes } from '../shared/routes.ts';
 export interface ObservabilityProps {
   api: apigateway.RestApi;
   table: dynamodb.Table;
-  /** Every function of the stack, by id (routes, jobs, authorizer, fallback). */
+  /** Every function of the stack, by id (routes, jobs, authorizer). */
   functions: ReadonlyMap<string, lambda.IFunction>;
   /** Where alarm notifications go by e-mail (optional; the topic is there either way). */
   alarmEmail?: string;

@@ -245,10 +245,9 @@ export const jobs: readonly Job[] = [
   },
 ];
 
-/** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
+/** The API-key authorizer: not a route of its own, but a function all the same (API Gateway itself answers 404/405). */
 export const authorizerDir = 'authorizer';
-export const fallbackDir = 'fallback';
-/** The authorizer reads API keys by their hash, nothing else; the fallback touches no table. */
+/** The authorizer reads API keys by their hash, nothing else. */
 export const authorizerTable: TableUse = getOnly('apiKey');
 
 /** How long API Gateway (and the local gateway) caches an authorizer's answer per key. */

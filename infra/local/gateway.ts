@@ -8,9 +8,15 @@ import type {
 } from 'aws-lambda';
 import { apiKeyHeaderPattern } from '../../shared/auth/api-keys.ts';
 import { functionTimeoutSeconds } from '../../shared/http/function-budget.ts';
-import { type GatewayAnswer, gatewayAnswers, gatewayBody, gatewayHeaders } from '../../shared/http/gateway-responses.ts';
+import {
+  type GatewayAnswer,
+  gatewayAnswers,
+  gatewayBody,
+  gatewayHeaders,
+  methodNotAllowedAnswer,
+} from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
-import { authorizerCacheSeconds, authorizerDir, fallbackDir, matchRoute } from '../../shared/routes.ts';
+import { authorizerCacheSeconds, authorizerDir, matchRoute } from '../../shared/routes.ts';
 import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
 
 /** A plain HTTP request as the local server received it. */
@@ -223,9 +229,19 @@ export function createGateway(options: GatewayOptions = {}) {
         return answer(gatewayAnswers.REQUEST_TOO_LARGE, requestId);
       }
       const match = matchRoute(parsed.method, parsed.url.pathname);
-      const route = match.kind === 'route' ? match.route : undefined;
+      // What no route takes is answered here, as API Gateway does (infra/stack.ts): no function runs.
+      if (match.kind !== 'route') {
+        const refused = answer(
+          match.kind === 'method-not-allowed'
+            ? methodNotAllowedAnswer(parsed.method, match.allow)
+            : gatewayAnswers.MISSING_AUTHENTICATION_TOKEN,
+          requestId,
+        );
+        return parsed.method === 'HEAD' ? { ...refused, body: '' } : refused;
+      }
+      const route = match.route;
       let authorizer: ProxyAuthorizer = null;
-      if (route && route.auth !== false) {
+      if (route.auth !== false) {
         const admission = await admit(parsed, requestId);
         // A refused HEAD gets the refusal's status and headers, without its body (HTTP has none for HEAD).
         if ('refused' in admission) return parsed.method === 'HEAD' ? { ...admission.refused, body: '' } : admission.refused;
@@ -234,25 +250,19 @@ export function createGateway(options: GatewayOptions = {}) {
       const event = proxyEvent({
         method: parsed.method,
         path: parsed.url.pathname,
-        resource: route?.path ?? '/{proxy+}',
+        resource: route.path,
         headers: parsed.headers,
         multiValueHeaders: parsed.multiValueHeaders,
         query: parsed.url.searchParams.size > 0 ? parsed.query : null,
         multiQuery: parsed.url.searchParams.size > 0 ? parsed.multiQuery : null,
-        pathParameters: match.kind === 'route' ? match.pathParameters : { proxy: parsed.url.pathname.slice(1) },
+        pathParameters: match.pathParameters,
         body: request.body === undefined || request.body === '' ? null : Buffer.from(request.body, 'utf8').toString('base64'),
         isBase64Encoded: request.body !== undefined && request.body !== '',
         authorizer,
         requestId,
         sourceIp: request.sourceIp ?? '127.0.0.1',
       });
-      return invoke(
-        route?.dir ?? fallbackDir,
-        route?.id ?? 'fallback',
-        event,
-        requestId,
-        options.functionTimeoutMs ?? functionTimeoutFromEnv(),
-      );
+      return invoke(route.dir, route.id, event, requestId, options.functionTimeoutMs ?? functionTimeoutFromEnv());
     },
   };
 }

@@ -343,7 +343,7 @@ function ownSecrets(handler: (event: Event, context: Context) => Promise<APIGate
   return (event: Event, context: Context): Promise<APIGatewayProxyResult> => withRequestSecrets(() => handler(event, context));
 }
 
-/** For handlers outside the authenticated routes (the 404/405 fallback): only the boundary. */
+/** For handlers outside the authenticated routes (the API description): only the boundary. */
 export function unauthenticated(route: string, run: (event: Event, requestId: string) => Promise<Reply>) {
   return ownSecrets(
     middy<Event, APIGatewayProxyResult, Error, ApiContext>()
