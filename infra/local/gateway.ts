@@ -72,7 +72,7 @@ function loadHandler<T>(dir: string): Promise<T> {
 }
 
 /** A Lambda context as the runtime passes it. */
-export function lambdaContext(functionName: string, requestId: string, timeoutMs = functionTimeoutSeconds * 1000): Context {
+export function lambdaContext(functionName: string, requestId: string, timeoutMs = functionTimeoutFromEnv()): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
@@ -356,7 +356,7 @@ async function invoke(
   functionName: string,
   event: APIGatewayProxyEvent,
   requestId: string,
-  timeoutMs = functionTimeoutSeconds * 1000,
+  timeoutMs = functionTimeoutFromEnv(),
 ): Promise<LocalResponse> {
   // Lambda refuses an invocation over its payload limit; API Gateway answers it as an internal error.
   if (Buffer.byteLength(JSON.stringify(event)) > limits.invocationPayloadBytes) return answer(gatewayAnswers.DEFAULT_5XX, requestId);
