@@ -10,10 +10,12 @@ import { contention } from './contention.ts';
 process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
 process.env.TABLE_NAME = `test-${randomUUID()}`;
 
+// Set-up gets what it needs: a fresh table and the demo data take seconds on an idle DynamoDB
+// Local and minutes on one that a whole team's runs share; the tests' own budgets stay as they are.
 beforeAll(async () => {
   await ensureTable(process.env.TABLE_NAME as string);
   await loadDataset(await readDatasetFile(demoDataFile));
-});
+}, 600_000);
 
 // Time budgets in proportion to the machine's contention now (test/support/contention.ts): the
 // functions' timeout as the local gateway and `invoke` emulate it, and vitest's own timeouts. A
