@@ -87,6 +87,15 @@ describe('docs that point at what the repository holds', () => {
     }
   });
 
+  it("lists every domain of the demo data's sandbox registry in the transfer tables of the README and docs/transfer.md", () => {
+    const demo = JSON.parse(read('infra/demo-data.json')) as { registryDomains: { domainName: string }[] };
+    for (const file of ['README.md', 'docs/transfer.md']) {
+      const rows = new Set([...read(file).matchAll(/^\| `([a-z0-9.-]+)` +\|/gm)].map((m) => m[1]));
+      const missing = demo.registryDomains.map((d) => d.domainName).filter((name) => name.startsWith('transfer-') && !rows.has(name));
+      expect(missing, file).toEqual([]);
+    }
+  });
+
   it('lists exactly the admin commands the CLI has, in the README and in docs/ecosystem.md', async () => {
     const { stdout } = await promisify(execFile)('npx', ['tsx', 'infra/admin.ts', '--help'], { cwd: root, env: process.env });
     const commands = [...stdout.matchAll(/^ {2}([a-z][a-z-]+)(?: |$)/gm)].map((m) => m[1] as string).sort();
