@@ -18,3 +18,9 @@ export function contention(sampleMs = 50, cap = 10): number {
   // x is used, so the loop is not optimized away.
   return x < 0 ? 1 : Math.min(cap, Math.max(1, wallMs / Math.max(cpuMs, 1)));
 }
+
+/** A time budget (ms) in proportion to the contention the test file measured at its start (test/support/setup.ts). */
+export function budget(ms: number): number {
+  const slowdown = Number(process.env.TEST_SLOWDOWN);
+  return Math.round(ms * (Number.isFinite(slowdown) && slowdown >= 1 ? slowdown : 1));
+}

@@ -21,5 +21,6 @@ beforeAll(async () => {
 // functions' timeout as the local gateway and `invoke` emulate it, and vitest's own timeouts. A
 // file that sets LOCAL_FUNCTION_TIMEOUT_MS itself (the races) keeps its own.
 const slowdown = contention();
+process.env.TEST_SLOWDOWN = String(slowdown);
 process.env.LOCAL_FUNCTION_TIMEOUT_MS ??= String(Math.round(functionTimeoutSeconds * 1000 * slowdown));
 vi.setConfig({ testTimeout: Math.round(20_000 * slowdown), hookTimeout: Math.round(60_000 * slowdown) });
