@@ -1,6 +1,6 @@
 /**
  * The route table: the single source of truth for the API. The CDK stack, the local gateway and
- * the 404/405 fallback are all built from it. It names handler modules by path and imports none,
+ * the 404/405 answers are all built from it. It names handler modules by path and imports none,
  * so reading it costs nothing at run time.
  */
 
