@@ -5,21 +5,20 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../infra/bundling.ts';
 import { localSandboxEnvironment } from '../infra/stages.ts';
-import { authorizerDir, fallbackDir, jobs, routes } from '../shared/routes.ts';
+import { authorizerDir, jobs, routes } from '../shared/routes.ts';
 
 /** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
 
 const run = promisify(execFile);
 export const projectRoot = join(import.meta.dirname, '..');
 
-/** Every function of the stack: the routes, the jobs, the authorizer and the 404/405 fallback. */
+/** Every function of the stack: the routes, the jobs and the authorizer. */
 export function stackFunctions(): { id: string; entry: string }[] {
   const entry = (dir: string) => join('functions', dir, 'handler.ts');
   return [
     ...routes.map((r) => ({ id: r.id, entry: entry(r.dir) })),
     ...jobs.map((j) => ({ id: j.id, entry: entry(j.dir) })),
     { id: 'authorizer', entry: entry(authorizerDir) },
-    { id: 'fallback', entry: entry(fallbackDir) },
   ];
 }
 

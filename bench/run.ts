@@ -192,7 +192,7 @@ try {
     },
     {
       name: 'zone (JSON)',
-      bare: "Query domain collection, the caller's items",
+      bare: "Query the name's own items (the caller's), then the zone's records",
       handler: await load('zone'),
       event: {
         method: 'GET',
@@ -200,7 +200,17 @@ try {
         resource: '/v2/domains/{domainName}/zone',
         pathParameters: { domainName: 'demo-shop.nl' },
       },
-      call: ownedQuery(keys.domainCollection('demo-shop.nl')),
+      call: async () => {
+        await queryAll({
+          KeyConditionExpression: 'pk = :pk AND sk < :records',
+          FilterExpression: 'customer = :owner',
+          ExpressionAttributeValues: { ':pk': keys.domainCollection('demo-shop.nl').pk, ':records': 'ZONE#', ':owner': 'demo' },
+        });
+        await queryAll({
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.domainCollection('demo-shop.nl').pk, ':prefix': 'ZONE#' },
+        });
+      },
     },
     {
       name: 'process info (certificate)',

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
 import * as v from 'valibot';
@@ -9,7 +9,7 @@ import { tableName } from '../shared/db/table.ts';
 import { authorizerCacheSeconds } from '../shared/routes.ts';
 import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
-import { loadDataset, readDatasetFile } from './dataset.ts';
+import { datasetProblems, loadDataset, readDatasetFile } from './dataset.ts';
 import { exportDataset, scanTable } from './export.ts';
 import { migrateTable } from './migrate.ts';
 import { type KeyOwner, registerUsageKey, retireUsageKey } from './usage-plan-keys.ts';
@@ -43,6 +43,9 @@ Commands:
       Existing items are kept unless --overwrite is given.
   load FILE [--overwrite]
       Same as import, without the progress bar.
+  validate FILE
+      Checks a dataset file against the dataset format (docs/dataset.schema.json) without touching
+      any table, and names every error with its path (e.g. prices.3.currency). Exit 0 when valid.
   migrate [--dry-run]
       Brings a table written by an earlier version to the current layout (zones stored with their
       records inline become a header item and one item per record; prices and promos get keys
@@ -266,6 +269,30 @@ async function migrate(args: string[]): Promise<void> {
   );
 }
 
+/** Checks a dataset file and names every error with its path; exit code 1 when it has any. */
+async function validate(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [file] = positionals;
+  if (!file || positionals.length > 1) throw new UsageError('validate needs exactly one FILE.');
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} cannot be read as JSON: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const problems = datasetProblems(data);
+  if (problems.length === 0) {
+    const sections = Object.entries(data as Record<string, unknown>).map(
+      ([name, items]) => `${name} ${Array.isArray(items) ? items.length : 1}`,
+    );
+    console.log(`${file}: valid (${sections.join(', ') || 'empty'}).`);
+    return;
+  }
+  for (const problem of problems) console.error(`${file}: ${problem}`);
+  console.error(`${file}: ${problems.length} error${problems.length === 1 ? '' : 's'}.`);
+  process.exitCode = 1;
+}
+
 /** Per command: its usage line (for --help) and what it runs. */
 const commands: Record<string, { help: string; run: (args: string[]) => Promise<void> }> = {
   'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]... [--usage-plan ID]', run: createKey },
@@ -276,6 +303,7 @@ const commands: Record<string, { help: string; run: (args: string[]) => Promise<
   load: { help: 'load FILE [--overwrite]', run: (args) => load(args, 'load') },
   migrate: { help: 'migrate [--dry-run]', run: migrate },
   'register-keys': { help: 'register-keys --customer C [--usage-plan ID]', run: registerKeys },
+  validate: { help: 'validate FILE   (every error with its path; no table is touched)', run: validate },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -288,7 +316,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (known) {
       await known.run(rest);
-      return 0;
+      return typeof process.exitCode === 'number' ? process.exitCode : 0;
     }
     switch (command) {
       case undefined:

@@ -96,6 +96,12 @@ export interface LoadOptions {
 /** Per section: how many items were written and how many were already there and kept. */
 export type LoadReport = Record<string, { written: number; kept: number }>;
 
+/** Every problem of a dataset, each as `path: message` (`(root)` for the file as a whole); none when it is valid. */
+export function datasetProblems(data: unknown): string[] {
+  const result = v.safeParse(DatasetSchema, data);
+  return result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
+}
+
 /** Validates a dataset, naming the first problems with their paths. */
 export function parseDataset(data: unknown): Dataset {
   const result = v.safeParse(DatasetSchema, data);

@@ -7,6 +7,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type KeyKind, keyKinds } from '../shared/db/keys.ts';
+import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
@@ -14,7 +15,7 @@ import { integrationEnvironment, type Stage, upstreamSettings } from './stages.t
 
 const root = join(import.meta.dirname, '..');
 
-/** What a function declares about itself: a route or a job of the route table, the authorizer, the fallback. */
+/** What a function declares about itself: a route or a job of the route table, the authorizer. */
 export interface FunctionDeclaration {
   /** Folder under functions/ holding `handler.ts`. */
   dir: string;
@@ -58,7 +59,7 @@ export class RegistrarFunction extends NodejsFunction {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(functionTimeoutSeconds),
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
       environment: {

@@ -14,7 +14,7 @@ import { jobs, routes } from '../shared/routes.ts';
 export interface ObservabilityProps {
   api: apigateway.RestApi;
   table: dynamodb.Table;
-  /** Every function of the stack, by id (routes, jobs, authorizer, fallback). */
+  /** Every function of the stack, by id (routes, jobs, authorizer). */
   functions: ReadonlyMap<string, lambda.IFunction>;
   /** Each stream consumer's on-failure queue, by consumer id: a batch there was skipped. */
   streamFailureQueues?: ReadonlyMap<string, sqs.IQueue>;

@@ -10,12 +10,11 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table as tableDefinition } from '../shared/db/table.ts';
-import { type GatewayAnswerName, gatewayAnswers, gatewayHeaders } from '../shared/http/gateway-responses.ts';
+import { type GatewayAnswerName, gatewayAnswers, gatewayHeaders, methodNotAllowedAnswer } from '../shared/http/gateway-responses.ts';
 import {
   authorizerCacheSeconds,
   authorizerDir,
   authorizerTable,
-  fallbackDir,
   type Job,
   jobs,
   methodsOf,
@@ -24,7 +23,7 @@ import {
   type StreamConsumer,
   streamConsumers,
 } from '../shared/routes.ts';
-import { addWebAcl, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
+import { addWebAcl, checkEdgeLimits, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
@@ -68,12 +67,13 @@ export class RegistrarStack extends Stack {
     this.table = addTable(this);
     // The API-key authorizer reads the key record; nothing else.
     const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, table: authorizerTable }));
-    this.api = addRestApi(this, this.stage.name, props.throttle ?? { rateLimit: 100, burstLimit: 200 });
+    const throttle = props.throttle ?? defaultStageThrottle;
+    this.api = addRestApi(this, this.stage.name, throttle);
     addGatewayResponses(this.api);
     this.addRoutes(authorizer);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
     // The public edge: per-IP rate limits in front of the stage (infra/edge.ts).
-    addWebAcl(this, this.api, edgeLimitsFromContext(this, props.edgeLimits));
+    addWebAcl(this, this.api, checkEdgeLimits(edgeLimitsFromContext(this, props.edgeLimits), throttle.rateLimit));
     for (const job of jobs) addSchedule(this, job, this.addFunction(job.id, job));
     const streamFailureQueues = new Map<string, sqs.Queue>();
     for (const consumer of props.streamConsumers ?? streamConsumers) {
@@ -105,23 +105,26 @@ export class RegistrarStack extends Stack {
     return fn;
   }
 
-  /** Every route of the route table on its function, and the 404/405 fallback on everything else. */
+  /**
+   * Every route of the route table on its function. Whatever no route takes is answered by API
+   * Gateway itself, no function invoked: a path no route serves gets 404 NotFound (the
+   * MISSING_AUTHENTICATION_TOKEN gateway response), another method on a route's path 405 with
+   * `Allow` (a mock integration on the path's ANY method).
+   */
   private addRoutes(authorizer: apigateway.IAuthorizer): void {
-    // Whatever no route takes: 404, or 405 on a known path (see functions/fallback).
-    const fallback = new apigateway.LambdaIntegration(this.addFunction('fallback', { dir: fallbackDir }));
-    this.api.root.addMethod('ANY', fallback);
-    this.api.root.addProxy({ defaultIntegration: fallback, anyMethod: true });
-
-    const pathsWithFallback = new Set<string>();
+    const pathsWithAnswer = new Set<string>();
     for (const route of routes) {
       const resource = this.api.root.resourceForPath(route.path);
       const routeFn = this.functions.get(route.id) ?? this.addFunction(route.id, route);
       const integration = new apigateway.LambdaIntegration(routeFn);
       // HEAD beside GET (contract section 1): the same function, which answers without the body.
       for (const method of methodsOf(route)) resource.addMethod(method, integration, methodAuthorization(route, authorizer));
-      if (!pathsWithFallback.has(route.path)) {
-        resource.addMethod('ANY', fallback);
-        pathsWithFallback.add(route.path);
+      if (!pathsWithAnswer.has(route.path)) {
+        const allow = routes.filter((r) => r.path === route.path).flatMap(methodsOf);
+        resource.addMethod('ANY', methodNotAllowed(allow), {
+          methodResponses: [{ statusCode: '405', responseParameters: methodNotAllowedHeaders }],
+        });
+        pathsWithAnswer.add(route.path);
       }
     }
   }
@@ -156,7 +159,7 @@ export class RegistrarStack extends Stack {
     );
     ack(
       'AwsSolutions-APIG4',
-      'Only the 404/405 fallback methods and GET and HEAD /v2/openapi.json (the public API description) are unauthenticated: they read nothing from the table; every other route uses the API-key authorizer.',
+      "Only GET and HEAD /v2/openapi.json (the public API description, a function without table access) and each route path's ANY method (a mock integration answering 405, no function) are unauthenticated; every other route uses the API-key authorizer.",
     );
     ack(
       'AwsSolutions-SMG4',
@@ -286,6 +289,42 @@ function addGatewayResponses(api: apigateway.RestApi): void {
  */
 function methodAuthorization(route: Route, authorizer: apigateway.IAuthorizer): apigateway.MethodOptions {
   return route.auth === false ? {} : { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true };
+}
+
+/** The stage's throttle when none is given: with the edge's per-IP limit, at least ten addresses to fill it (infra/edge.ts). */
+export const defaultStageThrottle = { rateLimit: 1000, burstLimit: 2000 };
+
+const methodNotAllowedHeaders = Object.fromEntries(
+  ['Allow', 'X-Request-Id', 'Content-Type', ...Object.keys(gatewayHeaders(methodNotAllowedAnswer('GET', [])))].map((h) => [
+    `method.response.header.${h}`,
+    true,
+  ]),
+);
+
+/**
+ * 405 MethodNotAllowed for a method no route of a path serves, in the contract's error body with
+ * `Allow`: a mock integration, so API Gateway answers it without invoking a function.
+ */
+function methodNotAllowed(allow: string[]): apigateway.MockIntegration {
+  const answer = methodNotAllowedAnswer('$context.httpMethod', allow);
+  const headers = { ...gatewayHeaders(answer), 'Content-Type': 'application/json; charset=utf-8' };
+  return new apigateway.MockIntegration({
+    requestTemplates: { 'application/json': '{"statusCode": 405}' },
+    // Any body, of any type, gets the same answer: the one (default) integration response is the 405.
+    passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
+    integrationResponses: [
+      {
+        statusCode: '405',
+        responseParameters: {
+          'method.response.header.X-Request-Id': 'context.requestId',
+          ...Object.fromEntries(Object.entries(headers).map(([k, val]) => [`method.response.header.${k}`, `'${val}'`])),
+        },
+        responseTemplates: {
+          'application/json': JSON.stringify({ type: answer.type, message: answer.message, requestId: '$context.requestId' }),
+        },
+      },
+    ],
+  });
 }
 
 /** Runs a job's function on its schedule, retrying a failed run twice. */

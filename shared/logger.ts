@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 
 /**
@@ -15,29 +16,53 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * Secret values of recent requests (their API key, auth code, CSR lines, phone numbers), scrubbed
- * from every logged string: an error message can quote a value whose key is not there to redact
- * (found by the log-capture test). Bounded, oldest dropped first; a set, not per request, because
- * the local server runs requests concurrently in one process.
+ * The secret values of the request being served (its API key, auth code, CSR lines, phone
+ * numbers), scrubbed from that request's log lines only: an error message can quote a value whose
+ * key is not there to redact (found by the log-capture test). Held per request (AsyncLocalStorage,
+ * since the local server runs requests concurrently in one process), so what one caller sends as
+ * a secret never blanks words in another caller's lines.
  */
-const recentSecrets = new Set<string>();
-const recentSecretsLimit = 500;
+const requestSecrets = new AsyncLocalStorage<Set<string>>();
+const requestSecretsLimit = 500;
 /** Shorter values are too common to scrub (and too short to be keys, auth codes or CSR lines). */
 const minSecretLength = 6;
 
-/** Marks values as secret: from now on they are replaced by `[redacted]` wherever they appear in a log line. */
+/**
+ * Fields the service writes itself from what it decided (never from what a caller sent): left as
+ * they are, so a caller whose secret happens to be `processes` cannot blank its own route either.
+ */
+const serviceFields = new Set([
+  'route',
+  'method',
+  'status',
+  'customer',
+  'user',
+  'requestId',
+  'durationMs',
+  'errorType',
+  'level',
+  'service',
+  'timestamp',
+]);
+
+/** Runs `fn` (one request) with its own list of values to scrub. */
+export function withRequestSecrets<T>(fn: () => T): T {
+  return requestSecrets.run(new Set(), fn);
+}
+
+/** Marks values of the current request as secret: replaced by `[redacted]` wherever they appear in its log lines. */
 export function redactValues(values: Iterable<string>): void {
+  const secrets = requestSecrets.getStore();
+  if (!secrets) return;
   for (const value of values) {
-    if (value.length < minSecretLength) continue;
-    recentSecrets.delete(value);
-    recentSecrets.add(value);
-    if (recentSecrets.size > recentSecretsLimit) recentSecrets.delete(recentSecrets.values().next().value as string);
+    if (value.length < minSecretLength || secrets.size >= requestSecretsLimit) continue;
+    secrets.add(value);
   }
 }
 
-function scrub(value: string): string {
+function scrub(value: string, secrets: ReadonlySet<string>): string {
   let out = value;
-  for (const secret of recentSecrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
   return out;
 }
 
@@ -46,6 +71,8 @@ export const logger = new Logger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'registrar',
   jsonReplacerFn: (key: string, value: unknown) => {
     if (isSecretKey(key)) return '[redacted]';
-    return typeof value === 'string' && recentSecrets.size > 0 ? scrub(value) : value;
+    if (typeof value !== 'string' || serviceFields.has(key)) return value;
+    const secrets = requestSecrets.getStore();
+    return secrets && secrets.size > 0 ? scrub(value, secrets) : value;
   },
 });

@@ -1,6 +1,6 @@
 /**
  * The route table: the single source of truth for the API. The CDK stack, the local gateway and
- * the 404/405 fallback are all built from it. It names handler modules by path and imports none,
+ * the 404/405 answers are all built from it. It names handler modules by path and imports none,
  * so reading it costs nothing at run time.
  */
 
@@ -296,10 +296,9 @@ export interface StreamConsumer {
 
 export const streamConsumers: readonly StreamConsumer[] = [];
 
-/** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
+/** The API-key authorizer: not a route of its own, but a function all the same (API Gateway itself answers 404/405). */
 export const authorizerDir = 'authorizer';
-export const fallbackDir = 'fallback';
-/** The authorizer reads API keys by their hash, nothing else; the fallback touches no table. */
+/** The authorizer reads API keys by their hash, nothing else. */
 export const authorizerTable: TableUse = getOnly('apiKey');
 
 /** How long API Gateway (and the local gateway) caches an authorizer's answer per key. */

@@ -123,6 +123,21 @@ describe('big zones through the real handler', () => {
     expect(foreign.calls).toEqual(['QueryCommand']);
     expect(missing.calls).toEqual(foreign.calls);
   });
+
+  it("checks ownership before reading records: another customer's 10,000-record zone costs what a missing name costs", async () => {
+    await call('GET', '/v2/domains/no-such-zone.com/zone', { key: 'other-key' }); // the key's lookup, cached from here on
+    const foreign = await recordTableCalls(() => call('GET', `/v2/domains/${big}/zone`, { key: 'other-key' }));
+    const missing = await recordTableCalls(() => call('GET', '/v2/domains/no-such-zone.com/zone', { key: 'other-key' }));
+    const read = (calls: typeof foreign.details) => calls.reduce((n, c) => n + c.itemsRead, 0);
+    // The name's own items at most (domain, transfer, zone header), not a page of its records.
+    expect(read(foreign.details)).toBeLessThanOrEqual(3);
+    expect(read(foreign.details) - read(missing.details)).toBeLessThanOrEqual(3);
+    expect(foreign.details.map((c) => c.itemsAnswered)).toEqual(missing.details.map((c) => c.itemsAnswered));
+    // The owner reads the header, then exactly the header's generation of records.
+    const own = await recordTableCalls(() => call('GET', `/v2/domains/${big}/zone`));
+    expect(own.result.status).toBe(200);
+    expect(read(own.details)).toBe(2 + 10_000);
+  });
 });
 
 /** Runs `hook` once, right after the first Query page of `domainName`'s collection comes back, before the reader sees it. */

@@ -5,6 +5,7 @@ import { jsonDepthExceeds } from '../shared/http/json-depth.ts';
 import { maxBodyBytes, maxBodyDepth } from '../shared/http/pipeline.ts';
 import { methodsOf, routes } from '../shared/routes.ts';
 import { testCertificate } from './support/certificates.ts';
+import { budget } from './support/contention.ts';
 import { contractProblem } from './support/contract.ts';
 import { makeCsr } from './support/csr.ts';
 import {
@@ -45,7 +46,7 @@ const plan = {
 const ciTotal = Object.values(plan).reduce((a, b) => a + b, 0);
 const longRuns = Number(process.env.FUZZ_RUNS) || 0;
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
-const timeout = longRuns ? 0 : 60_000;
+const timeout = longRuns ? 0 : budget(60_000);
 
 function runs(property: keyof typeof plan): number {
   return longRuns ? Math.max(1, Math.round((longRuns * plan[property]) / ciTotal)) : plan[property];

@@ -41,9 +41,9 @@ function synth(declarations: Record<string, FunctionDeclaration>) {
 describe('RegistrarFunction', () => {
   it('grants the table actions its declaration names, on gsi1 only when it queries it, limited to the kinds of item it names', () => {
     const { statements } = synth({
-      keys: { dir: 'fallback', table: { actions: ['GetItem'], only: ['apiKey'] } },
-      writer: { dir: 'fallback', table: { actions: ['Query', 'PutItem', 'ConditionCheckItem'], index: true } },
-      stranger: { dir: 'fallback' },
+      keys: { dir: 'openapi', table: { actions: ['GetItem'], only: ['apiKey'] } },
+      writer: { dir: 'openapi', table: { actions: ['Query', 'PutItem', 'ConditionCheckItem'], index: true } },
+      stranger: { dir: 'openapi' },
     });
     expect(statements('keys')).toEqual([
       {
@@ -61,7 +61,7 @@ describe('RegistrarFunction', () => {
       },
     ]);
     expect(statements('stranger')).toEqual([]);
-    expect(() => synth({ typo: { dir: 'fallback', table: { actions: ['GetItem'], only: ['apikey'] } } })).toThrow(
+    expect(() => synth({ typo: { dir: 'openapi', table: { actions: ['GetItem'], only: ['apikey'] } } })).toThrow(
       /Unknown kind of item 'apikey'/,
     );
   }, 60_000);
@@ -69,11 +69,11 @@ describe('RegistrarFunction', () => {
   it('layers the environment: defaults, then the shared environment, then its own, then where its secrets are', () => {
     const { environment, template } = synth({
       renew: {
-        dir: 'fallback',
+        dir: 'openapi',
         environment: { POWERTOOLS_LOG_LEVEL: 'WARN', EXTRA_SETTING: '1' },
         secrets: ['ONE_TIME_LINK_SECRET'],
       },
-      other: { dir: 'fallback', secrets: ['ONE_TIME_LINK_SECRET'] },
+      other: { dir: 'openapi', secrets: ['ONE_TIME_LINK_SECRET'] },
     });
     expect(environment('renew')).toMatchObject({
       POWERTOOLS_SERVICE_NAME: 'registrar',

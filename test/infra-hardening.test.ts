@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultEdgeLimits } from '../infra/edge.ts';
-import { RegistrarStack } from '../infra/stack.ts';
+import { checkEdgeLimits, defaultEdgeLimits, minAddressesToFillStage } from '../infra/edge.ts';
+import { defaultStageThrottle, RegistrarStack } from '../infra/stack.ts';
 import { type Stage, stages } from '../infra/stages.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
@@ -54,7 +54,9 @@ describe('per-API-key rate limits in the stack', () => {
     template.hasOutput('UsagePlanId', Match.anyValue());
     // The stage limit still bounds the whole API above the per-key limit.
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
-      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]),
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ ThrottlingRateLimit: defaultStageThrottle.rateLimit, ThrottlingBurstLimit: defaultStageThrottle.burstLimit }),
+      ]),
     });
   });
 
@@ -106,7 +108,6 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
       ...routes.map((r) => [r.id, r.table] as [string, TableUse | undefined]),
       ...jobs.map((j) => [j.id, j.table] as [string, TableUse | undefined]),
       ['authorizer', authorizerTable],
-      ['fallback', undefined],
     ];
     for (const [id, use] of declared) {
       const dynamo = statementsOf(id).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
@@ -144,7 +145,7 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
   });
 
   it('grants no wildcard action and no dynamodb:* to any function', () => {
-    for (const id of [...routes.map((r) => r.id), ...jobs.map((j) => j.id), 'authorizer', 'fallback']) {
+    for (const id of [...routes.map((r) => r.id), ...jobs.map((j) => j.id), 'authorizer']) {
       const actions = statementsOf(id).flatMap((s) => [s.Action].flat());
       expect(
         actions.filter((a) => a === '*' || a.endsWith(':*')),
@@ -179,7 +180,7 @@ describe('the public edge', () => {
     expect(acl.Scope).toBe('REGIONAL');
     const rules = acl.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, unknown> }; Action: unknown }[];
     expect(rules.map((r) => [r.Name, r.Statement.RateBasedStatement.Limit, r.Statement.RateBasedStatement.AggregateKeyType])).toEqual([
-      ['PublicPathsPerIp', defaultEdgeLimits.publicPerIp, 'IP'],
+      ['NoKeyPerIp', defaultEdgeLimits.publicPerIp, 'IP'],
       ['AllPathsPerIp', defaultEdgeLimits.allPerIp, 'IP'],
     ]);
     expect(defaultEdgeLimits).toEqual({ publicPerIp: 300, allPerIp: 15_000 });
@@ -205,25 +206,57 @@ describe('the public edge', () => {
     });
   });
 
-  it('counts everything but the authenticated routes as public: the API description, unknown paths, the fallback', () => {
+  it('scopes the tight rule by whether a key was presented, not by path: any method, any path, without a key', () => {
     const acl = Object.values(template.findResources('AWS::WAFv2::WebACL'))[0]?.Properties;
     const scopeDown = acl.Rules[0].Statement.RateBasedStatement.ScopeDownStatement;
-    const patterns = (scopeDown.NotStatement.Statement.OrStatement.Statements as { RegexMatchStatement: { RegexString: string } }[]).map(
-      (s) => new RegExp(s.RegexMatchStatement.RegexString),
-    );
-    // One pattern per authenticated path (a path may serve several methods).
-    expect(patterns).toHaveLength(new Set(routes.filter((r) => r.auth !== false).map((r) => r.path)).size);
-    const authenticated = (path: string) => patterns.some((p) => p.test(path));
-    for (const path of [
-      '/sandbox/v2/providers/REGISTRY/sidn/info',
-      '/v2/domains/demo-shop.nl/zone/',
-      '/sandbox/v2/ssl/certificates/7/renew',
-    ]) {
-      expect(authenticated(path), path).toBe(true);
+    const presented = scopeDown.NotStatement.Statement.RegexMatchStatement;
+    expect(presented.FieldToMatch).toEqual({ SingleHeader: { Name: 'authorization' } });
+    expect(JSON.stringify(scopeDown)).not.toMatch(/UriPath/);
+    const keyed = (header: string) => new RegExp(presented.RegexString).test(header);
+    expect(keyed(`ApiKey ${'k'.repeat(40)}`)).toBe(true);
+    // No key, or not of a key's form: the tight limit, whatever the method and path.
+    for (const header of ['', 'Bearer abc', 'ApiKey ', 'ApiKey a b']) expect(keyed(header), header).toBe(false);
+  });
+
+  it('takes at least ten addresses at their per-IP limit to fill the stage throttle, and refuses a per-IP limit that two could', () => {
+    const perIp = defaultEdgeLimits.allPerIp / 300;
+    expect(defaultStageThrottle.rateLimit / perIp).toBeGreaterThanOrEqual(minAddressesToFillStage);
+    expect(() => checkEdgeLimits({ publicPerIp: 300, allPerIp: 15_000 }, 100)).toThrow(/2 addresses take the stage throttle/);
+    expect(
+      () =>
+        new RegistrarStack(new App({ context: noBundling }), 'TwoAddresses', {
+          stage: stages.sandbox as Stage,
+          throttle: { rateLimit: 100, burstLimit: 200 },
+        }),
+    ).toThrow(/addresses take the stage throttle/);
+  });
+
+  it('answers unknown paths and methods at the gateway, without a function: no unauthenticated method reaches a Lambda but the API description', () => {
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
+    const open = methods.filter((m) => m.Properties.AuthorizationType === 'NONE');
+    const openapiFn = stack.getLogicalId(stack.functions.get('openapi')?.node.defaultChild as never);
+    for (const m of open) {
+      if (m.Properties.Integration.Type === 'AWS_PROXY') expect(JSON.stringify(m.Properties.Integration.Uri)).toContain(openapiFn);
+      else expect(m.Properties.Integration.Type).toBe('MOCK');
     }
-    for (const path of ['/sandbox/v2/openapi.json', '/v2/openapi.json', '/sandbox/v2/nothing', '/', '/sandbox/v2/domains/a/b/zone']) {
-      expect(authenticated(path), path).toBe(false);
+    // No catch-all resource: a path no route serves has no resource, and API Gateway answers 404.
+    const resources = Object.values(template.findResources('AWS::ApiGateway::Resource'));
+    expect(resources.filter((r) => String(r.Properties.PathPart).includes('+'))).toEqual([]);
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+      StatusCode: '404',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"type":"NotFound"') },
+    });
+    // Another method on a route's path: 405 with Allow, from a mock.
+    const any = methods.filter((m) => m.Properties.HttpMethod === 'ANY');
+    expect(any).toHaveLength(new Set(routes.map((r) => r.path)).size);
+    for (const m of any) {
+      const response = m.Properties.Integration.IntegrationResponses[0];
+      expect(response.StatusCode).toBe('405');
+      expect(response.ResponseParameters['method.response.header.Allow']).toMatch(/^'[A-Z]+(, [A-Z]+)*'$/);
+      expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({ type: 'MethodNotAllowed' });
     }
+    expect(stack.functions.has('fallback')).toBe(false);
   });
 
   it('takes other per-IP limits from the cdk context', () => {

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonBody } from '../shared/http/json-body.ts';
 import { endpoint } from '../shared/http/pipeline.ts';
+import { logger } from '../shared/logger.ts';
 import { apiEvent, call, demoKey, invoke } from './support/api.ts';
 import { captureOutput } from './support/logs.ts';
 
@@ -59,5 +61,40 @@ describe('logging', () => {
     const record = JSON.parse(lines[0] as string);
     expect(record.body).toEqual({ authcode: '[redacted]', nested: { csr: '[redacted]', voice: '[redacted]' } });
     expect(record.Authorization).toBe('[redacted]');
+  });
+
+  it("scrubs a request's secret values from that request's lines only, and never the fields the service writes itself", async () => {
+    // A route that logs a free-text note quoting what it was sent, as an error message might.
+    const noting = endpoint(
+      {
+        route: 'processes',
+        request: v.object({ path: v.object({}), query: v.object({}), body: v.object({ authcode: v.string(), note: v.string() }) }),
+        body: jsonBody,
+      },
+      async ({ input }) => {
+        logger.info('note', { text: input.body.note });
+        return {};
+      },
+    );
+    const send = (customer: string, authcode: string, note: string) =>
+      invoke(
+        noting,
+        apiEvent({
+          method: 'POST',
+          path: '/v2/noting',
+          resource: '/v2/noting',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ authcode, note }),
+          principal: { customer, user: 'alice', permissions: [] },
+        }),
+      );
+    const lines = await captureOutput(async () => {
+      await Promise.all([send('demo', 'processes', 'my code is processes'), send('other', 'unrelated-code', 'listing processes')]);
+      await send('other', 'unrelated-code', 'listing processes again');
+    });
+    const records = lines.map((l) => JSON.parse(l));
+    const notes = records.filter((r) => r.message === 'note').map((r) => r.text);
+    expect(notes.sort()).toEqual(['listing processes', 'listing processes again', 'my code is [redacted]']);
+    for (const r of records.filter((x) => x.message === 'request')) expect(r.route).toBe('processes');
   });
 });

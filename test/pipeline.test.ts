@@ -199,7 +199,7 @@ describe('gateway behaviour (route table, authorizer)', () => {
   it('answers 404 NotFound for an unknown route, with a request id', async () => {
     const res = await call('GET', '/v2/nothing/here');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ type: 'NotFound', message: "No route for '/v2/nothing/here'.", requestId: res.headers['x-request-id'] });
+    expect(res.body).toEqual({ type: 'NotFound', message: 'No route for this path.', requestId: res.headers['x-request-id'] });
   });
 
   it('answers 405 MethodNotAllowed with Allow for a known path and another method', async () => {

@@ -102,20 +102,25 @@ describe('secrets never reach the logs', () => {
       const opened = await renew(dv.id, { period: 12, csr });
       statuses.push(opened.status);
       await track(call('GET', `/v2/processes/${opened.headers['x-process-id']}/info`));
-      // Failures: a throttled store (503) and an unexpected error (500), both logged with their error.
+      // Failures: a throttled store (503) and an unexpected error (500), both logged with their error;
+      // the unexpected one quotes the secrets of the request it fails (redaction is per request).
+      let quoting = '';
       for (const [name, fault] of [
         ['ThrottlingException', { $fault: 'client' }],
-        ['ValidationException', { $fault: 'client', message: `One or more parameter values were invalid: ${authcode} ${approverVoice}` }],
+        ['ValidationException', { $fault: 'client', message: 'One or more parameter values were invalid:' }],
       ] as const) {
         const id = `fail-${name}`;
         db().middlewareStack.add(
           () => async () => {
-            throw Object.assign(new Error(fault.message ?? 'Rate exceeded'), { name, $metadata: {}, ...fault });
+            const message = 'message' in fault ? `${fault.message} ${quoting}` : 'Rate exceeded';
+            throw Object.assign(new Error(message), { name, $metadata: {}, ...fault, message });
           },
           { step: 'initialize', name: id },
         );
         try {
+          quoting = authcode;
           await track(transfer('private-wait.com', body));
+          quoting = `${saVoice} ${ovCsr.split('\n')[1]}`;
           await track(
             renew(ov.id, { period: 12, csr: ovCsr, ...organizationFields, approver: { ...organizationFields.approver, voice: saVoice } }),
           );

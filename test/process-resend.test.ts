@@ -134,6 +134,22 @@ describe('POST /v2/processes/{processId}/resend: a transfer waiting for its FOA'
     expect({ status: d.status, foaResent: d.foaResent }).toEqual({ status: 'approved', foaResent: undefined });
   });
 
+  it('20 concurrent resends, each with its own Idempotency-Key: the registry sends exactly the 10 allowed, each recorded, the rest refused', async () => {
+    const { name, id, requestedDate } = await foaTransfer();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        resend(id, { headers: { 'Idempotency-Key': crypto.randomUUID(), 'Content-Type': 'application/json' } }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(200), ...Array(10).fill(400)]);
+    expect(await registryResends(name, requestedDate)).toHaveLength(10);
+    const d = (await getProcess(id, 'demo'))?.details as { foaResent?: string[] };
+    expect(d.foaResent).toHaveLength(10);
+    expect((await resend(id)).status).toBe(400);
+    expect(await registryResends(name, requestedDate)).toHaveLength(10);
+  });
+
   it('replays the first answer to a retry with the same Idempotency-Key, and the registry sends once', async () => {
     const { name, id, requestedDate } = await foaTransfer();
     const headers = { 'Idempotency-Key': crypto.randomUUID(), 'Content-Type': 'application/json' };

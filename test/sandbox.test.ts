@@ -73,6 +73,9 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     const table = `sandbox-${Date.now()}`;
     const bare = await launch(['--no-seed'], { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table });
     expect(bare.readyLine).toContain(`table '${table}' created; DynamoDB at ${endpoint}; demo data not loaded`);
+    // No key exists yet: the ready line names none, and says how to load one.
+    expect(bare.readyLine).not.toContain('demo-key');
+    expect(bare.readyLine).toContain('No API key is loaded yet: load a dataset first (npm run admin -- load FILE');
     expect((await providerInfo(bare.url)).status).toBe(401);
     bare.child.kill('SIGTERM');
     await exited(bare.child);

@@ -7,9 +7,16 @@ import type {
   Context,
 } from 'aws-lambda';
 import { apiKeyHeaderPattern } from '../../shared/auth/api-keys.ts';
-import { type GatewayAnswer, gatewayAnswers, gatewayBody, gatewayHeaders } from '../../shared/http/gateway-responses.ts';
+import { functionTimeoutSeconds } from '../../shared/http/function-budget.ts';
+import {
+  type GatewayAnswer,
+  gatewayAnswers,
+  gatewayBody,
+  gatewayHeaders,
+  methodNotAllowedAnswer,
+} from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
-import { authorizerCacheSeconds, authorizerDir, fallbackDir, matchRoute } from '../../shared/routes.ts';
+import { authorizerCacheSeconds, authorizerDir, matchRoute } from '../../shared/routes.ts';
 import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
 
 /** A plain HTTP request as the local server received it. */
@@ -65,8 +72,8 @@ function loadHandler<T>(dir: string): Promise<T> {
 }
 
 /** A Lambda context as the runtime passes it. */
-export function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 29_000;
+export function lambdaContext(functionName: string, requestId: string, timeoutMs = functionTimeoutFromEnv()): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -176,6 +183,18 @@ export interface GatewayOptions {
   rateLimit?: RateLimit;
   /** The throttle's clock (ms), so a test can move time itself rather than sleep. */
   clock?: () => number;
+  /**
+   * A function's timeout (ms); default LOCAL_FUNCTION_TIMEOUT_MS, else the stack's
+   * (shared/http/function-budget.ts). Raise it only where many requests share this one process at
+   * once (a race test), where each would have a function of its own when deployed.
+   */
+  functionTimeoutMs?: number;
+}
+
+/** The functions' timeout locally: LOCAL_FUNCTION_TIMEOUT_MS, else the stack's. */
+export function functionTimeoutFromEnv(): number {
+  const raw = Number(process.env.LOCAL_FUNCTION_TIMEOUT_MS);
+  return Number.isInteger(raw) && raw > 0 ? raw : functionTimeoutSeconds * 1000;
 }
 
 /**
@@ -210,9 +229,19 @@ export function createGateway(options: GatewayOptions = {}) {
         return answer(gatewayAnswers.REQUEST_TOO_LARGE, requestId);
       }
       const match = matchRoute(parsed.method, parsed.url.pathname);
-      const route = match.kind === 'route' ? match.route : undefined;
+      // What no route takes is answered here, as API Gateway does (infra/stack.ts): no function runs.
+      if (match.kind !== 'route') {
+        const refused = answer(
+          match.kind === 'method-not-allowed'
+            ? methodNotAllowedAnswer(parsed.method, match.allow)
+            : gatewayAnswers.MISSING_AUTHENTICATION_TOKEN,
+          requestId,
+        );
+        return parsed.method === 'HEAD' ? { ...refused, body: '' } : refused;
+      }
+      const route = match.route;
       let authorizer: ProxyAuthorizer = null;
-      if (route && route.auth !== false) {
+      if (route.auth !== false) {
         const admission = await admit(parsed, requestId);
         // A refused HEAD gets the refusal's status and headers, without its body (HTTP has none for HEAD).
         if ('refused' in admission) return parsed.method === 'HEAD' ? { ...admission.refused, body: '' } : admission.refused;
@@ -221,19 +250,19 @@ export function createGateway(options: GatewayOptions = {}) {
       const event = proxyEvent({
         method: parsed.method,
         path: parsed.url.pathname,
-        resource: route?.path ?? '/{proxy+}',
+        resource: route.path,
         headers: parsed.headers,
         multiValueHeaders: parsed.multiValueHeaders,
         query: parsed.url.searchParams.size > 0 ? parsed.query : null,
         multiQuery: parsed.url.searchParams.size > 0 ? parsed.multiQuery : null,
-        pathParameters: match.kind === 'route' ? match.pathParameters : { proxy: parsed.url.pathname.slice(1) },
+        pathParameters: match.pathParameters,
         body: request.body === undefined || request.body === '' ? null : Buffer.from(request.body, 'utf8').toString('base64'),
         isBase64Encoded: request.body !== undefined && request.body !== '',
         authorizer,
         requestId,
         sourceIp: request.sourceIp ?? '127.0.0.1',
       });
-      return invoke(route?.dir ?? fallbackDir, route?.id ?? 'fallback', event, requestId);
+      return invoke(route.dir, route.id, event, requestId, options.functionTimeoutMs ?? functionTimeoutFromEnv());
     },
   };
 }
@@ -322,15 +351,33 @@ function parseRequest(request: LocalRequest): ParsedRequest | undefined {
  * Invokes a function's handler with the event, within Lambda's payload limits, and turns its
  * result into the HTTP response (a base64 body back into bytes, as API Gateway does).
  */
-async function invoke(dir: string, functionName: string, event: APIGatewayProxyEvent, requestId: string): Promise<LocalResponse> {
+async function invoke(
+  dir: string,
+  functionName: string,
+  event: APIGatewayProxyEvent,
+  requestId: string,
+  timeoutMs = functionTimeoutFromEnv(),
+): Promise<LocalResponse> {
   // Lambda refuses an invocation over its payload limit; API Gateway answers it as an internal error.
   if (Buffer.byteLength(JSON.stringify(event)) > limits.invocationPayloadBytes) return answer(gatewayAnswers.DEFAULT_5XX, requestId);
   const handler = await loadHandler<ProxyHandler>(dir);
-  let result: APIGatewayProxyResult;
+  let result: APIGatewayProxyResult | 'timed out';
+  let timer: NodeJS.Timeout | undefined;
   try {
-    result = await handler(event, lambdaContext(functionName, requestId));
+    // Lambda stops a function at its timeout, and API Gateway answers that as a function error.
+    // Here the handler cannot be stopped: its answer is dropped and it runs on in the background.
+    const timedOut = new Promise<'timed out'>((resolve) => {
+      timer = setTimeout(() => resolve('timed out'), timeoutMs);
+    });
+    result = await Promise.race([handler(event, lambdaContext(functionName, requestId, timeoutMs)), timedOut]);
   } catch {
     // A function error (API Gateway's 502, as DEFAULT_5XX answers it); ours never should throw.
+    return answer(gatewayAnswers.DEFAULT_5XX, requestId);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (result === 'timed out') {
+    console.error(`local gateway: ${functionName} ran past its ${timeoutMs} ms timeout`);
     return answer(gatewayAnswers.DEFAULT_5XX, requestId);
   }
   return integrationResponse(functionName, result, requestId);

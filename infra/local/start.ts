@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { hashApiKey } from '../../shared/auth/api-keys.ts';
 import { db } from '../../shared/db/client.ts';
+import { getApiKey } from '../../shared/db/repositories/api-keys.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { streamConsumers } from '../../shared/routes.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
@@ -161,8 +163,19 @@ async function start(options: StartOptions, running: Running): Promise<void> {
   }
   console.log(
     `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}${upstream ? `; ${upstream}` : ''}). ` +
-      `Try: curl -H 'Authorization: ApiKey demo-key' ${server.url}/v2/providers/REGISTRY/sidn/info  (API docs: ${server.url}/docs)`,
+      `${await firstCall(server.url)}  (API docs: ${server.url}/docs)`,
   );
+}
+
+/** The demo dataset's key (infra/demo-data.json), which the ready line suggests only while the table holds it. */
+const demoKey = 'demo-key';
+
+/** What to try first: a call with the demo key when the table has it, else how to load a dataset (no key exists yet). */
+async function firstCall(url: string): Promise<string> {
+  if (await getApiKey(hashApiKey(demoKey))) {
+    return `Try: curl -H 'Authorization: ApiKey ${demoKey}' ${url}/v2/providers/REGISTRY/sidn/info`;
+  }
+  return 'No API key is loaded yet: load a dataset first (npm run admin -- load FILE; docs/api.md, "Datasets").';
 }
 
 /** The one line a failed start prints: the known failures as they are, DynamoDB Local's storage by its cause. */

@@ -1,5 +1,6 @@
 import { recordDcvEmailResend } from '../db/repositories/certificate-requests.ts';
 import type { Commitment } from '../db/repositories/commit-with.ts';
+import { withEffectSlot } from '../db/repositories/effect-slots.ts';
 import { getProcess } from '../db/repositories/processes.ts';
 import { certificateResumeTypes, maxDcvEmailResends, unapprovedEmailEntries } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
@@ -12,7 +13,8 @@ import { requestView } from './issue.ts';
  * record of the resend; one conditional write keeps that record and a note on the process (and
  * moves `updatedDate`), while the request still runs and has been resent fewer than
  * maxDcvEmailResends times. It leaves the validations alone, so it never overwrites what the DCV
- * check records meanwhile.
+ * check records meanwhile. The limit is a slot taken before the authority is asked
+ * (effect-slots.ts), so concurrent resends never have it send more than the limit.
  */
 export async function resendDcvEmails(
   process: ProcessRecord,
@@ -23,7 +25,11 @@ export async function resendDcvEmails(
   if (!certificateResumeTypes(process, state).includes('RESEND')) throw prohibited(process, 'resend its DCV e-mails');
   const entries = unapprovedEmailEntries(state);
   const gateway = await gatewayFor(process, state);
-  const resend = gateway.resendDcvEmails(requestView(process.id, state, new Date(process.createdDate)), entries, at);
+  const resend = await withEffectSlot(
+    { processId: process.id, effect: 'dcv-email-resend', recorded: state.dcvEmailResends?.length ?? 0, max: maxDcvEmailResends },
+    () => prohibited(process, 'resend its DCV e-mails'),
+    () => gateway.resendDcvEmails(requestView(process.id, state, new Date(process.createdDate)), entries, at),
+  );
   const to = entries.map((e) => `${e.commonName} (to ${e.email})`).join(', ');
   const note = { createdDate: resend.date, type: 'OUTGOING' as const, message: `The DCV e-mail was sent again for ${to}.` };
   const details = { ...state, notes: [...state.notes, note], dcvEmailResends: [...(state.dcvEmailResends ?? []), resend] };

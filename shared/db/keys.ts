@@ -224,4 +224,10 @@ export const keys = {
    */
   openCertificateRequest: (processId: number): ItemKey => ({ pk: 'CERTREQUEST#OPEN', sk: `CERTREQUEST#${pad(processId)}` }),
   openCertificateRequests: () => ({ pk: 'CERTREQUEST#OPEN' }),
+  /**
+   * The slots of a counted side effect of a process (an FOA or DCV e-mail resent), taken before the
+   * outside party is asked: in the process's partition, beside (never inside) the process item, so
+   * a whole-item write of the process leaves them alone.
+   */
+  processEffectSlots: (processId: number, effect: string): ItemKey => ({ pk: `${keyKinds.process}${processId}`, sk: `SLOTS#${effect}` }),
 } as const;

@@ -32,6 +32,8 @@ export const gatewayAnswers = {
   QUOTA_EXCEEDED: retryLater(429, 'TooManyRequests', 'The request quota of this API key is used up; retry later.', 60),
   REQUEST_TOO_LARGE: { status: 413, type: 'PayloadTooLarge', message: 'The request body is too large.' },
   DEFAULT_4XX: { status: 400, type: 'InvalidMessage', message: 'The request could not be processed.' },
+  /** A path no route serves (API Gateway finds no resource): answered by the gateway, no function runs. */
+  MISSING_AUTHENTICATION_TOKEN: { status: 404, type: 'NotFound', message: 'No route for this path.' },
   DEFAULT_5XX: {
     status: 500,
     type: 'InternalError',
@@ -52,4 +54,18 @@ export function gatewayHeaders(answer: GatewayAnswer): Record<string, string> {
 /** The JSON body, with the request id filled in (API Gateway fills `$context.requestId`). */
 export function gatewayBody(answer: GatewayAnswer, requestId: string): string {
   return JSON.stringify({ type: answer.type, message: answer.message, requestId });
+}
+
+/**
+ * 405 for a method no route of a known path serves, with `Allow`: API Gateway answers it from a
+ * mock integration (infra/stack.ts), the local gateway the same way; no function runs.
+ */
+export function methodNotAllowedAnswer(method: string, allow: readonly string[]): GatewayAnswer {
+  const allowed = allow.join(', ');
+  return {
+    status: 405,
+    type: 'MethodNotAllowed',
+    message: `Method ${method} is not allowed here; allowed: ${allowed}.`,
+    headers: { Allow: allowed },
+  };
 }

@@ -5,6 +5,7 @@ import { type Claim, claimKey, completeKey, completion, readKey, releaseKey, ren
 import { ConstraintViolation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import type { IdempotencyKeyRecord, StoredAnswer } from '../model/idempotency-key.ts';
+import { answerMarginMs, functionTimeoutSeconds } from './function-budget.ts';
 import type { ApiRequest, Idempotency } from './pipeline.ts';
 import { jsonContentType, type Reply, serializeBody } from './response.ts';
 
@@ -22,7 +23,8 @@ import { jsonContentType, type Reply, serializeBody } from './response.ts';
  *   (status, headers, body) plus `Idempotent-Replayed: true`, whatever happened to the first
  *   attempt after its transaction committed.
  * - The same key with a different request: 400 ValidationError on `Idempotency-Key`.
- * - A retry while the first attempt runs waits for its answer (up to `waitForTwinMs`, then 503). A
+ * - A retry while the first attempt runs waits for its answer (up to `waitForTwinMs`, and never
+ *   past its own function's timeout, then 503 with Retry-After). A
  *   claim whose attempt stopped renewing it (a crashed function) lapses after `leaseMs` and is
  *   taken over; the attempt it was taken from can no longer commit (its transaction requires the
  *   key), so the work commits once.
@@ -36,10 +38,16 @@ export const replayedHeader = 'Idempotent-Replayed';
 /**
  * How long a claim holds a key without a sign of life (ms). A running attempt renews it every third
  * of that; one that stopped (a crashed or killed function) lets it lapse, and a retry takes over.
+ * Half a function's timeout, so a retry that waits (waitForTwinMs) sees a dead twin's claim lapse
+ * and still has time to run the request itself.
  */
-export const leaseMs = 10_000;
-/** How long a duplicate waits for its twin in progress before answering 503 (ms). */
-export const waitForTwinMs = 20_000;
+export const leaseMs = 5000;
+/**
+ * How long a duplicate waits for its twin in progress before answering 503 (ms): the function's
+ * budget less what answering takes (shared/http/function-budget.ts), and never past what the
+ * running function has left (`remainingMs`).
+ */
+export const waitForTwinMs = functionTimeoutSeconds * 1000 - answerMarginMs;
 
 /** Keys: 1 to 255 printable ASCII characters (a UUID is the usual choice). */
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
@@ -53,6 +61,8 @@ export interface IdempotentOptions {
   headers: Record<string, string>;
   /** What identifies the request: the validated input `{path, query, body}`; its hash is compared. */
   request: unknown;
+  /** The time the running function has left (ms), as its Lambda context tells; waits end in time to answer. */
+  remainingMs?: () => number;
 }
 
 /** The `Idempotency-Key` of a request, validated; undefined when the header is absent. */
@@ -125,7 +135,7 @@ export async function idempotent<R>(
   if (key === undefined) return respond(await run(commitNothing));
   const scope = { operation: options.operation, customer: options.principal.customer, user: options.principal.user, key };
   const requestHash = requestHashOf(options.request);
-  const deadline = Date.now() + waitForTwinMs;
+  const deadline = Date.now() + Math.min(waitForTwinMs, (options.remainingMs?.() ?? Number.POSITIVE_INFINITY) - answerMarginMs);
   let seen: IdempotencyKeyRecord | undefined;
   for (let round = 0; ; round++) {
     if (seen === undefined || (seen.state === 'IN_PROGRESS' && seen.leaseExpiresAtMs < Date.now())) {
@@ -226,7 +236,17 @@ export function idempotency<I>(operation: string, applies: (input: I) => boolean
   return {
     around: <R>(request: ApiRequest<I>, run: (commitWith: CommitWith<R>) => Promise<R>, respond: (outcome: R) => Reply) =>
       applies(request.input)
-        ? idempotent({ operation, principal: request.principal, headers: request.headers, request: request.input }, run, respond)
+        ? idempotent(
+            {
+              operation,
+              principal: request.principal,
+              headers: request.headers,
+              request: request.input,
+              ...(request.remainingMs ? { remainingMs: request.remainingMs } : {}),
+            },
+            run,
+            respond,
+          )
         : run(commitNothing).then(respond),
   };
 }

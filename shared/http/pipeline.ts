@@ -6,7 +6,7 @@ import type * as v from 'valibot';
 import { type Principal, principalFromContext } from '../auth/principal.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable, ResponseTooLarge } from '../errors.ts';
-import { isSecretKey, logger, redactValues } from '../logger.ts';
+import { isSecretKey, logger, redactValues, withRequestSecrets } from '../logger.ts';
 import { type Coding, chooseCoding, compressAbove } from './encoding.ts';
 import { encodedResult, lambdaResponseLimit, ok, type Reply, resultBytes, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
@@ -22,6 +22,8 @@ export interface ApiRequest<I> {
   principal: Principal;
   requestId: string;
   headers: Record<string, string>;
+  /** The time the function has left (ms), from its Lambda context: whatever waits stops in time to answer. */
+  remainingMs?: () => number;
 }
 
 export interface EndpointOptions<S extends v.GenericSchema> {
@@ -317,13 +319,14 @@ export function endpoint<S extends v.GenericSchema, R>(
     .use(authenticate());
   if (options.body) chain.use(options.body);
   chain.use(validate(options.request, options.body !== undefined, options.repeatedQuery === true));
-  return chain.handler(async (_event, context) => {
+  const handler = chain.handler(async (_event, context) => {
     const s = context.state as State;
     const request: ApiRequest<v.InferOutput<S>> = {
       input: s.input as v.InferOutput<S>,
       principal: s.principal as Principal,
       requestId: s.requestId,
       headers: s.headers,
+      remainingMs: () => context.getRemainingTimeInMillis(),
     };
     options.authorize?.(request);
     const answer = (result: R) => respond(result, request);
@@ -332,12 +335,20 @@ export function endpoint<S extends v.GenericSchema, R>(
       : answer(await run(request, commitNothing));
     return reply as unknown as APIGatewayProxyResult;
   });
+  return ownSecrets(handler);
 }
 
-/** For handlers outside the authenticated routes (the 404/405 fallback): only the boundary. */
+/** A handler whose log redaction holds the secrets of its own request only (shared/logger.ts). */
+function ownSecrets(handler: (event: Event, context: Context) => Promise<APIGatewayProxyResult>) {
+  return (event: Event, context: Context): Promise<APIGatewayProxyResult> => withRequestSecrets(() => handler(event, context));
+}
+
+/** For handlers outside the authenticated routes (the API description): only the boundary. */
 export function unauthenticated(route: string, run: (event: Event, requestId: string) => Promise<Reply>) {
-  return middy<Event, APIGatewayProxyResult, Error, ApiContext>()
-    .use(injectLambdaContext(logger, neverLogEvents))
-    .use(boundary(route))
-    .handler(async (event, context) => (await run(event, (context.state as State).requestId)) as unknown as APIGatewayProxyResult);
+  return ownSecrets(
+    middy<Event, APIGatewayProxyResult, Error, ApiContext>()
+      .use(injectLambdaContext(logger, neverLogEvents))
+      .use(boundary(route))
+      .handler(async (event, context) => (await run(event, (context.state as State).requestId)) as unknown as APIGatewayProxyResult),
+  );
 }

@@ -86,18 +86,16 @@ async function collectionPage(
   domainName: string,
   start: Record<string, unknown> | undefined,
   consistent: boolean,
-  options: { skPrefix?: string; customer?: string } = {},
+  options: { skPrefix?: string } = {},
 ): Promise<{ items: Record<string, unknown>[]; next?: Record<string, unknown> }> {
-  const { skPrefix, customer } = options;
+  const { skPrefix } = options;
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-      ...(customer ? { FilterExpression: 'customer = :customer' } : {}),
       ExpressionAttributeValues: {
         ':pk': keys.domainCollection(domainName).pk,
         ...(skPrefix ? { ':prefix': skPrefix } : {}),
-        ...(customer ? { ':customer': customer } : {}),
       },
       ExclusiveStartKey: start,
       ...(consistent ? { ConsistentRead: true } : {}),
@@ -121,32 +119,35 @@ export interface DomainAndZoneHeader {
 }
 
 /**
- * A domain name's collection in one paged Query: the domain and its zone whole. With `customer`,
- * the table filters the items to that customer's (every item of a zone, records included, carries
- * its customer), so a zone of another account reads like a missing one: one call, nothing
- * answered (its later pages are never read). The domain item and the zone's header sort before the records, so they are on the
- * first page. One call when the collection fits one page (1 MB; a zone of about 8,000 small records).
+ * A domain name's collection: the domain and its zone whole.
+ *
+ * With `customer`, ownership comes before cost: one Query of the name's own items (the domain, a
+ * transfer in progress, the zone's header: every key below the records' `ZONE#`), which the
+ * table filters to that customer's; only when the header is the caller's are the records of its
+ * generation read (withRecords). Another customer's zone, however big, thus costs what a missing
+ * one costs: one call that examines at most those three small items and answers nothing.
+ *
+ * Without `customer` (jobs and tools acting for no caller), one paged Query of the whole
+ * collection: one call when it fits one page (1 MB; a zone of about 8,000 small records).
  */
 export async function getDomainAndZone(
   domainName: string,
   customer?: string,
 ): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader }> {
-  const options = customer ? { customer } : {};
+  if (customer) return ownDomainAndZone(domainName, customer);
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const consistent = attempt > 0;
-    const first = await collectionPage(domainName, undefined, consistent, options);
+    const first = await collectionPage(domainName, undefined, consistent);
     const domainItem = first.items.find((item) => item.entity === domainEntity);
     const headItem = first.items.find((item) => item.entity === zoneEntity);
     const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
     const head = headItem ? parseZoneHead(headItem) : undefined;
     const found = { ...(domain ? { domain } : {}), ...(head ? { header: head.zone } : {}) };
-    // No header on the first page: no zone (of this customer); its records are not read.
+    // No header on the first page: no zone; its records are not read.
     if (!head) return found;
     const items = first.items;
     let next = first.next;
     let pages = 1;
-    // The header is the caller's: the rest of the collection needs no filter (only the header's
-    // generation of records is taken from it).
     for (; next; pages++) {
       const page = await collectionPage(domainName, next, consistent);
       items.push(...page.items);
@@ -156,6 +157,35 @@ export async function getDomainAndZone(
     if (zone && (pages === 1 || (await revisionNow(domainName)) === head.revision)) return { ...found, zone };
   }
   throw overlapped(domainName);
+}
+
+/** The caller's domain and zone: the name's own items filtered to the caller, then the records of a header that is theirs. */
+async function ownDomainAndZone(
+  domainName: string,
+  customer: string,
+): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk < :records',
+      FilterExpression: 'customer = :customer',
+      ExpressionAttributeValues: {
+        ':pk': keys.domainCollection(domainName).pk,
+        ':records': keys.zoneRecords(domainName).skPrefix,
+        ':customer': customer,
+      },
+    }),
+  );
+  const items = out.Items ?? [];
+  const domainItem = items.find((item) => item.entity === domainEntity);
+  const headItem = items.find((item) => item.entity === zoneEntity);
+  const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
+  const head = headItem ? parseZoneHead(headItem) : undefined;
+  const found = { ...(domain ? { domain } : {}), ...(head ? { header: head.zone } : {}) };
+  if (!head) return found;
+  const zone = await withRecords(head);
+  // Re-read after an overlapping write: still the caller's zone, or none of theirs.
+  return zone.customer === customer ? { ...found, zone } : { ...(domain ? { domain } : {}) };
 }
 
 /** The zone of a domain name, whoever holds it (callers check the customer), with its records. */

@@ -1,0 +1,114 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { handler as transferHandler } from '../functions/transfer/handler.ts';
+import { createGateway, functionTimeoutFromEnv, lambdaContext } from '../infra/local/gateway.ts';
+import { db } from '../shared/db/client.ts';
+import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
+import { apiEvent, demoKey } from './support/api.ts';
+import { beforeFirstCall } from './support/sdk-calls.ts';
+import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
+
+/**
+ * Waits fit the function that waits (shared/http/function-budget.ts): a keyed retry waiting for
+ * its twin answers 503 with Retry-After while its own function still has time to answer, and the
+ * local gateway stops waiting for a handler at the function's timeout, as Lambda does.
+ */
+
+describe('a keyed retry waits within its function', () => {
+  it('answers 503 with Retry-After before its own function runs out, while its twin still holds the key', { timeout: 30_000 }, async () => {
+    const name = `budget-${process.pid}.com`;
+    await sandboxDomain(name);
+    const key = crypto.randomUUID();
+    const headers = { 'Idempotency-Key': key };
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding: () => void = () => undefined;
+    const twinHolds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    // The first attempt stops just before its transaction, holding the key, until released.
+    const remove = beforeFirstCall(
+      (command, partitions) => command === 'TransactWriteItemsCommand' && partitions.some((p) => p.startsWith('PROCESS#')),
+      async () => {
+        holding();
+        await held;
+      },
+    );
+    try {
+      const first = transfer(name, { ...demoBody, authcode: 'TEST-CODE' }, { headers });
+      await twinHolds;
+      // The retry, in a function with 2.5 s left (as its Lambda context says).
+      const budgetMs = 2500;
+      const event = apiEvent({
+        method: 'POST',
+        path: `/v2/domains/${name}/transfer`,
+        resource: '/v2/domains/{domainName}/transfer',
+        pathParameters: { domainName: name },
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify({ ...demoBody, authcode: 'TEST-CODE' }),
+      });
+      const started = Date.now();
+      const retry = (await transferHandler(
+        event,
+        lambdaContext('transfer', event.requestContext.requestId, budgetMs),
+      )) as APIGatewayProxyResult;
+      const tookMs = Date.now() - started;
+      expect(retry.statusCode).toBe(503);
+      expect(retry.headers?.['Retry-After']).toBe('2');
+      expect(JSON.parse(retry.body).message).toBe('A request with this Idempotency-Key is still in progress; retry later.');
+      expect(tookMs).toBeLessThan(budgetMs);
+      release();
+      expect((await first).status).toBe(202);
+    } finally {
+      release();
+      remove();
+    }
+  });
+});
+
+describe('the local gateway gives a handler the stack’s timeout', () => {
+  it('gives a handler the stack’s timeout by default, and no more (LOCAL_FUNCTION_TIMEOUT_MS, which the suite scales by the machine’s contention, aside)', () => {
+    const suite = process.env.LOCAL_FUNCTION_TIMEOUT_MS;
+    delete process.env.LOCAL_FUNCTION_TIMEOUT_MS;
+    try {
+      expect(functionTimeoutFromEnv()).toBe(functionTimeoutSeconds * 1000);
+      expect(lambdaContext('transfer', crypto.randomUUID()).getRemainingTimeInMillis()).toBeLessThanOrEqual(functionTimeoutSeconds * 1000);
+    } finally {
+      process.env.LOCAL_FUNCTION_TIMEOUT_MS = suite;
+    }
+  });
+
+  it('stops a handler at its timeout', async () => {
+    const gateway = createGateway({ functionTimeoutMs: 300 });
+    const name = `stall-${crypto.randomUUID()}`;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        // The provider's read only (the key's lookup goes on as usual).
+        const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
+        if (pk?.startsWith('PROVIDER#')) await held;
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const res = await gateway.handle({
+        method: 'GET',
+        url: '/v2/providers/REGISTRY/sidn/info',
+        headers: { Authorization: `ApiKey ${demoKey}` },
+      });
+      // The function answers itself as its time runs out (middy's early timeout, the pipeline's 503),
+      // as it does in Lambda, instead of after the 29 s the local gateway used to give it.
+      expect(res.status).toBe(503);
+      expect(JSON.parse(res.body)).toMatchObject({ type: 'ProviderUnavailable' });
+    } finally {
+      release();
+      db().middlewareStack.remove(name);
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { stages } from '../infra/stages.ts';
+import { table } from '../shared/db/table.ts';
+import { routes } from '../shared/routes.ts';
+
+/**
+ * The docs point at what the repository holds and say what the code does: every `spec N` /
+ * `contract N` citation resolves to a heading of docs/api.md; the stage names, the routes, the
+ * table's indexes and the admin commands the README and docs show are the ones the code has.
+ */
+
+const root = new URL('..', import.meta.url).pathname;
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+const docs = [
+  'README.md',
+  'ARCHITECTURE.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** Every .ts file under these folders. */
+function sources(...dirs: string[]): string[] {
+  return dirs.flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => join(e.parentPath, e.name).slice(root.length)),
+  );
+}
+
+const citation = /\b(spec|contract)(?: section)? (\d+(?:\.\d+)?)\b/g;
+
+describe('docs that point at what the repository holds', () => {
+  it('resolves every spec/contract citation of the README, the docs and the code to a heading of docs/api.md', () => {
+    const headings = new Set(
+      [...read('docs/api.md').matchAll(/^#{2,3} (spec|contract) (\d+(?:\.\d+)?) · /gm)].map((m) => `${m[1]} ${m[2]}`),
+    );
+    const unresolved: string[] = [];
+    for (const file of [...docs, ...sources('shared', 'functions', 'infra')]) {
+      for (const m of read(file).matchAll(citation)) {
+        const key = `${m[1]} ${m[2]}`;
+        if (!headings.has(key)) unresolved.push(`${file}: ${m[0]}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
+    expect(headings.size).toBeGreaterThan(20);
+  });
+
+  it('names only stages that exist', () => {
+    const named: string[] = [];
+    for (const file of docs) {
+      const text = read(file);
+      for (const m of text.matchAll(/-c stage=([a-z][a-z0-9-]*)/g)) named.push(`${file}: ${m[1]}`);
+      for (const m of text.matchAll(/<br\/>stage ([a-z][a-z0-9-]*):/g)) named.push(`${file}: ${m[1]}`);
+    }
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((n) => !((n.split(': ')[1] as string) in stages))).toEqual([]);
+  });
+
+  it('draws every route and every index in the architecture diagrams, and nothing else as a route', () => {
+    const ids = new Set(routes.map((r) => r.id));
+    for (const file of ['README.md', 'docs/ecosystem.md']) {
+      const text = read(file);
+      const box = text.match(/subgraph routesbox\[[^\]]*\]\n([\s\S]*?)\n\s*end\n/)?.[1];
+      expect(box, file).toBeDefined();
+      const drawn = [...(box as string).matchAll(/r\d+\["([^"]*)"\]/g)].flatMap((m) =>
+        (m[1] as string)
+          .replace(/\(no auth\)/, '')
+          .split(/,|<br\/>/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
+      expect(
+        drawn.filter((d) => !ids.has(d)),
+        file,
+      ).toEqual([]);
+      expect(
+        [...ids].filter((id) => !drawn.includes(id)),
+        file,
+      ).toEqual([]);
+      const indexes = text.match(/single table \+ ([^"\]]*)/)?.[1] ?? '';
+      for (const gsi of table.globalSecondaryIndexes) expect(indexes, file).toContain(gsi.indexName);
+    }
+  });
+
+  it("lists every domain of the demo data's sandbox registry in the transfer tables of the README and docs/transfer.md", () => {
+    const demo = JSON.parse(read('infra/demo-data.json')) as { registryDomains: { domainName: string }[] };
+    for (const file of ['README.md', 'docs/transfer.md']) {
+      const rows = new Set([...read(file).matchAll(/^\| `([a-z0-9.-]+)` +\|/gm)].map((m) => m[1]));
+      const missing = demo.registryDomains.map((d) => d.domainName).filter((name) => name.startsWith('transfer-') && !rows.has(name));
+      expect(missing, file).toEqual([]);
+    }
+  });
+
+  it('lists exactly the admin commands the CLI has, in the README and in docs/ecosystem.md', async () => {
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'infra/admin.ts', '--help'], { cwd: root, env: process.env });
+    const commands = [...stdout.matchAll(/^ {2}([a-z][a-z-]+)(?: |$)/gm)].map((m) => m[1] as string).sort();
+    expect(commands).toContain('validate');
+    for (const [file, heading] of [
+      ['README.md', '## Operator tooling: the admin CLI'],
+      ['docs/ecosystem.md', '## Admin CLI'],
+    ] as const) {
+      const text = read(file);
+      const section = text.slice(text.indexOf(heading), text.indexOf('\n## ', text.indexOf(heading) + heading.length));
+      const listed = [...section.matchAll(/^\| `([a-z][a-z-]+)[ `]/gm)].map((m) => m[1] as string);
+      const inline = [...section.matchAll(/\| `[^`]*` \/ `([a-z][a-z-]+) /gm)].map((m) => m[1] as string);
+      expect([...new Set([...listed, ...inline])].sort(), file).toEqual(commands);
+    }
+    // Every `npm run admin -- X` anywhere in the docs names a command.
+    const used = docs.flatMap((file) => [...read(file).matchAll(/npm run admin -- ([a-z][a-z-]+)/g)].map((m) => `${file}: ${m[1]}`));
+    expect(used.filter((u) => !commands.includes(u.split(': ')[1] as string))).toEqual([]);
+  });
+});
