@@ -195,6 +195,23 @@ export const routes: readonly Route[] = [
     auth: false,
     summary: "This API's OpenAPI 3.1 description, generated from the route table and the request and response schemas.",
   },
+  {
+    id: 'certificate',
+    method: 'GET',
+    path: '/v2/ssl/certificates/{certificateId}',
+    dir: 'certificate',
+    // The certificate (owner-filtered Query), then its product (configuration, cached).
+    table: { actions: ['Query', 'GetItem'], only: ['certificate', 'certificateProduct'] },
+    summary: 'A certificate of the caller: product, names, dates, status, key, and the certificate itself once the authority delivered it.',
+  },
+  {
+    id: 'certificate-download',
+    method: 'GET',
+    path: '/v2/ssl/certificates/{certificateId}/download',
+    dir: 'certificate-download',
+    table: { actions: ['Query'], only: ['certificate'] },
+    summary: 'A certificate of the caller as a file: CRT, CA, CA_BUNDLE, PKCS7, CSR, or all of them in a ZIP (the default).',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -123,6 +123,12 @@ describe("each function's table use is what it declares", () => {
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
+
+    forgetCatalogue();
+    await as('certificate', () => call('GET', '/v2/ssl/certificates/1001'));
+    await as('certificate', () => call('GET', '/v2/ssl/certificates/2001'));
+    await as('certificate-download', () => call('GET', '/v2/ssl/certificates/1001/download?format=CSR'));
+    await as('certificate-download', () => call('GET', '/v2/ssl/certificates/2001/download'));
   }, 60_000);
 
   const declared: [string, TableUse | undefined][] = [

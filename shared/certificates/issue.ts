@@ -49,5 +49,6 @@ export function issuedCertificate(
     processId: ids.process,
     createdDate: at,
     updatedDate: at,
+    csr: state.csr,
   };
 }

@@ -27,6 +27,8 @@ export const keyKinds = {
   domain: 'DOMAIN#',
   process: 'PROCESS#',
   certificateAuthority: 'CA#',
+  certificate: 'CERTIFICATE#',
+  certificateProduct: 'SSLPRODUCT',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
