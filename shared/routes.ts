@@ -28,17 +28,23 @@ const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only }
  * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
  * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
-export type StackSecret = 'ONE_TIME_LINK_SECRET';
+export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'POWERDNS_API_KEY';
 
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
  * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
  * start (shared/settings.ts). `sandbox` is the only implementation of each today.
  */
-export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
+export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY', dns: 'DNS_PROVIDER' } as const;
 export type Integration = keyof typeof integrationSettings;
 /** The implementations this build has of each integration. */
 export const integrationImplementations = ['sandbox'] as const;
+/**
+ * What serves the managed zones over DNS (`DNS_PROVIDER`, docs/dns.md): PowerDNS Authoritative's
+ * HTTP API, or Amazon Route 53; `sandbox`: nothing does (the zones are kept and answered by the API only).
+ */
+export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
+export type DnsImplementation = (typeof dnsImplementations)[number];
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
