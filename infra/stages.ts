@@ -1,4 +1,4 @@
-import { type Integration, integrationSettings } from '../shared/routes.ts';
+import { type DnsImplementation, dnsImplementations, type Integration, integrationSettings } from '../shared/routes.ts';
 
 /**
  * A deployment stage: its name (the API Gateway stage, and part of the stack's name) and the
@@ -12,12 +12,27 @@ import { type Integration, integrationSettings } from '../shared/routes.ts';
  */
 export interface Stage {
   name: string;
-  integrations: Record<Integration, 'sandbox'>;
+  integrations: Record<Exclude<Integration, 'dns'>, 'sandbox'> & {
+    /** What serves the zones over DNS (docs/dns.md); absent: `sandbox`, nothing does. */
+    dns?: DnsImplementation;
+  };
+}
+
+/**
+ * The DNS provider a stage synthesizes with, from `DNS_PROVIDER` at synth time (`DNS_PROVIDER=route53
+ * npm run synth`); `sandbox` (no DNS server) when unset.
+ */
+export function dnsFromEnvironment(value = process.env.DNS_PROVIDER): DnsImplementation {
+  const chosen = value?.trim() || 'sandbox';
+  if (!(dnsImplementations as readonly string[]).includes(chosen)) {
+    throw new Error(`DNS_PROVIDER is '${chosen}'; this build knows only: ${dnsImplementations.join(', ')}`);
+  }
+  return chosen as DnsImplementation;
 }
 
 /** The stages this build can deploy, by name (`cdk deploy -c stage=<name>`). */
 export const stages: Record<string, Stage> = {
-  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox' } },
+  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox', dns: dnsFromEnvironment() } },
 };
 
 /** Throws unless a stage running a sandbox integration is named for it. */
@@ -46,7 +61,7 @@ export function stageFromContext(name: unknown): Stage {
 
 /** The settings naming each integration's implementation, as the functions read them. */
 export function integrationEnvironment(stage: Stage, used: readonly Integration[] = []): Record<string, string> {
-  return Object.fromEntries(used.map((integration) => [integrationSettings[integration], stage.integrations[integration]]));
+  return Object.fromEntries(used.map((integration) => [integrationSettings[integration], stage.integrations[integration] ?? 'sandbox']));
 }
 
 /** What the local sandbox (`npm start`, the tests, the benchmark) runs: every integration's sandbox, chosen explicitly. */

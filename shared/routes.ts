@@ -28,17 +28,23 @@ const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only }
  * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
  * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
-export type StackSecret = 'ONE_TIME_LINK_SECRET';
+export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'POWERDNS_API_KEY';
 
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
  * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
  * start (shared/settings.ts). `sandbox` is the only implementation of each today.
  */
-export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
+export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY', dns: 'DNS_PROVIDER' } as const;
 export type Integration = keyof typeof integrationSettings;
 /** The implementations this build has of each integration. */
 export const integrationImplementations = ['sandbox'] as const;
+/**
+ * What serves the managed zones over DNS (`DNS_PROVIDER`, docs/dns.md): PowerDNS Authoritative's
+ * HTTP API, or Amazon Route 53; `sandbox`: nothing does (the zones are kept and answered by the API only).
+ */
+export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
+export type DnsImplementation = (typeof dnsImplementations)[number];
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -261,6 +267,35 @@ export const jobs: readonly Job[] = [
     environment: { ECB_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' },
   },
 ];
+
+/**
+ * Functions fed by the table's stream (shared/db/table.ts): work that must follow a write, carried
+ * by the stream instead of a second write path in the use cases. Deployed, each is an event source
+ * mapping on the table's stream; `npm start` and the tests feed them from DynamoDB Local's stream
+ * the same way (infra/local/streams.ts). Lambda's semantics hold in both: records arrive in order
+ * per item, a batch is at most `batchSize` records and 6 MB, a handler answers
+ * `{ batchItemFailures }` to have the batch retried from the first failed record, and a batch that
+ * still fails after `retryAttempts` retries is reported to the consumer's on-failure queue and
+ * skipped. A consumer is therefore idempotent: a record can arrive more than once.
+ */
+export interface StreamConsumer {
+  id: string;
+  dir: string;
+  /** What the function does to the table besides reading the stream (see TableUse). */
+  table?: TableUse;
+  /** The kinds of item whose changes it receives: the item's `entity` in its new or old image. */
+  entities: readonly string[];
+  /** Most records in one invocation (Lambda: 1 to 10,000). */
+  batchSize: number;
+  /** Retries of a failing batch before it is reported and skipped (Lambda: 0 to 10,000). */
+  retryAttempts: number;
+  summary: string;
+  environment?: Record<string, string>;
+  secrets?: readonly StackSecret[];
+  integrations?: readonly Integration[];
+}
+
+export const streamConsumers: readonly StreamConsumer[] = [];
 
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
 export const authorizerDir = 'authorizer';

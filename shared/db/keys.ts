@@ -138,6 +138,14 @@ export const keys = {
   /** The item collection of a domain name: the domain item, its zone (header and records) and its transfer in progress. */
   domainCollection: (domainName: string) => ({ pk: domainPartition(domainName) }),
   zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
+  /**
+   * Where a managed zone stands with the DNS provider (shared/model/zone-dns.ts), in the domain's
+   * collection (`DNS` sorts before the domain item, so it is on the first page of a zone read),
+   * and listed, every zone the provider serves in one gsi1 partition, for the reconcile job.
+   */
+  zoneDns: (domainName: string): ItemKey => listed({ pk: domainPartition(domainName), sk: 'DNS' }, 'ZONEDNS', `ZONEDNS#${domainName}`),
+  zoneDnsByName: (domainName: string) => ({ pk: domainPartition(domainName), sk: 'DNS' }),
+  zoneDnsListing: () => ({ gsi1pk: 'ZONEDNS' }),
 
   /**
    * A domain's transfer in progress (the domain's pending state), in the domain's item collection,
