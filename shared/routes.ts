@@ -44,6 +44,11 @@ export const integrationImplementations = ['sandbox'] as const;
  * HTTP API, or Amazon Route 53; `sandbox`: nothing does (the zones are kept and answered by the API only).
  */
 export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
+/**
+ * The certificate authority integration (`CERTIFICATE_AUTHORITY`, docs/certificates.md): the
+ * data-driven sandbox authority, or `acme` (RFC 8555, with the ACME_* settings).
+ */
+export const authorityImplementations = ['sandbox', 'acme'] as const;
 export type DnsImplementation = (typeof dnsImplementations)[number];
 
 export interface Route {

@@ -22,6 +22,8 @@ export function requestView(
     uniqueValue: state.uniqueValue,
     requestedAt,
     validations,
+    csr: state.csr,
+    ...(state.order ? { order: state.order } : {}),
   };
 }
 
@@ -50,5 +52,6 @@ export function issuedCertificate(
     createdDate: at,
     updatedDate: at,
     csr: state.csr,
+    ...(issued.certificate !== undefined ? { certificate: issued.certificate, chain: issued.chain ?? [] } : {}),
   };
 }

@@ -6,7 +6,8 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
 import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
 import { now as clock, toWireTime } from '../time.ts';
-import { authorityGateway, type CertificateAuthorityGateway } from './authority.ts';
+import { authorityGateway } from './authorities.ts';
+import type { CertificateAuthorityGateway } from './authority.ts';
 import { certificateInfo } from './info.ts';
 import type { CertificateInfo } from './info-view.ts';
 import { issuedCertificate, requestView } from './issue.ts';

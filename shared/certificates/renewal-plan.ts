@@ -8,7 +8,7 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import type { ZoneRecord } from '../model/zone.ts';
 import type { PriceList, QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authority.ts';
+import { authorityGateway } from './authorities.ts';
 import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
 import type { RenewBody } from './renew-request.ts';
@@ -64,6 +64,7 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
       csrSha256: checked.csr.summary.sha256,
       uniqueValue,
       requestedAt: at,
+      csr: body.csr,
     },
     checked.dcv,
     zones,

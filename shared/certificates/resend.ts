@@ -23,7 +23,7 @@ export async function resendDcvEmails(
   if (!certificateResumeTypes(process, state).includes('RESEND')) throw prohibited(process, 'resend its DCV e-mails');
   const entries = unapprovedEmailEntries(state);
   const gateway = await gatewayFor(process, state);
-  const resend = gateway.resendDcvEmails(requestView(process.id, state, new Date(process.createdDate)), entries, at);
+  const resend = await gateway.resendDcvEmails(requestView(process.id, state, new Date(process.createdDate)), entries, at);
   const to = entries.map((e) => `${e.commonName} (to ${e.email})`).join(', ');
   const note = { createdDate: resend.date, type: 'OUTGOING' as const, message: `The DCV e-mail was sent again for ${to}.` };
   const details = { ...state, notes: [...state.notes, note], dcvEmailResends: [...(state.dcvEmailResends ?? []), resend] };

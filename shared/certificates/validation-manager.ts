@@ -3,7 +3,7 @@ import { recordValidations } from '../db/repositories/certificate-requests.ts';
 import { getCertificateAuthority } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authority.ts';
+import { authorityGateway } from './authorities.ts';
 import { OneTimeLinkRejected, redeemOneTimeLink } from './one-time-link.ts';
 
 /**

@@ -29,6 +29,7 @@ export const keyKinds = {
   certificateAuthority: 'CA#',
   certificate: 'CERTIFICATE#',
   certificateProduct: 'SSLPRODUCT',
+  acmeAccount: 'ACMEACCOUNT#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -212,6 +213,8 @@ export const keys = {
   certificateProducts: () => ({ pk: 'SSLPRODUCT' }),
   /** A certificate authority's configuration (and the sandbox authority's behaviour). */
   certificateAuthority: (name: string): ItemKey => ({ pk: `${keyKinds.certificateAuthority}${name}`, sk: 'CA' }),
+  /** The service's ACME account at one directory (id: a digest of the directory URL). */
+  acmeAccount: (id: string): ItemKey => ({ pk: `${keyKinds.acmeAccount}${id}`, sk: 'ACCOUNT' }),
   /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
   oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
   /**
