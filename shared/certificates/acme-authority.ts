@@ -41,8 +41,8 @@ import { dcvBase } from './dcv.ts';
  * acme-client's own retries and waits are switched off, and each HTTP call times out.
  */
 
-/** Per HTTP call to the CA. */
-const callTimeoutMs = 10_000;
+/** Per HTTP call to the CA: `ACME_TIMEOUT_SECONDS` (default 10). */
+const callTimeoutMs = (Number(process.env.ACME_TIMEOUT_SECONDS) || 10) * 1000;
 acme.axios.defaults.timeout = callTimeoutMs;
 // The step machine retries, after Retry-After or its back-off; acme-client must not wait inside a call.
 (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
