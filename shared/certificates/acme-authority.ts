@@ -47,9 +47,12 @@ acme.axios.defaults.timeout = callTimeoutMs;
 // The step machine retries, after Retry-After or its back-off; acme-client must not wait inside a call.
 (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
 
-/** How long a step waits before it is tried again after a failure: 15 s doubling, at most 15 min. */
+/** The first back-off after a failure: `ACME_RETRY_SECONDS` (default 15). */
+const retrySeconds = Number(process.env.ACME_RETRY_SECONDS) || 15;
+
+/** How long a step waits before it is tried again after a failure: doubling from retrySeconds, at most 15 min. */
 function backoffSeconds(failures: number): number {
-  return Math.min(15 * 2 ** Math.max(0, failures - 1), 900);
+  return Math.min(retrySeconds * 2 ** Math.max(0, failures - 1), 900);
 }
 
 /** Where a step is tried again while the CA is still working (pending authorizations, processing orders), seconds. */
@@ -136,6 +139,9 @@ export function forgetAcmeClients(): void {
 
 /** What went wrong with a call to the CA, in one bounded line (a problem document's detail, or the network error). */
 export function problemOf(error: unknown): string {
+  // acme-client 5.4.0 turns a call that got no response at all (refused, timed out) into this TypeError once its own retries are off.
+  if (error instanceof TypeError && /reading 'config'/.test(error.message))
+    return 'No answer from the certificate authority (refused or timed out).';
   const e = error as { response?: { data?: { detail?: string } }; code?: string; message?: string };
   const text = e.response?.data?.detail ?? (e.code ? `${e.code}: ${e.message ?? ''}` : (e.message ?? String(error)));
   return text.replace(/\s+/g, ' ').trim().slice(0, 300);
@@ -255,7 +261,7 @@ export class AcmeAuthority implements CertificateAuthorityGateway {
       case 'order':
         return this.placeOrder(client, request, order, now, run);
       case 'present':
-        return this.present(order, request);
+        return this.present(order);
       case 'served':
         return this.served(order, now);
       case 'validate':
@@ -348,22 +354,34 @@ export class AcmeAuthority implements CertificateAuthorityGateway {
     return dns;
   }
 
-  private async present(order: AuthorityOrder, request: RequestView): Promise<Taken> {
-    const sets = [...this.recordSets(order).values()];
+  /**
+   * Adds (or takes away) this order's values in the TXT record set of a name, keeping the values
+   * other orders for the same name published meanwhile (two certificates naming one domain renew
+   * at once): read, merged, written, one change at a time per zone within this process.
+   */
+  private async changeTxt(dns: DnsProvider, set: { zone: string; name: string; values: string[] }, add: boolean) {
+    const zone = absoluteName(set.zone);
+    const name = absoluteName(set.name);
+    return serialized(zone, async () => {
+      const served = (await dns.zone(zone))?.recordSets.find((r) => r.name === name && r.type === 'TXT')?.values ?? [];
+      const others = served.filter((value) => !set.values.includes(value));
+      const values = add ? [...others, ...set.values] : others;
+      if (values.length > 0) return putRecordSet(dns, zone, { name, type: 'TXT', ttl: 60, values });
+      if (served.length === 0) return { zone };
+      return removeRecordSet(dns, zone, { name, type: 'TXT', ttl: 60, values: served });
+    });
+  }
+
+  private async present(order: AuthorityOrder): Promise<Taken> {
     const published: NonNullable<AuthorityOrder['published']> = [];
+    const sets = [...this.recordSets(order).values()];
     if (sets.length > 0) {
       const dns = await this.dnsProvider();
       for (const set of sets) {
-        const handle = await putRecordSet(dns, absoluteName(set.zone), {
-          name: absoluteName(set.name),
-          type: 'TXT',
-          ttl: 60,
-          values: set.values,
-        });
+        const handle = await this.changeTxt(dns, set, true);
         published.push({ zone: handle.zone, ...(handle.id !== undefined ? { id: handle.id } : {}) });
       }
     }
-    void request;
     return { order: { ...order, step: 'served', published } };
   }
 
@@ -463,9 +481,7 @@ export class AcmeAuthority implements CertificateAuthorityGateway {
   private async removeRecords(order: AuthorityOrder): Promise<void> {
     if ((order.published ?? []).length === 0) return;
     const dns = await this.dnsProvider();
-    for (const set of this.recordSets(order).values()) {
-      await removeRecordSet(dns, absoluteName(set.zone), { name: absoluteName(set.name), type: 'TXT', ttl: 60, values: set.values });
-    }
+    for (const set of this.recordSets(order).values()) await this.changeTxt(dns, set, false);
   }
 
   /** Withdraws the order: every authorization still pending is deactivated, and the challenge records go. */
@@ -487,6 +503,21 @@ export class AcmeAuthority implements CertificateAuthorityGateway {
   ): Promise<{ date: string; commonNames: string[] }> {
     throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: there are no DCV e-mails to send.`);
   }
+}
+
+const zoneQueues = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every change to the same zone started before it in this process. */
+function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
+  const previous = zoneQueues.get(zone) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(fn);
+  zoneQueues.set(zone, next);
+  next
+    .finally(() => {
+      if (zoneQueues.get(zone) === next) zoneQueues.delete(zone);
+    })
+    .catch(() => undefined);
+  return next;
 }
 
 /** The DCV entries with the challenges' TXT values and statuses. */
