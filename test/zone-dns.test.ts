@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
 import { type StreamFeeder, startStreamFeeder } from '../infra/local/streams.ts';
 import { getZoneDnsState, recordZoneServed } from '../shared/db/repositories/zone-dns.ts';
-import { getZone } from '../shared/db/repositories/zones.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZone } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { PowerDnsProvider } from '../shared/dns/powerdns.ts';
 import type { ReconcileSummary } from '../shared/dns/reconcile.ts';
@@ -35,7 +35,13 @@ beforeAll(async () => {
   Object.assign(process.env, { DNS_PROVIDER: 'powerdns', POWERDNS_API_URL: path.url, POWERDNS_API_KEY: pdns.apiKey });
   resolver = resolverOf(pdns);
   direct = new PowerDnsProvider({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey });
-  feeder = await startStreamFeeder({ tableName: tableName(), consumers: streamConsumers, pollIntervalMs: 50, retryDelayMs: 100, log: () => {} });
+  feeder = await startStreamFeeder({
+    tableName: tableName(),
+    consumers: streamConsumers,
+    pollIntervalMs: 50,
+    retryDelayMs: 100,
+    log: () => {},
+  });
   await feeder.drain(60_000);
 }, 120_000);
 
@@ -123,7 +129,9 @@ describe('writes reach DNS through the stream', () => {
   it('serves the zone a transfer provisions within seconds of its 200', async () => {
     const res = await transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026', zone: { template: 'demo-template' } });
     expect(res.status).toBe(200);
-    const { ms } = await eventually(async () => ((await resolver.resolveMx('transfer-now.nl').catch(() => [])).length > 0 ? true : undefined));
+    const { ms } = await eventually(async () =>
+      (await resolver.resolveMx('transfer-now.nl').catch(() => [])).length > 0 ? true : undefined,
+    );
     expect(ms).toBeLessThan(10_000);
     await expectServedAsShown('transfer-now.nl');
     await feeder.drain();
@@ -161,7 +169,8 @@ describe('writes reach DNS through the stream', () => {
     await feeder.drain(120_000);
     const served = await direct.zone('big-zone.nl');
     expect(served?.recordSets.filter((s) => s.type === 'A')).toHaveLength(10_000);
-    for (const i of [0, 1, 4999, 9998, 9999]) expect(await resolver.resolve4(`host${i}.big-zone.nl`)).toEqual([(records[i] as { content: string }).content]);
+    for (const i of [0, 1, 4999, 9998, 9999])
+      expect(await resolver.resolve4(`host${i}.big-zone.nl`)).toEqual([(records[i] as { content: string }).content]);
     expect((await getZoneDnsState('big-zone.nl'))?.status).toBe('served');
   }, 180_000);
 });

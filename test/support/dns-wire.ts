@@ -112,6 +112,8 @@ export function keyTag(dnskey: Buffer): number {
 
 /** RFC 4509: the SHA-256 DS record (`keytag algorithm 2 digest`) of a zone's DNSKEY, as a zone file writes it. */
 export function dsOf(zone: string, dnskey: Buffer): string {
-  const digest = createHash('sha256').update(Buffer.concat([wireName(zone), dnskey])).digest('hex');
+  const digest = createHash('sha256')
+    .update(Buffer.concat([wireName(zone), dnskey]))
+    .digest('hex');
   return `${keyTag(dnskey)} ${dnskey.readUInt8(3)} 2 ${digest}`;
 }
