@@ -94,6 +94,8 @@ export const routes: readonly Route[] = [
     path: '/v2/domains/{domainName}/zone',
     dir: 'zone',
     table: { actions: ['Query'], only: ['domain'] },
+    // It says whether the DNS provider serves the zone (DNS_PROVIDER names it; nothing is called).
+    integrations: ['dns'],
     summary: "The DNS zone of a domain in the caller's account, as JSON or (Accept: text/dns) an RFC 1035 zone file.",
   },
   {
@@ -271,6 +273,17 @@ export const jobs: readonly Job[] = [
     summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
     environment: { ECB_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' },
   },
+  {
+    id: 'zone-reconcile',
+    dir: 'zone-reconcile',
+    integrations: ['dns'],
+    secrets: ['POWERDNS_API_KEY'],
+    // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection.
+    table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], index: true },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 300,
+    summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',
+  },
 ];
 
 /**
@@ -300,7 +313,21 @@ export interface StreamConsumer {
   integrations?: readonly Integration[];
 }
 
-export const streamConsumers: readonly StreamConsumer[] = [];
+export const streamConsumers: readonly StreamConsumer[] = [
+  {
+    id: 'zone-sync',
+    dir: 'zone-sync',
+    // Every zone write changes the zone's header item: that is the change it follows.
+    entities: ['zone'],
+    batchSize: 100,
+    retryAttempts: 20,
+    integrations: ['dns'],
+    secrets: ['POWERDNS_API_KEY'],
+    // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's collection.
+    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'], only: ['domain'] },
+    summary: 'Makes the DNS provider serve each changed managed zone as the table has it (docs/dns.md).',
+  },
+];
 
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
 export const authorizerDir = 'authorizer';

@@ -7,6 +7,7 @@ import { streamConsumers } from '../../shared/routes.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
 import { localSandboxEnvironment } from '../stages.ts';
 import { checkDataDir, checkPortFree, StartupFailure } from './data-dir.ts';
+import { type LocalDns, openDns } from './dns.ts';
 import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
@@ -71,6 +72,7 @@ interface Running {
   dynamo?: LocalDynamo;
   server?: Awaited<ReturnType<typeof startServer>>;
   streams?: StreamFeeder;
+  dns?: LocalDns;
   stopJobs: () => void;
 }
 
@@ -87,6 +89,7 @@ function stopOnSignals(running: Running): void {
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
+    await running.dns?.powerDns?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -114,7 +117,12 @@ function chooseSandbox(): void {
 
 /** Starts the storage, the table and its data, the server and the jobs, in that order; the ready line once all run. */
 async function start(options: StartOptions, running: Running): Promise<void> {
-  const storage = await openStorage(options.dataDir, running);
+  // DNS starts beside the storage (both take a second or more); the zones reach it by the stream.
+  const dnsStarting = openDns(options.dataDir).then((dns) => {
+    running.dns = dns;
+    return dns;
+  });
+  const [storage, dns] = await Promise.all([openStorage(options.dataDir, running), dnsStarting]);
   const table = tableName();
   const created = await ensureTable(table);
   const seeded = await seedDemoData(options.seed);
@@ -131,7 +139,7 @@ async function start(options: StartOptions, running: Running): Promise<void> {
     });
   }
   console.log(
-    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}). ` +
+    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}; ${dns.line}). ` +
       `Try: curl -H 'Authorization: ApiKey demo-key' ${server.url}/v2/providers/REGISTRY/sidn/info  (API docs: ${server.url}/docs)`,
   );
 }
@@ -160,6 +168,7 @@ async function main(): Promise<void> {
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
+    await running.dns?.powerDns?.stop();
     process.exit(1);
   }
 }

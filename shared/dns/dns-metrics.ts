@@ -15,10 +15,16 @@ export const dnsMetricNames = {
   recordSetsRepaired: 'DnsRecordSetsRepaired',
 } as const;
 
+let stored = false;
+
 export function countDnsMetric(name: (typeof dnsMetricNames)[keyof typeof dnsMetricNames], value = 1): void {
   metrics.addMetric(name, MetricUnit.Count, value);
+  stored = true;
 }
 
+/** Publishes what was counted since the last call (nothing, and no warning, when nothing was). */
 export function publishDnsMetrics(): void {
+  if (!stored) return;
+  stored = false;
   metrics.publishStoredMetrics();
 }

@@ -12,6 +12,7 @@ import { tableName } from '../table.ts';
  * overwrites it, so pushes that arrive out of order or twice leave the newest standing.
  */
 
+/** Its entity (zones.ts reads the item with the zone, under the same name). */
 export const zoneDnsEntity = 'zoneDns';
 
 /** The zone's standing with the provider; undefined before its first push. Strongly consistent (a conditional write follows). */
