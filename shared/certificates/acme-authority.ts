@@ -284,6 +284,12 @@ export class AcmeAuthority implements CertificateAuthorityGateway {
     // First claim the step (recorded before any order exists): a pass that finds a claim of another
     // pass and no order may be after a crash between creating the order and recording it.
     if (order.orderingSince === undefined) return { order: { ...order, orderingSince: toWireTime(now), claimedBy: run } };
+    const other = request.validations.dcv.find((e) => e.type !== 'DNS');
+    // A request opened under another authority integration (the sandbox's demo requests) may ask for EMAIL or FILE.
+    if (other)
+      throw new Error(
+        `${other.commonName} is to be validated by ${other.type}, which the ACME authority does not offer: cancel the request and renew again`,
+      );
     const names = this.identifiers(request);
     let created: acme.Order | undefined;
     if (order.claimedBy !== run || run === '') created = await this.findOrder(client, names);
