@@ -9,9 +9,8 @@ import type { CertificateAuthority, ValidationLevel } from '../model/certificate
 import type { AcmeChallenge, AuthorityOrder, DcvState, Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import { toWireTime } from '../time.ts';
-import type { CertificateAuthorityGateway, DcvChoice, Issued, RequestView, Step } from './authority.ts';
-import { caaStatus } from './caa.ts';
-import { dcvBase } from './dcv.ts';
+import { AcmePlanning } from './acme-plan.ts';
+import type { CertificateAuthorityGateway, Issued, RequestView, Step } from './authority.ts';
 
 /**
  * The ACME authority (RFC 8555), on acme-client: one client path to every CA resellers buy from
@@ -41,8 +40,8 @@ import { dcvBase } from './dcv.ts';
  * acme-client's own retries and waits are switched off, and each HTTP call times out.
  */
 
-/** Per HTTP call to the CA: `ACME_TIMEOUT_SECONDS` (default 10). */
-const callTimeoutMs = (Number(process.env.ACME_TIMEOUT_SECONDS) || 10) * 1000;
+/** Per HTTP call to the CA: `ACME_TIMEOUT_SECONDS` (default 4: within what the DCV job keeps back from its timeout). */
+const callTimeoutMs = (Number(process.env.ACME_TIMEOUT_SECONDS) || 4) * 1000;
 acme.axios.defaults.timeout = callTimeoutMs;
 // The step machine retries, after Retry-After or its back-off; acme-client must not wait inside a call.
 (acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
@@ -168,64 +167,18 @@ interface Taken {
   note?: string;
 }
 
-export class AcmeAuthority implements CertificateAuthorityGateway {
+export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityGateway {
   constructor(
-    readonly authority: CertificateAuthority,
+    authority: CertificateAuthority,
     private readonly dns: () => Promise<DnsProvider | undefined>,
     private readonly env: Record<string, string | undefined> = process.env,
     private readonly resolver: Pick<Resolver, 'resolveTxt'> = new Resolver(),
-  ) {}
+  ) {
+    super(authority);
+  }
 
   private settings(level: ValidationLevel): AcmeSettings {
     return acmeSettingsFor(this.authority.name, level, this.env);
-  }
-
-  /**
-   * dns-01 for every name: the record `_acme-challenge.<name>` (TXT), its value known once the
-   * order exists. EMAIL and FILE are not offered over ACME here (http-01 would need the
-   * customer's web server): asked for, the request is refused. OV/EV organization checks are the
-   * CA's, done on the account before it issues (Sectigo's OV directory): none are tracked here.
-   */
-  open(request: Omit<RequestView, 'validations'>, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Validations {
-    const refused = dcv.flatMap((choice, i) =>
-      choice.type === 'DNS'
-        ? []
-        : [
-            {
-              field: `dcv[${i}].type`,
-              message: `${this.authority.displayName} validates over ACME by DNS (dns-01) only, not ${choice.type}`,
-            },
-          ],
-    );
-    if (refused.length > 0) throw new ValidationError(refused[0]?.message ?? 'DNS only', refused);
-    void request;
-    return {
-      dcv: dcv.map((choice): DcvState => {
-        const zone = zones.get(choice.commonName);
-        return {
-          commonName: choice.commonName,
-          type: 'DNS',
-          status: 'WAITING',
-          caaRecordStatus: caaStatus(choice.commonName, zone, this.authority),
-          dnsRecord: `_acme-challenge.${dcvBase(choice.commonName)}`,
-          dnsType: 'TXT',
-          ...(zone ? { zone: zone.domainName } : {}),
-        };
-      }),
-    };
-  }
-
-  /** Over ACME nothing is issued inside a request: the DCV job takes the order's steps. */
-  validatableAtOnce(_validations: Validations): boolean {
-    return false;
-  }
-
-  issue(_request: RequestView, _now: Date): Issued {
-    throw new Error('An ACME authority issues through the DCV job, never at once');
-  }
-
-  resolveAttention(validations: Validations): Validations {
-    return validations;
   }
 
   async advance(request: RequestView, _zones: Map<string, ZoneRecord | undefined>, now: Date, run = ''): Promise<Step> {

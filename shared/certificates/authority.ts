@@ -67,7 +67,8 @@ export interface Step {
   note?: string;
 }
 
-export interface CertificateAuthorityGateway {
+/** What the service asks of an authority while planning a request (inside the renew request: no call to the authority). */
+export interface AuthorityPlanning {
   /** The first validation state of a request: DCV entries with their instructions, organization checks. Planning only. */
   open(request: Omit<RequestView, 'validations'>, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Validations;
   /** Whether every name can be validated at once by auth key (immediate issuance, within the renew request). */
@@ -76,6 +77,10 @@ export interface CertificateAuthorityGateway {
   issue(request: RequestView, now: Date): Issued;
   /** The validation manager took the customer's answers: ATTENTION checks are resolved. */
   resolveAttention(validations: Validations): Validations;
+}
+
+/** Everything the service asks of an authority: the planning, and the work with it (the DCV job, cancel, resend). */
+export interface CertificateAuthorityGateway extends AuthorityPlanning {
   /** Takes the one step now due for a request still validating (the DCV job, once per pass), and answers what to record. */
   advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date, run?: string): Promise<Step>;
   /** Withdraws a request that is still validating (the customer cancelled it). */

@@ -11,7 +11,7 @@ import {
 } from '../model/certificate-process.ts';
 import { type ProcessRecord, refundOf } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authorities.ts';
+import { authorityGateway } from './authority-work.ts';
 import { catalogueAuthority } from './catalogue.ts';
 import { requestView } from './issue.ts';
 

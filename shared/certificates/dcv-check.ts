@@ -8,8 +8,8 @@ import type { CertificateAuthority } from '../model/certificate.ts';
 import { allValidated, CertificateProcessState } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authorities.ts';
 import type { CertificateAuthorityGateway, Issued, RequestView } from './authority.ts';
+import { authorityGateway } from './authority-work.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import { managedZonesFor } from './zones.ts';
 
@@ -44,14 +44,14 @@ const concurrency = 8;
 export { allValidated };
 
 /** Checks every open certificate request once, at `at`. */
-export async function checkOpenRequests(at: Date): Promise<CheckReport> {
+export async function checkOpenRequests(at: Date, deadline = Date.now() + defaultBudgetMs): Promise<CheckReport> {
   const report: CheckReport = { checked: 0, updated: 0, issued: [], closed: 0, failed: 0 };
   // This run's id: a step claimed by this run is known to be its own (acme-authority.ts).
   const run = randomUUID();
   const open = await openRequests(report);
   const authorities = await getCertificateAuthorities(open.map((r) => r.state.authority));
   for (let i = 0; i < open.length; i += concurrency) {
-    await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report, run)));
+    await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report, run, deadline)));
   }
   return report;
 }
@@ -78,12 +78,13 @@ async function checkAndCount(
   at: Date,
   report: CheckReport,
   run: string,
+  deadline: number,
 ): Promise<void> {
   report.checked++;
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    const outcome = await checkOne(process, state, authorityGateway(authority), at, run);
+    const outcome = await checkOne(process, state, authorityGateway(authority), at, run, deadline);
     if (outcome === 'updated') report.updated++;
     else if (typeof outcome === 'number') report.issued.push(outcome);
   } catch (error) {
@@ -92,15 +93,16 @@ async function checkAndCount(
   }
 }
 
-/** Most steps one request takes in one pass (each recorded before the next), and the time one pass spends on it. */
+/** Most steps one request takes in one pass (each recorded before the next). */
 const maxStepsPerPass = 12;
-const passBudgetMs = 20_000;
+/** Until when a run without a deadline of its own (a local job run) starts steps. */
+const defaultBudgetMs = 20_000;
 
 /**
  * Takes the steps now due for one request, one at a time, recording each before the next (the
  * sandbox authority: one look; an ACME order: until a step has to wait for the CA, the DNS or the
  * customer). Stops when a step changes nothing, when another run recorded a step meanwhile, or
- * when the pass's budget is spent; issues once the authority delivers the certificate.
+ * at the run's deadline (no step starts after it); issues once the authority delivers the certificate.
  */
 async function checkOne(
   process: ProcessRecord,
@@ -108,15 +110,15 @@ async function checkOne(
   gateway: CertificateAuthorityGateway,
   at: Date,
   run: string,
+  deadline: number,
 ): Promise<Outcome> {
   const zones = await managedZonesFor(
     process.customer,
     state.validations.dcv.map((e) => e.commonName),
   );
-  const started = Date.now();
   let current = { process, state };
   let outcome: Outcome = 'unchanged';
-  for (let taken = 0; taken < maxStepsPerPass && Date.now() - started < passBudgetMs; taken++) {
+  for (let taken = 0; taken < maxStepsPerPass && Date.now() < deadline; taken++) {
     const view = requestView(current.process.id, current.state, new Date(process.createdDate));
     const step = await gateway.advance(view, zones, at, run);
     if (step.issued) return issue(current.process, current.state, step.issued, { ...view, validations: step.validations }, at);
