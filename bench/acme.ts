@@ -49,8 +49,12 @@ try {
 
   const acme = await import('acme-client');
   let calls = 0;
+  let firstCall = 0;
+  let lastCall = 0;
   acme.axios.interceptors.request.use((config) => {
     calls++;
+    lastCall = performance.now();
+    firstCall ||= lastCall;
     return config;
   });
   const { call } = await import('../test/support/api.ts');
@@ -61,6 +65,8 @@ try {
 
   const times: number[] = [];
   const perIssuance: number[] = [];
+  /** From the first call to the CA to the last, per issuance (the rest is the service: the renew request, the table, the job). */
+  const withCa: number[] = [];
   const passes: number[] = [];
   // The first issuance registers the account (one EAB registration): reported apart.
   for (let i = 0; i <= runs; i++) {
@@ -69,6 +75,7 @@ try {
     const certificate = await testCertificate({ commonName: name, san: [name] });
     const csr = makeCsr({ cn: name, san: [name], key: 'p256' });
     const before = calls;
+    firstCall = 0;
     const started = performance.now();
     const renewed = await call('POST', `/v2/ssl/certificates/${certificate.id}/renew`, { body: { period: 12, csr, san: [] } });
     if (renewed.status !== 202) throw new Error(`renew answered ${renewed.status}: ${renewed.raw}`);
@@ -90,6 +97,7 @@ try {
       continue;
     }
     times.push(elapsed);
+    withCa.push(lastCall - firstCall);
     perIssuance.push(calls - before);
     passes.push(pass);
   }
@@ -97,8 +105,8 @@ try {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
   console.log(
     `\n### ACME: renew request to downloadable certificate against Pebble (${runs} runs, DCV job back to back)\n\n` +
-      '| p50 ms | min ms | max ms | calls to the CA per issuance (median) | DCV passes (median) |\n|---:|---:|---:|---:|---:|\n' +
-      `| ${median(times).toFixed(0)} | ${(sorted[0] as number).toFixed(0)} | ${(sorted.at(-1) as number).toFixed(0)} | ${median(perIssuance)} | ${median(passes)} |`,
+      '| p50 ms | min ms | max ms | first to last CA call, p50 ms | calls to the CA per issuance (median) | DCV passes (median) |\n|---:|---:|---:|---:|---:|---:|\n' +
+      `| ${median(times).toFixed(0)} | ${(sorted[0] as number).toFixed(0)} | ${(sorted.at(-1) as number).toFixed(0)} | ${median(withCa).toFixed(0)} | ${median(perIssuance)} | ${median(passes)} |`,
   );
 } finally {
   if (!dynamo) {
