@@ -10,7 +10,7 @@ import { type KeyKind, keyKinds } from '../shared/db/keys.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
-import { integrationEnvironment, type Stage } from './stages.ts';
+import { acmeEnvironment, integrationEnvironment, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -44,7 +44,17 @@ export class RegistrarFunction extends NodejsFunction {
     const { declaration, table } = props;
     // Secrets, then the log group, then the function: the order the stack has always created them
     // in, which keeps the synthesized template identical.
-    const secretEnvironment = props.secrets.environment(declaration.secrets);
+    // A function that works with an ACME CA (the authority and DNS integrations, under a stage
+    // running `acme`) gets the ACME settings and the EAB secret, and the DNS provider's secret.
+    const acme =
+      props.stage.integrations.authority === 'acme' &&
+      declaration.integrations?.includes('authority') &&
+      declaration.integrations.includes('dns');
+    const extraSecrets: StackSecret[] = acme
+      ? ['ACME_EAB_HMAC_KEY', ...(props.stage.integrations.dns === 'powerdns' ? (['POWERDNS_API_KEY'] as const) : [])]
+      : [];
+    const secrets = [...new Set([...(declaration.secrets ?? []), ...extraSecrets])];
+    const secretEnvironment = props.secrets.environment(secrets);
     const logGroup = new logs.LogGroup(scope, `${id}-logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -65,12 +75,13 @@ export class RegistrarFunction extends NodejsFunction {
         ...props.sharedEnvironment,
         ...declaration.environment,
         ...integrationEnvironment(props.stage, declaration.integrations),
+        ...(acme ? acmeEnvironment() : {}),
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
       bundling: lambdaBundling,
     });
-    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(declaration.secrets)]) {
+    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets)]) {
       if (statement) this.addToRolePolicy(statement);
     }
   }

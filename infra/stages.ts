@@ -1,4 +1,11 @@
-import { type DnsImplementation, dnsImplementations, type Integration, integrationSettings } from '../shared/routes.ts';
+import {
+  type AuthorityImplementation,
+  authorityImplementations,
+  type DnsImplementation,
+  dnsImplementations,
+  type Integration,
+  integrationSettings,
+} from '../shared/routes.ts';
 
 /**
  * A deployment stage: its name (the API Gateway stage, and part of the stack's name) and the
@@ -12,7 +19,9 @@ import { type DnsImplementation, dnsImplementations, type Integration, integrati
  */
 export interface Stage {
   name: string;
-  integrations: Record<Exclude<Integration, 'dns'>, 'sandbox'> & {
+  integrations: Record<Exclude<Integration, 'dns' | 'authority'>, 'sandbox'> & {
+    /** The certificate authority integration (docs/certificates.md): the sandbox's, or ACME. */
+    authority: AuthorityImplementation;
     /** What serves the zones over DNS (docs/dns.md); absent: `sandbox`, nothing does. */
     dns?: DnsImplementation;
   };
@@ -30,9 +39,38 @@ export function dnsFromEnvironment(value = process.env.DNS_PROVIDER): DnsImpleme
   return chosen as DnsImplementation;
 }
 
+/**
+ * The certificate authority a stage synthesizes with, from `CERTIFICATE_AUTHORITY` at synth time
+ * (`CERTIFICATE_AUTHORITY=acme ACME_DIRECTORY_URL=... npm run synth`); `sandbox` when unset.
+ */
+export function authorityFromEnvironment(value = process.env.CERTIFICATE_AUTHORITY): AuthorityImplementation {
+  const chosen = value?.trim() || 'sandbox';
+  if (!(authorityImplementations as readonly string[]).includes(chosen)) {
+    throw new Error(`CERTIFICATE_AUTHORITY is '${chosen}'; this build knows only: ${authorityImplementations.join(', ')}`);
+  }
+  return chosen as AuthorityImplementation;
+}
+
+/**
+ * The ACME settings a stage running the `acme` authority hands the functions that work with the CA,
+ * from the environment at synth time: every `ACME_*` variable but the EAB HMAC key, which is a
+ * secret (the stack's `ACME_EAB_HMAC_KEY`, set to the CA's value after the first deployment).
+ */
+export function acmeEnvironment(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const settings = Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[0].startsWith('ACME_') && !entry[0].startsWith('ACME_EAB_HMAC_KEY') && !!entry[1]?.trim(),
+    ),
+  );
+  if (!Object.keys(settings).some((name) => name.startsWith('ACME_DIRECTORY_URL'))) {
+    throw new Error('CERTIFICATE_AUTHORITY=acme needs ACME_DIRECTORY_URL (or ACME_DIRECTORY_URL_<AUTHORITY>[_<LEVEL>]) at synth time');
+  }
+  return settings;
+}
+
 /** The stages this build can deploy, by name (`cdk deploy -c stage=<name>`). */
 export const stages: Record<string, Stage> = {
-  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox', dns: dnsFromEnvironment() } },
+  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: authorityFromEnvironment(), dns: dnsFromEnvironment() } },
 };
 
 /** Throws unless a stage running a sandbox integration is named for it. */
@@ -65,4 +103,7 @@ export function integrationEnvironment(stage: Stage, used: readonly Integration[
 }
 
 /** What the local sandbox (`npm start`, the tests, the benchmark) runs: every integration's sandbox, chosen explicitly. */
-export const localSandboxEnvironment: Record<string, string> = integrationEnvironment(stages.sandbox as Stage, ['registry', 'authority']);
+export const localSandboxEnvironment: Record<string, string> = integrationEnvironment(
+  { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox' } },
+  ['registry', 'authority'],
+);

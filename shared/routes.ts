@@ -28,7 +28,7 @@ const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only }
  * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
  * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
-export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'POWERDNS_API_KEY';
+export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'POWERDNS_API_KEY' | 'ACME_EAB_HMAC_KEY';
 
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
@@ -49,6 +49,7 @@ export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
  * data-driven sandbox authority, or `acme` (RFC 8555, with the ACME_* settings).
  */
 export const authorityImplementations = ['sandbox', 'acme'] as const;
+export type AuthorityImplementation = (typeof authorityImplementations)[number];
 export type DnsImplementation = (typeof dnsImplementations)[number];
 
 export interface Route {
@@ -150,7 +151,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v2/processes/{processId}',
     dir: 'process-cancel',
-    integrations: ['registry', 'authority'],
+    integrations: ['registry', 'authority', 'dns'],
     // The process (owner-filtered Query), the registry's record or the zones' headers; one
     // transaction (updates, the open-request marker deleted, the identifier listing put); Idempotency-Key records.
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -161,7 +162,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/processes/{processId}/resend',
     dir: 'process-resend',
-    integrations: ['registry', 'authority'],
+    integrations: ['registry', 'authority', 'dns'],
     // The process, the registry's record; one update or transaction; Idempotency-Key records (a
     // replay reads one, a refused request deletes its claim).
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -256,7 +257,7 @@ export const jobs: readonly Job[] = [
   {
     id: 'dcv-check',
     dir: 'dcv-check',
-    integrations: ['authority'],
+    integrations: ['authority', 'dns'],
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     schedule: 'rate(5 minutes)',
     localIntervalSeconds: 15,

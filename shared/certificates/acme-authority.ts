@@ -1,6 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import * as acme from 'acme-client';
+import { secretValue } from '../aws/secrets.ts';
 import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
 import { absoluteName, type DnsProvider, putRecordSet, removeRecordSet } from '../dns/provider.ts';
 import { ValidationError } from '../errors.ts';
@@ -63,7 +64,8 @@ const externalPollSeconds = 60;
 /** The directory and External Account Binding of one authority and validation level. */
 export interface AcmeSettings {
   directoryUrl: string;
-  eab?: { kid: string; hmacKey: string };
+  /** The HMAC key absent: it is the stack's secret `ACME_EAB_HMAC_KEY`, read when the account is registered. */
+  eab?: { kid: string; hmacKey?: string };
 }
 
 /**
@@ -85,7 +87,7 @@ export function acmeSettingsFor(
     );
   const kid = pick('ACME_EAB_KID');
   const hmacKey = pick('ACME_EAB_HMAC_KEY');
-  return { directoryUrl, ...(kid && hmacKey ? { eab: { kid, hmacKey } } : {}) };
+  return { directoryUrl, ...(kid ? { eab: { kid, ...(hmacKey ? { hmacKey } : {}) } } : {}) };
 }
 
 /** The id of the account kept for a directory. */
@@ -117,7 +119,10 @@ async function openAccount(settings: AcmeSettings): Promise<acme.Client> {
     directoryUrl: settings.directoryUrl,
     accountKey: account.accountKey,
     ...(account.accountUrl ? { accountUrl: account.accountUrl } : {}),
-    ...(settings.eab ? { externalAccountBinding: settings.eab } : {}),
+    // EAB is used once, to register; a registered account needs none (and its secret is not read).
+    ...(settings.eab && !account.accountUrl
+      ? { externalAccountBinding: { kid: settings.eab.kid, hmacKey: settings.eab.hmacKey ?? (await secretValue('ACME_EAB_HMAC_KEY')) } }
+      : {}),
     backoffAttempts: 1,
     backoffMin: 100,
     backoffMax: 100,
