@@ -9,6 +9,7 @@
  *      handlers, compressed, vs the raw paged Query; the bytes on the wire plain and compressed;
  *   5. cold start: bundle size and import time of every function vs the document client alone.
  *   6. another customer's object vs a missing one: the medians of each object route, side by side.
+ *   7. ACME: the renew request to a downloadable certificate against Pebble (bench/acme.ts).
  * Every figure is printed next to its budget; figures over budget are marked. Exit code 0 either
  * way (the round-trip budgets are enforced by the test suite, test/round-trips.test.ts).
  */
@@ -614,4 +615,16 @@ try {
 } finally {
   rmSync(outDir, { recursive: true, force: true });
   await dynamo.stop();
+}
+
+// 7. ACME: a renewal to a downloadable certificate against Pebble, in a process of its own (the
+// functions there run the `acme` authority integration; bench/acme.ts).
+{
+  const { spawnSync } = await import('node:child_process');
+  const env = { ...process.env };
+  delete env.DYNAMODB_ENDPOINT;
+  spawnSync(join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx'), [join(import.meta.dirname, 'acme.ts')], {
+    stdio: 'inherit',
+    env,
+  });
 }

@@ -11,7 +11,7 @@ import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
-import { integrationEnvironment, type Stage, upstreamSettings } from './stages.ts';
+import { acmeEnvironment, integrationEnvironment, type Stage, upstreamSettings } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -47,7 +47,16 @@ export class RegistrarFunction extends NodejsFunction {
     // in, which keeps the synthesized template identical.
     // A function talking to an upstream registry account also gets the account's settings and its key's secret.
     const upstream = upstreamSettings(props.stage, declaration.integrations);
-    const secrets = [...(declaration.secrets ?? []), ...upstream.secrets];
+    // A function that works with an ACME CA (the authority and DNS integrations, under a stage
+    // running `acme`) gets the ACME settings and the EAB secret, and the DNS provider's secret.
+    const acme =
+      props.stage.integrations.authority === 'acme' &&
+      declaration.integrations?.includes('authority') &&
+      declaration.integrations.includes('dns');
+    const extraSecrets: StackSecret[] = acme
+      ? ['ACME_EAB_HMAC_KEY', ...(props.stage.integrations.dns === 'powerdns' ? (['POWERDNS_API_KEY'] as const) : [])]
+      : [];
+    const secrets = [...new Set([...(declaration.secrets ?? []), ...upstream.secrets, ...extraSecrets])];
     const secretEnvironment = props.secrets.environment(secrets);
     const logGroup = new logs.LogGroup(scope, `${id}-logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -70,6 +79,7 @@ export class RegistrarFunction extends NodejsFunction {
         ...declaration.environment,
         ...integrationEnvironment(props.stage, declaration.integrations),
         ...upstream.environment,
+        ...(acme ? acmeEnvironment() : {}),
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.

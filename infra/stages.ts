@@ -1,4 +1,14 @@
-import { type Integration, integrationSettings, type registryImplementations, rtrSettings, type StackSecret } from '../shared/routes.ts';
+import {
+  type AuthorityImplementation,
+  authorityImplementations,
+  type DnsImplementation,
+  dnsImplementations,
+  type Integration,
+  integrationSettings,
+  type RegistryImplementation,
+  rtrSettings,
+  type StackSecret,
+} from '../shared/routes.ts';
 
 /**
  * A deployment stage: its name (the API Gateway stage, and part of the stack's name) and the
@@ -13,7 +23,14 @@ import { type Integration, integrationSettings, type registryImplementations, rt
  */
 export interface Stage {
   name: string;
-  integrations: Record<Integration, 'sandbox'> | { registry: (typeof registryImplementations)[number]; authority: 'sandbox' };
+  integrations: {
+    /** The registry integration (docs/transfer.md): the sandbox registry, or `rtr`, an upstream Realtime Register account. */
+    registry: RegistryImplementation;
+    /** The certificate authority integration (docs/certificates.md): the sandbox's, or ACME. */
+    authority: AuthorityImplementation;
+    /** What serves the zones over DNS (docs/dns.md); absent: `sandbox`, nothing does. */
+    dns?: DnsImplementation;
+  };
   /** With the registry `rtr`: the upstream Realtime Register account (its key is the secret RTR_API_KEY). */
   upstream?: UpstreamAccount;
 }
@@ -25,9 +42,50 @@ export interface UpstreamAccount {
   registries: readonly string[];
 }
 
+/**
+ * The DNS provider a stage synthesizes with, from `DNS_PROVIDER` at synth time (`DNS_PROVIDER=route53
+ * npm run synth`); `sandbox` (no DNS server) when unset.
+ */
+export function dnsFromEnvironment(value = process.env.DNS_PROVIDER, otherwise: DnsImplementation = 'sandbox'): DnsImplementation {
+  const chosen = value?.trim() || otherwise;
+  if (!(dnsImplementations as readonly string[]).includes(chosen)) {
+    throw new Error(`DNS_PROVIDER is '${chosen}'; this build knows only: ${dnsImplementations.join(', ')}`);
+  }
+  return chosen as DnsImplementation;
+}
+
+/**
+ * The certificate authority a stage synthesizes with, from `CERTIFICATE_AUTHORITY` at synth time
+ * (`CERTIFICATE_AUTHORITY=acme ACME_DIRECTORY_URL=... npm run synth`); `sandbox` when unset.
+ */
+export function authorityFromEnvironment(value = process.env.CERTIFICATE_AUTHORITY): AuthorityImplementation {
+  const chosen = value?.trim() || 'sandbox';
+  if (!(authorityImplementations as readonly string[]).includes(chosen)) {
+    throw new Error(`CERTIFICATE_AUTHORITY is '${chosen}'; this build knows only: ${authorityImplementations.join(', ')}`);
+  }
+  return chosen as AuthorityImplementation;
+}
+
+/**
+ * The ACME settings a stage running the `acme` authority hands the functions that work with the CA,
+ * from the environment at synth time: every `ACME_*` variable but the EAB HMAC key, which is a
+ * secret (the stack's `ACME_EAB_HMAC_KEY`, set to the CA's value after the first deployment).
+ */
+export function acmeEnvironment(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const settings = Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[0].startsWith('ACME_') && !entry[0].startsWith('ACME_EAB_HMAC_KEY') && !!entry[1]?.trim(),
+    ),
+  );
+  if (!Object.keys(settings).some((name) => name.startsWith('ACME_DIRECTORY_URL'))) {
+    throw new Error('CERTIFICATE_AUTHORITY=acme needs ACME_DIRECTORY_URL (or ACME_DIRECTORY_URL_<AUTHORITY>[_<LEVEL>]) at synth time');
+  }
+  return settings;
+}
+
 /** The stages this build can deploy, by name (`cdk deploy -c stage=<name>`). */
 export const stages: Record<string, Stage> = {
-  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox' } },
+  sandbox: { name: 'sandbox', integrations: { registry: 'sandbox', authority: authorityFromEnvironment(), dns: dnsFromEnvironment() } },
   /**
    * Transfers through an upstream account at Realtime Register's test environment (OT&E); the
    * account's customer handle and its registries come from the command line
@@ -36,8 +94,19 @@ export const stages: Record<string, Stage> = {
    */
   'sandbox-upstream-ote': {
     name: 'sandbox-upstream-ote',
-    integrations: { registry: 'rtr', authority: 'sandbox' },
+    integrations: { registry: 'rtr', authority: 'sandbox', dns: dnsFromEnvironment() },
     upstream: { apiUrl: 'https://api.yoursrs-ote.com', customer: '', registries: [] },
+  },
+  /**
+   * Production: no sandbox anywhere. Transfers through the reseller's upstream Realtime Register
+   * account (`-c rtrCustomer=<handle> -c rtrRegistries=...`), certificates from an ACME CA
+   * (`ACME_DIRECTORY_URL` and the EAB key id at synth; the EAB HMAC key in the stack's secret), zones
+   * on Route 53 unless `DNS_PROVIDER=powerdns` (with `POWERDNS_API_URL`).
+   */
+  production: {
+    name: 'production',
+    integrations: { registry: 'rtr', authority: 'acme', dns: dnsFromEnvironment(process.env.DNS_PROVIDER, 'route53') },
+    upstream: { apiUrl: 'https://api.yoursrs.com', customer: '', registries: [] },
   },
 };
 
@@ -67,11 +136,14 @@ export function stageFromContext(name: unknown): Stage {
 
 /** The settings naming each integration's implementation, as the functions read them. */
 export function integrationEnvironment(stage: Stage, used: readonly Integration[] = []): Record<string, string> {
-  return Object.fromEntries(used.map((integration) => [integrationSettings[integration], stage.integrations[integration]]));
+  return Object.fromEntries(used.map((integration) => [integrationSettings[integration], stage.integrations[integration] ?? 'sandbox']));
 }
 
 /** What the local sandbox (`npm start`, the tests, the benchmark) runs: every integration's sandbox, chosen explicitly. */
-export const localSandboxEnvironment: Record<string, string> = integrationEnvironment(stages.sandbox as Stage, ['registry', 'authority']);
+export const localSandboxEnvironment: Record<string, string> = integrationEnvironment(
+  { name: 'sandbox', integrations: { registry: 'sandbox', authority: 'sandbox' } },
+  ['registry', 'authority'],
+);
 
 /**
  * A stage whose registry is an upstream account, completed from the command line: the customer

@@ -28,14 +28,14 @@ const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only }
  * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
  * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
-export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'RTR_API_KEY';
+export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'RTR_API_KEY' | 'POWERDNS_API_KEY' | 'ACME_EAB_HMAC_KEY';
 
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
  * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
  * start (shared/settings.ts). `sandbox` implements each; the registry also has `rtr` (registryImplementations).
  */
-export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
+export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY', dns: 'DNS_PROVIDER' } as const;
 export type Integration = keyof typeof integrationSettings;
 /** The implementations this build has of each integration. */
 export const integrationImplementations = ['sandbox'] as const;
@@ -50,6 +50,19 @@ export const rtrSettings = {
   registries: 'RTR_REGISTRIES',
   timeoutMs: 'RTR_TIMEOUT_MS',
 } as const;
+export type RegistryImplementation = (typeof registryImplementations)[number];
+/**
+ * What serves the managed zones over DNS (`DNS_PROVIDER`, docs/dns.md): PowerDNS Authoritative's
+ * HTTP API, or Amazon Route 53; `sandbox`: nothing does (the zones are kept and answered by the API only).
+ */
+export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
+/**
+ * The certificate authority integration (`CERTIFICATE_AUTHORITY`, docs/certificates.md): the
+ * data-driven sandbox authority, or `acme` (RFC 8555, with the ACME_* settings).
+ */
+export const authorityImplementations = ['sandbox', 'acme'] as const;
+export type AuthorityImplementation = (typeof authorityImplementations)[number];
+export type DnsImplementation = (typeof dnsImplementations)[number];
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -94,6 +107,8 @@ export const routes: readonly Route[] = [
     path: '/v2/domains/{domainName}/zone',
     dir: 'zone',
     table: { actions: ['Query'], only: ['domain'] },
+    // It says whether the DNS provider serves the zone (DNS_PROVIDER names it; nothing is called).
+    integrations: ['dns'],
     summary: "The DNS zone of a domain in the caller's account, as JSON or (Accept: text/dns) an RFC 1035 zone file.",
   },
   {
@@ -148,7 +163,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v2/processes/{processId}',
     dir: 'process-cancel',
-    integrations: ['registry', 'authority'],
+    integrations: ['registry', 'authority', 'dns'],
     // The process (owner-filtered Query), the registry's record or the zones' headers; one
     // transaction (updates, the open-request marker deleted, the identifier listing put); Idempotency-Key records.
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -159,7 +174,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/processes/{processId}/resend',
     dir: 'process-resend',
-    integrations: ['registry', 'authority'],
+    integrations: ['registry', 'authority', 'dns'],
     // The process, the registry's record; one update or transaction; Idempotency-Key records (a
     // replay reads one, a refused request deletes its claim).
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -206,6 +221,23 @@ export const routes: readonly Route[] = [
     auth: false,
     summary: "This API's OpenAPI 3.1 description, generated from the route table and the request and response schemas.",
   },
+  {
+    id: 'certificate',
+    method: 'GET',
+    path: '/v2/ssl/certificates/{certificateId}',
+    dir: 'certificate',
+    // The certificate (owner-filtered Query), then its product (configuration, cached).
+    table: { actions: ['Query', 'GetItem'], only: ['certificate', 'certificateProduct'] },
+    summary: 'A certificate of the caller: product, names, dates, status, key, and the certificate itself once the authority delivered it.',
+  },
+  {
+    id: 'certificate-download',
+    method: 'GET',
+    path: '/v2/ssl/certificates/{certificateId}/download',
+    dir: 'certificate-download',
+    table: { actions: ['Query'], only: ['certificate'] },
+    summary: 'A certificate of the caller as a file: CRT, CA, CA_BUNDLE, PKCS7, CSR, or all of them in a ZIP (the default).',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
@@ -237,7 +269,7 @@ export const jobs: readonly Job[] = [
   {
     id: 'dcv-check',
     dir: 'dcv-check',
-    integrations: ['authority'],
+    integrations: ['authority', 'dns'],
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     schedule: 'rate(5 minutes)',
     localIntervalSeconds: 15,
@@ -264,6 +296,17 @@ export const jobs: readonly Job[] = [
     localIntervalSeconds: 300,
     summary:
       "Copies the registries' rules and TLD metadata from the upstream registry account into the table (none with the sandbox registry).",
+  },
+  {
+    id: 'zone-reconcile',
+    dir: 'zone-reconcile',
+    integrations: ['dns'],
+    secrets: ['POWERDNS_API_KEY'],
+    // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection.
+    table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], index: true },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 300,
+    summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',
   },
 ];
 
@@ -294,7 +337,21 @@ export interface StreamConsumer {
   integrations?: readonly Integration[];
 }
 
-export const streamConsumers: readonly StreamConsumer[] = [];
+export const streamConsumers: readonly StreamConsumer[] = [
+  {
+    id: 'zone-sync',
+    dir: 'zone-sync',
+    // Every zone write changes the zone's header item: that is the change it follows.
+    entities: ['zone'],
+    batchSize: 100,
+    retryAttempts: 20,
+    integrations: ['dns'],
+    secrets: ['POWERDNS_API_KEY'],
+    // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's collection.
+    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'], only: ['domain'] },
+    summary: 'Makes the DNS provider serve each changed managed zone as the table has it (docs/dns.md).',
+  },
+];
 
 /** The API-key authorizer: not a route of its own, but a function all the same (API Gateway itself answers 404/405). */
 export const authorizerDir = 'authorizer';

@@ -388,4 +388,17 @@ describe("object-level authorization matrix: another customer's object answers l
       'ObjectDoesNotExist',
     );
   });
+
+  it("GET certificate and its download: another customer's certificate (404 ObjectDoesNotExist)", async () => {
+    for (const suffix of ['', '/download', '/download?format=CRT', '/download?format=CSR']) {
+      expectAlike(
+        await call('GET', `/v2/ssl/certificates/2001${suffix}`),
+        '2001',
+        await call('GET', `/v2/ssl/certificates/999996${suffix}`),
+        '999996',
+        404,
+        'ObjectDoesNotExist',
+      );
+    }
+  });
 });

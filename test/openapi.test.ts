@@ -43,6 +43,10 @@ describe('the OpenAPI document', () => {
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
+      'certificate',
+      'certificateDownload',
+      'certificateDownloadHead',
+      'certificateHead',
       'openapi',
       'openapiHead',
       'pricelist',

@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayTokenAuthorizerEvent, Context, ScheduledEvent } from 'aws-lambda';
+import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
 import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
+import { startPowerDns } from '../infra/local/powerdns.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
 import { keyKinds } from '../shared/db/keys.ts';
+import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZone } from '../shared/db/repositories/zones.ts';
+import type { ZoneRecord } from '../shared/model/zone.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
-import { authorizerDir, authorizerTable, jobs, routes, type TableUse } from '../shared/routes.ts';
+import { authorizerDir, authorizerTable, jobs, routes, streamConsumers, type TableUse } from '../shared/routes.ts';
 import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
@@ -124,13 +128,51 @@ describe("each function's table use is what it declares", () => {
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
+
+    forgetCatalogue();
+    await as('certificate', () => call('GET', '/v2/ssl/certificates/1001'));
+    await as('certificate', () => call('GET', '/v2/ssl/certificates/2001'));
+    await as('certificate-download', () => call('GET', '/v2/ssl/certificates/1001/download?format=CSR'));
+    await as('certificate-download', () => call('GET', '/v2/ssl/certificates/2001/download'));
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);
 
+  it('runs the flows of the DNS functions against a real PowerDNS', async () => {
+    const pdns = await startPowerDns();
+    Object.assign(process.env, { DNS_PROVIDER: 'powerdns', POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey });
+    try {
+      const { handler: zoneSync } = await import('../functions/zone-sync/handler.ts');
+      const { handler: zoneReconcile } = await import('../functions/zone-reconcile/handler.ts');
+      const changed = (...names: string[]) =>
+        ({
+          Records: names.map((name, i) => ({
+            eventName: 'MODIFY',
+            dynamodb: { Keys: { pk: { S: `DOMAIN#${name}` }, sk: { S: 'ZONE' } }, SequenceNumber: String(i + 1) },
+          })),
+        }) as unknown as DynamoDBStreamEvent;
+      // First pushes, a replay, and a zone that is no longer managed (removed from the provider).
+      await as('zone-sync', () => zoneSync(changed('demo-shop.nl', 'demo-secure.com', 'other-site.com')));
+      await as('zone-sync', () => zoneSync(changed('demo-shop.nl')));
+      const secure = (await getZone('demo-secure.com')) as ZoneRecord;
+      await putZone({ ...secure, managed: false });
+      await as('zone-sync', () => zoneSync(changed('demo-secure.com')));
+      // The reconcile job compares every served zone; one whose zone went unmanaged unseen is removed.
+      const other = (await getZone('other-site.com')) as ZoneRecord;
+      await putZone({ ...other, managed: false });
+      await as('zone-reconcile', () => zoneReconcile(scheduled, jobContext));
+      await putZone({ ...other, managed: true });
+      await putZone({ ...secure, managed: true });
+    } finally {
+      for (const name of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY']) delete process.env[name];
+      await pdns.stop();
+    }
+  }, 60_000);
+
   const declared: [string, TableUse | undefined][] = [
     ...routes.map((r) => [r.dir, r.table] as [string, TableUse | undefined]),
     ...jobs.map((j) => [j.dir, j.table] as [string, TableUse | undefined]),
+    ...streamConsumers.map((c) => [c.dir, c.table] as [string, TableUse | undefined]),
     [authorizerDir, authorizerTable],
   ];
 

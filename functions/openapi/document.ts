@@ -84,6 +84,10 @@ const headerDocs: Record<HeaderName, { description: string; schema: JsonSchema }
     description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Content-Disposition': {
+    description: '`attachment` with the name of the file downloaded (a certificate download).',
+    schema: { type: 'string' },
+  },
 };
 
 const conversion = {

@@ -1,4 +1,6 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { docs as certificate } from '../certificate/openapi.ts';
+import { docs as certificateDownload } from '../certificate-download/openapi.ts';
 import { docs as pricelist } from '../pricelist/openapi.ts';
 import { docs as process } from '../process/openapi.ts';
 import { docs as processCancel } from '../process-cancel/openapi.ts';
@@ -33,4 +35,6 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'tld-info': tldInfo,
   provider,
   openapi,
+  certificate,
+  'certificate-download': certificateDownload,
 };

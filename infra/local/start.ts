@@ -9,6 +9,7 @@ import { streamConsumers } from '../../shared/routes.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
 import { localSandboxEnvironment } from '../stages.ts';
 import { checkDataDir, checkPortFree, StartupFailure } from './data-dir.ts';
+import { type LocalDns, openDns } from './dns.ts';
 import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
@@ -76,6 +77,7 @@ interface Running {
   dynamo?: LocalDynamo;
   server?: Awaited<ReturnType<typeof startServer>>;
   streams?: StreamFeeder;
+  dns?: LocalDns;
   stopJobs: () => void;
 }
 
@@ -92,6 +94,7 @@ function stopOnSignals(running: Running): void {
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
+    await running.dns?.powerDns?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -144,7 +147,12 @@ async function copyUpstreamMetadata(): Promise<string | undefined> {
 
 /** Starts the storage, the table and its data, the server and the jobs, in that order; the ready line once all run. */
 async function start(options: StartOptions, running: Running): Promise<void> {
-  const storage = await openStorage(options.dataDir, running);
+  // DNS starts beside the storage (both take a second or more); the zones reach it by the stream.
+  const dnsStarting = openDns(options.dataDir).then((dns) => {
+    running.dns = dns;
+    return dns;
+  });
+  const [storage, dns] = await Promise.all([openStorage(options.dataDir, running), dnsStarting]);
   const table = tableName();
   const created = await ensureTable(table);
   const seeded = await seedDemoData(options.seed);
@@ -162,7 +170,7 @@ async function start(options: StartOptions, running: Running): Promise<void> {
     });
   }
   console.log(
-    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}${upstream ? `; ${upstream}` : ''}). ` +
+    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}; ${dns.line}${upstream ? `; ${upstream}` : ''}). ` +
       `${await firstCall(server.url)}  (API docs: ${server.url}/docs)`,
   );
 }
@@ -203,6 +211,7 @@ async function main(): Promise<void> {
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
+    await running.dns?.powerDns?.stop();
     process.exit(1);
   }
 }

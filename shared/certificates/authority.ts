@@ -1,17 +1,25 @@
 import { ProviderUnavailable } from '../errors.ts';
 import { attentionChecks, type CertificateAuthority, organizationChecks, type ValidationLevel } from '../model/certificate.ts';
-import type { CaaRecordStatus, DcvState, DcvType, Validations } from '../model/certificate-process.ts';
+import {
+  type AuthorityOrder,
+  allValidated,
+  type CaaRecordStatus,
+  type DcvState,
+  type DcvType,
+  type Validations,
+} from '../model/certificate-process.ts';
 import { servedRecords, type ZoneRecord } from '../model/zone.ts';
-import { integrationImplementations, integrationSettings } from '../routes.ts';
-import { requiredSetting } from '../settings.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import { caaStatus } from './caa.ts';
 import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
 
 /**
  * The certificate-authority gateway (contract section 6): everything the service asks of an
- * authority goes through this interface. The one implementation shipped is the sandbox authority,
- * driven by the authority's record (`sandbox` settings in the data): no network, deterministic.
+ * authority goes through this interface. Opening a request is planning only (no call to the
+ * authority: the renew request records the process and answers); the work with the authority is
+ * a step machine the scheduled DCV job drives, one `advance` per request and pass, whose outcome
+ * the job records before the next. Two implementations: the sandbox authority here, driven by
+ * the authority's record (no network, deterministic), and the ACME authority (acme-authority.ts).
  */
 
 /** What the service knows of a request when it asks the authority for validation state. */
@@ -24,6 +32,10 @@ export interface RequestView {
   /** When the request was placed: the sandbox's clock for "found after N seconds". */
   requestedAt: Date;
   validations: Validations;
+  /** The CSR as received (PEM): what an authority finalizes with. */
+  csr: string;
+  /** The order at the authority as last recorded (ACME). */
+  order?: AuthorityOrder;
 }
 
 /** A DCV method chosen for one name. */
@@ -40,23 +52,41 @@ export interface Issued {
   expiryDate: string;
   /** End of the subscription when the period is longer than one certificate may last. */
   subscriptionEndDate?: string;
+  /** The certificate (PEM), when the authority delivers one (ACME). */
+  certificate?: string;
+  /** Its issuer certificates (PEM each), issuer first. */
+  chain?: string[];
 }
 
-export interface CertificateAuthorityGateway {
-  /** The first validation state of a request: DCV entries with their instructions, organization checks. */
+/** What one step with the authority came to: the state to record, and the certificate once issued. */
+export interface Step {
+  validations: Validations;
+  order?: AuthorityOrder;
+  issued?: Issued;
+  /** What the authority said that the customer should read (a problem's detail): kept as an INCOMING note. */
+  note?: string;
+}
+
+/** What the service asks of an authority while planning a request (inside the renew request: no call to the authority). */
+export interface AuthorityPlanning {
+  /** The first validation state of a request: DCV entries with their instructions, organization checks. Planning only. */
   open(request: Omit<RequestView, 'validations'>, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Validations;
-  /** The validation state after the authority looked again (DNS records, e-mails, files, organization). */
-  check(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Validations;
-  /** Whether every name can be validated at once by auth key (immediate issuance). */
+  /** Whether every name can be validated at once by auth key (immediate issuance, within the renew request). */
   validatableAtOnce(validations: Validations): boolean;
-  /** Issues the certificate of a fully validated request. */
+  /** Issues the certificate of a request validated at once by auth key (only where validatableAtOnce said so). */
   issue(request: RequestView, now: Date): Issued;
   /** The validation manager took the customer's answers: ATTENTION checks are resolved. */
   resolveAttention(validations: Validations): Validations;
+}
+
+/** Everything the service asks of an authority: the planning, and the work with it (the DCV job, cancel, resend). */
+export interface CertificateAuthorityGateway extends AuthorityPlanning {
+  /** Takes the one step now due for a request still validating (the DCV job, once per pass), and answers what to record. */
+  advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date, run?: string): Promise<Step>;
   /** Withdraws a request that is still validating (the customer cancelled it). */
-  cancel(request: RequestView, now: Date): void;
+  cancel(request: RequestView, now: Date): Promise<void>;
   /** Sends the approval e-mails of these EMAIL DCV entries again; answers the record of the resend. */
-  resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): { date: string; commonNames: string[] };
+  resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }>;
 }
 
 const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
@@ -141,6 +171,13 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
     };
   }
 
+  /** The sandbox's one step: look again, and issue once everything is VALIDATED. */
+  async advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Promise<Step> {
+    const validations = this.check(request, zones, now);
+    if (!allValidated(validations)) return { validations };
+    return { validations, issued: this.issue({ ...request, validations }, now) };
+  }
+
   resolveAttention(validations: Validations): Validations {
     const out = { ...validations };
     for (const check of attentionChecks) if (out[check] === 'ATTENTION') out[check] = 'VALIDATED';
@@ -148,12 +185,12 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
   }
 
   /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
-  cancel(_request: RequestView, _now: Date): void {
+  async cancel(_request: RequestView, _now: Date): Promise<void> {
     this.reachable();
   }
 
   /** The sandbox sends nothing; it answers the record of what it would have sent, which the process keeps. */
-  resendDcvEmails(_request: RequestView, entries: readonly DcvState[], now: Date): { date: string; commonNames: string[] } {
+  async resendDcvEmails(_request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }> {
     this.reachable();
     return { date: toWireTime(now), commonNames: entries.map((e) => e.commonName) };
   }
@@ -166,17 +203,4 @@ function dnsRecordStatus(entry: DcvState, zone: ZoneRecord): DcvState['status'] 
   if (records.length === 0) return entry.status === 'VALIDATED' ? 'VALIDATED' : 'WAITING';
   const norm = (s: string) => s.trim().replace(/^"|"$/g, '').replace(/\.$/, '').toLowerCase();
   return records.some((r) => norm(r.content) === norm(entry.dnsContents ?? '')) ? 'VALIDATED' : 'ATTENTION';
-}
-
-/**
- * The certificate-authority integration, as the stage chose it: `CERTIFICATE_AUTHORITY` (only
- * `sandbox`, the data-driven sandbox authority, exists). Read when the function starts; without it
- * the function refuses to start rather than run the sandbox by default.
- */
-const chosen = requiredSetting(integrationSettings.authority, integrationImplementations);
-
-/** The gateway for an authority, through the chosen integration. */
-export function authorityGateway(authority: CertificateAuthority): CertificateAuthorityGateway {
-  if (chosen !== 'sandbox') throw new Error(`No certificate-authority integration '${chosen}'`);
-  return new SandboxAuthority(authority);
 }

@@ -11,7 +11,7 @@ import {
 } from '../model/certificate-process.ts';
 import { type ProcessRecord, refundOf } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authority.ts';
+import { authorityGateway } from './authority-work.ts';
 import { catalogueAuthority } from './catalogue.ts';
 import { requestView } from './issue.ts';
 
@@ -65,7 +65,7 @@ export async function cancelCertificateRequest(
 ): Promise<ProcessRecord> {
   const state = certificateStateOf(process);
   if (!certificateResumeTypes(process, state).includes('CANCEL')) throw prohibited(process, 'be cancelled');
-  (await gatewayFor(process, state)).cancel(requestView(process.id, state, new Date(process.createdDate)), at);
+  await (await gatewayFor(process, state)).cancel(requestView(process.id, state, new Date(process.createdDate)), at);
   const now = toWireTime(at);
   const refund = refundOf(process.billables, process.currency);
   const note = { createdDate: now, type: 'OUTGOING' as const, message: 'Cancelled at the request of the customer.' };

@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { closeOpenRequest, issueCertificate, recordValidations } from '../db/repositories/certificate-requests.ts';
+import { closeOpenRequest, issueCertificate, recordAuthorityStep } from '../db/repositories/certificate-requests.ts';
 import { allocateCertificateId, getCertificateAuthorities, listOpenRequests } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { logger } from '../logger.ts';
-import { type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
-import { CertificateProcessState, type Validations } from '../model/certificate-process.ts';
+import type { CertificateAuthority } from '../model/certificate.ts';
+import { allValidated, CertificateProcessState } from '../model/certificate-process.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway, type CertificateAuthorityGateway, type RequestView } from './authority.ts';
+import type { CertificateAuthorityGateway, Issued, RequestView } from './authority.ts';
+import { authorityGateway } from './authority-work.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import { managedZonesFor } from './zones.ts';
 
@@ -38,21 +40,18 @@ type Outcome = 'unchanged' | 'updated' | 'raced' | number;
 /** How many requests are checked at once: each check is a handful of reads and at most one transaction. */
 const concurrency = 8;
 
-/** Whether every validation of a request is VALIDATED. */
-export function allValidated(validations: Validations): boolean {
-  return (
-    organizationChecks.every((c) => validations[c] === undefined || validations[c] === 'VALIDATED') &&
-    validations.dcv.every((e) => e.status === 'VALIDATED')
-  );
-}
+/** Whether every validation of a request is VALIDATED (the model's rule, named here for the job's callers). */
+export { allValidated };
 
 /** Checks every open certificate request once, at `at`. */
-export async function checkOpenRequests(at: Date): Promise<CheckReport> {
+export async function checkOpenRequests(at: Date, deadline = Date.now() + defaultBudgetMs): Promise<CheckReport> {
   const report: CheckReport = { checked: 0, updated: 0, issued: [], closed: 0, failed: 0 };
+  // This run's id: a step claimed by this run is known to be its own (acme-authority.ts).
+  const run = randomUUID();
   const open = await openRequests(report);
   const authorities = await getCertificateAuthorities(open.map((r) => r.state.authority));
   for (let i = 0; i < open.length; i += concurrency) {
-    await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report)));
+    await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report, run, deadline)));
   }
   return report;
 }
@@ -78,12 +77,14 @@ async function checkAndCount(
   authorities: Map<string, CertificateAuthority>,
   at: Date,
   report: CheckReport,
+  run: string,
+  deadline: number,
 ): Promise<void> {
   report.checked++;
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    const outcome = await checkOne(process, state, authorityGateway(authority), at);
+    const outcome = await checkOne(process, state, authorityGateway(authority), at, run, deadline);
     if (outcome === 'updated') report.updated++;
     else if (typeof outcome === 'number') report.issued.push(outcome);
   } catch (error) {
@@ -92,33 +93,73 @@ async function checkAndCount(
   }
 }
 
-/** Asks the authority to look again at one request, and stores or issues what it found. */
+/** Most steps one request takes in one pass (each recorded before the next). */
+const maxStepsPerPass = 12;
+/** Until when a run without a deadline of its own (a local job run) starts steps. */
+const defaultBudgetMs = 20_000;
+
+/**
+ * Takes the steps now due for one request, one at a time, recording each before the next (the
+ * sandbox authority: one look; an ACME order: until a step has to wait for the CA, the DNS or the
+ * customer). Stops when a step changes nothing, when another run recorded a step meanwhile, or
+ * at the run's deadline (no step starts after it); issues once the authority delivers the certificate.
+ */
 async function checkOne(
   process: ProcessRecord,
   state: CertificateProcessState,
   gateway: CertificateAuthorityGateway,
   at: Date,
+  run: string,
+  deadline: number,
 ): Promise<Outcome> {
   const zones = await managedZonesFor(
     process.customer,
     state.validations.dcv.map((e) => e.commonName),
   );
-  const view = requestView(process.id, state, new Date(process.createdDate));
-  const validations = gateway.check(view, zones, at);
-  if (allValidated(validations)) return issue(process, state, gateway, { ...view, validations }, at);
-  if (JSON.stringify(validations) === JSON.stringify(state.validations)) return 'unchanged';
-  return (await recordValidations(process, validations, toWireTime(at), true)) ? 'updated' : 'raced';
+  let current = { process, state };
+  let outcome: Outcome = 'unchanged';
+  for (let taken = 0; taken < maxStepsPerPass && Date.now() < deadline; taken++) {
+    const view = requestView(current.process.id, current.state, new Date(process.createdDate));
+    const step = await gateway.advance(view, zones, at, run);
+    if (step.issued) return issue(current.process, current.state, step.issued, { ...view, validations: step.validations }, at);
+    const same =
+      JSON.stringify(step.validations) === JSON.stringify(current.state.validations) &&
+      JSON.stringify(step.order) === JSON.stringify(current.state.order) &&
+      step.note === undefined;
+    if (same) return outcome;
+    const stamp = toWireTime(at);
+    const note = step.note ? { createdDate: stamp, type: 'INCOMING' as const, message: step.note } : undefined;
+    const recorded = await recordAuthorityStep(current.process, {
+      validations: step.validations,
+      ...(step.order ? { order: step.order } : {}),
+      ...(note ? { note } : {}),
+      steps: current.state.steps,
+      at: stamp,
+    });
+    if (!recorded) return 'raced';
+    outcome = 'updated';
+    current = {
+      process: { ...current.process, updatedDate: stamp },
+      state: {
+        ...current.state,
+        validations: step.validations,
+        ...(step.order ? { order: step.order } : {}),
+        notes: note ? [...current.state.notes, note] : current.state.notes,
+        steps: (current.state.steps ?? 0) + 1,
+      },
+    };
+  }
+  return outcome;
 }
 
-/** Issues a fully validated request: the certificate, the process completed, a renewed certificate linked to it. */
+/** Issues a validated request: the certificate, the process completed, a renewed certificate linked to it. */
 async function issue(
   process: ProcessRecord,
   state: CertificateProcessState,
-  gateway: CertificateAuthorityGateway,
+  issued: Issued,
   view: RequestView,
   at: Date,
 ): Promise<Outcome> {
-  const issued = gateway.issue(view, at);
   const ids = { certificate: await allocateCertificateId(), process: process.id };
   const certificate = issuedCertificate(ids, process.customer, state, issued, toWireTime(at));
   if (!(await issueCertificate(process, view.validations, certificate, state.certificateId, toWireTime(at)))) return 'raced';

@@ -90,9 +90,16 @@ function nextActionOf(
   link: string | undefined,
   open: boolean,
   of: InfoOf,
+  authorityProblem?: string,
 ): NextAction | undefined {
   if (!open) return undefined;
   const steps: NextActionStep[] = [];
+  if (authorityProblem !== undefined) {
+    steps.push({
+      kind: 'WAIT_FOR_AUTHORITY',
+      message: `The certificate authority did not take the last step (${authorityProblem}); it is tried again by itself.`,
+    });
+  }
   const needing = attentionChecks.filter((c) => checks[c] === 'ATTENTION');
   if (needing.length > 0) {
     steps.push({
@@ -132,7 +139,7 @@ export async function certificateInfo(
   const open = isOpen(process.status);
   const { dcv, ...checks } = state.validations;
   const link = of === 'quote' ? undefined : await linkFor(process.id, authority, checks, open, now);
-  const nextAction = nextActionOf(checks, dcv, link, open, of);
+  const nextAction = nextActionOf(checks, dcv, link, open, of, state.order?.problem);
   return {
     requiresAttention: requiresAttention(process.status, state.validations),
     ...(link ? { oneTimeLink: link } : {}),

@@ -22,6 +22,8 @@ export function requestView(
     uniqueValue: state.uniqueValue,
     requestedAt,
     validations,
+    csr: state.csr,
+    ...(state.order ? { order: state.order } : {}),
   };
 }
 
@@ -49,5 +51,7 @@ export function issuedCertificate(
     processId: ids.process,
     createdDate: at,
     updatedDate: at,
+    csr: state.csr,
+    ...(issued.certificate !== undefined ? { certificate: issued.certificate, chain: issued.chain ?? [] } : {}),
   };
 }

@@ -6,7 +6,8 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
 import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
 import { now as clock, toWireTime } from '../time.ts';
-import { authorityGateway, type CertificateAuthorityGateway } from './authority.ts';
+import { authorityPlanning } from './authorities.ts';
+import type { AuthorityPlanning } from './authority.ts';
 import { certificateInfo } from './info.ts';
 import type { CertificateInfo } from './info-view.ts';
 import { issuedCertificate, requestView } from './issue.ts';
@@ -54,7 +55,7 @@ interface Submission {
   /** The process's state: the plan's, with the validations as they stand at submission. */
   state: CertificateProcessState;
   /** The authority that issues at once; undefined when the request goes through validation. */
-  issuer: CertificateAuthorityGateway | undefined;
+  issuer: AuthorityPlanning | undefined;
   principal: Principal;
   at: Date;
 }
@@ -68,7 +69,7 @@ async function submit(
   commitWith: CommitWith<RenewalOutcome>,
 ): Promise<StartedProcess<CertificateInfo>> {
   assertAcknowledged(plan.quote, plan.list, body.billables, at);
-  const gateway = authorityGateway(plan.authority);
+  const gateway = authorityPlanning(plan.authority);
   const immediate = plan.state.authKey && plan.product.authKey && gateway.validatableAtOnce(plan.state.validations);
   const validations = immediate ? validatedAtOnce(plan.state.validations) : plan.state.validations;
   const dcvRecords = dcvRecordsToAdd(validations, plan.zones);

@@ -8,7 +8,7 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import type { ZoneRecord } from '../model/zone.ts';
 import type { PriceList, QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authority.ts';
+import { authorityPlanning } from './authorities.ts';
 import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
 import type { RenewBody } from './renew-request.ts';
@@ -56,7 +56,7 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
   const [read, list] = await Promise.all([readForRenewal(zoneCandidates(checked.allNames)), getProductPrices(customer, product.product)]);
   const zones = await loadManagedZones(customer, checked.allNames, read.zones);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
-  const validations = authorityGateway(authority).open(
+  const validations = authorityPlanning(authority).open(
     {
       processId: 0,
       validationLevel: product.validationType,
@@ -64,6 +64,7 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
       csrSha256: checked.csr.summary.sha256,
       uniqueValue,
       requestedAt: at,
+      csr: body.csr,
     },
     checked.dcv,
     zones,

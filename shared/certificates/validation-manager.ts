@@ -3,7 +3,7 @@ import { recordValidations } from '../db/repositories/certificate-requests.ts';
 import { getCertificateAuthority } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authority.ts';
+import { authorityPlanning } from './authorities.ts';
 import { OneTimeLinkRejected, redeemOneTimeLink } from './one-time-link.ts';
 
 /**
@@ -28,7 +28,7 @@ export async function completeValidationManager(
   const authority = await getCertificateAuthority(authorityName);
   if (!authority) throw new OneTimeLinkRejected('no such authority');
   const current = v.parse(v.object({ validations: v.record(v.string(), v.unknown()) }), process.details).validations;
-  const resolved = authorityGateway(authority).resolveAttention(current as never);
+  const resolved = authorityPlanning(authority).resolveAttention(current as never);
   if (!(await recordValidations(process, resolved, toWireTime(at), false))) {
     throw new Error(`Process ${processId} changed while its validation manager visit was recorded`);
   }

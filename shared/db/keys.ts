@@ -27,6 +27,9 @@ export const keyKinds = {
   domain: 'DOMAIN#',
   process: 'PROCESS#',
   certificateAuthority: 'CA#',
+  certificate: 'CERTIFICATE#',
+  certificateProduct: 'SSLPRODUCT',
+  acmeAccount: 'ACMEACCOUNT#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -136,6 +139,14 @@ export const keys = {
   /** The item collection of a domain name: the domain item, its zone (header and records) and its transfer in progress. */
   domainCollection: (domainName: string) => ({ pk: domainPartition(domainName) }),
   zonesOfCustomer: (customer: string) => ({ gsi1pk: `ZONES#${customer}` }),
+  /**
+   * Where a managed zone stands with the DNS provider (shared/model/zone-dns.ts), in the domain's
+   * collection (`DNS` sorts before the domain item, so it is on the first page of a zone read),
+   * and listed, every zone the provider serves in one gsi1 partition, for the reconcile job.
+   */
+  zoneDns: (domainName: string): ItemKey => listed({ pk: domainPartition(domainName), sk: 'DNS' }, 'ZONEDNS', `ZONEDNS#${domainName}`),
+  zoneDnsByName: (domainName: string) => ({ pk: domainPartition(domainName), sk: 'DNS' }),
+  zoneDnsListing: () => ({ gsi1pk: 'ZONEDNS' }),
 
   /**
    * A domain's transfer in progress (the domain's pending state), in the domain's item collection,
@@ -216,6 +227,8 @@ export const keys = {
   certificateProducts: () => ({ pk: 'SSLPRODUCT' }),
   /** A certificate authority's configuration (and the sandbox authority's behaviour). */
   certificateAuthority: (name: string): ItemKey => ({ pk: `${keyKinds.certificateAuthority}${name}`, sk: 'CA' }),
+  /** The service's ACME account at one directory (id: a digest of the directory URL). */
+  acmeAccount: (id: string): ItemKey => ({ pk: `${keyKinds.acmeAccount}${id}`, sk: 'ACCOUNT' }),
   /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
   oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
   /**

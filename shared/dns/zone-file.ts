@@ -98,7 +98,7 @@ export function quoteTxt(text: string): string {
 }
 
 /** The RDATA of a record in master-file form; undefined for kinds that have none. */
-function rdata(record: DnsRecord): string | undefined {
+export function rdata(record: DnsRecord): string | undefined {
   const what = `the ${record.type} record of '${record.name.slice(0, 64)}'`;
   const content = refuseControls(record.content, what).trim();
   if (hostContent.has(record.type)) return hostName(content);

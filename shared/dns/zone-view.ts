@@ -3,6 +3,31 @@ import { RecordType, Seconds, soaTimers, zoneSettings } from '../model/zone-fiel
 import { WireTime } from '../schemas/primitives.ts';
 
 /**
+ * Whether and since when a DNS server serves the zone, and why not (docs/dns.md). Present for a
+ * managed zone when the stage has a DNS provider (`DNS_PROVIDER`).
+ */
+export const ZoneDnsView = v.strictObject({
+  provider: v.pipe(v.string(), v.description('What serves the zone: `powerdns` or `route53`.')),
+  status: v.pipe(
+    v.picklist(['served', 'pending', 'refused']),
+    v.description(
+      '`served`: the provider serves the zone as shown; `pending`: the latest change is on its way (or the provider was unreachable and it is retried); `refused`: the provider refused the latest change (`reason`), and serves the zone as it was before, if at all.',
+    ),
+  ),
+  servedSince: v.optional(v.pipe(WireTime, v.description('Since when the provider serves the zone.'))),
+  servedDate: v.optional(v.pipe(WireTime, v.description('When the provider last took a change of the zone.'))),
+  reason: v.optional(v.pipe(v.string(), v.description("Why the latest change is not served: the provider's words."))),
+  failedSince: v.optional(v.pipe(WireTime, v.description('Since when changes of the zone fail.'))),
+  ds: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description('With DNSSEC: the DS records to publish at the parent (`keytag algorithm digest-type digest`).'),
+    ),
+  ),
+});
+export type ZoneDnsView = v.InferOutput<typeof ZoneDnsView>;
+
+/**
  * A zone as the API answers it (contract 3.6), in the contract's field order. The use case and the
  * renderers (zone.ts, zone-file.ts) take only the types, so these schemas weigh nothing in the
  * zone function; the route's API description publishes them.
@@ -29,5 +54,6 @@ export const ZoneView = v.strictObject({
   ...soaTimers,
   defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
   records: v.array(DnsRecord),
+  dns: v.optional(ZoneDnsView),
 });
 export type ZoneView = v.InferOutput<typeof ZoneView>;

@@ -13,7 +13,13 @@ export { Quote };
  */
 
 /** Headers the document describes; their meaning is written once, in the generator. */
-export type DocumentedHeader = 'x-process-id' | 'X-Exchange-Rate-Date' | 'Vary' | 'Idempotent-Replayed' | 'Content-Encoding';
+export type DocumentedHeader =
+  | 'x-process-id'
+  | 'X-Exchange-Rate-Date'
+  | 'Vary'
+  | 'Idempotent-Replayed'
+  | 'Content-Encoding'
+  | 'Content-Disposition';
 
 /** One content type of a response: a JSON body schema, or a text body. */
 export type ResponseContent = { json: v.GenericSchema; examples?: Record<string, unknown> } | { text: string; example?: string };

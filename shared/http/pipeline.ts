@@ -206,7 +206,8 @@ export function isTransient(error: unknown): boolean {
  */
 function answer(event: Event, s: State, reply: Reply): APIGatewayProxyResult {
   const text = reply.body === undefined ? undefined : serializeBody(reply);
-  const coding = text !== undefined && text.length >= compressAbove ? chooseCoding(s.headers['accept-encoding']) : undefined;
+  const coding =
+    text !== undefined && text.length >= compressAbove && !reply.binary ? chooseCoding(s.headers['accept-encoding']) : undefined;
   const tagged = withEtag(event, s, reply, text, coding);
   const result = tagged.body === undefined ? toResult(tagged, s.requestId) : encodedResult(tagged, text as string, coding, s.requestId);
   const bytes = resultBytes(result);

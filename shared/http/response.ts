@@ -9,6 +9,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Set for a body that is not JSON: `body` is then a string, sent as is with this content type. */
   contentType?: string;
+  /** Set for bytes (a ZIP file): `body` is then their base64, sent as bytes (`isBase64Encoded`) and never compressed. */
+  binary?: true;
 }
 
 export const jsonContentType = 'application/json; charset=utf-8';
@@ -34,6 +36,11 @@ export function processAnswer(whenCompleted: 200 | 202) {
 /** 200 with a text body of the given content type (e.g. a zone file as `text/dns`). */
 export function okText(body: string, contentType: string, headers: Record<string, string> = {}): Reply {
   return { status: 200, body, headers, contentType };
+}
+
+/** 200 with bytes of the given content type (a file to download); `body` carries them as base64. */
+export function okBytes(bytes: Uint8Array, contentType: string, headers: Record<string, string> = {}): Reply {
+  return { status: 200, body: Buffer.from(bytes).toString('base64'), headers, contentType, binary: true };
 }
 
 /** The body as sent on the wire: the text as is for a text reply, else JSON. */
@@ -81,6 +88,7 @@ export function encodedResult(reply: Reply, text: string, coding: Coding | undef
     'X-Request-Id': requestId,
     'Content-Type': reply.contentType ?? jsonContentType,
   };
+  if (reply.binary) return { statusCode: reply.status, headers, body: text, isBase64Encoded: true };
   if (coding === undefined) return { statusCode: reply.status, headers, body: text };
   const body = compress(Buffer.from(text, 'utf8'), coding).toString('base64');
   return { statusCode: reply.status, headers: { ...headers, 'Content-Encoding': coding }, body, isBase64Encoded: true };

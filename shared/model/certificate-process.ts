@@ -100,6 +100,51 @@ export type AddedDcvRecord = v.InferOutput<typeof AddedDcvRecord>;
 /** One resend of DCV e-mails, as the authority recorded it: when, and for which names. */
 export const DcvEmailResend = v.object({ date: WireTime, commonNames: v.array(v.string()) });
 
+/** One dns-01 challenge of an ACME order: the name, where the CA takes the answer, and the TXT record that answers it. */
+export const AcmeChallenge = v.object({
+  /** The name validated (`a.nl` for `*.a.nl`: the wildcard is validated on its base). */
+  name: v.string(),
+  authorization: v.string(),
+  challenge: v.string(),
+  /** `_acme-challenge.<name>`, and the value (the key authorization's digest) it must hold. */
+  record: v.string(),
+  value: v.string(),
+  /** The managed zone the service publishes the record in; absent: the customer publishes it. */
+  zone: v.optional(v.string()),
+  /** The authorization's status as last read (`pending`, `valid`, `invalid`, ...). */
+  status: v.string(),
+});
+export type AcmeChallenge = v.InferOutput<typeof AcmeChallenge>;
+
+/** The steps of an ACME order, in order (docs/certificates.md). */
+export const acmeSteps = ['order', 'present', 'served', 'validate', 'validating', 'finalize', 'download'] as const;
+
+/**
+ * Where a request's order at an ACME authority stands: the step due next and what the authority
+ * answered so far. The DCV job takes one step per pass and records this after each.
+ */
+export const AuthorityOrder = v.object({
+  step: v.picklist(acmeSteps),
+  /** The directory the order was placed at (so a changed setting never mixes two CAs). */
+  directory: v.string(),
+  /** When the step `order` was first tried: an order created but never recorded (a crash) is found again by this. */
+  orderingSince: v.optional(WireTime),
+  /** The run of the DCV job that claimed the step `order` (a later run finding the claim looks for the order first). */
+  claimedBy: v.optional(v.string()),
+  url: v.optional(v.string()),
+  finalize: v.optional(v.string()),
+  challenges: v.array(AcmeChallenge),
+  /** The DNS provider's handles of the records published, to ask whether they are served. */
+  published: v.optional(v.array(v.object({ zone: v.string(), id: v.optional(v.string()) }))),
+  /** Not before this time (the authority's Retry-After, or a back-off after a failure). */
+  notBefore: v.optional(WireTime),
+  /** Consecutive failures of the current step (back-off grows with it). */
+  failures: v.optional(NonNegative),
+  /** The authority's last problem (RFC 7807 detail), shown in the process's notes. */
+  problem: v.optional(v.string()),
+});
+export type AuthorityOrder = v.InferOutput<typeof AuthorityOrder>;
+
 /** The `details` of a certificate process: the request and its validation state. */
 export const CertificateProcessState = v.object({
   /** The certificate being renewed (action renew). */
@@ -131,6 +176,10 @@ export const CertificateProcessState = v.object({
   dcvRecordsAdded: v.optional(v.array(AddedDcvRecord)),
   /** Every resend of DCV e-mails (at most maxDcvEmailResends). */
   dcvEmailResends: v.optional(v.array(DcvEmailResend)),
+  /** The order at an ACME authority (absent for the sandbox authority). */
+  order: v.optional(AuthorityOrder),
+  /** How many steps with the authority were recorded: each step's write is conditional on it, so no step is recorded twice. */
+  steps: v.optional(NonNegative),
 });
 export type CertificateProcessState = v.InferOutput<typeof CertificateProcessState>;
 
@@ -168,4 +217,12 @@ export function certificateResumeTypes(process: Pick<ProcessRecord, 'status'>, s
   if (process.status !== 'RUNNING') return [];
   const resend = unapprovedEmailEntries(state).length > 0 && (state.dcvEmailResends?.length ?? 0) < maxDcvEmailResends;
   return resend ? ['CANCEL', 'RESEND'] : ['CANCEL'];
+}
+
+/** Whether every validation of a request is VALIDATED (organization checks it has, and every DCV entry). */
+export function allValidated(validations: Validations): boolean {
+  return (
+    organizationChecks.every((c) => validations[c] === undefined || validations[c] === 'VALIDATED') &&
+    validations.dcv.every((e) => e.status === 'VALIDATED')
+  );
 }

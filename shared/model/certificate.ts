@@ -130,5 +130,11 @@ export const CertificateRecord = v.object({
   renewedBy: v.optional(Positive),
   createdDate: WireTime,
   updatedDate: WireTime,
+  /** The CSR the certificate was requested with, as received (PEM). */
+  csr: v.optional(v.string()),
+  /** The certificate the authority signed (PEM); absent when the authority delivered no file (the sandbox authority). */
+  certificate: v.optional(v.string()),
+  /** The issuer certificates the authority delivered with it (PEM each), the certificate's issuer first. */
+  chain: v.optional(v.array(v.string())),
 });
 export type CertificateRecord = v.InferOutput<typeof CertificateRecord>;

@@ -19,6 +19,8 @@ export interface ApiResponse {
   raw: string;
   /** The body's size on the wire (compressed, when it was). */
   wireBytes?: number;
+  /** The body's bytes (decompressed), for a file that is not text (a ZIP). */
+  bytes?: Buffer;
 }
 
 export interface CallOptions {
@@ -34,11 +36,12 @@ function parse(out: LocalResponse): ApiResponse {
   const headers = Object.fromEntries(Object.entries(out.headers).map(([k, val]) => [k.toLowerCase(), val]));
   const bytes = out.binary ?? Buffer.from(out.body, 'utf8');
   const coding = headers['content-encoding'];
-  const raw = (coding === 'gzip' ? gunzipSync(bytes) : coding === 'br' ? brotliDecompressSync(bytes) : bytes).toString('utf8');
+  const decoded = coding === 'gzip' ? gunzipSync(bytes) : coding === 'br' ? brotliDecompressSync(bytes) : bytes;
+  const raw = decoded.toString('utf8');
   let body: unknown;
   const json = !headers['content-type'] || /[/+]json\b/i.test(headers['content-type']);
   if (raw !== '') body = json ? JSON.parse(raw) : raw;
-  return { status: out.status, headers, body, raw, wireBytes: bytes.length };
+  return { status: out.status, headers, body, raw, wireBytes: bytes.length, bytes: decoded };
 }
 
 /**

@@ -70,7 +70,7 @@ export function contractProblem(
       } catch {
         return `2xx with a body that is not JSON: ${res.body.slice(0, 200)}`;
       }
-    } else if (!/^text\/(dns|plain)/.test(type)) return `2xx with content type ${type}`; // a zone file
+    } else if (!/^text\/(dns|plain)/.test(type) && type !== 'application/octet-stream') return `2xx with content type ${type}`; // a zone file, a certificate file
     return undefined;
   }
   if (res.status < 400 || res.status >= 500) return `status ${res.status}: ${res.body.slice(0, 300)}`;

@@ -164,6 +164,55 @@ export async function recordValidations(
   }
 }
 
+/** One step with the authority, as the DCV job records it. */
+export interface AuthorityStepRecord {
+  validations: object;
+  /** The order at the authority after the step; undefined: none (the sandbox authority). */
+  order?: object;
+  /** A note from the authority (INCOMING), appended. */
+  note?: object;
+  /** The step count as read (undefined: none recorded yet); the write makes it one more. */
+  steps: number | undefined;
+  at: string;
+}
+
+/**
+ * Records one step with the authority on a running request: its validations, its order and a
+ * note, unless the process changed since it was read or another run recorded a step meanwhile
+ * (the step count moved). False then: someone else moved first, and this step is not recorded.
+ */
+export async function recordAuthorityStep(process: Pick<ProcessRecord, 'id' | 'updatedDate'>, step: AuthorityStepRecord): Promise<boolean> {
+  const { values, ...condition } = unchanged(process, true);
+  const counted = step.steps === undefined ? 'attribute_not_exists(details.steps)' : 'details.steps = :steps';
+  const sets = ['details.validations = :validations', 'updatedDate = :now', 'details.steps = :next'];
+  if (step.order !== undefined) sets.push('details.#order = :order');
+  if (step.note !== undefined) sets.push('details.notes = list_append(details.notes, :note)');
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(process.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `${condition.ConditionExpression} AND ${counted}`,
+        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...(step.order !== undefined ? { '#order': 'order' } : {}) },
+        ExpressionAttributeValues: {
+          ':validations': step.validations,
+          ':now': step.at,
+          ':next': (step.steps ?? 0) + 1,
+          ...(step.steps !== undefined ? { ':steps': step.steps } : {}),
+          ...(step.order !== undefined ? { ':order': step.order } : {}),
+          ...(step.note !== undefined ? { ':note': [step.note] } : {}),
+          ...values,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
 /**
  * Issues a validated request in one transaction: the running process, unchanged since it was
  * read, completes with its validations and the certificate's id; the certificate is written; the

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ProviderUnavailable } from '../../errors.ts';
 import { DomainRecord } from '../../model/domain.ts';
 import { TemplateRecord, ZoneHeader, ZoneRecord, ZoneRecordEntry } from '../../model/zone.ts';
+import { ZoneDnsState } from '../../model/zone-dns.ts';
 import { db } from '../client.ts';
 import { batchGetAll, getItem, listByGsi1, parseItem } from '../items.ts';
 import { keys } from '../keys.ts';
@@ -28,6 +29,8 @@ export const zoneEntity = 'zone';
 export const zoneRecordEntity = 'zoneRecord';
 const domainEntity = 'domain';
 const templateEntity = 'template';
+/** The entity of a zone's standing with the DNS provider (zone-dns.ts keeps it). */
+const zoneDnsEntity = 'zoneDns';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -133,7 +136,7 @@ export interface DomainAndZoneHeader {
 export async function getDomainAndZone(
   domainName: string,
   customer?: string,
-): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader }> {
+): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader; revision?: number; dns?: ZoneDnsState }> {
   if (customer) return ownDomainAndZone(domainName, customer);
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const consistent = attempt > 0;
@@ -142,8 +145,14 @@ export async function getDomainAndZone(
     const headItem = first.items.find((item) => item.entity === zoneEntity);
     const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
     const head = headItem ? parseZoneHead(headItem) : undefined;
-    const found = { ...(domain ? { domain } : {}), ...(head ? { header: head.zone } : {}) };
-    // No header on the first page: no zone; its records are not read.
+    // Where the zone stands with the DNS provider (zone-dns.ts): `DNS` sorts first in the collection.
+    const dnsItem = first.items.find((item) => item.entity === zoneDnsEntity);
+    const found = {
+      ...(domain ? { domain } : {}),
+      ...(head ? { header: head.zone, revision: head.revision } : {}),
+      ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}),
+    };
+    // No header on the first page: no zone (of this customer); its records are not read.
     if (!head) return found;
     const items = first.items;
     let next = first.next;
@@ -163,7 +172,7 @@ export async function getDomainAndZone(
 async function ownDomainAndZone(
   domainName: string,
   customer: string,
-): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader }> {
+): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader; revision?: number; dns?: ZoneDnsState }> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -181,7 +190,13 @@ async function ownDomainAndZone(
   const headItem = items.find((item) => item.entity === zoneEntity);
   const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
   const head = headItem ? parseZoneHead(headItem) : undefined;
-  const found = { ...(domain ? { domain } : {}), ...(head ? { header: head.zone } : {}) };
+  // Where the zone stands with the DNS provider (zone-dns.ts): `DNS` sorts before the records.
+  const dnsItem = items.find((item) => item.entity === zoneDnsEntity);
+  const found = {
+    ...(domain ? { domain } : {}),
+    ...(head ? { header: head.zone, revision: head.revision } : {}),
+    ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}),
+  };
   if (!head) return found;
   const zone = await withRecords(head);
   // Re-read after an overlapping write: still the caller's zone, or none of theirs.

@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import { type LocalPowerDns, startPowerDns } from './powerdns.ts';
+
+/**
+ * What serves the sandbox's zones over DNS (docs/dns.md), chosen when `npm start` starts:
+ * - `DNS_PROVIDER` unset: a PowerDNS started here, beside DynamoDB Local, on a free port of
+ *   127.0.0.1 (with a data dir, its database is kept in `<data dir>/powerdns`);
+ * - `DNS_PROVIDER=powerdns` with `POWERDNS_API_URL` and `POWERDNS_API_KEY` (and optionally
+ *   `POWERDNS_SERVER_ID`): that PowerDNS;
+ * - `DNS_PROVIDER=route53`: Amazon Route 53, with the AWS credentials of the environment;
+ * - `DNS_PROVIDER=sandbox`: none; the zones are answered by the API only.
+ * When the PowerDNS to be started here cannot be had, the sandbox runs without DNS and says why.
+ */
+export interface LocalDns {
+  /** What the ready line says about DNS. */
+  line: string;
+  powerDns?: LocalPowerDns;
+}
+
+export async function openDns(dataDir: string | undefined): Promise<LocalDns> {
+  const chosen = process.env.DNS_PROVIDER?.trim();
+  if (chosen === 'sandbox') return { line: 'no DNS server (DNS_PROVIDER=sandbox)' };
+  if (chosen === 'route53') return { line: 'DNS on Amazon Route 53' };
+  if (chosen === 'powerdns') {
+    if (!process.env.POWERDNS_API_URL || !process.env.POWERDNS_API_KEY) {
+      throw new Error(
+        'DNS_PROVIDER=powerdns needs POWERDNS_API_URL and POWERDNS_API_KEY (or leave DNS_PROVIDER unset for a local PowerDNS)',
+      );
+    }
+    return { line: `DNS through the PowerDNS at ${process.env.POWERDNS_API_URL}` };
+  }
+  if (chosen) throw new Error(`DNS_PROVIDER is '${chosen}'; one of: sandbox, powerdns, route53 (or unset for a local PowerDNS)`);
+  try {
+    const powerDns = await startPowerDns(dataDir !== undefined ? { dataDir: join(dataDir, 'powerdns') } : {});
+    process.env.DNS_PROVIDER = 'powerdns';
+    process.env.POWERDNS_API_URL = powerDns.apiUrl;
+    process.env.POWERDNS_API_KEY = powerDns.apiKey;
+    process.env.POWERDNS_SERVER_ID = powerDns.serverId;
+    return { line: `DNS on ${powerDns.dnsAddress}:${powerDns.dnsPort}`, powerDns };
+  } catch (error) {
+    process.env.DNS_PROVIDER = 'sandbox';
+    return { line: `no DNS: ${String((error as Error).message ?? error).split('\n')[0]}` };
+  }
+}

@@ -1,0 +1,206 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { ensureDebianPackages } from './debian-packages.ts';
+import { freePort } from './dynamodb-local.ts';
+
+/**
+ * A PowerDNS Authoritative server for the sandbox and the tests: Debian's `pdns-server` with its
+ * SQLite backend (fetched without root by debian-packages.ts), DNS on a free port of 127.0.0.1,
+ * its HTTP API on another, both found by the OS, never fixed.
+ */
+
+/** The Debian packages PowerDNS runs from: the server, its SQLite backend and the two libraries Debian 12 lacks by default. */
+export const powerDnsPackages = ['pdns-server', 'pdns-backend-sqlite3', 'libluajit-5.1-2', 'libluajit-5.1-common', 'libjemalloc2'];
+
+/** A running PowerDNS and how to reach and stop it. */
+export interface LocalPowerDns {
+  /** The HTTP API's base URL (`http://127.0.0.1:<port>`); the API is under `/api/v1`. */
+  apiUrl: string;
+  apiKey: string;
+  serverId: string;
+  /** DNS on this address and port, UDP and TCP. */
+  dnsAddress: string;
+  dnsPort: number;
+  pid: number;
+  /** The configuration folder, for `pdnsutil --config-dir`. */
+  configDir: string;
+  /** The folder the packages were extracted into, and the library path they run with. */
+  root: string;
+  libraryPath: string;
+  stop(): Promise<void>;
+}
+
+export interface PowerDnsOptions {
+  /** Keep the zone database in this folder across restarts; a temporary folder, removed on stop, when omitted. */
+  dataDir?: string;
+  /** The Debian package cache (debian-packages.ts); the project's by default. */
+  cacheDir?: string;
+}
+
+/** PowerDNS cannot be had or did not start: the one-line reason. */
+export class PowerDnsFailed extends Error {}
+
+/** The configuration PowerDNS runs with (the settings docs/dns.md explains). */
+function config(o: { root: string; database: string; socketDir: string; dnsPort: number; apiPort: number; apiKey: string }): string {
+  return `${[
+    'launch=gsqlite3',
+    `module-dir=${join(o.root, 'usr/lib/x86_64-linux-gnu/pdns')}`,
+    `gsqlite3-database=${o.database}`,
+    'gsqlite3-dnssec=yes',
+    'gsqlite3-pragma-synchronous=0',
+    'local-address=127.0.0.1',
+    `local-port=${o.dnsPort}`,
+    `socket-dir=${o.socketDir}`,
+    'api=yes',
+    `api-key=${o.apiKey}`,
+    'webserver=yes',
+    'webserver-address=127.0.0.1',
+    `webserver-port=${o.apiPort}`,
+    'webserver-allow-from=127.0.0.1',
+    'webserver-max-bodysize=16',
+    'security-poll-suffix=',
+    'default-soa-content=ns1.@ hostmaster.@ 0 10800 3600 604800 3600',
+    'distributor-threads=1',
+    'receiver-threads=1',
+    'loglevel=4',
+  ].join('\n')}\n`;
+}
+
+/** Creates the SQLite database with the backend's own schema, unless it exists. */
+function ensureDatabase(root: string, database: string): void {
+  if (existsSync(database)) return;
+  const schema = readFileSync(join(root, 'usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql'), 'utf8');
+  const db = new DatabaseSync(database);
+  try {
+    db.exec(schema);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Starts PowerDNS and waits until its API answers. It runs under `setpriv --pdeathsig`: if this
+ * process dies, even by SIGKILL, the kernel sends pdns_server SIGTERM, so none is left behind.
+ * A port taken between choosing and binding it is chosen again (up to three times).
+ */
+export async function startPowerDns(options: PowerDnsOptions = {}): Promise<LocalPowerDns> {
+  const { root, libraryPath } = await ensureDebianPackages(powerDnsPackages, options.cacheDir ? { cacheDir: options.cacheDir } : {});
+  const binary = join(root, 'usr/sbin/pdns_server');
+  if (!existsSync(binary)) throw new PowerDnsFailed(`pdns_server is missing from the extracted package (${binary}).`);
+  const temporary = options.dataDir === undefined;
+  const home = temporary ? mkdtempSync(join(tmpdir(), 'pdns-')) : resolve(options.dataDir as string);
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(root, libraryPath, binary, home, temporary);
+    } catch (error) {
+      lastError = error;
+      if (!(error instanceof PortTaken)) break;
+    }
+  }
+  if (temporary) rmSync(home, { recursive: true, force: true });
+  throw lastError;
+}
+
+class PortTaken extends PowerDnsFailed {}
+
+async function startOnce(root: string, libraryPath: string, binary: string, home: string, temporary: boolean): Promise<LocalPowerDns> {
+  const configDir = join(home, 'conf');
+  const socketDir = join(home, 'run');
+  const database = join(home, 'pdns.sqlite3');
+  mkdirSync(configDir, { recursive: true });
+  mkdirSync(socketDir, { recursive: true });
+  ensureDatabase(root, database);
+  const [dnsPort, apiPort] = [await freePort(), await freePort()];
+  const apiKey = randomBytes(24).toString('hex');
+  writeFileSync(join(configDir, 'pdns.conf'), config({ root, database, socketDir, dnsPort, apiPort, apiKey }), { mode: 0o600 });
+
+  const serverArgs = [`--config-dir=${configDir}`, '--daemon=no', '--guardian=no', '--disable-syslog', '--write-pid=no'];
+  const guarded = existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv');
+  const [command, args] = guarded ? ['setpriv', ['--pdeathsig', 'TERM', '--', binary, ...serverArgs]] : [binary, serverArgs];
+  if (!guarded) console.warn('warning: setpriv (util-linux) not found; PowerDNS will not stop by itself if this process is killed.');
+  const child = spawn(command, args, {
+    cwd: home,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LD_LIBRARY_PATH: [libraryPath, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') },
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  try {
+    await waitUntilReady(apiUrl, apiKey, child, () => output);
+  } catch (error) {
+    await stopChild(child, 'SIGKILL');
+    throw error;
+  }
+  return {
+    apiUrl,
+    apiKey,
+    serverId: 'localhost',
+    dnsAddress: '127.0.0.1',
+    dnsPort,
+    pid: child.pid ?? -1,
+    configDir,
+    root,
+    libraryPath,
+    stop: async () => {
+      await stopChild(child);
+      if (temporary) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The last lines of PowerDNS's output that say what went wrong, in one line. */
+function failureOf(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /error|fatal|unable|exiting|not|fail/i.test(l));
+  return (lines.slice(-2).join(' / ') || output.trim().split('\n').at(-1) || 'no output').slice(0, 400);
+}
+
+/** Polls the API until it answers 200; ends at once when pdns_server exits (a taken port is told apart). */
+async function waitUntilReady(apiUrl: string, apiKey: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const text = output();
+      if (/Address already in use|Unable to bind/i.test(text)) throw new PortTaken(`PowerDNS could not bind its port: ${failureOf(text)}`);
+      throw new PowerDnsFailed(`PowerDNS exited during start-up (${child.exitCode ?? child.signalCode}): ${failureOf(text)}`);
+    }
+    try {
+      const response = await fetch(`${apiUrl}/api/v1/servers/localhost`, {
+        headers: { 'X-API-Key': apiKey },
+        signal: AbortSignal.timeout(2000),
+      });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new PowerDnsFailed(`PowerDNS did not answer within 30 s: ${failureOf(output())}`);
+}
+
+/** `signal`, then SIGKILL after 5 s; resolves when the process is gone. */
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill(signal);
+  });
+}

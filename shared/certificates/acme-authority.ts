@@ -1,0 +1,503 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+import * as acme from 'acme-client';
+import { secretValue } from '../aws/secrets.ts';
+import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
+import { absoluteName, type DnsProvider, putRecordSet, removeRecordSet } from '../dns/provider.ts';
+import { ValidationError } from '../errors.ts';
+import { logger } from '../logger.ts';
+import type { CertificateAuthority, ValidationLevel } from '../model/certificate.ts';
+import type { AcmeChallenge, AuthorityOrder, DcvState, Validations } from '../model/certificate-process.ts';
+import type { ZoneRecord } from '../model/zone.ts';
+import { toWireTime } from '../time.ts';
+import { AcmePlanning } from './acme-plan.ts';
+import type { CertificateAuthorityGateway, Issued, RequestView, Step } from './authority.ts';
+
+/**
+ * The ACME authority (RFC 8555), on acme-client: one client path to every CA resellers buy from
+ * (Sectigo, DigiCert, GlobalSign Atlas, ZeroSSL, Google Trust Services, all with External Account
+ * Binding). A request's order is a step machine (docs/certificates.md): each `advance` decides
+ * from the recorded order alone which step is due, takes it, and answers the order as it now
+ * stands; the DCV job records it before the next step. Steps:
+ *
+ * order -> present -> served -> validate -> validating -> finalize -> download
+ *
+ * - `order`: the first pass claims the step (`orderingSince`, recorded); the claiming pass creates
+ *   the order. A later pass that finds the claim without an order URL (the pass that claimed it
+ *   crashed) looks for the order among the account's orders before creating one, so a crash
+ *   never leaves a second order.
+ * - `present`: the dns-01 TXT records go into the caller's managed zones through the DNS
+ *   integration; names outside them wait for the customer (nextAction names the record).
+ * - `served`: the CA is asked to validate only once the DNS integration says the records are
+ *   served (a name outside the managed zones: once the resolver answers the value).
+ * - `validate`: each pending challenge is answered; `validating`: the authorizations are read once
+ *   per pass (an invalid one shows its problem and starts a new order after a back-off).
+ * - `finalize`: the order is finalized with the customer's CSR exactly as received (an order
+ *   already finalized is not finalized again); `download`: the certificate and its chain, then the
+ *   challenge records are removed.
+ *
+ * A failure (the CA unreachable, a problem document) keeps the order and its step; it is recorded
+ * with the problem's detail and retried after a back-off or the CA's Retry-After. No call polls:
+ * acme-client's own retries and waits are switched off, and each HTTP call times out.
+ */
+
+/** Per HTTP call to the CA: `ACME_TIMEOUT_SECONDS` (default 4: within what the DCV job keeps back from its timeout). */
+const callTimeoutMs = (Number(process.env.ACME_TIMEOUT_SECONDS) || 4) * 1000;
+acme.axios.defaults.timeout = callTimeoutMs;
+// The step machine retries, after Retry-After or its back-off; acme-client must not wait inside a call.
+(acme.axios.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
+
+/** The first back-off after a failure: `ACME_RETRY_SECONDS` (default 15). */
+const retrySeconds = Number(process.env.ACME_RETRY_SECONDS) || 15;
+
+/** How long a step waits before it is tried again after a failure: doubling from retrySeconds, at most 15 min. */
+function backoffSeconds(failures: number): number {
+  return Math.min(retrySeconds * 2 ** Math.max(0, failures - 1), 900);
+}
+
+/** Where a step is tried again while the CA is still working (pending authorizations, processing orders), seconds. */
+const pollSeconds = 2;
+/** Where a step waits for records to be served: the DNS integration (seconds), the customer (seconds). */
+const servedPollSeconds = 5;
+const externalPollSeconds = 60;
+
+/** The directory and External Account Binding of one authority and validation level. */
+export interface AcmeSettings {
+  directoryUrl: string;
+  /** The HMAC key absent: it is the stack's secret `ACME_EAB_HMAC_KEY`, read when the account is registered. */
+  eab?: { kid: string; hmacKey?: string };
+}
+
+/**
+ * The settings of an authority and level, from the environment: `ACME_DIRECTORY_URL_<AUTHORITY>_<LEVEL>`,
+ * else `ACME_DIRECTORY_URL_<AUTHORITY>`, else `ACME_DIRECTORY_URL` (Sectigo's DV and OV directories
+ * differ); EAB from `ACME_EAB_KID` and `ACME_EAB_HMAC_KEY` (with the same suffixes first).
+ */
+export function acmeSettingsFor(
+  authority: string,
+  level: ValidationLevel,
+  env: Record<string, string | undefined> = process.env,
+): AcmeSettings {
+  const suffixes = [`_${authority}_${level}`.toUpperCase().replaceAll('-', '_'), `_${authority}`.toUpperCase().replaceAll('-', '_'), ''];
+  const pick = (name: string) => suffixes.map((s) => env[`${name}${s}`]?.trim()).find((value) => value);
+  const directoryUrl = pick('ACME_DIRECTORY_URL');
+  if (!directoryUrl)
+    throw new Error(
+      `No ACME directory for ${authority} ${level}: set ACME_DIRECTORY_URL (or ACME_DIRECTORY_URL_${authority.toUpperCase()})`,
+    );
+  const kid = pick('ACME_EAB_KID');
+  const hmacKey = pick('ACME_EAB_HMAC_KEY');
+  return { directoryUrl, ...(kid ? { eab: { kid, ...(hmacKey ? { hmacKey } : {}) } } : {}) };
+}
+
+/** The id of the account kept for a directory. */
+function accountId(directoryUrl: string): string {
+  return createHash('sha256').update(directoryUrl).digest('hex').slice(0, 32);
+}
+
+const clients = new Map<string, Promise<acme.Client>>();
+
+/** The client of the service's account at a directory: registered once (with EAB), its URL kept and reused. */
+function accountClient(settings: AcmeSettings): Promise<acme.Client> {
+  let client = clients.get(settings.directoryUrl);
+  if (!client) {
+    client = openAccount(settings);
+    clients.set(settings.directoryUrl, client);
+    client.catch(() => clients.delete(settings.directoryUrl));
+  }
+  return client;
+}
+
+async function openAccount(settings: AcmeSettings): Promise<acme.Client> {
+  const id = accountId(settings.directoryUrl);
+  let account = await getAcmeAccount(id);
+  if (!account) {
+    const accountKey = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
+    account = await claimAcmeAccount(id, { directoryUrl: settings.directoryUrl, accountKey, createdDate: toWireTime(new Date()) });
+  }
+  const client = new acme.Client({
+    directoryUrl: settings.directoryUrl,
+    accountKey: account.accountKey,
+    ...(account.accountUrl ? { accountUrl: account.accountUrl } : {}),
+    // EAB is used once, to register; a registered account needs none (and its secret is not read).
+    ...(settings.eab && !account.accountUrl
+      ? { externalAccountBinding: { kid: settings.eab.kid, hmacKey: settings.eab.hmacKey ?? (await secretValue('ACME_EAB_HMAC_KEY')) } }
+      : {}),
+    backoffAttempts: 1,
+    backoffMin: 100,
+    backoffMax: 100,
+  });
+  if (!account.accountUrl) {
+    // A key the CA knows already (a registration whose URL was never recorded) answers its account: no second one.
+    await client.createAccount({ termsOfServiceAgreed: true });
+    await recordAcmeAccountUrl(id, client.getAccountUrl());
+    logger.info('acme account registered', { directory: settings.directoryUrl });
+  }
+  return client;
+}
+
+/** Forgets the clients (tests that restart the CA, or change the settings). */
+export function forgetAcmeClients(): void {
+  clients.clear();
+}
+
+/** What went wrong with a call to the CA, in one bounded line (a problem document's detail, or the network error). */
+export function problemOf(error: unknown): string {
+  // acme-client 5.4.0 turns a call that got no response at all (refused, timed out) into this TypeError once its own retries are off.
+  if (error instanceof TypeError && /reading 'config'/.test(error.message))
+    return 'No answer from the certificate authority (refused or timed out).';
+  const e = error as { response?: { data?: { detail?: string } }; code?: string; message?: string };
+  const text = e.response?.data?.detail ?? (e.code ? `${e.code}: ${e.message ?? ''}` : (e.message ?? String(error)));
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+/** The CA's Retry-After on a failed call, in seconds, when it sent one. */
+function retryAfterOf(error: unknown): number | undefined {
+  const header = (error as { response?: { headers?: Record<string, string> } }).response?.headers?.['retry-after'];
+  if (header === undefined) return undefined;
+  const seconds = /^\d+$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) : undefined;
+}
+
+const later = (now: Date, seconds: number) => toWireTime(new Date(now.getTime() + seconds * 1000));
+
+/** The TXT value as it is served (quoted). */
+const quoted = (value: string) => `"${value}"`;
+
+/** The step functions answer the order after the step, and the validations when they change. */
+interface Taken {
+  order: AuthorityOrder;
+  validations?: Validations;
+  issued?: Issued;
+  note?: string;
+}
+
+export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityGateway {
+  constructor(
+    authority: CertificateAuthority,
+    private readonly dns: () => Promise<DnsProvider | undefined>,
+    private readonly env: Record<string, string | undefined> = process.env,
+    private readonly resolver: Pick<Resolver, 'resolveTxt'> = new Resolver(),
+  ) {
+    super(authority);
+  }
+
+  private settings(level: ValidationLevel): AcmeSettings {
+    return acmeSettingsFor(this.authority.name, level, this.env);
+  }
+
+  async advance(request: RequestView, _zones: Map<string, ZoneRecord | undefined>, now: Date, run = ''): Promise<Step> {
+    const directory = this.settings(request.validationLevel).directoryUrl;
+    const order: AuthorityOrder = request.order ?? { step: 'order', directory, challenges: [] };
+    if (order.notBefore !== undefined && Date.parse(order.notBefore) > now.getTime()) return { validations: request.validations, order };
+    try {
+      // A step that goes through clears the last failure (a step that fails anew records its own).
+      const { failures: _failures, problem: _problem, notBefore: _notBefore, ...base } = order;
+      const taken = await this.take(request, base, now, run, order.failures ?? 0);
+      return {
+        validations: taken.validations ?? request.validations,
+        order: taken.order,
+        ...(taken.issued ? { issued: taken.issued } : {}),
+        ...(taken.note ? { note: taken.note } : {}),
+      };
+    } catch (error) {
+      const problem = problemOf(error);
+      const failures = (order.failures ?? 0) + 1;
+      logger.warn('acme step failed', { processId: request.processId, step: order.step, failures, problem });
+      const wait = retryAfterOf(error) ?? backoffSeconds(failures);
+      return {
+        validations: request.validations,
+        order: { ...order, failures, problem, notBefore: later(now, wait) },
+        ...(problem !== order.problem ? { note: `The certificate authority could not take the step '${order.step}': ${problem}` } : {}),
+      };
+    }
+  }
+
+  private async take(request: RequestView, order: AuthorityOrder, now: Date, run: string, failures: number): Promise<Taken> {
+    const client = await accountClient(this.settings(request.validationLevel));
+    switch (order.step) {
+      case 'order':
+        return this.placeOrder(client, request, order, now, run);
+      case 'present':
+        return this.present(order);
+      case 'served':
+        return this.served(order, now);
+      case 'validate':
+        return this.validate(client, order);
+      case 'validating':
+        return this.validating(client, request, order, now, failures);
+      case 'finalize':
+        return this.finalize(client, request, order, now);
+      case 'download':
+        return this.download(client, request, order, now);
+    }
+  }
+
+  /** The identifiers of the request: every name it certifies. */
+  private identifiers(request: RequestView): string[] {
+    return [...new Set(request.validations.dcv.map((e) => e.commonName.toLowerCase()))];
+  }
+
+  private async placeOrder(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date, run: string): Promise<Taken> {
+    // First claim the step (recorded before any order exists): a pass that finds a claim of another
+    // pass and no order may be after a crash between creating the order and recording it.
+    if (order.orderingSince === undefined) return { order: { ...order, orderingSince: toWireTime(now), claimedBy: run } };
+    const other = request.validations.dcv.find((e) => e.type !== 'DNS');
+    // A request opened under another authority integration (the sandbox's demo requests) may ask for EMAIL or FILE.
+    if (other)
+      throw new Error(
+        `${other.commonName} is to be validated by ${other.type}, which the ACME authority does not offer: cancel the request and renew again`,
+      );
+    const names = this.identifiers(request);
+    let created: acme.Order | undefined;
+    if (order.claimedBy !== run || run === '') created = await this.findOrder(client, names);
+    created ??= await client.createOrder({ identifiers: names.map((value) => ({ type: 'dns' as const, value })) });
+    const authorizations = await client.getAuthorizations(created);
+    const challenges: AcmeChallenge[] = [];
+    for (const authz of authorizations) {
+      const challenge = authz.challenges.find((c) => c.type === 'dns-01');
+      if (!challenge) throw new Error(`The CA offers no dns-01 challenge for ${authz.identifier.value}`);
+      const base = authz.identifier.value.toLowerCase();
+      // A wildcard's authorization names its base (`a.nl`, wildcard: true) beside the base's own.
+      const name = authz.wildcard ? `*.${base}` : base;
+      const entry = request.validations.dcv.find((e) => e.commonName.toLowerCase() === name);
+      challenges.push({
+        name,
+        authorization: authz.url,
+        challenge: challenge.url,
+        record: `_acme-challenge.${base}`,
+        value: await client.getChallengeKeyAuthorization(challenge),
+        ...(entry?.zone ? { zone: entry.zone } : {}),
+        status: authz.status,
+      });
+    }
+    const placed: AuthorityOrder = {
+      step: 'present',
+      directory: order.directory,
+      url: created.url,
+      finalize: created.finalize,
+      challenges,
+    };
+    return { order: placed, validations: withChallenges(request.validations, challenges) };
+  }
+
+  /** An order of the account for exactly these names, still usable (a pass that created it crashed before recording it). */
+  private async findOrder(client: acme.Client, names: string[]): Promise<acme.Order | undefined> {
+    const account = (await client.updateAccount({})) as { orders?: string };
+    if (!account.orders) return undefined;
+    // The account's order list (RFC 8555 7.1.2.1) is read like an order: a POST-as-GET of its URL.
+    const list = (await client.getOrder({ url: account.orders } as unknown as acme.Order)) as unknown as { orders?: string[] };
+    const wanted = [...names].sort().join(',');
+    for (const url of (list.orders ?? []).slice(-20).reverse()) {
+      const found = await client.getOrder({ url } as unknown as acme.Order);
+      const got = found.identifiers
+        .map((i) => i.value.toLowerCase())
+        .sort()
+        .join(',');
+      if (got === wanted && found.status !== 'invalid') return { ...found, url };
+    }
+    return undefined;
+  }
+
+  /** The TXT records of the challenges in managed zones, one record set per name (a wildcard and its base share one). */
+  private recordSets(order: AuthorityOrder): Map<string, { zone: string; name: string; values: string[] }> {
+    const sets = new Map<string, { zone: string; name: string; values: string[] }>();
+    for (const c of order.challenges) {
+      if (c.zone === undefined) continue;
+      const key = `${c.zone} ${c.record}`;
+      const set = sets.get(key) ?? { zone: c.zone, name: c.record, values: [] };
+      if (!set.values.includes(quoted(c.value))) set.values.push(quoted(c.value));
+      sets.set(key, set);
+    }
+    return sets;
+  }
+
+  private async dnsProvider(): Promise<DnsProvider> {
+    const dns = await this.dns();
+    if (!dns) throw new Error('No DNS integration is configured (DNS_PROVIDER): the dns-01 records cannot be published');
+    return dns;
+  }
+
+  /**
+   * Adds (or takes away) this order's values in the TXT record set of a name, keeping the values
+   * other orders for the same name published meanwhile (two certificates naming one domain renew
+   * at once): read, merged, written, one change at a time per zone within this process.
+   */
+  private async changeTxt(dns: DnsProvider, set: { zone: string; name: string; values: string[] }, add: boolean) {
+    const zone = absoluteName(set.zone);
+    const name = absoluteName(set.name);
+    return serialized(zone, async () => {
+      const served = (await dns.zone(zone))?.recordSets.find((r) => r.name === name && r.type === 'TXT')?.values ?? [];
+      const others = served.filter((value) => !set.values.includes(value));
+      const values = add ? [...others, ...set.values] : others;
+      if (values.length > 0) return putRecordSet(dns, zone, { name, type: 'TXT', ttl: 60, values });
+      if (served.length === 0) return { zone };
+      return removeRecordSet(dns, zone, { name, type: 'TXT', ttl: 60, values: served });
+    });
+  }
+
+  private async present(order: AuthorityOrder): Promise<Taken> {
+    const published: NonNullable<AuthorityOrder['published']> = [];
+    const sets = [...this.recordSets(order).values()];
+    if (sets.length > 0) {
+      const dns = await this.dnsProvider();
+      for (const set of sets) {
+        const handle = await this.changeTxt(dns, set, true);
+        published.push({ zone: handle.zone, ...(handle.id !== undefined ? { id: handle.id } : {}) });
+      }
+    }
+    return { order: { ...order, step: 'served', published } };
+  }
+
+  private async served(order: AuthorityOrder, now: Date): Promise<Taken> {
+    const pending = order.challenges.filter((c) => c.status === 'pending');
+    if ((order.published ?? []).length > 0) {
+      const dns = await this.dnsProvider();
+      for (const handle of order.published ?? []) {
+        if (!(await dns.isServed(handle))) return { order: { ...order, notBefore: later(now, servedPollSeconds) } };
+      }
+    }
+    for (const c of pending.filter((p) => p.zone === undefined)) {
+      const answers = await this.resolver.resolveTxt(c.record).catch(() => [] as string[][]);
+      if (!answers.some((chunks) => chunks.join('') === c.value))
+        return { order: { ...order, notBefore: later(now, externalPollSeconds) } };
+    }
+    return { order: { ...order, step: 'validate' } };
+  }
+
+  private async validate(client: acme.Client, order: AuthorityOrder): Promise<Taken> {
+    const pending = order.challenges.filter((c) => c.status === 'pending');
+    const current = await client.getAuthorizations({ authorizations: pending.map((c) => c.authorization) } as unknown as acme.Order);
+    for (const authz of current) {
+      const challenge = authz.challenges.find((c) => c.type === 'dns-01');
+      // Answered once only: a challenge already processing or valid (a pass that crashed after answering) is left alone.
+      if (authz.status === 'pending' && challenge?.status === 'pending') await client.completeChallenge(challenge);
+    }
+    return { order: { ...order, step: 'validating' } };
+  }
+
+  private async validating(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date, failed: number): Promise<Taken> {
+    const current = await client.getAuthorizations({
+      authorizations: order.challenges.map((c) => c.authorization),
+    } as unknown as acme.Order);
+    const status = new Map(current.map((a) => [a.url, a]));
+    const challenges = order.challenges.map((c) => ({ ...c, status: status.get(c.authorization)?.status ?? c.status }));
+    const validations = withChallenges(request.validations, challenges);
+    const invalid = current.find((a) => a.status === 'invalid');
+    if (invalid) {
+      const detail =
+        (invalid.challenges.find((c) => c.type === 'dns-01') as { error?: { detail?: string } } | undefined)?.error?.detail ??
+        `the authorization of ${invalid.identifier.value} is invalid`;
+      const problem = detail.replace(/\s+/g, ' ').slice(0, 300);
+      // The order is dead: the records go, and a new order starts after the back-off (the entry stays ATTENTION meanwhile).
+      await this.removeRecords(order);
+      const failures = failed + 1;
+      return {
+        order: {
+          step: 'order',
+          directory: order.directory,
+          challenges: [],
+          problem,
+          failures,
+          notBefore: later(now, backoffSeconds(failures)),
+        },
+        validations,
+        note: `The certificate authority refused the validation of ${invalid.identifier.value}: ${problem}`,
+      };
+    }
+    if (challenges.every((c) => c.status === 'valid')) return { order: { ...order, challenges, step: 'finalize' }, validations };
+    return { order: { ...order, challenges, notBefore: later(now, pollSeconds) }, validations };
+  }
+
+  private async finalize(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date): Promise<Taken> {
+    const current = await client.getOrder({ url: order.url } as acme.Order);
+    if (current.status === 'ready') {
+      await client.finalizeOrder({ ...current, url: order.url as string }, request.csr);
+      return { order: { ...order, step: 'download' } };
+    }
+    // Already finalized (a pass that crashed after finalizing): never a second finalization.
+    if (current.status === 'processing' || current.status === 'valid') return { order: { ...order, step: 'download' } };
+    if (current.status === 'pending') return { order: { ...order, step: 'validating', notBefore: later(now, pollSeconds) } };
+    throw new Error(`The order is ${current.status}${current.error ? `: ${JSON.stringify(current.error).slice(0, 200)}` : ''}`);
+  }
+
+  private async download(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date): Promise<Taken> {
+    const current = await client.getOrder({ url: order.url } as acme.Order);
+    if (current.status === 'processing') return { order: { ...order, notBefore: later(now, pollSeconds) } };
+    if (current.status !== 'valid') throw new Error(`The order is ${current.status}, not valid`);
+    const pem = await client.getCertificate({ ...current, url: order.url as string });
+    const [leaf, ...chain] = splitPem(pem);
+    if (!leaf) throw new Error('The CA delivered no certificate');
+    await this.removeRecords(order);
+    const x = new X509Certificate(leaf);
+    const issued: Issued = {
+      serialNumber: x.serialNumber.toUpperCase(),
+      startDate: toWireTime(new Date(x.validFrom)),
+      expiryDate: toWireTime(new Date(x.validTo)),
+      certificate: leaf,
+      chain,
+    };
+    void request;
+    return { order, issued };
+  }
+
+  /** Removes the challenge records the order published (a record already gone is no error). */
+  private async removeRecords(order: AuthorityOrder): Promise<void> {
+    if ((order.published ?? []).length === 0) return;
+    const dns = await this.dnsProvider();
+    for (const set of this.recordSets(order).values()) await this.changeTxt(dns, set, false);
+  }
+
+  /** Withdraws the order: every authorization still pending is deactivated, and the challenge records go. */
+  async cancel(request: RequestView, _now: Date): Promise<void> {
+    const order = request.order;
+    if (!order?.url) return;
+    const client = await accountClient(this.settings(request.validationLevel));
+    const current = await client.getAuthorizations({
+      authorizations: order.challenges.map((c) => c.authorization),
+    } as unknown as acme.Order);
+    for (const authz of current) if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
+    await this.removeRecords(order);
+  }
+
+  async resendDcvEmails(
+    _request: RequestView,
+    _entries: readonly DcvState[],
+    _now: Date,
+  ): Promise<{ date: string; commonNames: string[] }> {
+    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: there are no DCV e-mails to send.`);
+  }
+}
+
+const zoneQueues = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every change to the same zone started before it in this process. */
+function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
+  const previous = zoneQueues.get(zone) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(fn);
+  zoneQueues.set(zone, next);
+  next
+    .finally(() => {
+      if (zoneQueues.get(zone) === next) zoneQueues.delete(zone);
+    })
+    .catch(() => undefined);
+  return next;
+}
+
+/** The DCV entries with the challenges' TXT values and statuses. */
+function withChallenges(validations: Validations, challenges: readonly AcmeChallenge[]): Validations {
+  return {
+    ...validations,
+    dcv: validations.dcv.map((entry) => {
+      const challenge = challenges.find((c) => c.name === entry.commonName.toLowerCase());
+      if (!challenge) return entry;
+      const status = challenge.status === 'valid' ? 'VALIDATED' : challenge.status === 'invalid' ? 'ATTENTION' : 'WAITING';
+      return { ...entry, dnsRecord: challenge.record, dnsType: 'TXT' as const, dnsContents: challenge.value, status };
+    }),
+  };
+}
+
+/** The PEM blocks of a chain, in order. */
+function splitPem(pem: string): string[] {
+  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/g)?.map((b) => (b.endsWith('\n') ? b : `${b}\n`)) ?? [];
+}

@@ -1,0 +1,123 @@
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ZoneDnsState } from '../../model/zone-dns.ts';
+import { db } from '../client.ts';
+import { getItem, listByGsi1 } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+
+/**
+ * Where each managed zone stands with the DNS provider (shared/model/zone-dns.ts): one item per
+ * zone in its domain's collection, written only by the zone sync (shared/dns/sync.ts). Every write
+ * is conditional on the revision: a push of an older revision than the one recorded served never
+ * overwrites it, so pushes that arrive out of order or twice leave the newest standing.
+ */
+
+/** Its entity (zones.ts reads the item with the zone, under the same name). */
+export const zoneDnsEntity = 'zoneDns';
+
+/** The zone's standing with the provider; undefined before its first push. Strongly consistent (a conditional write follows). */
+export function getZoneDnsState(domainName: string): Promise<ZoneDnsState | undefined> {
+  return getItem(keys.zoneDnsByName(domainName), ZoneDnsState, zoneDnsEntity, true);
+}
+
+/** Every zone the sync has pushed (or tried to), for the reconcile job: one paged gsi1 Query. */
+export function listZoneDnsStates(): Promise<ZoneDnsState[]> {
+  return listByGsi1(keys.zoneDnsListing().gsi1pk, ZoneDnsState, zoneDnsEntity);
+}
+
+/** Only a revision newer than the one served may be recorded (or any, before the first push). */
+const newerThanServed = 'attribute_not_exists(servedRevision) OR servedRevision < :revision';
+
+function identity(domainName: string, customer: string, provider: string) {
+  const { gsi1pk, gsi1sk } = keys.zoneDns(domainName);
+  return {
+    ':entity': zoneDnsEntity,
+    ':domainName': domainName,
+    ':customer': customer,
+    ':provider': provider,
+    ':gsi1pk': gsi1pk,
+    ':gsi1sk': gsi1sk,
+  };
+}
+const setIdentity =
+  'entity = :entity, domainName = :domainName, customer = :customer, provider = :provider, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk';
+
+async function conditional(command: UpdateCommand): Promise<boolean> {
+  try {
+    await db().send(command);
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+export interface ZonePushed {
+  domainName: string;
+  customer: string;
+  provider: string;
+  revision: number;
+  ds: string[];
+  now: string;
+}
+
+/**
+ * Records that the provider serves this revision of the zone. False when a revision as new or newer
+ * was recorded already (this push was stale or a replay).
+ */
+export function recordZoneServed(p: ZonePushed): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.zoneDnsByName(p.domainName),
+      UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds REMOVE reason, failedRevision, failedSince`,
+      ConditionExpression: newerThanServed,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ...identity(p.domainName, p.customer, p.provider),
+        ':served': 'served',
+        ':revision': p.revision,
+        ':now': p.now,
+        ':ds': p.ds,
+      },
+    }),
+  );
+}
+
+export interface ZonePushFailed {
+  domainName: string;
+  customer: string;
+  provider: string;
+  revision: number;
+  status: 'pending' | 'refused';
+  reason: string;
+  now: string;
+}
+
+/**
+ * Records that a push of this revision failed, and why (the failure's start is kept while the same
+ * revision keeps failing). False when this revision or a newer one is served already.
+ */
+export function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.zoneDnsByName(p.domainName),
+      UpdateExpression: `SET ${setIdentity}, #status = :status, reason = :reason, failedSince = if_not_exists(failedSince, :now), failedRevision = :revision`,
+      ConditionExpression: newerThanServed,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ...identity(p.domainName, p.customer, p.provider),
+        ':status': p.status,
+        ':reason': p.reason,
+        ':revision': p.revision,
+        ':now': p.now,
+      },
+    }),
+  );
+}
+
+/** Forgets the zone's standing: the provider no longer serves it (the zone was removed or is no longer managed). */
+export async function removeZoneDnsState(domainName: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.zoneDnsByName(domainName) }));
+}

@@ -1,0 +1,105 @@
+import { getZoneDnsState, recordZonePushFailed, recordZoneServed, removeZoneDnsState } from '../db/repositories/zone-dns.ts';
+import { getZoneHead, withRecords } from '../db/repositories/zones.ts';
+import { logger } from '../logger.ts';
+import { toWireTime } from '../time.ts';
+import { countDnsMetric, dnsMetricNames } from './dns-metrics.ts';
+import { plan } from './plan.ts';
+import { absoluteName, DnsChangeRefused, type DnsProvider, DnsProviderUnavailable } from './provider.ts';
+import { desiredRecordSets } from './record-sets.ts';
+import { zoneNameServers } from './zone.ts';
+
+/**
+ * Makes the DNS provider serve a zone as the table has it: the one way a zone reaches the
+ * provider. The table stays the one source of truth; this follows it.
+ *
+ * It is told only which zone changed (by the table's stream, or by the reconcile job) and reads
+ * the zone as it is now, with its revision (every zone write raises it). A revision the provider
+ * already serves is not pushed again (a replayed or late stream record changes nothing); a newer
+ * one is compared with what the provider serves (shared/dns/plan.ts) and the difference applied.
+ * The revision served is recorded only if it is newer than the one recorded: should two pushes of
+ * one zone overlap and the older land last, the newer's recording wins and a second, forced pass
+ * makes the provider serve the newest zone again.
+ *
+ * A zone that is removed, or no longer managed, is removed from the provider.
+ *
+ * Failures: a change the provider refuses is recorded on the zone with the provider's reason
+ * (`refused`, visible in GET .../zone), logged and counted for the alarm, and not retried until the
+ * zone changes or the reconcile job passes (no hot retry loop). A provider that cannot be reached is
+ * recorded (`pending`) and thrown, so the stream retries the push (and the reconcile job after it).
+ */
+
+export type SyncOutcome =
+  /** The provider already served this revision: nothing was sent. */
+  | { kind: 'current'; revision: number }
+  /** The provider now serves the revision; `changes` record sets were changed (0: it already served it all). */
+  | { kind: 'served'; revision: number; changes: number; created: boolean }
+  /** The provider refused the revision. */
+  | { kind: 'refused'; revision: number; reason: string }
+  /** The zone is gone or no longer managed, and the provider no longer serves it. */
+  | { kind: 'removed' }
+  /** No managed zone, and nothing served: nothing to do. */
+  | { kind: 'none' };
+
+export interface SyncOptions {
+  /** Compare with the provider even when the revision was pushed already (the reconcile job). */
+  force?: boolean;
+  now?: () => Date;
+}
+
+export async function syncZone(provider: DnsProvider, domainName: string, options: SyncOptions = {}): Promise<SyncOutcome> {
+  const { outcome, overtaken } = await syncOnce(provider, domainName, options);
+  // Recording lost to a newer push of the same zone that ended first: make sure the newest is served.
+  if (overtaken) return (await syncOnce(provider, domainName, { ...options, force: true })).outcome;
+  return outcome;
+}
+
+async function syncOnce(
+  provider: DnsProvider,
+  domainName: string,
+  options: SyncOptions,
+): Promise<{ outcome: SyncOutcome; overtaken?: true }> {
+  const clock = options.now ?? (() => new Date());
+  const [head, state] = await Promise.all([getZoneHead(domainName, true), getZoneDnsState(domainName)]);
+  if (!head?.zone.managed) {
+    if (!state) return { outcome: { kind: 'none' } };
+    await provider.deleteZone(domainName);
+    await removeZoneDnsState(domainName);
+    return { outcome: { kind: 'removed' } };
+  }
+  const revision = head.revision;
+  if (!options.force && state?.servedRevision !== undefined && state.servedRevision >= revision) {
+    return { outcome: { kind: 'current', revision } };
+  }
+
+  const zone = await withRecords(head);
+  const base = { domainName, customer: zone.customer, provider: provider.name, revision };
+  try {
+    let served = await provider.zone(domainName);
+    let created = false;
+    if (!served) {
+      await provider.createZone(domainName, { nameServers: zoneNameServers(zone).map(absoluteName), dnssec: zone.dnssec });
+      created = true;
+      served = await provider.zone(domainName);
+      if (!served) throw new DnsProviderUnavailable(`${provider.name} did not list the zone ${domainName} it had just created`);
+    }
+    let ds = served.ds;
+    if (served.dnssec !== zone.dnssec) ds = await provider.setDnssec(domainName, zone.dnssec);
+    const changes = plan(desiredRecordSets(zone), served.recordSets);
+    if (changes.length > 0) await provider.applyChanges(domainName, changes);
+    const recorded = await recordZoneServed({ ...base, ds: zone.dnssec ? ds : [], now: toWireTime(clock()) });
+    const outcome: SyncOutcome = { kind: 'served', revision, changes: changes.length, created };
+    return recorded || options.force ? { outcome } : { outcome, overtaken: true };
+  } catch (error) {
+    if (error instanceof DnsChangeRefused) {
+      await recordZonePushFailed({ ...base, status: 'refused', reason: error.reason, now: toWireTime(clock()) });
+      countDnsMetric(dnsMetricNames.pushRefused);
+      logger.error('the DNS provider refused a zone', { domainName, revision, provider: provider.name, reason: error.reason });
+      return { outcome: { kind: 'refused', revision, reason: error.reason } };
+    }
+    const reason = error instanceof DnsProviderUnavailable ? error.message : 'the push failed unexpectedly';
+    await recordZonePushFailed({ ...base, status: 'pending', reason, now: toWireTime(clock()) });
+    countDnsMetric(dnsMetricNames.pushFailed);
+    logger.warn('a zone push failed; it is retried', { domainName, revision, provider: provider.name, error: error as Error });
+    throw error;
+  }
+}

@@ -1,0 +1,343 @@
+import { X509Certificate } from 'node:crypto';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import * as x509 from '@peculiar/x509';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalPebble, startPebble } from '../infra/local/pebble.ts';
+import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
+import { makeCsr } from './support/csr.ts';
+
+/**
+ * The ACME authority against a real Pebble (Debian's, fetched without root), External Account
+ * Binding required and its default nonce rejection on, validating dns-01 through a real PowerDNS
+ * that the DNS integration writes to. A renewal goes through the renew handler and the DCV job's
+ * handler, and the certificate is checked as downloaded.
+ */
+
+let pdns: LocalPowerDns;
+let pebble: LocalPebble;
+// Loaded after the settings below are in place (the modules read them when they load).
+let api: typeof import('./support/api.ts');
+let certs: typeof import('./support/certificates.ts');
+let dcvCheck: (event: ScheduledEvent, context: Context) => Promise<unknown>;
+let db: typeof import('../shared/db/client.ts');
+let accounts: typeof import('../shared/db/repositories/acme-accounts.ts');
+let acmeAuthority: typeof import('../shared/certificates/acme-authority.ts');
+
+const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} } as unknown as ScheduledEvent;
+const jobContext = { awsRequestId: 'acme-test', functionName: 'dcv-check' } as Context;
+
+/** Every HTTP call acme-client makes to the CA, by method and path (counted per issuance). */
+const caCalls: string[] = [];
+
+beforeAll(async () => {
+  pdns = await startPowerDns();
+  pebble = await startPebble({ dnsServer: `127.0.0.1:${pdns.dnsPort}` });
+  // What NODE_EXTRA_CA_CERTS does for a Node program started with it: trust Pebble's TLS certificate.
+  setDefaultCACertificates([...getCACertificates('default'), pebble.tlsCertificate]);
+  Object.assign(process.env, {
+    CERTIFICATE_AUTHORITY: 'acme',
+    DNS_PROVIDER: 'powerdns',
+    POWERDNS_API_URL: pdns.apiUrl,
+    POWERDNS_API_KEY: pdns.apiKey,
+    ACME_DIRECTORY_URL: pebble.directoryUrl,
+    ACME_EAB_KID: pebble.eab.kid,
+    ACME_EAB_HMAC_KEY: pebble.eab.hmacKey,
+    ACME_TIMEOUT_SECONDS: '2',
+    ACME_RETRY_SECONDS: '1',
+  });
+  api = await import('./support/api.ts');
+  certs = await import('./support/certificates.ts');
+  db = await import('../shared/db/client.ts');
+  accounts = await import('../shared/db/repositories/acme-accounts.ts');
+  acmeAuthority = await import('../shared/certificates/acme-authority.ts');
+  dcvCheck = (await import('../functions/dcv-check/handler.ts')).handler;
+  const acme = await import('acme-client');
+  acme.axios.interceptors.request.use((config) => {
+    caCalls.push(`${config.method?.toUpperCase()} ${new URL(config.url as string).pathname}`);
+    return config;
+  });
+  // The demo zones are served by PowerDNS, as the zone sync serves them.
+  const { dnsProvider } = await import('../shared/dns/select.ts');
+  const { syncZone } = await import('../shared/dns/sync.ts');
+  for (const zone of ['demo-shop.nl', 'demo-secure.com']) await syncZone(dnsProvider() as never, zone);
+}, 120_000);
+
+afterAll(async () => {
+  pebble?.resume();
+  await pebble?.stop();
+  await pdns?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs the DCV job until the process leaves RUNNING (or the time is up); answers the process info and the passes it took. */
+async function runUntilDone(processId: string, seconds = 40) {
+  const deadline = Date.now() + seconds * 1000;
+  let passes = 0;
+  for (;;) {
+    await dcvCheck(scheduled, jobContext);
+    passes++;
+    const process = await api.call('GET', `/v2/processes/${processId}`);
+    if (process.body.status !== 'RUNNING' || Date.now() > deadline) {
+      const info = await api.call('GET', `/v2/processes/${processId}/info`);
+      return { process: process.body, info: info.body, passes };
+    }
+    await sleep(500);
+  }
+}
+
+/** The details the process keeps (read through the repository: the order is not on the wire). */
+async function detailsOf(processId: string) {
+  const { getProcessById } = await import('../shared/db/repositories/processes.ts');
+  return (await getProcessById(Number(processId)))?.details as Record<string, any>;
+}
+
+const names = ['www.demo-shop.nl', 'demo-shop.nl'];
+
+async function renewal(csr: string) {
+  const certificate = await certs.testCertificate();
+  const res = await certs.renew(certificate.id, { period: 12, csr });
+  expect(res.status, res.raw).toBe(202);
+  return { certificate, processId: res.headers['x-process-id'] as string };
+}
+
+/**
+ * A renewal of a certificate for a name of its own under demo-shop.nl (without the free www name):
+ * Pebble reuses valid authorizations of earlier orders, so a test that needs a validation to
+ * happen uses a name no earlier order validated.
+ */
+async function freshRenewal(label: string) {
+  const name = `${label}-${Math.random().toString(36).slice(2, 8)}.demo-shop.nl`;
+  const certificate = await certs.testCertificate({ commonName: name, san: [name] });
+  const res = await certs.renew(certificate.id, { period: 12, csr: makeCsr({ cn: name, san: [name], key: 'p256' }), san: [] });
+  expect(res.status, res.raw).toBe(202);
+  return { name, processId: res.headers['x-process-id'] as string };
+}
+
+describe('renewal issued by a real ACME CA (Pebble)', () => {
+  it('renews end to end: the downloaded certificate has the CSR key, the request SANs and a chain to Pebble root', async () => {
+    const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
+    const before = caCalls.length;
+    const { processId } = await renewal(csr);
+    const { process, info, passes } = await runUntilDone(processId);
+    console.log(`acme: issued in ${passes} DCV passes, ${caCalls.length - before} calls to the CA`);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    const id = info.issuedCertificateId as number;
+    expect(id).toBeGreaterThan(0);
+
+    const got = await api.call('GET', `/v2/ssl/certificates/${id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id, process: Number(processId), domainName: names[0], san: names, csr: csr.trim() });
+    const crt = (await api.call('GET', `/v2/ssl/certificates/${id}/download?format=CRT`)).raw;
+    const bundle = (await api.call('GET', `/v2/ssl/certificates/${id}/download?format=CA_BUNDLE`)).raw;
+    // Its key is the CSR's.
+    const leaf = new x509.X509Certificate(crt);
+    const request = new x509.Pkcs10CertificateRequest(csr);
+    expect(Buffer.from(leaf.publicKey.rawData).equals(Buffer.from(request.publicKey.rawData))).toBe(true);
+    // Its SANs are the request's.
+    const san = leaf.getExtension(x509.SubjectAlternativeNameExtension);
+    expect(san?.names.items.map((n) => n.value).sort()).toEqual([...names].sort());
+    // Its chain verifies up to Pebble's root, as the management interface gives it.
+    const root = new X509Certificate(await pebble.root());
+    const intermediate = new X509Certificate(bundle);
+    const node = new X509Certificate(crt);
+    expect(node.checkIssued(intermediate)).toBe(true);
+    expect(node.verify(intermediate.publicKey)).toBe(true);
+    expect(intermediate.verify(root.publicKey)).toBe(true);
+    expect(got.body.fingerprint).toBe(node.fingerprint256.replaceAll(':', ''));
+    // The challenge records are gone from DNS.
+    const served = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/demo-shop.nl.`, { headers: { 'X-API-Key': pdns.apiKey } });
+    const zone = (await served.json()) as { rrsets: { name: string; type: string }[] };
+    expect(zone.rrsets.filter((r) => r.name.startsWith('_acme-challenge.'))).toEqual([]);
+  }, 90_000);
+});
+
+/**
+ * Runs `fn` with the table write that records an order step for which `match` holds failing once,
+ * at the SDK client (the function crashing between the CA's answer and recording it); `before`
+ * runs just before that write instead, when given, and the write goes through.
+ */
+async function atStepWrite<T>(
+  processId: string,
+  match: (order: Record<string, any>) => boolean,
+  fn: () => Promise<T>,
+  effect: { fail?: true; before?: () => Promise<void> },
+): Promise<{ result: T; hit: number }> {
+  const name = `acme-fault-${Math.random()}`;
+  let hit = 0;
+  db.db().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { Key?: { pk?: string }; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, any> };
+      const order = input.ExpressionAttributeValues?.[':order'];
+      const own = input.Key?.pk === `PROCESS#${processId}`;
+      if (hit === 0 && own && input.UpdateExpression?.includes('details.#order') && order && match(order)) {
+        hit++;
+        if (effect.before) await effect.before();
+        if (effect.fail)
+          throw Object.assign(new Error('injected: the function died before recording the step'), { name: 'InternalServerError' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { result: await fn(), hit };
+  } finally {
+    db.db().middlewareStack.remove(name);
+  }
+}
+
+/** The TXT records served for a name by PowerDNS, through its API. */
+async function servedTxt(zone: string, name: string): Promise<string[]> {
+  const res = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/${zone}.`, { headers: { 'X-API-Key': pdns.apiKey } });
+  const body = (await res.json()) as { rrsets: { name: string; type: string; records: { content: string }[] }[] };
+  return body.rrsets.filter((r) => r.name === `${name}.` && r.type === 'TXT').flatMap((r) => r.records.map((x) => x.content));
+}
+
+describe('ACME failures', () => {
+  it('a second renewal reuses the stored account: no second registration, one account item', async () => {
+    const { createHash } = await import('node:crypto');
+    const id = createHash('sha256').update(pebble.directoryUrl).digest('hex').slice(0, 32);
+    const before = await accounts.getAcmeAccount(id);
+    expect(before?.accountUrl).toMatch(/^https:\/\/127\.0\.0\.1:/);
+    // A cold start: the clients are gone, the account is read back from the table.
+    acmeAuthority.forgetAcmeClients();
+    const directory = (await (await fetch(pebble.directoryUrl)).json()) as { newAccount: string };
+    const from = caCalls.length;
+    const { processId } = await renewal(makeCsr({ cn: names[0], san: names, key: 'rsa2048' }));
+    const { process } = await runUntilDone(processId);
+    expect(process.status).toBe('COMPLETED');
+    expect(caCalls.slice(from).filter((c) => c === `POST ${new URL(directory.newAccount).pathname}`)).toEqual([]);
+    expect(await accounts.getAcmeAccount(id)).toEqual(before);
+  }, 60_000);
+
+  it('a crash between creating the order and recording it resumes with the same order: one order, one certificate', async () => {
+    const directory = (await (await fetch(pebble.directoryUrl)).json()) as { newOrder: string };
+    const newOrder = `POST ${new URL(directory.newOrder).pathname}`;
+    const from = caCalls.length;
+    const { processId } = await renewal(makeCsr({ cn: names[0], san: names, key: 'p256' }));
+    const { hit } = await atStepWrite(
+      processId,
+      (order) => order.url !== undefined && order.step === 'present',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    expect(hit).toBe(1);
+    const state = await detailsOf(processId);
+    expect(state.order).toMatchObject({ step: 'order', orderingSince: expect.any(String) });
+    expect(state.order.url).toBeUndefined();
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    // One order was created: the one the next pass found among the account's orders and finished.
+    expect(caCalls.slice(from).filter((c) => c === newOrder)).toHaveLength(1);
+  }, 60_000);
+
+  it('Pebble stopped mid-order shows on the process and keeps the order; back, the order goes on to the certificate', async () => {
+    const { processId } = await renewal(makeCsr({ cn: names[0], san: names, key: 'p256' }));
+    // The order is placed and its records published; then the CA stops answering.
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { before: async () => pebble.pause() },
+    );
+    try {
+      await dcvCheck(scheduled, jobContext);
+      const info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
+      const state = await detailsOf(processId);
+      expect(state.order).toMatchObject({
+        step: expect.stringMatching(/^validat/),
+        failures: expect.any(Number),
+        problem: expect.stringContaining('No answer'),
+      });
+      expect(state.order.url).toMatch(/^https:/);
+      expect(info.notes.at(-1)).toMatchObject({ type: 'INCOMING', message: expect.stringContaining('could not take the step') });
+      expect(info.nextAction.steps).toContainEqual(expect.objectContaining({ kind: 'WAIT_FOR_AUTHORITY' }));
+      expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('RUNNING');
+    } finally {
+      pebble.resume();
+    }
+    await sleep(1100);
+    const { process } = await runUntilDone(processId);
+    expect(process.status).toBe('COMPLETED');
+  }, 90_000);
+
+  it('a wrong TXT value: the validation is refused, the process needs attention with the CA problem, and a new order issues', async () => {
+    const { name, processId } = await freshRenewal('wrong-txt');
+    const wrong = '"not-the-key-authorization-digest-000000000000"';
+    // Right after the records are published, someone changes the TXT of www behind the service's back.
+    const tamper = async () => {
+      await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/demo-shop.nl.`, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': pdns.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          rrsets: [
+            {
+              name: `_acme-challenge.${name}.`,
+              type: 'TXT',
+              ttl: 60,
+              changetype: 'REPLACE',
+              records: [{ content: wrong, disabled: false }],
+            },
+          ],
+        }),
+      });
+    };
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'served',
+      () => dcvCheck(scheduled, jobContext),
+      { before: tamper },
+    );
+    // The validation fails within a pass or two (Pebble validates at once without its sleep).
+    let info: Record<string, any> = {};
+    for (let i = 0; i < 10; i++) {
+      info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
+      if (info.requiresAttention) break;
+      await sleep(300);
+      await dcvCheck(scheduled, jobContext);
+    }
+    expect(info.requiresAttention, JSON.stringify(info)).toBe(true);
+    expect(info.validations.dcv.find((e: { commonName: string }) => e.commonName === name)).toMatchObject({
+      status: 'ATTENTION',
+    });
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(`refused the validation of ${name}`);
+    expect(info.nextAction.steps).toContainEqual(expect.objectContaining({ kind: 'FIX_DNS_RECORD' }));
+    await sleep(1100);
+    const { process } = await runUntilDone(processId);
+    expect(process.status).toBe('COMPLETED');
+  }, 90_000);
+
+  it('cancelling mid-order deactivates the authorizations and removes the challenge records', async () => {
+    const { name, processId } = await freshRenewal('cancel');
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    const state = await detailsOf(processId);
+    expect(state.order.step).toBe('served');
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toHaveLength(1);
+    const res = await api.call('DELETE', `/v2/processes/${processId}`);
+    expect(res.status, res.raw).toBe(200);
+    expect(res.body.status).toBe('CANCELLED');
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
+    const acme = await import('acme-client');
+    const { createHash } = await import('node:crypto');
+    const account = await accounts.getAcmeAccount(createHash('sha256').update(pebble.directoryUrl).digest('hex').slice(0, 32));
+    const client = new acme.Client({
+      directoryUrl: pebble.directoryUrl,
+      accountKey: account?.accountKey as string,
+      accountUrl: account?.accountUrl as string,
+    });
+    const authz = await client.getAuthorizations({
+      authorizations: state.order.challenges.map((c: { authorization: string }) => c.authorization),
+    } as never);
+    expect(authz.map((a) => a.status)).toEqual(authz.map(() => 'deactivated'));
+    // The job no longer looks at it.
+    await dcvCheck(scheduled, jobContext);
+    expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('CANCELLED');
+  }, 60_000);
+});
