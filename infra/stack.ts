@@ -175,7 +175,7 @@ function addTable(scope: Construct): dynamodb.Table {
       indexName: gsi.indexName,
       partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
+      projectionType: gsi.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
     });
   }
   return table;

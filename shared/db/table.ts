@@ -12,8 +12,15 @@ export const table = {
    * due transfers; gsi2: a customer's processes by status (shared/db/keys.ts).
    */
   globalSecondaryIndexes: [
-    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
+    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
+    /**
+     * gsi1 and gsi2 again, keys only: a listing skips its `offset` over these (about 100 bytes an
+     * entry instead of the whole item) and reads only its page from gsi1 or gsi2
+     * (shared/db/repositories/processes.ts, skipProcesses).
+     */
+    { indexName: 'gsi1keys', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'KEYS_ONLY' },
+    { indexName: 'gsi2keys', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
   ],
 } as const;
 
@@ -46,7 +53,7 @@ export function createTableInput(name: string) {
         { AttributeName: gsi.partitionKey, KeyType: 'HASH' as const },
         { AttributeName: gsi.sortKey, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: 'ALL' as const },
+      Projection: { ProjectionType: gsi.projection },
     })),
   };
 }
