@@ -33,7 +33,7 @@ export async function repairProcessCounts(customer: string, rounds = 5): Promise
     if (raced.length > 0) continue;
     const after = (await readProcessCounts(customer, true)).counts;
     const changed: CountRepair['changed'] = {};
-    for (const name of new Set([...before.counts.keys(), ...after.keys()])) {
+    for (const name of [...new Set([...before.counts.keys(), ...after.keys()])].sort()) {
       const was = before.counts.get(name) ?? 0;
       const now = after.get(name) ?? 0;
       if (was !== now) changed[name] = { before: was, after: now };
