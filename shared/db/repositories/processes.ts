@@ -176,13 +176,18 @@ export async function readProcessPage(
   return { processes, read: items.length + found.length, ...next };
 }
 
-/** The keys-only twin of a source's index (shared/db/table.ts): the identifier listings are small items already. */
-const keysOnly = { all: 'gsi1keys', status: 'gsi2keys', identifier: undefined } as const;
+/**
+ * The index a source skips over: the customer's listing over its keys-only twin (shared/db/table.ts);
+ * the identifier listings are small items already; the status index has no keys-only twin yet
+ * (CloudFormation adds one GSI per table update), so a status listing skips over gsi2 itself.
+ */
+const keysOnly = { all: 'gsi1keys', status: undefined, identifier: undefined } as const;
 
 /**
- * Where a listing of `source` goes on after skipping `count` processes, reading keys only (the
- * keys-only twin of its index, about 100 bytes an entry, 1 MB a call): the cursor to read the
- * page from (readProcessPage's `start`), or undefined when the source holds no more than `count`.
+ * Where a listing of `source` goes on after skipping `count` processes, counting them only
+ * (`Select: COUNT`: nothing but the count and the key to go on from comes back): the cursor to
+ * read the page from (readProcessPage's `start`), or undefined when the source holds no more
+ * than `count`.
  */
 export async function skipProcesses(
   customer: string,
@@ -200,6 +205,7 @@ export async function skipProcesses(
         TableName: tableName(),
         ...partition,
         ...(index ? { IndexName: index } : {}),
+        Select: 'COUNT',
         ScanIndexForward: ascending,
         Limit: count - read,
         ...(start ? { ExclusiveStartKey: start } : {}),
