@@ -4,7 +4,7 @@
  *   1. round trips: DynamoDB calls per request, counted at the SDK client, warm API key;
  *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
  *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query, and
- *      the process list at 10,000 processes (calls, items read, time per variant);
+ *      the process list at 10,000 and 100,000 processes (bench/process-list.ts: calls, items read, time per shape);
  *   4. real sizes: a zone of 10,000 records and a price list of 60,000 entries through their
  *      handlers, compressed, vs the raw paged Query; the bytes on the wire plain and compressed;
  *   5. cold start: bundle size and import time of every function vs the document client alone.
@@ -31,6 +31,7 @@ Object.assign(process.env, localSandboxEnvironment, { ONE_TIME_LINK_SECRET: rand
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');
 const { demoDataFile, loadDataset, readDatasetFile } = await import('../infra/dataset.ts');
+const { kb, ms, percentile, quietly, table } = await import('./report.ts');
 
 const budgets = {
   handlerRatio: 1.3,
@@ -41,37 +42,6 @@ const budgets = {
 };
 
 const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
-
-/** Prints an aligned Markdown table; the first column and any column named in `left` are left-aligned. */
-function table(title: string, head: string[], rows: (string | number)[][], left: string[] = []): void {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const isLeft = (i: number) => i === 0 || left.includes(head[i] ?? '');
-  const line = (r: string[]) => `| ${r.map((c, i) => (isLeft(i) ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
-  console.log(`\n### ${title}\n`);
-  console.log(line(head));
-  console.log(`|${widths.map((w, i) => (isLeft(i) ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const r of cells.slice(1)) console.log(line(r));
-}
-
-/** Nearest-rank percentile of sorted samples. */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-const ms = (n: number) => n.toFixed(2);
-const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-
-/** Swallows stdout (the functions' log lines) while `fn` runs; the lines are still built and written to a sink. */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    return await fn();
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
 /**
  * Times `a` and `b` alternately, swapping which goes first every other round, so drift and the
@@ -104,26 +74,8 @@ async function timePair(a: () => Promise<unknown>, b: () => Promise<unknown>, it
 }
 
 const started = new Date();
-/**
- * `BENCH_SECTIONS` (comma-separated: roundtrips, overhead, owner, scale, processes, sizes, cold)
- * runs only those sections; `BENCH_DYNAMODB_ENDPOINT` uses a DynamoDB Local already running
- * (its own table, deleted at the end) instead of starting one.
- */
-const sections = process.env.BENCH_SECTIONS?.split(',').map((x) => x.trim());
-const runs = (section: string) => sections === undefined || sections.includes(section);
-const ownDynamo = process.env.BENCH_DYNAMODB_ENDPOINT === undefined;
-const dynamo = ownDynamo ? await startDynamoDbLocal() : { endpoint: process.env.BENCH_DYNAMODB_ENDPOINT as string, stop: async () => {} };
+const dynamo = await startDynamoDbLocal();
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-async function deleteTable(name: string): Promise<void> {
-  const { DeleteTableCommand, DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { clientConfig } = await import('../shared/db/client.ts');
-  const client = new DynamoDBClient(clientConfig());
-  try {
-    await client.send(new DeleteTableCommand({ TableName: name }));
-  } finally {
-    client.destroy();
-  }
-}
 const outDir = mkdtempSync(join(tmpdir(), 'registrar-bench-'));
 try {
   await ensureTable(process.env.TABLE_NAME);
@@ -135,33 +87,27 @@ try {
   );
 
   // ---------------------------------------------------------------- 1. round trips
-  if (runs('roundtrips')) {
-    const { countAllRoundTrips } = await import('./scenarios.ts');
-    const trips = await quietly(countAllRoundTrips);
-    table(
-      'Round trips: DynamoDB calls per request (warm API key; counted at the SDK client)',
-      ['request', 'status', 'calls', 'own data', 'idempotency', 'registry', 'items read', 'budget', '', 'calls in order'],
-      trips.map((t) => [
-        t.name,
-        t.status ?? '-',
-        t.total,
-        t.own,
-        t.idempotency,
-        t.registry,
-        t.read,
-        t.budget.kind === 'exactly'
-          ? `= ${t.budget.calls} in all`
-          : t.budget.kind === 'own-at-most'
-            ? `own <= ${t.budget.calls}`
-            : 'no Scan',
-        mark(t.withinBudget),
-        t.commands.join(' '),
-      ]),
-      ['calls in order'],
-    );
-    const scans = trips.reduce((n, t) => n + t.scans, 0);
-    console.log(`\nScan calls in all of the above: ${scans} (budget 0) ${mark(scans === 0)}`);
-  }
+  const { countAllRoundTrips } = await import('./scenarios.ts');
+  const trips = await quietly(countAllRoundTrips);
+  table(
+    'Round trips: DynamoDB calls per request (warm API key; counted at the SDK client)',
+    ['request', 'status', 'calls', 'own data', 'idempotency', 'registry', 'items read', 'budget', '', 'calls in order'],
+    trips.map((t) => [
+      t.name,
+      t.status ?? '-',
+      t.total,
+      t.own,
+      t.idempotency,
+      t.registry,
+      t.read,
+      t.budget.kind === 'exactly' ? `= ${t.budget.calls} in all` : t.budget.kind === 'own-at-most' ? `own <= ${t.budget.calls}` : 'no Scan',
+      mark(t.withinBudget),
+      t.commands.join(' '),
+    ]),
+    ['calls in order'],
+  );
+  const scans = trips.reduce((n, t) => n + t.scans, 0);
+  console.log(`\nScan calls in all of the above: ${scans} (budget 0) ${mark(scans === 0)}`);
 
   // ---------------------------------------------------------------- 2. handler overhead
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -189,485 +135,388 @@ try {
       ExpressionAttributeValues: { ':pk': key.pk, ':owner': 'demo', ...(key.sk === undefined ? {} : { ':sk': key.sk }) },
     });
 
-  if (runs('overhead')) {
-    const gets: { name: string; bare: string; handler: Handler; event: Parameters<typeof apiEvent>[0]; call: () => Promise<unknown> }[] = [
-      {
-        name: 'provider info',
-        bare: 'GetItem provider',
-        handler: await load('provider-info'),
-        event: {
-          method: 'GET',
-          path: '/v2/providers/REGISTRY/sidn/info',
-          resource: '/v2/providers/REGISTRY/{name}/info',
-          pathParameters: { name: 'sidn' },
-        },
-        call: getItem(keys.provider('REGISTRY', 'sidn')),
+  const gets: { name: string; bare: string; handler: Handler; event: Parameters<typeof apiEvent>[0]; call: () => Promise<unknown> }[] = [
+    {
+      name: 'provider info',
+      bare: 'GetItem provider',
+      handler: await load('provider-info'),
+      event: {
+        method: 'GET',
+        path: '/v2/providers/REGISTRY/sidn/info',
+        resource: '/v2/providers/REGISTRY/{name}/info',
+        pathParameters: { name: 'sidn' },
       },
-      {
-        name: 'price list',
-        bare: 'Query price list',
-        handler: await load('pricelist'),
-        event: {
-          method: 'GET',
-          path: '/v2/customers/demo/pricelist',
-          resource: '/v2/customers/{customer}/pricelist',
-          pathParameters: { customer: 'demo' },
-        },
-        call: query(keys.priceList('demo').pk),
+      call: getItem(keys.provider('REGISTRY', 'sidn')),
+    },
+    {
+      name: 'price list',
+      bare: 'Query price list',
+      handler: await load('pricelist'),
+      event: {
+        method: 'GET',
+        path: '/v2/customers/demo/pricelist',
+        resource: '/v2/customers/{customer}/pricelist',
+        pathParameters: { customer: 'demo' },
       },
-      {
-        name: 'zone (JSON)',
-        bare: "Query domain collection, the caller's items",
-        handler: await load('zone'),
-        event: {
-          method: 'GET',
-          path: '/v2/domains/demo-shop.nl/zone',
-          resource: '/v2/domains/{domainName}/zone',
-          pathParameters: { domainName: 'demo-shop.nl' },
-        },
-        call: ownedQuery(keys.domainCollection('demo-shop.nl')),
+      call: query(keys.priceList('demo').pk),
+    },
+    {
+      name: 'zone (JSON)',
+      bare: "Query domain collection, the caller's items",
+      handler: await load('zone'),
+      event: {
+        method: 'GET',
+        path: '/v2/domains/demo-shop.nl/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'demo-shop.nl' },
       },
-      {
-        name: 'process info (certificate)',
-        bare: "Query process, the caller's item",
-        handler: await load('process-info'),
-        event: {
-          method: 'GET',
-          path: '/v2/processes/501/info',
-          resource: '/v2/processes/{processId}/info',
-          pathParameters: { processId: '501' },
-        },
-        call: ownedQuery(keys.processById(501)),
+      call: ownedQuery(keys.domainCollection('demo-shop.nl')),
+    },
+    {
+      name: 'process info (certificate)',
+      bare: "Query process, the caller's item",
+      handler: await load('process-info'),
+      event: {
+        method: 'GET',
+        path: '/v2/processes/501/info',
+        resource: '/v2/processes/{processId}/info',
+        pathParameters: { processId: '501' },
       },
-      {
-        name: 'process',
-        bare: "Query process, the caller's item",
-        handler: await load('process'),
-        event: {
-          method: 'GET',
-          path: '/v2/processes/501',
-          resource: '/v2/processes/{processId}',
-          pathParameters: { processId: '501' },
-        },
-        call: ownedQuery(keys.processById(501)),
+      call: ownedQuery(keys.processById(501)),
+    },
+    {
+      name: 'process',
+      bare: "Query process, the caller's item",
+      handler: await load('process'),
+      event: {
+        method: 'GET',
+        path: '/v2/processes/501',
+        resource: '/v2/processes/{processId}',
+        pathParameters: { processId: '501' },
       },
-    ];
-    const overheadRows: (string | number)[][] = [];
-    for (const g of gets) {
-      const t = await quietly(() => timePair(() => invoke(g.handler, g.event), g.call, 400, 60));
-      const ratio = percentile(t.a, 50) / percentile(t.b, 50);
-      overheadRows.push([
-        g.name,
-        ms(percentile(t.a, 50)),
-        ms(percentile(t.a, 99)),
-        g.bare,
-        ms(percentile(t.b, 50)),
-        ms(percentile(t.b, 99)),
-        `${ratio.toFixed(2)}x`,
-        `<= ${budgets.handlerRatio}x`,
-        mark(ratio <= budgets.handlerRatio),
-      ]);
-    }
-    table(
-      'Handler overhead: each GET through its real handler vs its bare DynamoDB call (ms, 400 runs each, interleaved)',
-      ['endpoint', 'handler p50', 'handler p99', 'bare call', 'bare p50', 'bare p99', 'p50 ratio', 'budget', ''],
-      overheadRows,
-    );
+      call: ownedQuery(keys.processById(501)),
+    },
+  ];
+  const overheadRows: (string | number)[][] = [];
+  for (const g of gets) {
+    const t = await quietly(() => timePair(() => invoke(g.handler, g.event), g.call, 400, 60));
+    const ratio = percentile(t.a, 50) / percentile(t.b, 50);
+    overheadRows.push([
+      g.name,
+      ms(percentile(t.a, 50)),
+      ms(percentile(t.a, 99)),
+      g.bare,
+      ms(percentile(t.b, 50)),
+      ms(percentile(t.b, 99)),
+      `${ratio.toFixed(2)}x`,
+      `<= ${budgets.handlerRatio}x`,
+      mark(ratio <= budgets.handlerRatio),
+    ]);
   }
+  table(
+    'Handler overhead: each GET through its real handler vs its bare DynamoDB call (ms, 400 runs each, interleaved)',
+    ['endpoint', 'handler p50', 'handler p99', 'bare call', 'bare p50', 'bare p99', 'p50 ratio', 'budget', ''],
+    overheadRows,
+  );
 
   // ---------------------------------------------------------------- 2b. another customer's object vs a missing one
-  if (runs('owner')) {
-    // Both answer 404 with the same calls (asserted in test/round-trips.test.ts); here is what they take.
-    const objectRuns = 300;
-    const renewHandler = await load('renew');
-    const { benchCsr } = await import('./scenarios.ts');
-    const renewBody = (id: number) => ({
-      method: 'POST',
-      path: `/v2/ssl/certificates/${id}/renew`,
-      resource: '/v2/ssl/certificates/{certificateId}/renew',
-      pathParameters: { certificateId: String(id) },
-      query: { quote: 'true' },
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ period: 12, csr: benchCsr }),
-    });
-    const objects: { name: string; handler: Handler; foreign: Parameters<typeof apiEvent>[0]; missing: Parameters<typeof apiEvent>[0] }[] =
-      [
-        {
-          name: 'zone',
-          handler: await load('zone'),
-          foreign: {
-            method: 'GET',
-            path: '/v2/domains/other-site.com/zone',
-            resource: '/v2/domains/{domainName}/zone',
-            pathParameters: { domainName: 'other-site.com' },
-          },
-          missing: {
-            method: 'GET',
-            path: '/v2/domains/nosuch-site.com/zone',
-            resource: '/v2/domains/{domainName}/zone',
-            pathParameters: { domainName: 'nosuch-site.com' },
-          },
-        },
-        {
-          name: 'process info',
-          handler: await load('process-info'),
-          foreign: {
-            method: 'GET',
-            path: '/v2/processes/601/info',
-            resource: '/v2/processes/{processId}/info',
-            pathParameters: { processId: '601' },
-          },
-          missing: {
-            method: 'GET',
-            path: '/v2/processes/699/info',
-            resource: '/v2/processes/{processId}/info',
-            pathParameters: { processId: '699' },
-          },
-        },
-        {
-          name: 'process',
-          handler: await load('process'),
-          foreign: {
-            method: 'GET',
-            path: '/v2/processes/601',
-            resource: '/v2/processes/{processId}',
-            pathParameters: { processId: '601' },
-          },
-          missing: {
-            method: 'GET',
-            path: '/v2/processes/699',
-            resource: '/v2/processes/{processId}',
-            pathParameters: { processId: '699' },
-          },
-        },
-        { name: 'renew (quote)', handler: renewHandler, foreign: renewBody(2001), missing: renewBody(2999) },
-      ];
-    const objectRows: (string | number)[][] = [];
-    for (const o of objects) {
-      const t = await quietly(() =>
-        timePair(
-          () => invoke(o.handler, o.foreign, 404),
-          () => invoke(o.handler, o.missing, 404),
-          objectRuns,
-          60,
-        ),
-      );
-      const [foreign, missing] = [percentile(t.a, 50), percentile(t.b, 50)];
-      objectRows.push([o.name, ms(foreign), ms(missing), ms(foreign - missing)]);
-    }
-    table(
-      `Another customer's object vs a missing one: both 404 with the same calls (ms, medians of ${objectRuns} runs each, interleaved)`,
-      ['endpoint', "another customer's p50", 'missing p50', 'difference'],
-      objectRows,
+  // Both answer 404 with the same calls (asserted in test/round-trips.test.ts); here is what they take.
+  const objectRuns = 300;
+  const renewHandler = await load('renew');
+  const { benchCsr } = await import('./scenarios.ts');
+  const renewBody = (id: number) => ({
+    method: 'POST',
+    path: `/v2/ssl/certificates/${id}/renew`,
+    resource: '/v2/ssl/certificates/{certificateId}/renew',
+    pathParameters: { certificateId: String(id) },
+    query: { quote: 'true' },
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ period: 12, csr: benchCsr }),
+  });
+  const objects: { name: string; handler: Handler; foreign: Parameters<typeof apiEvent>[0]; missing: Parameters<typeof apiEvent>[0] }[] = [
+    {
+      name: 'zone',
+      handler: await load('zone'),
+      foreign: {
+        method: 'GET',
+        path: '/v2/domains/other-site.com/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'other-site.com' },
+      },
+      missing: {
+        method: 'GET',
+        path: '/v2/domains/nosuch-site.com/zone',
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: 'nosuch-site.com' },
+      },
+    },
+    {
+      name: 'process info',
+      handler: await load('process-info'),
+      foreign: {
+        method: 'GET',
+        path: '/v2/processes/601/info',
+        resource: '/v2/processes/{processId}/info',
+        pathParameters: { processId: '601' },
+      },
+      missing: {
+        method: 'GET',
+        path: '/v2/processes/699/info',
+        resource: '/v2/processes/{processId}/info',
+        pathParameters: { processId: '699' },
+      },
+    },
+    {
+      name: 'process',
+      handler: await load('process'),
+      foreign: { method: 'GET', path: '/v2/processes/601', resource: '/v2/processes/{processId}', pathParameters: { processId: '601' } },
+      missing: { method: 'GET', path: '/v2/processes/699', resource: '/v2/processes/{processId}', pathParameters: { processId: '699' } },
+    },
+    { name: 'renew (quote)', handler: renewHandler, foreign: renewBody(2001), missing: renewBody(2999) },
+  ];
+  const objectRows: (string | number)[][] = [];
+  for (const o of objects) {
+    const t = await quietly(() =>
+      timePair(
+        () => invoke(o.handler, o.foreign, 404),
+        () => invoke(o.handler, o.missing, 404),
+        objectRuns,
+        60,
+      ),
     );
+    const [foreign, missing] = [percentile(t.a, 50), percentile(t.b, 50)];
+    objectRows.push([o.name, ms(foreign), ms(missing), ms(foreign - missing)]);
   }
+  table(
+    `Another customer's object vs a missing one: both 404 with the same calls (ms, medians of ${objectRuns} runs each, interleaved)`,
+    ['endpoint', "another customer's p50", 'missing p50', 'difference'],
+    objectRows,
+  );
 
   // ---------------------------------------------------------------- 3. scale
+  const { writeBigPriceList } = await import('./big-data.ts');
+  const scaleCustomer = 'bench-scale';
+  const entries = 5000;
+  await writeBigPriceList(scaleCustomer, entries);
   const pricelist = await load('pricelist');
-  if (runs('scale')) {
-    const { writeBigPriceList } = await import('./big-data.ts');
-    const scaleCustomer = 'bench-scale';
-    const entries = 5000;
-    await writeBigPriceList(scaleCustomer, entries);
-    const principal = { customer: scaleCustomer, user: 'bench', permissions: [] };
-    const scaleEvent = {
-      method: 'GET',
-      path: `/v2/customers/${scaleCustomer}/pricelist`,
-      resource: '/v2/customers/{customer}/pricelist',
-      pathParameters: { customer: scaleCustomer },
-      principal,
-    };
-    let pages = 0;
-    const rawQuery = async () => {
-      pages = 0;
-      let start: Record<string, unknown> | undefined;
-      let count = 0;
-      do {
-        const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-        const out = await db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.priceList(scaleCustomer).pk },
-            ExclusiveStartKey: start,
-          }),
-        );
-        count += out.Items?.length ?? 0;
-        pages++;
-        start = out.LastEvaluatedKey;
-      } while (start);
-      if (count !== entries) throw new Error(`raw Query found ${count} entries`);
-    };
-    const scaleRuns = 60;
-    const scale = await quietly(() => timePair(() => invoke(pricelist, scaleEvent), rawQuery, scaleRuns, 10));
-    const scaleRatio = percentile(scale.a, 50) / percentile(scale.b, 50);
-    table(
-      `Scale: price list with ${entries.toLocaleString('en')} entries (ms, ${scaleRuns} runs each, interleaved; the Query takes ${pages} page${pages === 1 ? '' : 's'} of at most 1 MB)`,
-      ['path', 'p50', 'p99', 'p50 ratio', 'budget', ''],
-      [
-        [
-          'handler (GET /v2/customers/{customer}/pricelist)',
-          ms(percentile(scale.a, 50)),
-          ms(percentile(scale.a, 99)),
-          `${scaleRatio.toFixed(2)}x`,
-          `<= ${budgets.scaleRatio}x`,
-          mark(scaleRatio <= budgets.scaleRatio),
-        ],
-        ['raw paged Query of the partition', ms(percentile(scale.b, 50)), ms(percentile(scale.b, 99)), '1.00x', '', ''],
-      ],
-    );
-  }
-
-  // ---------------------------------------------------------------- 3b. the process list at scale
-  if (runs('processes')) {
-    const { scaleCustomer: listCustomer, scaleProcess } = await import('./process-scale.ts');
-    const { processListShapes, scaleProcesses, withScale } = await import('./scenarios.ts');
-    const { loadScaleProcesses } = await import('./process-scale.ts');
-    const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
-    const processes = await load('processes');
-    const listEvent = (customer: string, query: string) => {
-      const params = new URLSearchParams(query);
-      const event = apiEvent({
-        method: 'GET',
-        path: '/v2/processes',
-        resource: '/v2/processes',
-        principal: { customer, user: 'bench', permissions: [] },
-      });
-      const multi: Record<string, string[]> = {};
-      for (const k of new Set(params.keys())) multi[k] = params.getAll(k);
-      event.multiValueQueryStringParameters = Object.keys(multi).length > 0 ? multi : null;
-      event.queryStringParameters =
-        Object.keys(multi).length > 0 ? Object.fromEntries(Object.entries(multi).map(([k, vals]) => [k, vals.at(-1) as string])) : null;
-      return event;
-    };
-    type Answer = { statusCode: number; body: string };
-    // Each size: the customer, its first id, and the runs per shape (the bigger, the fewer).
-    const sizes = [
-      { count: scaleProcesses, customer: listCustomer, first: 100_001, runs: 20, load: withScale },
-      {
-        count: 100_000,
-        customer: 'scale100k',
-        first: 1_000_001,
-        runs: 10,
-        load: () => loadScaleProcesses(100_000, 'scale100k', 1_000_001),
-      },
-    ];
-    for (const size of sizes) {
-      const loadStart = performance.now();
-      await quietly(size.load);
-      const loadSeconds = ((performance.now() - loadStart) / 1000).toFixed(0);
-      const identifier = scaleProcess(4321, size.customer, size.first).identifier;
-      const rows: (string | number)[][] = [];
-      for (const [label, query] of processListShapes(identifier, size.count)) {
-        // A failed request is a row of its own: the table goes on.
-        const once = async () =>
-          (await processes(listEvent(size.customer, query), lambdaContext('bench', randomUUID()))) as unknown as Answer;
-        try {
-          const { result, details } = await quietly(() => recordTableCalls(once));
-          const counted = [
-            details.length,
-            details.reduce((n, d) => n + d.itemsRead, 0),
-            kb(details.reduce((n, d) => n + d.bytesAnswered, 0)),
-          ];
-          if (result.statusCode !== 200) {
-            const type = (JSON.parse(result.body) as { type?: string }).type ?? '';
-            rows.push([label, `failed: ${result.statusCode} ${type}`, ...counted, '-', '-']);
-            continue;
-          }
-          const samples: number[] = [];
-          await quietly(async () => {
-            for (let i = 0; i < size.runs + 3; i++) {
-              const t = performance.now();
-              await once();
-              if (i >= 3) samples.push(performance.now() - t);
-            }
-          });
-          samples.sort((x, y) => x - y);
-          rows.push([label, 200, ...counted, ms(percentile(samples, 50)), kb(Buffer.byteLength(result.body))]);
-        } catch (error) {
-          rows.push([label, `failed: ${(error as Error).name}: ${(error as Error).message.slice(0, 80)}`, '-', '-', '-', '-', '-']);
-        }
-      }
-      table(
-        `Scale: the process list of a customer with ${size.count.toLocaleString('en')} processes (through the handler, ${size.runs} runs each after 3 warm-up runs; no Scan; loaded in ${loadSeconds} s)`,
-        ['request', 'status', 'calls', 'items read', 'KB returned by DynamoDB', 'p50 ms', 'answer KB'],
-        rows,
+  const principal = { customer: scaleCustomer, user: 'bench', permissions: [] };
+  const scaleEvent = {
+    method: 'GET',
+    path: `/v2/customers/${scaleCustomer}/pricelist`,
+    resource: '/v2/customers/{customer}/pricelist',
+    pathParameters: { customer: scaleCustomer },
+    principal,
+  };
+  let pages = 0;
+  const rawQuery = async () => {
+    pages = 0;
+    let start: Record<string, unknown> | undefined;
+    let count = 0;
+    do {
+      const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+      const out = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.priceList(scaleCustomer).pk },
+          ExclusiveStartKey: start,
+        }),
       );
-    }
-  }
+      count += out.Items?.length ?? 0;
+      pages++;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    if (count !== entries) throw new Error(`raw Query found ${count} entries`);
+  };
+  const scaleRuns = 60;
+  const scale = await quietly(() => timePair(() => invoke(pricelist, scaleEvent), rawQuery, scaleRuns, 10));
+  const scaleRatio = percentile(scale.a, 50) / percentile(scale.b, 50);
+  table(
+    `Scale: price list with ${entries.toLocaleString('en')} entries (ms, ${scaleRuns} runs each, interleaved; the Query takes ${pages} page${pages === 1 ? '' : 's'} of at most 1 MB)`,
+    ['path', 'p50', 'p99', 'p50 ratio', 'budget', ''],
+    [
+      [
+        'handler (GET /v2/customers/{customer}/pricelist)',
+        ms(percentile(scale.a, 50)),
+        ms(percentile(scale.a, 99)),
+        `${scaleRatio.toFixed(2)}x`,
+        `<= ${budgets.scaleRatio}x`,
+        mark(scaleRatio <= budgets.scaleRatio),
+      ],
+      ['raw paged Query of the partition', ms(percentile(scale.b, 50)), ms(percentile(scale.b, 99)), '1.00x', '', ''],
+    ],
+  );
+
+  // The process list at 10,000 and 100,000 processes (bench/process-list.ts).
+  const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
+  await (await import('./process-list.ts')).benchProcessList();
 
   // ---------------------------------------------------------------- 4. real sizes
-  if (runs('sizes')) {
-    const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigPriceList, writeBigZone } = await import('./big-data.ts');
-    const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
-    await writeBigZone();
-    await writeBigPriceList();
-    const zoneHandler = await load('zone');
-    type Result = { statusCode: number; body: string; isBase64Encoded?: boolean; headers?: Record<string, unknown> };
-    const bigAnswer = async (handler: Handler, parts: Parameters<typeof apiEvent>[0]) => {
-      const event = apiEvent(parts);
-      const result = (await handler(event, lambdaContext('bench', event.requestContext.requestId))) as unknown as Result;
-      if (result.statusCode !== 200) throw new Error(`${parts.path} answered ${result.statusCode}`);
-      return result;
-    };
-    const wire = (r: Result) => (r.isBase64Encoded ? Buffer.from(r.body, 'base64').length : Buffer.byteLength(r.body));
-    const big: { name: string; handler: Handler; parts: Parameters<typeof apiEvent>[0]; raw: () => Promise<unknown>; runs: number }[] = [
-      {
-        name: `zone of ${bigZoneRecords.toLocaleString('en')} records (JSON)`,
-        handler: zoneHandler,
-        parts: {
-          method: 'GET',
-          path: `/v2/domains/${bigZoneName}/zone`,
-          resource: '/v2/domains/{domainName}/zone',
-          pathParameters: { domainName: bigZoneName },
-        },
-        raw: query(keys.domainCollection(bigZoneName).pk),
-        runs: 20,
+  const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigZone } = await import('./big-data.ts');
+  await writeBigZone();
+  await writeBigPriceList();
+  const zoneHandler = await load('zone');
+  type Result = { statusCode: number; body: string; isBase64Encoded?: boolean; headers?: Record<string, unknown> };
+  const bigAnswer = async (handler: Handler, parts: Parameters<typeof apiEvent>[0]) => {
+    const event = apiEvent(parts);
+    const result = (await handler(event, lambdaContext('bench', event.requestContext.requestId))) as unknown as Result;
+    if (result.statusCode !== 200) throw new Error(`${parts.path} answered ${result.statusCode}`);
+    return result;
+  };
+  const wire = (r: Result) => (r.isBase64Encoded ? Buffer.from(r.body, 'base64').length : Buffer.byteLength(r.body));
+  const big: { name: string; handler: Handler; parts: Parameters<typeof apiEvent>[0]; raw: () => Promise<unknown>; runs: number }[] = [
+    {
+      name: `zone of ${bigZoneRecords.toLocaleString('en')} records (JSON)`,
+      handler: zoneHandler,
+      parts: {
+        method: 'GET',
+        path: `/v2/domains/${bigZoneName}/zone`,
+        resource: '/v2/domains/{domainName}/zone',
+        pathParameters: { domainName: bigZoneName },
       },
-      {
-        name: `price list of ${bigListEntries.toLocaleString('en')} entries`,
-        handler: pricelist,
-        parts: {
-          method: 'GET',
-          path: `/v2/customers/${bigListCustomer}/pricelist`,
-          resource: '/v2/customers/{customer}/pricelist',
-          pathParameters: { customer: bigListCustomer },
-          principal: { customer: bigListCustomer, user: 'bench', permissions: [] },
-        },
-        raw: query(keys.priceList(bigListCustomer).pk),
-        runs: 8,
+      raw: query(keys.domainCollection(bigZoneName).pk),
+      runs: 20,
+    },
+    {
+      name: `price list of ${bigListEntries.toLocaleString('en')} entries`,
+      handler: pricelist,
+      parts: {
+        method: 'GET',
+        path: `/v2/customers/${bigListCustomer}/pricelist`,
+        resource: '/v2/customers/{customer}/pricelist',
+        pathParameters: { customer: bigListCustomer },
+        principal: { customer: bigListCustomer, user: 'bench', permissions: [] },
       },
-    ];
-    const sizeRows: (string | number)[][] = [];
-    const timeRows: (string | number)[][] = [];
-    for (const b of big) {
-      const withCoding = (coding: string) => ({ ...b.parts, headers: { 'Accept-Encoding': coding } as Record<string, string> });
-      const plain = await quietly(() => bigAnswer(b.handler, withCoding('identity')).catch(() => undefined));
-      const gzip = await quietly(() => bigAnswer(b.handler, withCoding('gzip')));
-      const br = await quietly(() => bigAnswer(b.handler, withCoding('br')));
-      const plainBytes = gunzipSync(Buffer.from(gzip.body, 'base64')).length;
-      const smaller = plainBytes / wire(gzip);
-      sizeRows.push([
-        b.name,
-        kb(plainBytes),
-        plain ? 'sent plain' : '406 (over 6 MB)',
-        kb(wire(gzip)),
-        `${smaller.toFixed(1)}x`,
-        kb(wire(br)),
-        `${(plainBytes / wire(br)).toFixed(1)}x`,
-        b.name.startsWith('price') ? `>= ${budgets.compressedSmaller}x` : '',
-        b.name.startsWith('price') ? mark(smaller >= budgets.compressedSmaller) : '',
-      ]);
-      const trips = await quietly(() => recordTableCalls(() => bigAnswer(b.handler, withCoding('gzip'))));
-      const rawTrips = await recordTableCalls(b.raw);
-      const t = await quietly(() => timePair(() => bigAnswer(b.handler, withCoding('gzip')), b.raw, b.runs, 2));
-      const ratio = percentile(t.a, 50) / percentile(t.b, 50);
-      timeRows.push([
-        b.name,
-        ms(percentile(t.a, 50)),
-        ms(percentile(t.a, 99)),
-        trips.calls.map((c) => c.replace(/Command$/, '')).join(' '),
-        ms(percentile(t.b, 50)),
-        rawTrips.calls.length,
-        `${ratio.toFixed(2)}x`,
-        `<= ${budgets.scaleRatio}x`,
-        mark(ratio <= budgets.scaleRatio),
-      ]);
-    }
-    table(
-      'Real sizes: through the handler with `Accept-Encoding: gzip` (compression included) vs the raw paged Query (ms, interleaved; zone 20 runs, price list 8)',
-      ['request', 'handler p50', 'handler p99', 'handler calls', 'raw Query p50', 'raw Query pages', 'p50 ratio', 'budget', ''],
-      timeRows,
-      ['handler calls'],
-    );
-    table(
-      'Real sizes: bytes on the wire (KB = 1024 bytes; plain = the JSON before any coding)',
-      ['answer', 'plain KB', 'without compression', 'gzip KB', 'gzip smaller', 'br KB', 'br smaller', 'budget', ''],
-      sizeRows,
-    );
+      raw: query(keys.priceList(bigListCustomer).pk),
+      runs: 8,
+    },
+  ];
+  const sizeRows: (string | number)[][] = [];
+  const timeRows: (string | number)[][] = [];
+  for (const b of big) {
+    const withCoding = (coding: string) => ({ ...b.parts, headers: { 'Accept-Encoding': coding } as Record<string, string> });
+    const plain = await quietly(() => bigAnswer(b.handler, withCoding('identity')).catch(() => undefined));
+    const gzip = await quietly(() => bigAnswer(b.handler, withCoding('gzip')));
+    const br = await quietly(() => bigAnswer(b.handler, withCoding('br')));
+    const plainBytes = gunzipSync(Buffer.from(gzip.body, 'base64')).length;
+    const smaller = plainBytes / wire(gzip);
+    sizeRows.push([
+      b.name,
+      kb(plainBytes),
+      plain ? 'sent plain' : '406 (over 6 MB)',
+      kb(wire(gzip)),
+      `${smaller.toFixed(1)}x`,
+      kb(wire(br)),
+      `${(plainBytes / wire(br)).toFixed(1)}x`,
+      b.name.startsWith('price') ? `>= ${budgets.compressedSmaller}x` : '',
+      b.name.startsWith('price') ? mark(smaller >= budgets.compressedSmaller) : '',
+    ]);
+    const trips = await quietly(() => recordTableCalls(() => bigAnswer(b.handler, withCoding('gzip'))));
+    const rawTrips = await recordTableCalls(b.raw);
+    const t = await quietly(() => timePair(() => bigAnswer(b.handler, withCoding('gzip')), b.raw, b.runs, 2));
+    const ratio = percentile(t.a, 50) / percentile(t.b, 50);
+    timeRows.push([
+      b.name,
+      ms(percentile(t.a, 50)),
+      ms(percentile(t.a, 99)),
+      trips.calls.map((c) => c.replace(/Command$/, '')).join(' '),
+      ms(percentile(t.b, 50)),
+      rawTrips.calls.length,
+      `${ratio.toFixed(2)}x`,
+      `<= ${budgets.scaleRatio}x`,
+      mark(ratio <= budgets.scaleRatio),
+    ]);
   }
+  table(
+    'Real sizes: through the handler with `Accept-Encoding: gzip` (compression included) vs the raw paged Query (ms, interleaved; zone 20 runs, price list 8)',
+    ['request', 'handler p50', 'handler p99', 'handler calls', 'raw Query p50', 'raw Query pages', 'p50 ratio', 'budget', ''],
+    timeRows,
+    ['handler calls'],
+  );
+  table(
+    'Real sizes: bytes on the wire (KB = 1024 bytes; plain = the JSON before any coding)',
+    ['answer', 'plain KB', 'without compression', 'gzip KB', 'gzip smaller', 'br KB', 'br smaller', 'budget', ''],
+    sizeRows,
+  );
 
   // ---------------------------------------------------------------- 5. cold start
-  if (runs('cold')) {
-    const { baselineEntry, bundle, importTimes, invokeBundle, stackFunctions } = await import('./bundles.ts');
-    const runs = 15;
-    const median = (samples: number[]) =>
-      percentile(
-        [...samples].sort((x, y) => x - y),
-        50,
-      );
-    const base = await bundle(baselineEntry, outDir, 'baseline');
-    const baseUntrimmed = await bundle(baselineEntry, outDir, 'baseline-untrimmed', false);
-    const functions = [];
-    for (const f of stackFunctions()) {
-      functions.push({
-        id: f.id,
-        built: await bundle(f.entry, outDir, f.id),
-        untrimmed: await bundle(f.entry, outDir, `${f.id}-untrimmed`, false),
-      });
-    }
-    // Round-robin: each round imports every bundle once, so a slow moment of the machine is shared.
-    const files = [base.file, baseUntrimmed.file, ...functions.map((f) => f.built.file)];
-    const samples = new Map<string, number[]>(files.map((f) => [f, []]));
-    for (let round = 0; round < runs; round++) {
-      for (const file of files) samples.get(file)?.push(...(await importTimes(file, 1)));
-    }
-    const baseTime = median(samples.get(base.file) ?? []);
-    const baseUntrimmedTime = median(samples.get(baseUntrimmed.file) ?? []);
-    const coldRows: (string | number)[][] = [
-      [
-        'baseline: document client only',
-        kb(base.bytes),
-        kb(baseUntrimmed.bytes),
-        '1.00x',
-        `<= ${kb(budgets.bundleBytes)}`,
-        mark(base.bytes <= budgets.bundleBytes),
-        ms(baseTime),
-        '1.00x',
-        '',
-        '',
-      ],
-    ];
-    for (const { id, built, untrimmed } of functions) {
-      const time = median(samples.get(built.file) ?? []);
-      const ratio = time / baseTime;
-      coldRows.push([
-        id,
-        kb(built.bytes),
-        kb(untrimmed.bytes),
-        `${(built.bytes / base.bytes).toFixed(2)}x`,
-        `<= ${kb(budgets.bundleBytes)}`,
-        mark(built.bytes <= budgets.bundleBytes),
-        ms(time),
-        `${ratio.toFixed(2)}x`,
-        `<= ${budgets.importRatio}x`,
-        mark(ratio <= budgets.importRatio),
-      ]);
-    }
-    table(
-      `Cold start: bundles as deployed (esbuild, ESM, node24, minified, SDK bundled; KB = 1024 bytes) and import time (fresh node --enable-source-maps per import, median of ${runs} rounds over all bundles)`,
-      ['function', 'KB', 'KB untrimmed', 'size vs baseline', 'budget', '', 'import ms', 'vs baseline', 'budget', ''],
-      coldRows,
+  const { baselineEntry, bundle, importTimes, invokeBundle, stackFunctions } = await import('./bundles.ts');
+  const runs = 15;
+  const median = (samples: number[]) =>
+    percentile(
+      [...samples].sort((x, y) => x - y),
+      50,
     );
-    console.log(
-      `\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`,
-    );
-
-    // The trimmed bundle still finds its credentials (environment only) and signs its requests.
-    const providerBundle = join(outDir, 'provider-info', 'index.mjs');
-    const event = apiEvent({
-      method: 'GET',
-      path: '/v2/providers/REGISTRY/sidn/info',
-      resource: '/v2/providers/REGISTRY/{name}/info',
-      pathParameters: { name: 'sidn' },
+  const base = await bundle(baselineEntry, outDir, 'baseline');
+  const baseUntrimmed = await bundle(baselineEntry, outDir, 'baseline-untrimmed', false);
+  const functions = [];
+  for (const f of stackFunctions()) {
+    functions.push({
+      id: f.id,
+      built: await bundle(f.entry, outDir, f.id),
+      untrimmed: await bundle(f.entry, outDir, `${f.id}-untrimmed`, false),
     });
-    const answer = (await invokeBundle(providerBundle, event, { endpoint: dynamo.endpoint, table: tableName() })) as { statusCode: number };
-    console.log(
-      `Deployed provider-info bundle in a fresh process with environment credentials only, against DynamoDB Local: HTTP ${answer.statusCode} ${mark(answer.statusCode === 200)}`,
-    );
   }
+  // Round-robin: each round imports every bundle once, so a slow moment of the machine is shared.
+  const files = [base.file, baseUntrimmed.file, ...functions.map((f) => f.built.file)];
+  const samples = new Map<string, number[]>(files.map((f) => [f, []]));
+  for (let round = 0; round < runs; round++) {
+    for (const file of files) samples.get(file)?.push(...(await importTimes(file, 1)));
+  }
+  const baseTime = median(samples.get(base.file) ?? []);
+  const baseUntrimmedTime = median(samples.get(baseUntrimmed.file) ?? []);
+  const coldRows: (string | number)[][] = [
+    [
+      'baseline: document client only',
+      kb(base.bytes),
+      kb(baseUntrimmed.bytes),
+      '1.00x',
+      `<= ${kb(budgets.bundleBytes)}`,
+      mark(base.bytes <= budgets.bundleBytes),
+      ms(baseTime),
+      '1.00x',
+      '',
+      '',
+    ],
+  ];
+  for (const { id, built, untrimmed } of functions) {
+    const time = median(samples.get(built.file) ?? []);
+    const ratio = time / baseTime;
+    coldRows.push([
+      id,
+      kb(built.bytes),
+      kb(untrimmed.bytes),
+      `${(built.bytes / base.bytes).toFixed(2)}x`,
+      `<= ${kb(budgets.bundleBytes)}`,
+      mark(built.bytes <= budgets.bundleBytes),
+      ms(time),
+      `${ratio.toFixed(2)}x`,
+      `<= ${budgets.importRatio}x`,
+      mark(ratio <= budgets.importRatio),
+    ]);
+  }
+  table(
+    `Cold start: bundles as deployed (esbuild, ESM, node24, minified, SDK bundled; KB = 1024 bytes) and import time (fresh node --enable-source-maps per import, median of ${runs} rounds over all bundles)`,
+    ['function', 'KB', 'KB untrimmed', 'size vs baseline', 'budget', '', 'import ms', 'vs baseline', 'budget', ''],
+    coldRows,
+  );
+  console.log(
+    `\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`,
+  );
+
+  // The trimmed bundle still finds its credentials (environment only) and signs its requests.
+  const providerBundle = join(outDir, 'provider-info', 'index.mjs');
+  const event = apiEvent({
+    method: 'GET',
+    path: '/v2/providers/REGISTRY/sidn/info',
+    resource: '/v2/providers/REGISTRY/{name}/info',
+    pathParameters: { name: 'sidn' },
+  });
+  const answer = (await invokeBundle(providerBundle, event, { endpoint: dynamo.endpoint, table: tableName() })) as { statusCode: number };
+  console.log(
+    `Deployed provider-info bundle in a fresh process with environment credentials only, against DynamoDB Local: HTTP ${answer.statusCode} ${mark(answer.statusCode === 200)}`,
+  );
 } finally {
   rmSync(outDir, { recursive: true, force: true });
-  if (ownDynamo) await dynamo.stop();
-  else await deleteTable(process.env.TABLE_NAME);
+  await dynamo.stop();
 }
