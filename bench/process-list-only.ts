@@ -1,6 +1,6 @@
 /**
  * Only the process list section of the benchmark (bench/process-list.ts), without the rest of
- * `npm run bench`: `npx tsx bench/process-list-only.ts`. It starts its own DynamoDB Local, or
+ * `npm run bench`: `npx tsx bench/process-list-only.ts [10000] [100000]` (every size without one). It starts its own DynamoDB Local, or
  * with `BENCH_DYNAMODB_ENDPOINT=http://...` uses one already running (in a table of its own,
  * deleted at the end).
  */
@@ -28,7 +28,7 @@ try {
   console.log(
     `machine: ${arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores; Node ${process.version}; DynamoDB Local at ${process.env.DYNAMODB_ENDPOINT}`,
   );
-  await (await import('./process-list.ts')).benchProcessList();
+  await (await import('./process-list.ts')).benchProcessList(process.argv.slice(2).map(Number));
 } finally {
   if (dynamo) await dynamo.stop();
   else {

@@ -38,8 +38,9 @@ const sizes = [
   { count: 100_000, customer: 'scale100k', first: 1_000_001, runs: 10, load: () => loadScaleProcesses(100_000, 'scale100k', 1_000_001) },
 ];
 
-export async function benchProcessList(): Promise<void> {
-  for (const size of sizes) {
+/** Runs the section for every size, or for the sizes (process counts) given. */
+export async function benchProcessList(only?: readonly number[]): Promise<void> {
+  for (const size of sizes.filter((s) => only === undefined || only.length === 0 || only.includes(s.count))) {
     const loadStart = performance.now();
     await quietly(size.load);
     const loadSeconds = ((performance.now() - loadStart) / 1000).toFixed(0);
