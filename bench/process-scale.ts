@@ -1,6 +1,7 @@
 import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { batchWriteAll } from '../shared/db/items.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
+import { countedOf, processCountShards, writeProcessCounts } from '../shared/db/repositories/process-counts.ts';
 import { processIdentifierItem, processItem } from '../shared/db/repositories/processes.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 
@@ -65,13 +66,13 @@ function certificateDetails(id: number, attention: boolean): Record<string, unkn
   };
 }
 
-/** The `index`-th process of the scale customer. */
-export function scaleProcess(index: number): ProcessRecord {
-  const id = firstId + index;
+/** The `index`-th process of the scale customer (or of `customer`, whose ids start at `first`). */
+export function scaleProcess(index: number, customer = scaleCustomer, first = firstId): ProcessRecord {
+  const id = first + index;
   const slot = index % 500;
   const base = {
     id,
-    customer: scaleCustomer,
+    customer,
     user: 'bench',
     createdDate: '2026-06-01T00:00:00Z',
     updatedDate: '2026-06-01T00:00:00Z',
@@ -102,15 +103,21 @@ export function scaleProcess(index: number): ProcessRecord {
 /** The identifier of the `index`-th process (for an exact identifier filter). */
 export const scaleIdentifier = (index: number) => scaleProcess(index).identifier;
 
-/** Writes `count` processes of the scale customer and its API key. */
-export async function loadScaleProcesses(count: number): Promise<void> {
+/**
+ * Writes `count` processes of the scale customer (or of `customer`, ids from `first`) and its
+ * API key (`<customer>-key`). BatchWrite keeps no counts, so the loader writes the counts of what
+ * it wrote (the customer has no processes before), as a repair would.
+ */
+export async function loadScaleProcesses(count: number, customer = scaleCustomer, first = firstId): Promise<void> {
   await putApiKey({
-    keyHash: hashApiKey(scaleKey),
-    customer: scaleCustomer,
+    keyHash: hashApiKey(customer === scaleCustomer ? scaleKey : `${customer}-key`),
+    customer,
     user: 'bench',
     permissions: [],
     createdDate: '2026-06-01T00:00:00Z',
   });
-  const items = Array.from({ length: count }, (_, i) => scaleProcess(i)).flatMap((p) => [processItem(p), processIdentifierItem(p)]);
-  await batchWriteAll(items.map((put) => ({ put })));
+  const processes = Array.from({ length: count }, (_, i) => scaleProcess(i, customer, first));
+  await batchWriteAll(processes.flatMap((p) => [{ put: processItem(p) }, { put: processIdentifierItem(p) }]));
+  const raced = await writeProcessCounts(customer, processes.map(countedOf), Array<number>(processCountShards).fill(0));
+  if (raced.length > 0) throw new Error(`The counts of ${customer} were written meanwhile (shards ${raced.join(', ')})`);
 }

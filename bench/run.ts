@@ -4,7 +4,7 @@
  *   1. round trips: DynamoDB calls per request, counted at the SDK client, warm API key;
  *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
  *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query, and
- *      the process list at 10,000 processes (calls, items read, time per variant);
+ *      the process list at 10,000 and 100,000 processes (bench/process-list.ts: calls, items read, time per shape);
  *   4. real sizes: a zone of 10,000 records and a price list of 60,000 entries through their
  *      handlers, compressed, vs the raw paged Query; the bytes on the wire plain and compressed;
  *   5. cold start: bundle size and import time of every function vs the document client alone.
@@ -32,6 +32,7 @@ Object.assign(process.env, localSandboxEnvironment, { ONE_TIME_LINK_SECRET: rand
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');
 const { demoDataFile, loadDataset, readDatasetFile } = await import('../infra/dataset.ts');
+const { kb, ms, percentile, quietly, table } = await import('./report.ts');
 
 const budgets = {
   handlerRatio: 1.3,
@@ -42,37 +43,6 @@ const budgets = {
 };
 
 const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
-
-/** Prints an aligned Markdown table; the first column and any column named in `left` are left-aligned. */
-function table(title: string, head: string[], rows: (string | number)[][], left: string[] = []): void {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const isLeft = (i: number) => i === 0 || left.includes(head[i] ?? '');
-  const line = (r: string[]) => `| ${r.map((c, i) => (isLeft(i) ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
-  console.log(`\n### ${title}\n`);
-  console.log(line(head));
-  console.log(`|${widths.map((w, i) => (isLeft(i) ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const r of cells.slice(1)) console.log(line(r));
-}
-
-/** Nearest-rank percentile of sorted samples. */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-const ms = (n: number) => n.toFixed(2);
-const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-
-/** Swallows stdout (the functions' log lines) while `fn` runs; the lines are still built and written to a sink. */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    return await fn();
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
 /**
  * Times `a` and `b` alternately, swapping which goes first every other round, so drift and the
@@ -388,64 +358,9 @@ try {
     ],
   );
 
-  // The process list at scale (the scenarios above loaded the customer's processes).
-  const { scaleCustomer: listCustomer, scaleIdentifier } = await import('./process-scale.ts');
-  const { scaleProcesses } = await import('./scenarios.ts');
+  // The process list at 10,000 and 100,000 processes (bench/process-list.ts).
   const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
-  const processes = await load('processes');
-  const listEvent = (query: Record<string, string>) => {
-    const event = apiEvent({
-      method: 'GET',
-      path: '/v2/processes',
-      resource: '/v2/processes',
-      principal: { customer: listCustomer, user: 'bench', permissions: [] },
-    });
-    event.queryStringParameters = Object.keys(query).length > 0 ? query : null;
-    event.multiValueQueryStringParameters =
-      Object.keys(query).length > 0 ? Object.fromEntries(Object.entries(query).map(([k, val]) => [k, [val]])) : null;
-    return event;
-  };
-  const variants: [string, Record<string, string>][] = [
-    ['first page', {}],
-    ['status=RUNNING', { status: 'RUNNING' }],
-    ['identifier (exact)', { identifier: scaleIdentifier(4321) }],
-    ['detailStatus=SSL_REQUIRES_ATTENTION', { detailStatus: 'SSL_REQUIRES_ATTENTION' }],
-    ['type=certificate (skips 98 % of the listing)', { type: 'certificate' }],
-    ['status=RUNNING&total=true', { status: 'RUNNING', total: 'true' }],
-    ['total=true', { total: 'true' }],
-    ['offset=9990', { offset: '9990' }],
-  ];
-  const listRuns = 30;
-  const listRows: (string | number)[][] = [];
-  for (const [label, query] of variants) {
-    const run = async () => {
-      const event = listEvent(query);
-      const result = await processes(event, lambdaContext('bench', event.requestContext.requestId));
-      if (result.statusCode !== 200) throw new Error(`list ${label} answered ${result.statusCode}`);
-    };
-    const { details } = await quietly(() => recordTableCalls(run));
-    const samples: number[] = [];
-    await quietly(async () => {
-      for (let i = 0; i < listRuns + 5; i++) {
-        const t = performance.now();
-        await run();
-        if (i >= 5) samples.push(performance.now() - t);
-      }
-    });
-    samples.sort((x, y) => x - y);
-    listRows.push([
-      label,
-      details.length,
-      details.reduce((n, d) => n + d.itemsRead, 0),
-      ms(percentile(samples, 50)),
-      ms(percentile(samples, 99)),
-    ]);
-  }
-  table(
-    `Scale: the process list of a customer with ${scaleProcesses.toLocaleString('en')} processes (limit 10; through the handler, ${listRuns} runs each; no Scan)`,
-    ['request', 'calls', 'items read', 'p50 ms', 'p99 ms'],
-    listRows,
-  );
+  await (await import('./process-list.ts')).benchProcessList();
 
   // ---------------------------------------------------------------- 4. real sizes
   const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigZone } = await import('./big-data.ts');

@@ -6,6 +6,7 @@ import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { tableName } from '../shared/db/table.ts';
+import { repairProcessCounts } from '../shared/processes/repair-counts.ts';
 import { authorizerCacheSeconds } from '../shared/routes.ts';
 import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
@@ -51,6 +52,10 @@ Commands:
       records inline become a header item and one item per record; prices and promos get keys
       that start with their product). Idempotent, and safe while the service runs; --dry-run
       only counts what it would migrate.
+  repair-counts --customer C [--customer D]...
+      Recounts the processes of each customer named and replaces its process counts (what
+      pagination.total of GET /v2/processes reads) where they drifted; prints what changed. Safe
+      while the service runs (a count a process write touches meanwhile is recounted).
 
 Every command takes --help.
 
@@ -293,6 +298,19 @@ async function validate(args: string[]): Promise<void> {
   process.exitCode = 1;
 }
 
+async function repairCounts(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { customer: { type: 'string', multiple: true } } });
+  const customers = values.customer ?? [];
+  if (customers.length === 0) throw new UsageError('repair-counts needs at least one --customer.');
+  for (const customer of customers) {
+    const repair = await repairProcessCounts(v.parse(Handle, customer));
+    const changed = Object.entries(repair.changed).map(([name, c]) => `${name} ${c.before} -> ${c.after}`);
+    console.log(
+      `${customer}: ${repair.processes} processes; ${changed.length === 0 ? 'the counts were exact' : `repaired ${changed.join(', ')}`}.`,
+    );
+  }
+}
+
 /** Per command: its usage line (for --help) and what it runs. */
 const commands: Record<string, { help: string; run: (args: string[]) => Promise<void> }> = {
   'create-key': { help: 'create-key --customer C --user U [--permission DESIGNATED_AGENT]... [--usage-plan ID]', run: createKey },
@@ -304,6 +322,7 @@ const commands: Record<string, { help: string; run: (args: string[]) => Promise<
   migrate: { help: 'migrate [--dry-run]', run: migrate },
   'register-keys': { help: 'register-keys --customer C [--usage-plan ID]', run: registerKeys },
   validate: { help: 'validate FILE   (every error with its path; no table is touched)', run: validate },
+  'repair-counts': { help: 'repair-counts --customer C [--customer D]...', run: repairCounts },
 };
 
 async function main(argv: string[]): Promise<number> {

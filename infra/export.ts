@@ -39,7 +39,7 @@ import { type Dataset, parseDataset } from './dataset.ts';
  */
 
 /** Entities whose items the dataset rebuilds or deliberately leaves out (see above). */
-export const notExported = new Set(['providerExtension', 'processIdentifier', 'openCertificateRequest', 'oneTimeLinkUse']);
+export const notExported = new Set(['providerExtension', 'processIdentifier', 'openCertificateRequest', 'oneTimeLinkUse', 'processCounts']);
 
 type Section = Exclude<keyof Dataset, 'counters'>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getProcess } from '../shared/db/repositories/processes.ts';
-import { call } from './support/api.ts';
+import { call, otherKey } from './support/api.ts';
 import { renew } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
@@ -189,5 +189,26 @@ describe('transferContacts as one value (contract 3.1)', () => {
     expect(item.body.violations).toEqual([{ field: 'transferContacts[1]', message: 'must be REGISTRANT or ADMIN', value: 'OWNER' }]);
     const twice = await transfer('transfer-wait.com', { ...demoBody, transferContacts: ['ADMIN', 'ADMIN'] }, { quote: true });
     expect(twice.body.violations).toEqual([{ field: 'transferContacts', message: 'must not list a contact twice' }]);
+  });
+});
+
+describe("the PHP client's process listing", () => {
+  // The other customer's processes: the tests above start processes of demo.
+  const key = otherKey;
+  it('list() sends no total and reads one; search is q; export() sends export=true and reads the entities', async () => {
+    // processes->list(10, 0, null, ['status' => 'RUNNING']): the parameters first, then limit and offset.
+    const listed = await call('GET', '/v2/processes?status=RUNNING&limit=10&offset=0', { key });
+    expect(listed.status).toBe(200);
+    expect(listed.body.pagination).toEqual({ limit: 10, offset: 0, total: 1 });
+    // processes->list(null, null, 'other-site'): the search is `q`.
+    const searched = await call('GET', '/v2/processes?q=other-site', { key });
+    expect(searched.body.entities.map((p: { id: number }) => p.id)).toEqual([601]);
+    expect(searched.body.pagination.total).toBe(1);
+    // processes->export(['type' => 'certificate']): every match, identifying fields.
+    const exported = await call('GET', '/v2/processes?type=certificate&export=true', { key });
+    expect(exported.status).toBe(200);
+    expect(exported.body.entities).toEqual([
+      { id: 601, type: 'certificate', action: 'request', identifier: 'blog.other-site.com', status: 'RUNNING' },
+    ]);
   });
 });

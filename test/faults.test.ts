@@ -224,6 +224,8 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
     expect(changed.map((k) => k.replace(/#[^#]*$/, '')).sort()).toEqual([
       `DOMAIN#${res.body.domainName}`,
       `PROCESS#${res.body.processId}`,
+      // The customer's process counts, in the shard of the process (shared/db/repositories/process-counts.ts).
+      `PROCESSCOUNTS#demo#${res.body.processId % 8}`,
       `PROCESSIDENTIFIER#demo#${res.body.domainName}#PROCESS`,
     ]);
   };

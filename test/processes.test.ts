@@ -107,10 +107,11 @@ describe('GET /v2/processes/{processId}', () => {
 });
 
 describe('GET /v2/processes', () => {
-  it("lists the caller's processes newest first with the default page of 10, and counts only when asked", async () => {
+  it("lists the caller's processes newest first with the default page of 10, counted by default", async () => {
     const res = await call('GET', '/v2/processes/');
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ limit: 10, offset: 0 });
+    expect(res.body.pagination).toEqual({ limit: 10, offset: 0, total: 2 });
+    expect((await call('GET', '/v2/processes?total=false')).body.pagination).toEqual({ limit: 10, offset: 0 });
     expect(res.body.entities.map((p: { id: number }) => p.id)).toEqual([502, 501]);
     expect(res.body.entities[1]).toEqual(process501);
     const counted = await call('GET', '/v2/processes?total=true');
@@ -246,12 +247,16 @@ describe('GET /v2/processes', () => {
     expect(byIdentifier.result.body).toEqual({ entities: [{ id: 7221 }, { id: 7201 }], pagination: { limit: 10, offset: 0, total: 2 } });
     expect(byIdentifier.details.map((d) => [d.command, d.partitions])).toEqual([
       ['QueryCommand', ['PROCESSIDENTIFIER#indexed#wanted.nl']],
-      ['BatchGetItemCommand', ['PROCESS#7221', 'PROCESS#7201']],
       ['QueryCommand', ['PROCESSIDENTIFIER#indexed#wanted.nl']],
+      ['BatchGetItemCommand', ['PROCESS#7221', 'PROCESS#7201']],
     ]);
     const byStatus = await recordTableCalls(() => list(c, { status: 'RUNNING', fields: 'id' }));
-    expect(byStatus.result.body.entities).toEqual([{ id: 7240 }]);
-    expect(byStatus.details.map((d) => [d.command, d.partitions])).toEqual([['QueryCommand', ['PROCESSES#indexed#STATUS#RUNNING']]]);
+    expect(byStatus.result.body).toEqual({ entities: [{ id: 7240 }], pagination: { limit: 10, offset: 0, total: 1 } });
+    // The count: the customer's 8 count shards in one BatchGet; the page: the status partition.
+    expect(byStatus.details.map((d) => [d.command, d.partitions])).toEqual([
+      ['BatchGetItemCommand', Array.from({ length: 8 }, (_, i) => `PROCESSCOUNTS#indexed#${i}`)],
+      ['QueryCommand', ['PROCESSES#indexed#STATUS#RUNNING']],
+    ]);
   });
 
   it('refuses a listing that would read more than PROCESS_LIST_MAX_READ items (page or count), saying how to narrow it', async () => {
@@ -263,15 +268,117 @@ describe('GET /v2/processes', () => {
       expect(skipping.body).toEqual({
         type: 'ValidationError',
         message:
-          'This listing would read more than 5 processes. Narrow it with an exact status or identifier filter (answered from an index), a detailStatus, or a smaller offset.',
+          'This listing would read more than 5 processes. Narrow it with an exact status or identifier filter (answered from an index), a detailStatus, or a smaller offset; or leave the count out with total=false.',
         requestId: skipping.headers['x-request-id'],
       });
-      expect((await list('pager', { total: 'true', limit: '1' })).status).toBe(400);
-      // Within the bound: a first page of 5.
-      expect((await list('pager', { limit: '5', fields: 'id' })).body.entities).toHaveLength(5);
+      // Counting a filter no count answers reads every match: past the bound, refused; without the count, a page.
+      expect((await list('pager', { 'identifier:like': 'name-*', limit: '1' })).status).toBe(400);
+      expect((await list('pager', { 'identifier:like': 'name-*', limit: '1', total: 'false', fields: 'id' })).body).toEqual({
+        entities: [{ id: 7012 }],
+        pagination: { limit: 1, offset: 0 },
+      });
+      // Within the bound: a first page of 5, counted from the kept counts.
+      expect((await list('pager', { limit: '5', fields: 'id' })).body.pagination).toEqual({ limit: 5, offset: 0, total: 12 });
     } finally {
       delete process.env.PROCESS_LIST_MAX_READ;
     }
+  });
+});
+
+describe('GET /v2/processes: the generic listing of the real API', () => {
+  const c = 'generic';
+  const ids = (body: { entities: { id: number }[] }) => body.entities.map((p) => p.id);
+
+  it('counts only with limit=0, searches every listed field with q, orders repeatably, limits the fields', async () => {
+    await Promise.all([
+      putProcess(
+        processOf(c, 7301, {
+          identifier: 'shop.example',
+          type: 'certificate',
+          action: 'request',
+          status: 'RUNNING',
+          details: certificateDetails(true),
+        }),
+      ),
+      putProcess(processOf(c, 7302, { identifier: 'Certified.nl', status: 'FAILED' })),
+      putProcess(processOf(c, 7303, { identifier: 'plain.com' })),
+    ]);
+    const counted = await list(c, { limit: '0' });
+    expect(counted.body).toEqual({ entities: [], pagination: { limit: 0, offset: 0, total: 3 } });
+    expect((await list(c, { limit: '0', status: 'RUNNING' })).body.pagination).toEqual({ limit: 0, offset: 0, total: 1 });
+    expect((await list(c, { limit: '0', detailStatus: 'SSL_REQUIRES_ATTENTION' })).body.pagination.total).toBe(1);
+    expect((await list(c, { limit: '0', 'type:ne': 'certificate' })).body.pagination.total).toBe(2);
+    expect((await list(c, { limit: '0', 'detailStatus:null': '' })).body.pagination.total).toBe(2);
+    // q: the identifier (any case), the type, the action, the status or the detail status.
+    expect(ids((await list(c, { q: 'CERTIF', fields: 'id' })).body)).toEqual([7302, 7301]);
+    expect((await list(c, { q: 'failed', fields: 'id' })).body).toEqual({
+      entities: [{ id: 7302 }],
+      pagination: { limit: 10, offset: 0, total: 1 },
+    });
+    expect(ids((await list(c, { q: 'ssl_requires', fields: 'id' })).body)).toEqual([7301]);
+    expect(ids((await list(c, { order: ['createdDate', '-id'], fields: 'id' })).body)).toEqual([7301, 7302, 7303]);
+    expect(ids((await list(c, { order: 'id,createdDate', fields: 'id', offset: '1' })).body)).toEqual([7302, 7303]);
+    expect((await list(c, { fields: 'id,identifier', limit: '1', total: 'false' })).body).toEqual({
+      entities: [{ id: 7303, identifier: 'plain.com' }],
+      pagination: { limit: 1, offset: 0 },
+    });
+  });
+
+  it('exports every match with its identifying fields (or the fields asked for), refusing limit and offset', async () => {
+    const all = await list(c, { export: 'true' });
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({
+      entities: [
+        { id: 7303, type: 'domain', action: 'renew', identifier: 'plain.com', status: 'COMPLETED' },
+        { id: 7302, type: 'domain', action: 'renew', identifier: 'Certified.nl', status: 'FAILED' },
+        { id: 7301, type: 'certificate', action: 'request', identifier: 'shop.example', status: 'RUNNING' },
+      ],
+      pagination: { limit: 3, offset: 0, total: 3 },
+    });
+    expect((await list(c, { export: 'true', fields: 'id,user', status: 'FAILED' })).body.entities).toEqual([
+      { id: 7302, user: 'generic/lister' },
+    ]);
+    const refused = await list(c, { export: 'true', limit: '5', offset: '1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.type).toBe('ConstraintViolationException');
+    expect(refused.body.violations).toEqual([
+      { field: 'limit', message: 'cannot be combined with export=true (an export answers every match)' },
+      { field: 'offset', message: 'cannot be combined with export=true (an export answers every match)' },
+    ]);
+    expect((await list(c, { export: 'yes' })).body.violations).toEqual([
+      { field: 'export', message: 'must be true or false', value: 'yes' },
+    ]);
+    process.env.PROCESS_LIST_MAX_READ = '2';
+    try {
+      const tooMany = await list(c, { export: 'true' });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.message).toBe(
+        'This export holds more than 2 processes. Narrow it with filters (an exact status, type or action, or a createdDate range) and export each part.',
+      );
+    } finally {
+      delete process.env.PROCESS_LIST_MAX_READ;
+    }
+  });
+
+  it('skips a deep offset over the keys-only index and reads only the page of full processes', async () => {
+    const deep = 'deep';
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => putProcess(processOf(deep, 7401 + i, { status: i % 2 ? 'RUNNING' : 'COMPLETED' }))),
+    );
+    const page = await recordTableCalls(() => list(deep, { offset: '25', limit: '3', fields: 'id', total: 'false' }));
+    expect(page.result.body.entities).toEqual([{ id: 7405 }, { id: 7404 }, { id: 7403 }]);
+    expect(page.details.map((d) => [d.command, d.itemsRead])).toEqual([
+      ['QueryCommand', 25],
+      ['QueryCommand', 3],
+    ]);
+    const byStatus = await recordTableCalls(() => list(deep, { status: 'RUNNING', offset: '14', fields: 'id', total: 'false' }));
+    expect(byStatus.result.body.entities).toEqual([{ id: 7402 }]);
+    expect(byStatus.details.map((d) => d.itemsRead)).toEqual([14, 1]);
+    expect((await list(deep, { offset: '30', fields: 'id' })).body).toEqual({
+      entities: [],
+      pagination: { limit: 10, offset: 30, total: 30 },
+    });
+    expect((await list(deep, { offset: '29', fields: 'id', order: 'id' })).body.entities).toEqual([{ id: 7430 }]);
   });
 });
 

@@ -243,4 +243,11 @@ export const keys = {
    * a whole-item write of the process leaves them alone.
    */
   processEffectSlots: (processId: number, effect: string): ItemKey => ({ pk: `${keyKinds.process}${processId}`, sk: `SLOTS#${effect}` }),
+
+  /**
+   * One shard of a customer's process counts (shared/db/repositories/process-counts.ts): a process
+   * counts in shard `id % shards`, so a busy customer's count writes spread over that many
+   * partitions; a count is the sum of the shards, read with one BatchGet.
+   */
+  processCounts: (customer: string, shard: number): ItemKey => ({ pk: `PROCESSCOUNTS#${customer}#${shard}`, sk: 'PROCESSCOUNTS' }),
 } as const;

@@ -15,8 +15,10 @@ export function cancellationCodes(error: unknown): string[] | undefined {
 }
 
 /**
- * Runs a transaction, retrying a few times when it only lost a race (TransactionConflict), so that
- * concurrent requests end in a definite answer: committed, or cancelled by a condition.
+ * Runs a transaction, retrying when it only lost a race (TransactionConflict), so that concurrent
+ * requests end in a definite answer: committed, or cancelled by a condition. Up to 10 attempts with
+ * jittered backoff (at most about 1.3 s apart): a customer's concurrent process writes share its
+ * 8 count shards (repositories/process-counts.ts), so a burst of them conflicts more than once.
  */
 export async function transact(items: TransactItem[]): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -26,8 +28,8 @@ export async function transact(items: TransactItem[]): Promise<void> {
     } catch (error) {
       const codes = cancellationCodes(error);
       const conflictOnly = codes?.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
-      if (!conflictOnly || attempt >= 6) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20 * 2 ** attempt));
+      if (!conflictOnly || attempt >= 9) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20 * 2 ** Math.min(attempt, 6)));
     }
   }
 }

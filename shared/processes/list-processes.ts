@@ -1,19 +1,25 @@
-import { countProcesses, type ProcessCursor, type ProcessSource, readProcessPage } from '../db/repositories/processes.ts';
+import { readProcessCounts } from '../db/repositories/process-counts.ts';
+import { countProcesses, type ProcessSource, readProcessPage, skipProcesses } from '../db/repositories/processes.ts';
 import { ValidationError } from '../errors.ts';
+import { matcherOf } from '../listing/filters.ts';
+import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
 import type { ProcessRecord, ProcessStatus } from '../model/process.ts';
 import { processStatusOf, type TransferStatus } from '../model/transfer.ts';
-import { passesAll } from './filters.ts';
-import type { Filter, ProcessQuery } from './list-request.ts';
+import type { FilterField, ProcessFilter, ProcessQuery } from './list-request.ts';
+import { processListSpec } from './list-request.ts';
 import type { ProcessPage } from './process-view.ts';
-import { processViewOf, selectFields, sslRequiresAttention } from './view.ts';
+import { processViewOf, selectFields, sslRequiresAttention, statusDetailOf } from './view.ts';
 
 /**
- * The caller's processes, a page at a time (`GET /v2/processes`): never a Scan, and never another
- * customer's. An exact `identifier` filter reads only that identifier's listing, an exact `status`
- * (or a `detailStatus`, which implies one) only the status index's partition; anything else reads
- * the customer's listing. Newest first by default. The filters no index answers are checked on
- * what the index returns, so a page reads the matches it needs (offset + limit) plus what those
- * filters skip, and no request reads more than maxRead() items.
+ * The caller's processes (`GET /v2/processes`), through the generic listing (shared/listing/):
+ * never a Scan, and never another customer's. An exact `identifier` filter reads only that
+ * identifier's listing, an exact `status` (or a `detailStatus`, which implies one) only the status
+ * index's partition; anything else reads the customer's listing, checking the filters no index
+ * answers on what it returns. `total` comes from the counts kept with every process write
+ * (shared/db/repositories/process-counts.ts) for no filter and for one filter on status, type,
+ * action or detailStatus (eq, in, ne, null, not_null); an exact identifier is counted on its own
+ * listing (that identifier's processes only); anything else is counted by reading the matches,
+ * at most maxRead() items.
  */
 
 /** The most items one request reads, its page and its count together: `PROCESS_LIST_MAX_READ`, default 20000. */
@@ -21,12 +27,14 @@ export function maxRead(): number {
   const value = Number(process.env.PROCESS_LIST_MAX_READ ?? 20_000);
   return Number.isInteger(value) && value > 0 ? value : 20_000;
 }
-/** The largest Query page a listing asks for while its filters skip items. */
-const maxPageItems = 1_000;
 
 const tooBroad = (max: number) =>
   new ValidationError(
-    `This listing would read more than ${max} processes. Narrow it with an exact status or identifier filter (answered from an index), a detailStatus, or a smaller offset.`,
+    `This listing would read more than ${max} processes. Narrow it with an exact status or identifier filter (answered from an index), a detailStatus, or a smaller offset; or leave the count out with total=false.`,
+  );
+const tooLarge = (max: number) =>
+  new ValidationError(
+    `This export holds more than ${max} processes. Narrow it with filters (an exact status, type or action, or a createdDate range) and export each part.`,
   );
 
 /** The process status a detailStatus implies: a transfer status's own; SSL_REQUIRES_ATTENTION only on running requests. */
@@ -35,8 +43,8 @@ function impliedStatus(detail: string): ProcessStatus {
 }
 
 /** The index partition that serves the filters, and the filters left to check on what it returns. */
-function planOf(filters: readonly Filter[]): { source: ProcessSource; rest: Filter[] } {
-  const without = (f: Filter) => filters.filter((other) => other !== f);
+function sourceOf(filters: readonly ProcessFilter[]): { source: ProcessSource; rest: ProcessFilter[] } {
+  const without = (f: ProcessFilter) => filters.filter((other) => other !== f);
   const identifier = filters.find((f) => f.field === 'identifier' && f.matcher === 'eq');
   if (identifier) return { source: { index: 'identifier', identifier: identifier.values[0] as string }, rest: without(identifier) };
   const status = filters.find((f) => f.field === 'status' && f.matcher === 'eq');
@@ -47,54 +55,78 @@ function planOf(filters: readonly Filter[]): { source: ProcessSource; rest: Filt
   return { source: { index: 'all' }, rest: [...filters] };
 }
 
-/** Reading state of one request: what it read so far, against maxRead. */
-interface Reading {
-  customer: string;
-  source: ProcessSource;
-  ascending: boolean;
-  read: number;
-  max: number;
-}
+/** The dimension of the kept counts a filter field is counted in. */
+const countedFields: Partial<Record<FilterField, string>> = { status: 'status', type: 'type', action: 'action', detailStatus: 'detail' };
 
-/**
- * The first `wanted` processes of the source that pass `filters`, in order (all of them when
- * `wanted` is Infinity). Each Query asks for what is still wanted; once filters skipped items, for
- * as many as were read so far (doubling), up to maxPageItems.
- */
-async function collect(r: Reading, filters: readonly Filter[], wanted: number): Promise<ProcessRecord[]> {
-  const found: ProcessRecord[] = [];
-  let start: ProcessCursor | undefined;
-  do {
-    const missing = wanted - found.length;
-    const size = Math.min(maxPageItems, Math.max(Number.isFinite(missing) ? missing : maxPageItems, r.read), r.max + 1 - r.read);
-    const page = await readProcessPage(r.customer, r.source, { limit: size, ascending: r.ascending, ...(start ? { start } : {}) });
-    r.read += page.read;
-    start = page.next;
-    for (const process of page.processes) {
-      if (found.length < wanted && passesAll(process, filters)) found.push(process);
-    }
-    if (r.read > r.max && found.length < wanted && start) throw tooBroad(r.max);
-  } while (found.length < wanted && start);
-  return found;
-}
-
-/** Lists the caller's processes (a page, and with `total` the number of matches). */
-export async function listProcesses(customer: string, query: ProcessQuery): Promise<ProcessPage> {
-  const { source, rest } = planOf(query.filters);
-  const reading: Reading = { customer, source, ascending: query.ascending, read: 0, max: maxRead() };
-  const end = query.offset + query.limit;
-  // With filters to check, counting means reading every match; without, the index counts.
-  const readAll = query.total && rest.length > 0;
-  const matches = await collect(reading, rest, readAll ? Number.POSITIVE_INFINITY : end);
-  let total: number | undefined;
-  if (readAll) total = matches.length;
-  else if (query.total) {
-    const counted = await countProcesses(customer, source, reading.max - reading.read);
-    if (!counted.complete) throw tooBroad(reading.max);
-    total = counted.count;
+/** The number of matches of at most one filter, from the kept counts; undefined when they do not answer it. */
+function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, number>): number | undefined {
+  const all = counts.get('all') ?? 0;
+  const [filter, ...more] = filters;
+  if (filter === undefined) return all;
+  const dimension = countedFields[filter.field];
+  if (more.length > 0 || dimension === undefined) return undefined;
+  const of = (value: string) => counts.get(`${dimension}:${value}`) ?? 0;
+  const every = [...counts].filter(([name]) => name.startsWith(`${dimension}:`)).reduce((n, [, c]) => n + c, 0);
+  switch (filter.matcher) {
+    case 'eq':
+      return of(filter.values[0] as string);
+    case 'in':
+      return [...new Set(filter.values)].reduce((n, value) => n + of(value), 0);
+    case 'ne':
+      return all - of(filter.values[0] as string);
+    case 'null':
+      return all - every;
+    case 'not_null':
+      return every;
+    default:
+      return undefined;
   }
-  return {
-    entities: matches.slice(query.offset, end).map((p) => selectFields(processViewOf(p), query.fields)),
-    pagination: { limit: query.limit, offset: query.offset, ...(total !== undefined ? { total } : {}) },
+}
+
+/** The listing's plan: its source, whether it is exact, and its count where one is kept. */
+function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecord> {
+  const { source, rest } = sourceOf(query.filters);
+  const reader: ListingSource<ProcessRecord> = {
+    readPage: async (options) => {
+      const page = await readProcessPage(customer, source, options);
+      return { records: page.processes, read: page.read, ...(page.next ? { next: page.next } : {}) };
+    },
+    skip: (count, ascending) => skipProcesses(customer, source, count, ascending),
   };
+  const exact = rest.length === 0 && query.search === undefined;
+  if (query.search !== undefined) return { source: reader, exact };
+  if (source.index === 'identifier' && exact) {
+    // One identifier's processes: counted on its own listing, whatever the size of the account.
+    return {
+      source: reader,
+      exact,
+      count: async () => {
+        const counted = await countProcesses(customer, source, maxRead());
+        if (!counted.complete) throw tooBroad(maxRead());
+        return counted.count;
+      },
+    };
+  }
+  if (query.filters.length > 1 || (query.filters.length === 1 && fromCounts(query.filters, new Map()) === undefined)) {
+    return { source: reader, exact };
+  }
+  return { source: reader, exact, count: async () => fromCounts(query.filters, (await readProcessCounts(customer)).counts) as number };
+}
+
+/** Lists the caller's processes (a page, and by default the number of matches). */
+export function listProcesses(customer: string, query: ProcessQuery): Promise<ProcessPage> {
+  const { rest } = sourceOf(query.filters);
+  return listPage(planOf(customer, query), query, {
+    matches: matcherOf(
+      processListSpec,
+      (p: ProcessRecord, field: FilterField) => (field === 'detailStatus' ? statusDetailOf(p) : p[field]),
+      rest,
+      query.search,
+    ),
+    view: (p) => selectFields(processViewOf(p), query.fields),
+    maxRead: maxRead(),
+    maxExport: maxRead(),
+    tooBroad,
+    tooLarge,
+  });
 }

@@ -57,7 +57,7 @@ export const ProcessPage = v.strictObject({
   pagination: v.strictObject({
     limit: v.pipe(v.number(), v.integer()),
     offset: v.pipe(v.number(), v.integer()),
-    total: v.optional(v.pipe(v.number(), v.integer(), v.description('How many processes match, only with `total=true`.'))),
+    total: v.optional(v.pipe(v.number(), v.integer(), v.description('How many processes match; left out with `total=false`.'))),
   }),
 });
 export type ProcessPage = v.InferOutput<typeof ProcessPage>;

@@ -1,6 +1,6 @@
-import * as v from 'valibot';
-import { CertificateProcessState, certificateResumeTypes, requiresAttention } from '../model/certificate-process.ts';
+import { certificateResumeTypes } from '../model/certificate-process.ts';
 import type { ProcessRecord, ResumeType } from '../model/process.ts';
+import { certificateStateOf, detailStatusOf, sslRequiresAttention } from '../model/process-detail.ts';
 import { isTransferProcess, transferDetailsOf, transferResumeTypes } from '../model/transfer.ts';
 import type { ProcessField, ProcessSelection, ProcessView } from './process-view.ts';
 
@@ -32,20 +32,10 @@ export const processFields = [
 const listsEveryField: Exclude<ProcessField, (typeof processFields)[number]> extends never ? true : never = true;
 void listsEveryField;
 
-/** The value `detailStatus` filters on: `SSL_REQUIRES_ATTENTION` for a certificate request needing attention. */
-export const sslRequiresAttention = 'SSL_REQUIRES_ATTENTION';
-
-/** The certificate state of a certificate process (parsed: a malformed record fails loudly). */
-function certificateStateOf(process: ProcessRecord): CertificateProcessState | undefined {
-  return process.type === 'certificate' ? v.parse(CertificateProcessState, process.details) : undefined;
-}
+export { sslRequiresAttention };
 
 /** Where a process stands beyond its status: a transfer's own status; SSL_REQUIRES_ATTENTION for a certificate request needing it. */
-export function statusDetailOf(process: ProcessRecord): string | undefined {
-  if (isTransferProcess(process)) return transferDetailsOf(process).status;
-  const state = certificateStateOf(process);
-  return state && requiresAttention(process.status, state.validations) ? sslRequiresAttention : undefined;
-}
+export const statusDetailOf = detailStatusOf;
 
 /** What the caller may ask of a process now (DELETE cancels, POST .../resend resends). */
 export function resumeTypesOf(process: ProcessRecord): ResumeType[] {

@@ -12,21 +12,28 @@ export interface TableCall {
   itemsRead: number;
   /** Items the call answered (`Item`, `Items`, `Responses`), as the function received them. */
   itemsAnswered: number;
+  /** The size of the items answered, as JSON (what a call returned, not what the table charged for). */
+  bytesAnswered: number;
   /** The command's input, as sent. */
   input: Record<string, unknown>;
 }
 
 /** What a call read and answered, from its input and output. */
-function reads(command: string, input: unknown, output: unknown): { itemsRead: number; itemsAnswered: number } {
+function reads(command: string, input: unknown, output: unknown): { itemsRead: number; itemsAnswered: number; bytesAnswered: number } {
   const out = (output ?? {}) as { Item?: unknown; Items?: unknown[]; ScannedCount?: number; Responses?: Record<string, unknown[]> };
   const answered = (out.Item ? 1 : 0) + (out.Items?.length ?? 0) + Object.values(out.Responses ?? {}).reduce((n, r) => n + r.length, 0);
-  if (command.startsWith('GetItem') || command.startsWith('GetCommand')) return { itemsRead: 1, itemsAnswered: answered };
+  const bytesAnswered = [out.Item, out.Items, out.Responses].reduce<number>(
+    (n, part) => n + (part === undefined ? 0 : Buffer.byteLength(JSON.stringify(part))),
+    0,
+  );
+  const answer = { itemsAnswered: answered, bytesAnswered };
+  if (command.startsWith('GetItem') || command.startsWith('GetCommand')) return { itemsRead: 1, ...answer };
   if (command.startsWith('BatchGet')) {
     const requested = Object.values((input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems ?? {});
-    return { itemsRead: requested.reduce((n, r) => n + (r.Keys?.length ?? 0), 0), itemsAnswered: answered };
+    return { itemsRead: requested.reduce((n, r) => n + (r.Keys?.length ?? 0), 0), ...answer };
   }
-  if (command.startsWith('Query')) return { itemsRead: out.ScannedCount ?? 0, itemsAnswered: answered };
-  return { itemsRead: 0, itemsAnswered: answered };
+  if (command.startsWith('Query')) return { itemsRead: out.ScannedCount ?? 0, ...answer };
+  return { itemsRead: 0, ...answer };
 }
 
 /** A partition key as the document client (`'X'`) or a marshalled command (`{S: 'X'}`) carries it. */
@@ -66,6 +73,7 @@ export async function recordTableCalls<T>(fn: () => Promise<T>): Promise<{ resul
         partitions: partitionsOf(args.input),
         itemsRead: 0,
         itemsAnswered: 0,
+        bytesAnswered: 0,
         input: args.input as Record<string, unknown>,
       };
       details.push(call);

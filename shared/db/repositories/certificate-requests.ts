@@ -9,7 +9,8 @@ import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
-import { processIdentifierItem, processItem } from './processes.ts';
+import { countedOf } from './process-counts.ts';
+import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
 import { appendDcvRecordsItem, removeDcvRecordsItems, type ZoneRecordRef } from './zone-writes.ts';
 import { parseZoneHead, type ZoneHead } from './zones.ts';
 
@@ -114,7 +115,7 @@ function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): Tr
     putNew(processItem(process)),
     issued ? putNew(certificateItem(issued)) : { Put: { TableName: table, Item: openRequestItem(process.id) } },
     ...renewal.dcvRecords.map(([zone, entries]) => appendDcvRecordsItem(zone, renewal.customer, entries, renewal.at)),
-    { Put: { TableName: table, Item: processIdentifierItem(process) } },
+    ...newProcessItems(process),
   ];
 }
 
@@ -140,26 +141,24 @@ function unchanged(process: Pick<ProcessRecord, 'updatedDate'>, whileRunning: bo
  * Stores a request's new validation state, unless the process changed since it was read (and,
  * with `whileRunning`, unless it stopped running). False when it had: someone else moved first.
  */
-export async function recordValidations(
-  process: Pick<ProcessRecord, 'id' | 'updatedDate'>,
-  validations: object,
-  at: string,
-  whileRunning: boolean,
-): Promise<boolean> {
+export async function recordValidations(process: ProcessRecord, validations: object, at: string, whileRunning: boolean): Promise<boolean> {
   const { values, ...condition } = unchanged(process, whileRunning);
+  const update = {
+    TableName: tableName(),
+    Key: keys.processById(process.id),
+    UpdateExpression: 'SET details.validations = :validations, updatedDate = :now',
+    ...condition,
+    ExpressionAttributeValues: { ':validations': validations, ':now': at, ...values },
+  };
+  // A change of whether the request needs attention moves its counts: then one transaction.
+  const counts = changedProcessItems(countedOf(process), { ...process, details: { ...process.details, validations } });
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.processById(process.id),
-        UpdateExpression: 'SET details.validations = :validations, updatedDate = :now',
-        ...condition,
-        ExpressionAttributeValues: { ':validations': validations, ':now': at, ...values },
-      }),
-    );
+    if (counts.length === 0) await db().send(new UpdateCommand(update));
+    else await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...counts] }));
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }
@@ -220,7 +219,7 @@ export async function recordAuthorityStep(process: Pick<ProcessRecord, 'id' | 'u
  * successor. False when a condition failed: another run got there first.
  */
 export async function issueCertificate(
-  process: Pick<ProcessRecord, 'id' | 'updatedDate'>,
+  process: ProcessRecord,
   validations: object,
   certificate: CertificateRecord,
   renews: number | undefined,
@@ -260,6 +259,7 @@ export async function issueCertificate(
       },
     });
   }
+  items.push(...changedProcessItems(countedOf(process), { ...process, status: 'COMPLETED', details: { ...process.details, validations } }));
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return true;
@@ -271,7 +271,8 @@ export async function issueCertificate(
 
 /** A certificate request to cancel: the process as read, the certificate it renews, what it refunds, its note, the time. */
 export interface CertificateCancel {
-  process: Pick<ProcessRecord, 'id' | 'customer'>;
+  /** The process as read (its counts move from what it counted as then). */
+  process: ProcessRecord;
   /** The certificate the request renews (its open renewal is dropped), if any. */
   renews?: number;
   refund?: Amounts;
@@ -329,6 +330,7 @@ export async function recordCertificateCancel(c: CertificateCancel): Promise<'ca
   items.push(...(await removeDcvRecordsItems(c.process.customer, c.dcvRecords, c.at)));
   const zonesTo = items.length;
   items.push(...itemsOf(c.commitment));
+  items.push(...changedProcessItems(countedOf(c.process), { ...c.process, status: 'CANCELLED' }));
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return 'cancelled';

@@ -2,10 +2,12 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ProcessRecord } from '../../model/process.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, getItemOf, parseItem, putItem, toItem } from '../items.ts';
+import { batchGetAll, getItem, getItemOf, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
+import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { nextId } from './counters.ts';
+import { type Counted, countedOf, processCountsChange } from './process-counts.ts';
 
 const entity = 'process';
 const identifierEntity = 'processIdentifier';
@@ -23,12 +25,61 @@ export function processIdentifierItem(record: Pick<ProcessRecord, 'id' | 'custom
   return toItem(keys.processIdentifier(record.customer, record.identifier, record.id), identifierEntity, { processId: record.id });
 }
 
-/** Stores a process (datasets, tests) with its identifier listing. With `ifAbsent`, an existing process is kept (false). */
+/**
+ * The items every new process adds to the transaction that creates it, after the writer's own
+ * items: its identifier listing and its counts (process-counts.ts). Every repository that creates
+ * a process calls this, so the counts follow every writer.
+ */
+export function newProcessItems(record: ProcessRecord): TransactItem[] {
+  const counts = processCountsChange(undefined, countedOf(record));
+  return [{ Put: { TableName: tableName(), Item: processIdentifierItem(record) } }, ...(counts ? [counts] : [])];
+}
+
+/**
+ * The items a change of a process adds to the transaction that writes it (after the writer's own
+ * items): its counts moved from what it counted as before (`before`) to the record written.
+ */
+export function changedProcessItems(before: Counted, after: ProcessRecord): TransactItem[] {
+  const counts = processCountsChange(before, countedOf(after));
+  return counts ? [counts] : [];
+}
+
+/**
+ * Stores a process (datasets, tests) with its identifier listing and its counts, in one
+ * transaction guarded by what was read of it first. With `ifAbsent`, an existing process is kept
+ * (false); without, it is replaced and its counts move from the old record to the new one.
+ */
 export async function putProcess(record: ProcessRecord, ifAbsent = false): Promise<boolean> {
-  const written = await putItem(processItem(record), ifAbsent);
-  // The listing is derived from the process (and rebuilt on import): put it either way.
-  await putItem(processIdentifierItem(record));
-  return written;
+  for (let attempt = 0; ; attempt++) {
+    const existing = await getProcessById(record.id, true);
+    if (existing && ifAbsent) return false;
+    const items: TransactItem[] = existing
+      ? [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: processItem(record),
+              ConditionExpression: 'updatedDate = :was',
+              ExpressionAttributeValues: { ':was': existing.updatedDate },
+            },
+          },
+          ...(existing.identifier === record.identifier && existing.customer === record.customer
+            ? changedProcessItems(countedOf(existing), record)
+            : [
+                { Delete: { TableName: tableName(), Key: keys.processIdentifier(existing.customer, existing.identifier, existing.id) } },
+                ...[processCountsChange(countedOf(existing), undefined)].filter((x) => x !== undefined),
+                ...newProcessItems(record),
+              ]),
+        ]
+      : [putNew(processItem(record)), ...newProcessItems(record)];
+    try {
+      await transact(items);
+      return true;
+    } catch (error) {
+      // Written meanwhile by someone else: read it again (a few times), then give up loudly.
+      if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed' || attempt >= 3) throw error;
+    }
+  }
 }
 
 /**
@@ -40,8 +91,8 @@ export function getProcess(id: number, customer: string, consistent = false): Pr
 }
 
 /** A process, whoever holds it: for the jobs and the sandbox, which act for no caller (API callers use getProcess). */
-export function getProcessById(id: number): Promise<ProcessRecord | undefined> {
-  return getItem(keys.processById(id), ProcessRecord, entity);
+export function getProcessById(id: number, consistent = false): Promise<ProcessRecord | undefined> {
+  return getItem(keys.processById(id), ProcessRecord, entity, consistent);
 }
 
 /** The next process id (atomic; see counters.ts). */
@@ -123,6 +174,47 @@ export async function readProcessPage(
     return p && p.customer === customer ? [p] : [];
   });
   return { processes, read: items.length + found.length, ...next };
+}
+
+/**
+ * The index a source skips over: the customer's listing over its keys-only twin (shared/db/table.ts);
+ * the identifier listings are small items already; the status index has no keys-only twin yet
+ * (CloudFormation adds one GSI per table update), so a status listing skips over gsi2 itself.
+ */
+const keysOnly = { all: 'gsi1keys', status: undefined, identifier: undefined } as const;
+
+/**
+ * Where a listing of `source` goes on after skipping `count` processes, counting them only
+ * (`Select: COUNT`: nothing but the count and the key to go on from comes back): the cursor to
+ * read the page from (readProcessPage's `start`), or undefined when the source holds no more
+ * than `count`.
+ */
+export async function skipProcesses(
+  customer: string,
+  source: ProcessSource,
+  count: number,
+  ascending: boolean,
+): Promise<ProcessCursor | undefined> {
+  const partition = partitionOf(customer, source);
+  const index = keysOnly[source.index];
+  let read = 0;
+  let start: ProcessCursor | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...partition,
+        ...(index ? { IndexName: index } : {}),
+        Select: 'COUNT',
+        ScanIndexForward: ascending,
+        Limit: count - read,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    read += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start && read < count);
+  return read === count ? start : undefined;
 }
 
 /**

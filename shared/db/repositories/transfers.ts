@@ -5,7 +5,7 @@ import { CustomerRecord } from '../../model/customer.ts';
 import { DomainRecord } from '../../model/domain.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import type { ProviderRecord } from '../../model/provider.ts';
-import { TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
+import { processStatusOf, TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
 import { TemplateRecord, type ZoneHeader } from '../../model/zone.ts';
 import { db } from '../client.ts';
 import { parseItem, putItem, queryAll, readItems, toItem } from '../items.ts';
@@ -24,7 +24,8 @@ import {
 } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { domainItem } from './domains.ts';
-import { processIdentifierItem, processItem } from './processes.ts';
+import type { Counted } from './process-counts.ts';
+import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
 import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
 import { parseZoneHead, zoneEntity } from './zones.ts';
@@ -92,7 +93,7 @@ export type StartConflict = 'pending' | 'held' | 'zone';
  * The items recording a new transfer with the registry's first answer (a TransferMove): the process;
  * the name's pending state while waiting, else the check that no transfer runs for the name (item 1);
  * the domain on completion, else the check that no account holds the name (item 2); the zone a
- * completion writes (item 3); last, the process's identifier listing, which has no condition.
+ * completion writes (item 3); last, the process's identifier listing and counts, which have no condition.
  */
 function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
   const domainName = move.lock?.domainName ?? move.domain?.domainName ?? String(move.process.identifier);
@@ -102,7 +103,7 @@ function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
     move.domain ? putNew(domainItem(move.domain)) : checkAbsent(keys.domainByName(domainName)),
   ];
   if (move.zone) items.push(zone.item(move.zone));
-  items.push({ Put: { TableName: tableName(), Item: processIdentifierItem(move.process) } });
+  items.push(...newProcessItems(move.process));
   return items;
 }
 
@@ -159,11 +160,7 @@ export async function recordNewTransfer(
 
 /** Puts a transfer as it stands (tests of the poller: a transfer recorded at some earlier state). */
 export async function putTransfer(process: ProcessRecord, lock: TransferLock): Promise<void> {
-  await transact([
-    putNew(processItem(process)),
-    putNew(lockItem(lock)),
-    { Put: { TableName: tableName(), Item: processIdentifierItem(process) } },
-  ]);
+  await transact([putNew(processItem(process)), putNew(lockItem(lock)), ...newProcessItems(process)]);
 }
 
 /** Everything a transfer request reads of the table besides the price list, as one consistent BatchGet. */
@@ -247,17 +244,25 @@ function lockCondition(lock: TransferLock) {
  * the transfer first.
  */
 export async function recordTransferMove(move: TransferMove, previous: TransferLock, commitment?: Commitment): Promise<boolean> {
-  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment)]);
+  // The process's counts move from what the pending state says it was (a transfer's detail status is its transfer status).
+  const counts = changedProcessItems(countedBefore(move.process, previous), move.process);
+  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment), ...counts]);
   const zone = zoneWrite();
   await zone.stage(move.zone);
   try {
-    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment)]);
+    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment), ...counts]);
     if (!recorded) await zone.discardIfCancelled(undefined);
     return recorded;
   } catch (error) {
     await zone.discardIfCancelled(error);
     throw error;
   }
+}
+
+/** What a transfer's process counted as while it was in the pending state `previous`. */
+function countedBefore(process: ProcessRecord, previous: TransferLock): Counted {
+  const { id, customer, type, action } = process;
+  return { id, customer, type, action, status: processStatusOf(previous.status), detail: previous.status };
 }
 
 /** Moves a running transfer on (still waiting): the process and the pending state. */

@@ -1,10 +1,8 @@
-import type { ProcessRecord } from '../model/process.ts';
-import type { Filter, FilterField } from './list-request.ts';
-import { statusDetailOf } from './view.ts';
+import type { Filter, ListSpec } from './query.ts';
 
 /**
- * What the list's filters mean, one process at a time (the ones an index does not answer are
- * checked here, on the processes the index returns).
+ * What a listing's filters and its search mean, one listed thing at a time (the filters no index
+ * or count answers are checked here, on what the index returns).
  */
 
 /**
@@ -30,31 +28,24 @@ export function likeMatches(pattern: string, text: string): boolean {
   return true;
 }
 
-/** The value a filter looks at. */
-function fieldValue(process: ProcessRecord, field: FilterField): string | undefined {
-  return field === 'detailStatus' ? statusDetailOf(process) : process[field];
-}
+/** The value of a filter field of one listed thing (undefined: the thing has none). */
+export type ValueOf<R, F extends string> = (record: R, field: F) => string | undefined;
 
-/** A createdDate compares at the precision of the filter's value: a day (`yyyy-MM-dd`) or a second. */
-function comparable(field: FilterField, actual: string, wanted: string): string {
-  return field === 'createdDate' ? actual.slice(0, wanted.length) : actual;
-}
-
-/** Whether one process passes one filter. */
-export function passes(process: ProcessRecord, { field, matcher, values }: Filter): boolean {
-  const actual = fieldValue(process, field);
+/** Whether one value passes one filter; a date field compares at the precision of the filter's value (a day or a second). */
+export function passes(actual: string | undefined, { matcher, values }: Filter, isDate: boolean): boolean {
   if (matcher === 'null') return actual === undefined;
   if (matcher === 'not_null') return actual !== undefined;
   if (actual === undefined) return matcher === 'ne';
+  const cut = (wanted: string) => (isDate ? actual.slice(0, wanted.length) : actual);
   const wanted = values[0] as string;
-  const a = comparable(field, actual, wanted);
+  const a = cut(wanted);
   switch (matcher) {
     case 'eq':
       return a === wanted;
     case 'ne':
       return a !== wanted;
     case 'in':
-      return values.some((value) => comparable(field, actual, value) === value);
+      return values.some((value) => cut(value) === value);
     case 'like':
       return likeMatches(wanted, actual);
     case 'gt':
@@ -68,7 +59,15 @@ export function passes(process: ProcessRecord, { field, matcher, values }: Filte
   }
 }
 
-/** Whether a process passes every filter. */
-export function passesAll(process: ProcessRecord, filters: readonly Filter[]): boolean {
-  return filters.every((f) => passes(process, f));
+/** The check of a listing's filters and search on one listed thing. */
+export function matcherOf<R, F extends string>(
+  spec: ListSpec<F, string>,
+  fieldOf: ValueOf<R, F>,
+  filters: readonly Filter<F>[],
+  search: string | undefined,
+): (record: R) => boolean {
+  const needle = search?.toLowerCase();
+  return (record) =>
+    filters.every((f) => passes(fieldOf(record, f.field), f, spec.dates?.includes(f.field) ?? false)) &&
+    (needle === undefined || spec.search.some((field) => fieldOf(record, field)?.toLowerCase().includes(needle)));
 }

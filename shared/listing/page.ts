@@ -1,0 +1,139 @@
+import type { ListQuery } from './query.ts';
+
+/**
+ * How a listing answers a ListQuery (query.ts) at a cost that does not grow with the account:
+ *
+ * - `total` comes from counts kept with every write (`ListingPlan.count`) when they answer the
+ *   filters; otherwise the matches are counted by reading them, at most `maxRead` items, and past
+ *   that the request is refused (`tooBroad`) with a message saying how to narrow it.
+ * - When the source answers every filter itself (an index partition holding exactly the matches),
+ *   a page skips `offset` entries over keys only (`ListingSource.skip`, a keys-only index) and then
+ *   reads `limit` full items. With filters left to check on the records, the records are read in
+ *   order until the page is full, at most `maxRead` in all.
+ * - `limit=0` reads nothing but the count; `export=true` reads every match, at most `maxExport`
+ *   (past that `tooLarge`).
+ *
+ * A listing (shared/processes/list-processes.ts) gives its plan: the source, whether it is exact,
+ * and the count where its counts answer; the check of the filters left; and the view of a record.
+ */
+
+/** Where a listing stopped reading, to go on from (opaque: the table's key). */
+export type Cursor = Record<string, unknown>;
+
+/** Records in the listing's order, read a page at a time. */
+export interface ListingSource<R> {
+  /** Up to `limit` records from `start`, with the items read and where to go on (absent at the end). */
+  readPage(options: { limit: number; ascending: boolean; start?: Cursor }): Promise<{ records: R[]; read: number; next?: Cursor }>;
+  /** Skips `count` entries reading keys only: where the page after them starts (undefined: nothing is left). */
+  skip(count: number, ascending: boolean): Promise<Cursor | undefined>;
+}
+
+/** How a listing serves one query's filters. */
+export interface ListingPlan<R> {
+  source: ListingSource<R>;
+  /** True when the source holds exactly the matches (no filter or search left to check on records). */
+  exact: boolean;
+  /** The number of matches from kept counts, where they answer the filters. */
+  count?: () => Promise<number>;
+}
+
+export interface ListingRules<R, V> {
+  /** Whether a record passes the filters and search the source does not answer. */
+  matches: (record: R) => boolean;
+  view: (record: R) => V;
+  /** The most items one request reads (its page and its count together). */
+  maxRead: number;
+  /** The most records an export answers. */
+  maxExport: number;
+  /** The refusal of a listing that would read more than `max` items. */
+  tooBroad: (max: number) => Error;
+  /** The refusal of an export of more than `max` records. */
+  tooLarge: (max: number) => Error;
+}
+
+/** A page as the API answers it (the SDKs' Page and Pagination). */
+export interface ListingPage<V> {
+  entities: V[];
+  pagination: { limit: number; offset: number; total?: number };
+}
+
+/** The largest Query page a listing asks for while its filters skip items. */
+const maxPageItems = 1_000;
+
+/**
+ * The first `wanted` records of the source that pass `matches`, in order (all of them when
+ * `wanted` is Infinity), reading at most `max` items (else `refuse`). Each Query asks for what is
+ * still wanted; once records were skipped, for as many as were read so far (doubling), up to
+ * maxPageItems.
+ */
+async function collect<R>(
+  source: ListingSource<R>,
+  ascending: boolean,
+  matches: (record: R) => boolean,
+  wanted: number,
+  max: number,
+  refuse: () => Error,
+): Promise<R[]> {
+  const found: R[] = [];
+  let read = 0;
+  let start: Cursor | undefined;
+  do {
+    const missing = wanted - found.length;
+    const size = Math.min(maxPageItems, Math.max(Number.isFinite(missing) ? missing : maxPageItems, read), max + 1 - read);
+    const page = await source.readPage({ limit: size, ascending, ...(start ? { start } : {}) });
+    read += page.read;
+    start = page.next;
+    for (const record of page.records) {
+      if (found.length < wanted && matches(record)) found.push(record);
+    }
+    if (read > max && found.length < wanted && start) throw refuse();
+  } while (found.length < wanted && start);
+  return found;
+}
+
+/** Answers a listing query with a plan (see above). */
+export async function listPage<R, V, F extends string, Field extends string>(
+  plan: ListingPlan<R>,
+  query: ListQuery<F, Field>,
+  rules: ListingRules<R, V>,
+): Promise<ListingPage<V>> {
+  const ascending = query.order[0]?.ascending ?? false;
+  const tooBroad = () => rules.tooBroad(rules.maxRead);
+  if (query.export) {
+    const all = await collect(plan.source, ascending, rules.matches, Number.POSITIVE_INFINITY, rules.maxExport, () =>
+      rules.tooLarge(rules.maxExport),
+    );
+    return {
+      entities: all.map(rules.view),
+      pagination: { limit: all.length, offset: 0, ...(query.total ? { total: all.length } : {}) },
+    };
+  }
+  const counted = query.total && plan.count ? await plan.count() : undefined;
+  const countByReading = query.total && counted === undefined;
+  const end = query.offset + query.limit;
+  let records: R[] = [];
+  let total = counted;
+  if (plan.exact && !countByReading) {
+    if (query.limit > 0) {
+      const start = query.offset > 0 ? await plan.source.skip(query.offset, ascending) : undefined;
+      if (query.offset === 0 || start !== undefined) {
+        records = (await plan.source.readPage({ limit: query.limit, ascending, ...(start ? { start } : {}) })).records;
+      }
+    }
+  } else if (query.limit > 0 || countByReading) {
+    const matches = await collect(
+      plan.source,
+      ascending,
+      rules.matches,
+      countByReading ? Number.POSITIVE_INFINITY : end,
+      rules.maxRead,
+      tooBroad,
+    );
+    records = matches.slice(query.offset, end);
+    if (countByReading) total = matches.length;
+  }
+  return {
+    entities: records.map(rules.view),
+    pagination: { limit: query.limit, offset: query.offset, ...(query.total && total !== undefined ? { total } : {}) },
+  };
+}
