@@ -24,6 +24,7 @@ import {
   type StreamConsumer,
   streamConsumers,
 } from '../shared/routes.ts';
+import { withDnsSettings } from './dns.ts';
 import { addWebAcl, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
@@ -95,7 +96,8 @@ export class RegistrarStack extends Stack {
   /** A function of the stack, with the table access, environment and secrets it declares. */
   private addFunction(id: string, declaration: FunctionDeclaration): RegistrarFunction {
     const fn = new RegistrarFunction(this, id, {
-      declaration,
+      // The DNS provider's settings for the functions that push zones (infra/dns.ts).
+      declaration: withDnsSettings(this.stage, declaration),
       table: this.table,
       secrets: this.secrets,
       stage: this.stage,
