@@ -139,7 +139,7 @@ async function start(options: StartOptions, running: Running): Promise<void> {
     });
   }
   console.log(
-    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}; ${dns.line}). ` +
+    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${dns.line}; ${seeded}). ` +
       `Try: curl -H 'Authorization: ApiKey demo-key' ${server.url}/v2/providers/REGISTRY/sidn/info  (API docs: ${server.url}/docs)`,
   );
 }
