@@ -24,7 +24,7 @@ import {
   type StreamConsumer,
   streamConsumers,
 } from '../shared/routes.ts';
-import { withDnsSettings } from './dns.ts';
+import { grantRoute53, withDnsSettings } from './dns.ts';
 import { addWebAcl, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
@@ -103,6 +103,8 @@ export class RegistrarStack extends Stack {
       stage: this.stage,
       sharedEnvironment: this.sharedEnvironment,
     });
+    // Route 53's calls and DNSSEC key for the functions that push zones, on a Route 53 stage (infra/dns.ts).
+    grantRoute53(fn, this.stage, declaration);
     this.functions.set(id, fn);
     return fn;
   }
