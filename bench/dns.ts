@@ -37,10 +37,14 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
     // 1. A write of one record of demo-shop.nl, then polling DNS every 2 ms until it answers the new value.
     const zone = await getZone('demo-shop.nl');
     if (!zone) throw new Error('demo-shop.nl is not in the table');
-    const samples: number[] = [];
+    // putZone answers after it has deleted the zone's previous records, which comes after the switch
+    // to the new ones (the change the stream carries): timed from its answer and from its start.
+    const fromAnswer: number[] = [];
+    const fromStart: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const address = `198.51.100.${(i % 250) + 1}`;
       const records = [...zone.records, { name: 'bench.##DOMAIN##', type: 'A' as const, content: address, ttl: 60 }];
+      const started = performance.now();
       await putZone({ ...zone, records, updatedDate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
       const answered = performance.now();
       for (;;) {
@@ -49,20 +53,17 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
         if (performance.now() - answered > 30_000) throw new Error('the change did not reach DNS within 30 s');
         await new Promise((r) => setTimeout(r, 2));
       }
-      samples.push(performance.now() - answered);
+      fromAnswer.push(performance.now() - answered);
+      fromStart.push(performance.now() - started);
     }
-    samples.sort((a, b) => a - b);
+    const row = (what: string, samples: number[]) => {
+      const s = [...samples].sort((a, b) => a - b);
+      return [what, percentile(s, 50).toFixed(0), percentile(s, 99).toFixed(0), (s.at(-1) ?? 0).toFixed(0)];
+    };
     table(
-      `DNS: from a zone write's answer to the record answering on DNS (stream polled every 250 ms as Lambda does, ${rounds} writes)`,
-      ['path', 'p50 ms', 'p99 ms', 'max ms'],
-      [
-        [
-          'putZone -> stream -> zone-sync -> PowerDNS -> dig',
-          samples[Math.floor(samples.length / 2)]?.toFixed(0) ?? '',
-          percentile(samples, 99).toFixed(0),
-          (samples.at(-1) ?? 0).toFixed(0),
-        ],
-      ],
+      `DNS: a zone write to the changed record answering on DNS (stream polled every 250 ms as Lambda does, ${rounds} writes)`,
+      ['from', 'p50 ms', 'p99 ms', 'max ms'],
+      [row("the write's answer", fromAnswer), row("the write's start (the whole write included)", fromStart)],
     );
 
     // 2. A 10,000-record zone: the sync of a new zone as a whole, and the PATCH on its own.
