@@ -5,7 +5,7 @@
  *      stream and the zone-sync consumer as `npm start` runs them (p50, p99 over the rounds);
  *   2. records per second pushed for a 10,000-record zone: the whole sync (read from the table,
  *      plan, PATCH) and the PATCH alone.
- * Run on its own: `DYNAMODB_ENDPOINT=http://127.0.0.1:8000 npx tsx bench/dns.ts` (a fresh table).
+ * Run on its own: `npx tsx bench/dns.ts` (a DynamoDB Local of its own, or DYNAMODB_ENDPOINT's, with a fresh table).
  */
 import { randomUUID } from 'node:crypto';
 import { promises as dns } from 'node:dns';
@@ -108,6 +108,10 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.env.AWS_REGION ??= 'eu-west-1';
   process.env.TABLE_NAME = `bench-dns-${randomUUID()}`;
+  // A DynamoDB Local of its own (in memory) unless DYNAMODB_ENDPOINT names one, as `npm run bench` does.
+  const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
+  const own = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal();
+  if (own) process.env.DYNAMODB_ENDPOINT = own.endpoint;
   const { ensureTable } = await import('../infra/local/ensure-table.ts');
   const { demoDataFile, loadDataset, readDatasetFile } = await import('../infra/dataset.ts');
   await ensureTable(process.env.TABLE_NAME);
@@ -116,5 +120,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.log(`\n### ${title}\n`);
     for (const r of [head, ...rows]) console.log(`| ${r.join(' | ')} |`);
   };
-  await measureDns(print);
+  try {
+    await measureDns(print);
+  } finally {
+    await own?.stop();
+  }
 }
