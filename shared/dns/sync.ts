@@ -105,7 +105,12 @@ async function syncOnce(
     }
     let ds = served.ds;
     if (served.dnssec !== zone.dnssec) ds = await provider.setDnssec(domainName, zone.dnssec);
-    const changes = plan(desiredRecordSets(zone), served.recordSets);
+    const desired = desiredRecordSets(zone);
+    const changes = plan(desired, served.recordSets);
+    // A change always carries the zone's SOA: its serial is the zone's (a provider that moves serials
+    // on every change, as PowerDNS's SOA-EDIT-API does, would otherwise serve one the view does not show).
+    const soa = desired.find((set) => set.type === 'SOA');
+    if (changes.length > 0 && soa && !changes.some((c) => c.recordSet.type === 'SOA')) changes.push({ action: 'upsert', recordSet: soa });
     if (changes.length > 0) {
       const handle = await provider.applyChanges(domainName, changes);
       if (!(await servedSoon(provider, handle, options.waitMs ?? 5000))) {
