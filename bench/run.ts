@@ -10,6 +10,7 @@
  *   5. cold start: bundle size and import time of every function vs the document client alone.
  *   6. another customer's object vs a missing one: the medians of each object route, side by side.
  *   7. ACME: the renew request to a downloadable certificate against Pebble (bench/acme.ts).
+ *   8. DNS: from a zone write to its answer on DNS (p50, p99), and records per second pushed (bench/dns.ts).
  * Every figure is printed next to its budget; figures over budget are marked. Exit code 0 either
  * way (the round-trip budgets are enforced by the test suite, test/round-trips.test.ts).
  */
@@ -527,6 +528,10 @@ try {
   console.log(
     `Deployed provider-info bundle in a fresh process with environment credentials only, against DynamoDB Local: HTTP ${answer.statusCode} ${mark(answer.statusCode === 200)}`,
   );
+
+  // 7. DNS: a zone write to its answer on DNS, and records per second pushed (bench/dns.ts).
+  const { measureDns } = await import('./dns.ts');
+  await measureDns(table);
 } finally {
   rmSync(outDir, { recursive: true, force: true });
   await dynamo.stop();

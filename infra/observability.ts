@@ -8,6 +8,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { dnsMetricNames } from '../shared/dns/dns-metrics.ts';
 import { metricNames, metricNamespace, serviceName } from '../shared/metrics.ts';
 import { jobs, routes } from '../shared/routes.ts';
 
@@ -44,6 +45,7 @@ export class Observability extends Construct {
     this.addThrottleAlarms(props.table);
     this.addJobAlarms(props.functions);
     this.addStreamFailureAlarms(props.streamFailureQueues ?? new Map());
+    this.addDnsRefusalAlarm();
     const rateAge = exchangeRateAge();
     this.addExchangeRateAlarm(rateAge);
     this.dashboard = this.buildDashboard(props, rateAge);
@@ -127,6 +129,23 @@ export class Observability extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     }
+  }
+
+  /** The DNS provider refused a zone push: that zone is not served as the table has it (docs/dns.md). */
+  private addDnsRefusalAlarm(): void {
+    this.alarm('DnsPushRefused', 'The DNS provider refused a zone push: GET .../zone of that zone says why (docs/dns.md).', {
+      metric: new cloudwatch.Metric({
+        namespace: metricNamespace,
+        metricName: dnsMetricNames.pushRefused,
+        dimensionsMap: { service: serviceName },
+        statistic: 'Sum',
+        period: fiveMinutes,
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
   }
 
   /** The newest ECB rate is too old, or the job reported nothing for two days. */

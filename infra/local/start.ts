@@ -170,7 +170,7 @@ async function start(options: StartOptions, running: Running): Promise<void> {
     });
   }
   console.log(
-    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}; ${dns.line}${upstream ? `; ${upstream}` : ''}). ` +
+    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${dns.line}; ${seeded}${upstream ? `; ${upstream}` : ''}). ` +
       `${await firstCall(server.url)}  (API docs: ${server.url}/docs)`,
   );
 }

@@ -10,7 +10,7 @@ import { recordSetKey } from './record-sets.ts';
  *   compared as sets) is replaced whole; deletions come first, so a name that changes from an
  *   address to a CNAME is free when the CNAME arrives.
  * - The provider's own DNSSEC sets (RRSIG, NSEC, NSEC3, NSEC3PARAM), which some providers list, are
- *   never touched.
+ *   never touched, nor the ACME challenge sets the certificate authority puts directly (`ownedElsewhere`).
  * - Values are compared as the provider gives them back: whitespace runs count as one space, and
  *   host names and hex are compared without regard to case (a provider may lower-case them);
  *   quoted strings (TXT, the value of CAA) keep their case.
@@ -18,6 +18,15 @@ import { recordSetKey } from './record-sets.ts';
 
 /** Record types a signing provider makes itself. */
 const providerTypes: ReadonlySet<string> = new Set(['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM']);
+
+/**
+ * Record sets another part of the service puts at the provider directly, which the table does not
+ * hold: the ACME dns-01 challenge sets (`_acme-challenge.<name>` TXT) of open certificate orders.
+ * The plan leaves them alone unless the zone itself holds a set of that name and type.
+ */
+export function ownedElsewhere(set: Pick<RecordSet, 'name' | 'type'>): boolean {
+  return set.type === 'TXT' && set.name.toLowerCase().startsWith('_acme-challenge.');
+}
 
 /** A value as compared: one space between words, case folded outside quoted strings. */
 export function comparableValue(value: string): string {
@@ -57,7 +66,7 @@ export function plan(desired: readonly RecordSet[], served: readonly RecordSet[]
   const have = new Map(served.filter((set) => !providerTypes.has(set.type)).map((set) => [recordSetKey(set), set]));
   const deletes: RecordSetChange[] = [];
   const upserts: RecordSetChange[] = [];
-  for (const [key, set] of have) if (!wanted.has(key)) deletes.push({ action: 'delete', recordSet: set });
+  for (const [key, set] of have) if (!wanted.has(key) && !ownedElsewhere(set)) deletes.push({ action: 'delete', recordSet: set });
   for (const [key, set] of wanted) {
     const current = have.get(key);
     if (!current || !sameRecordSet(set, current)) upserts.push({ action: 'upsert', recordSet: set });

@@ -3,10 +3,12 @@ import { dnsImplementations, integrationSettings } from '../routes.ts';
 import { requiredSetting } from '../settings.ts';
 import { PowerDnsProvider } from './powerdns.ts';
 import type { DnsProvider } from './provider.ts';
+import { Route53Provider } from './route53.ts';
 
 /**
  * The DNS provider the stage chose (`DNS_PROVIDER`): `powerdns` (settings `POWERDNS_API_URL`,
- * `POWERDNS_SERVER_ID`, default `localhost`, and the secret `POWERDNS_API_KEY`) or `route53`.
+ * `POWERDNS_SERVER_ID`, default `localhost`, and the secret `POWERDNS_API_KEY`) or `route53`
+ * (settings `ROUTE53_DELEGATION_SET_ID` and `ROUTE53_KSK_KMS_KEY_ARN`, both optional).
  * Read when the function starts; a function that serves zones and is started without it, or
  * without the provider's settings, refuses to start. `sandbox` means that no DNS server serves
  * the zones: there is no provider, and nothing is pushed.
@@ -31,7 +33,10 @@ export function dnsProvider(): DnsProvider | undefined {
         serverId: process.env.POWERDNS_SERVER_ID || 'localhost',
       });
     } else {
-      throw new Error(`No DNS provider '${chosen}' in this build`);
+      provider = new Route53Provider({
+        ...(process.env.ROUTE53_DELEGATION_SET_ID ? { delegationSetId: process.env.ROUTE53_DELEGATION_SET_ID } : {}),
+        ...(process.env.ROUTE53_KSK_KMS_KEY_ARN ? { kskKmsKeyArn: process.env.ROUTE53_KSK_KMS_KEY_ARN } : {}),
+      });
     }
   }
   return provider;

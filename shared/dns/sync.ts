@@ -4,7 +4,7 @@ import { logger } from '../logger.ts';
 import { toWireTime } from '../time.ts';
 import { countDnsMetric, dnsMetricNames } from './dns-metrics.ts';
 import { plan } from './plan.ts';
-import { absoluteName, DnsChangeRefused, type DnsProvider, DnsProviderUnavailable } from './provider.ts';
+import { absoluteName, type ChangeHandle, DnsChangeRefused, type DnsProvider, DnsProviderUnavailable } from './provider.ts';
 import { desiredRecordSets } from './record-sets.ts';
 import { zoneNameServers } from './zone.ts';
 
@@ -40,7 +40,22 @@ export type SyncOutcome =
   /** No managed zone, and nothing served: nothing to do. */
   | { kind: 'none' };
 
+/** The provider took the change but does not serve it yet: recorded (with the change) where it was seen; retried. */
+class NotServedYet extends DnsProviderUnavailable {}
+
+/** Whether the provider serves a change within `waitMs` (polled at growing intervals, from 250 ms). */
+async function servedSoon(provider: DnsProvider, handle: ChangeHandle, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
+    if (await provider.isServed(handle)) return true;
+    if (Date.now() + delay > deadline) return false;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
 export interface SyncOptions {
+  /** How long a push waits for the provider to serve its change (Route 53: INSYNC) before the retry takes over; 5 s. */
+  waitMs?: number;
   /** Compare with the provider even when the revision was pushed already (the reconcile job). */
   force?: boolean;
   now?: () => Date;
@@ -74,6 +89,12 @@ async function syncOnce(
   const zone = await withRecords(head);
   const base = { domainName, customer: zone.customer, provider: provider.name, revision };
   try {
+    // A change of this revision the provider took but did not serve yet: wait for it before anything else.
+    if (state?.pendingChange && state.failedRevision === revision) {
+      if (!(await provider.isServed({ zone: absoluteName(domainName), id: state.pendingChange }))) {
+        throw new NotServedYet(`${provider.name} has not served change ${state.pendingChange} yet`);
+      }
+    }
     let served = await provider.zone(domainName);
     let created = false;
     if (!served) {
@@ -84,12 +105,31 @@ async function syncOnce(
     }
     let ds = served.ds;
     if (served.dnssec !== zone.dnssec) ds = await provider.setDnssec(domainName, zone.dnssec);
-    const changes = plan(desiredRecordSets(zone), served.recordSets);
-    if (changes.length > 0) await provider.applyChanges(domainName, changes);
+    const desired = desiredRecordSets(zone);
+    const changes = plan(desired, served.recordSets);
+    // A change always carries the zone's SOA: its serial is the zone's (a provider that moves serials
+    // on every change, as PowerDNS's SOA-EDIT-API does, would otherwise serve one the view does not show).
+    const soa = desired.find((set) => set.type === 'SOA');
+    if (changes.length > 0 && soa && !changes.some((c) => c.recordSet.type === 'SOA')) changes.push({ action: 'upsert', recordSet: soa });
+    if (changes.length > 0) {
+      const handle = await provider.applyChanges(domainName, changes);
+      if (!(await servedSoon(provider, handle, options.waitMs ?? 5000))) {
+        const reason = `${provider.name} is applying the change (${handle.id}); it is not served yet`;
+        await recordZonePushFailed({
+          ...base,
+          status: 'pending',
+          reason,
+          now: toWireTime(clock()),
+          ...(handle.id ? { pendingChange: handle.id } : {}),
+        });
+        throw new NotServedYet(reason);
+      }
+    }
     const recorded = await recordZoneServed({ ...base, ds: zone.dnssec ? ds : [], now: toWireTime(clock()) });
     const outcome: SyncOutcome = { kind: 'served', revision, changes: changes.length, created };
     return recorded || options.force ? { outcome } : { outcome, overtaken: true };
   } catch (error) {
+    if (error instanceof NotServedYet) throw error;
     if (error instanceof DnsChangeRefused) {
       await recordZonePushFailed({ ...base, status: 'refused', reason: error.reason, now: toWireTime(clock()) });
       countDnsMetric(dnsMetricNames.pushRefused);

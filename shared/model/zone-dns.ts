@@ -34,5 +34,7 @@ export const ZoneDnsState = v.object({
   reason: v.optional(v.string()),
   failedRevision: v.optional(Count),
   failedSince: v.optional(WireTime),
+  /** A change the provider took but does not serve yet (Route 53 before INSYNC), for `failedRevision`. */
+  pendingChange: v.optional(v.string()),
 });
 export type ZoneDnsState = v.InferOutput<typeof ZoneDnsState>;

@@ -70,7 +70,7 @@ export function recordZoneServed(p: ZonePushed): Promise<boolean> {
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.zoneDnsByName(p.domainName),
-      UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds REMOVE reason, failedRevision, failedSince`,
+      UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds REMOVE reason, failedRevision, failedSince, pendingChange`,
       ConditionExpression: newerThanServed,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -92,6 +92,8 @@ export interface ZonePushFailed {
   status: 'pending' | 'refused';
   reason: string;
   now: string;
+  /** The provider's change that is not served yet, checked before the next push of the same revision. */
+  pendingChange?: string;
 }
 
 /**
@@ -103,7 +105,7 @@ export function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> {
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.zoneDnsByName(p.domainName),
-      UpdateExpression: `SET ${setIdentity}, #status = :status, reason = :reason, failedSince = if_not_exists(failedSince, :now), failedRevision = :revision`,
+      UpdateExpression: `SET ${setIdentity}, #status = :status, reason = :reason, failedSince = if_not_exists(failedSince, :now), failedRevision = :revision${p.pendingChange ? ', pendingChange = :change' : ' REMOVE pendingChange'}`,
       ConditionExpression: newerThanServed,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -112,6 +114,7 @@ export function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> {
         ':reason': p.reason,
         ':revision': p.revision,
         ':now': p.now,
+        ...(p.pendingChange ? { ':change': p.pendingChange } : {}),
       },
     }),
   );

@@ -1,0 +1,128 @@
+/**
+ * The DNS figures of `npm run bench` (docs/performance.md, docs/dns.md), against a PowerDNS started
+ * here and the table the bench uses (DYNAMODB_ENDPOINT and TABLE_NAME set, demo data loaded):
+ *   1. from a zone write's answer to the changed record answering on DNS, through the table's
+ *      stream and the zone-sync consumer as `npm start` runs them (p50, p99 over the rounds);
+ *   2. records per second pushed for a 10,000-record zone: the whole sync (read from the table,
+ *      plan, PATCH) and the PATCH alone.
+ * Run on its own: `npx tsx bench/dns.ts` (a DynamoDB Local of its own, or DYNAMODB_ENDPOINT's, with a fresh table).
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as dns } from 'node:dns';
+import { pathToFileURL } from 'node:url';
+
+type Table = (title: string, head: string[], rows: (string | number)[][]) => void;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+export async function measureDns(table: Table, rounds = 40): Promise<void> {
+  const { startPowerDns } = await import('../infra/local/powerdns.ts');
+  const pdns = await startPowerDns();
+  Object.assign(process.env, { DNS_PROVIDER: 'powerdns', POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey });
+  const { startStreamFeeder } = await import('../infra/local/streams.ts');
+  const { streamConsumers } = await import('../shared/routes.ts');
+  const { tableName } = await import('../shared/db/table.ts');
+  const { getZone } = await import('../shared/db/repositories/zones.ts');
+  const { putZone } = await import('../shared/db/repositories/zone-writes.ts');
+  const { PowerDnsProvider } = await import('../shared/dns/powerdns.ts');
+  const { syncZone } = await import('../shared/dns/sync.ts');
+  const feeder = await startStreamFeeder({ tableName: tableName(), consumers: streamConsumers, log: () => {} });
+  const resolver = new dns.Resolver({ timeout: 1000, tries: 1 });
+  resolver.setServers([`${pdns.dnsAddress}:${pdns.dnsPort}`]);
+  let stopped = false;
+  try {
+    await feeder.drain(120_000);
+    // 1. A write of one record of demo-shop.nl, then polling DNS every 2 ms until it answers the new value.
+    const zone = await getZone('demo-shop.nl');
+    if (!zone) throw new Error('demo-shop.nl is not in the table');
+    // putZone answers after it has deleted the zone's previous records, which comes after the switch
+    // to the new ones (the change the stream carries): timed from its answer and from its start.
+    const fromAnswer: number[] = [];
+    const fromStart: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const address = `198.51.100.${(i % 250) + 1}`;
+      const records = [...zone.records, { name: 'bench.##DOMAIN##', type: 'A' as const, content: address, ttl: 60 }];
+      const started = performance.now();
+      await putZone({ ...zone, records, updatedDate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+      const answered = performance.now();
+      for (;;) {
+        const got: string[] = await resolver.resolve4('bench.demo-shop.nl').catch(() => []);
+        if (got.includes(address)) break;
+        if (performance.now() - answered > 30_000) throw new Error('the change did not reach DNS within 30 s');
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      fromAnswer.push(performance.now() - answered);
+      fromStart.push(performance.now() - started);
+    }
+    const row = (what: string, samples: number[]) => {
+      const s = [...samples].sort((a, b) => a - b);
+      return [what, percentile(s, 50).toFixed(0), percentile(s, 99).toFixed(0), (s.at(-1) ?? 0).toFixed(0)];
+    };
+    table(
+      `DNS: a zone write to the changed record answering on DNS (stream polled every 250 ms as Lambda does, ${rounds} writes)`,
+      ['from', 'p50 ms', 'p99 ms', 'max ms'],
+      [row("the write's answer", fromAnswer), row("the write's start (the whole write included)", fromStart)],
+    );
+
+    // 2. A 10,000-record zone: the sync of a new zone as a whole, and the PATCH on its own.
+    await feeder.stop();
+    stopped = true;
+    const name = `bench-${randomUUID().slice(0, 8)}.nl`;
+    const big = Array.from({ length: 10_000 }, (_, i) => ({
+      name: `h${i}.${name}`,
+      type: 'A' as const,
+      content: `10.0.${i >> 8}.${i & 255}`,
+      ttl: 300,
+    }));
+    await putZone({ ...zone, id: 99_999, domainName: name, records: big, dcvRecords: [] });
+    const provider = new PowerDnsProvider({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey });
+    let start = performance.now();
+    await syncZone(provider, name);
+    const syncMs = performance.now() - start;
+    const other = `patch-${name}`;
+    await provider.createZone(other, { nameServers: ['ns1.registrar-sandbox.example.'], dnssec: false });
+    const changes = big.map((r) => ({
+      action: 'upsert' as const,
+      recordSet: { name: `${r.name.replace(name, other)}.`, type: 'A', ttl: 300, values: [r.content] },
+    }));
+    start = performance.now();
+    await provider.applyChanges(other, changes);
+    const patchMs = performance.now() - start;
+    table(
+      'DNS: records pushed per second, a 10,000-record zone',
+      ['what', 'ms', 'records/s'],
+      [
+        ['sync of the new zone (read 10,000 records, plan, create, PATCH)', syncMs.toFixed(0), (10_000 / (syncMs / 1000)).toFixed(0)],
+        ['PATCH of 10,000 record sets alone', patchMs.toFixed(0), (10_000 / (patchMs / 1000)).toFixed(0)],
+      ],
+    );
+  } finally {
+    if (!stopped) await feeder.stop();
+    await pdns.stop();
+    for (const v of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY']) delete process.env[v];
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.env.AWS_REGION ??= 'eu-west-1';
+  process.env.TABLE_NAME = `bench-dns-${randomUUID()}`;
+  // A DynamoDB Local of its own (in memory) unless DYNAMODB_ENDPOINT names one, as `npm run bench` does.
+  const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
+  const own = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal();
+  if (own) process.env.DYNAMODB_ENDPOINT = own.endpoint;
+  const { ensureTable } = await import('../infra/local/ensure-table.ts');
+  const { demoDataFile, loadDataset, readDatasetFile } = await import('../infra/dataset.ts');
+  await ensureTable(process.env.TABLE_NAME);
+  await loadDataset(await readDatasetFile(demoDataFile));
+  const print: Table = (title, head, rows) => {
+    console.log(`\n### ${title}\n`);
+    for (const r of [head, ...rows]) console.log(`| ${r.join(' | ')} |`);
+  };
+  try {
+    await measureDns(print);
+  } finally {
+    await own?.stop();
+  }
+}

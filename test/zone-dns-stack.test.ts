@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RegistrarStack } from '../infra/stack.ts';
+import { dnsFromEnvironment, type Stage, stages } from '../infra/stages.ts';
+import type { DnsImplementation } from '../shared/routes.ts';
+
+// The stack synthesizes with each DNS provider (`DNS_PROVIDER` at synth), cdk-nag clean, and
+// hands the zone-pushing functions what their provider needs and nothing of the others.
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  delete process.env.POWERDNS_API_URL;
+  delete process.env.ROUTE53_DELEGATION_SET_ID;
+});
+
+function synth(dns: DnsImplementation) {
+  const folder = mkdtempSync(join(tmpdir(), `nag-dns-${dns}-`));
+  folders.push(folder);
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: folder });
+  const base = stages.sandbox as Stage;
+  const stack = new RegistrarStack(app, `Dns${dns}`, { stage: { ...base, integrations: { ...base.integrations, dns } } });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  const template = Template.fromStack(stack);
+  const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
+  const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
+  const variables = (id: string) => {
+    const fn = stack.functions.get(id);
+    return template.toJSON().Resources[stack.getLogicalId(fn?.node.defaultChild as never)].Properties.Environment.Variables;
+  };
+  return { template, violations: nag.violations, variables };
+}
+
+describe('the stack with each DNS provider', () => {
+  it('reads DNS_PROVIDER at synth, sandbox when unset, and refuses one it does not know', () => {
+    expect(dnsFromEnvironment(undefined)).toBe('sandbox');
+    expect(dnsFromEnvironment('route53')).toBe('route53');
+    expect(() => dnsFromEnvironment('bind')).toThrow("DNS_PROVIDER is 'bind'; this build knows only: sandbox, powerdns, route53");
+  });
+
+  it('powerdns: the API URL and the key secret go to the zone sync and the reconcile job; cdk-nag clean', () => {
+    process.env.POWERDNS_API_URL = 'https://pdns.example.net:8081';
+    const { template, violations, variables } = synth('powerdns');
+    expect(violations).toEqual([]);
+    for (const id of ['zone-sync', 'zone-reconcile']) {
+      expect(variables(id)).toMatchObject({
+        DNS_PROVIDER: 'powerdns',
+        POWERDNS_API_URL: 'https://pdns.example.net:8081',
+        POWERDNS_SERVER_ID: 'localhost',
+        POWERDNS_API_KEY_ARN: { Ref: expect.stringMatching(/^SecretPOWERDNSAPIKEY/) },
+      });
+    }
+    expect(variables('zone')).toMatchObject({ DNS_PROVIDER: 'powerdns' });
+    expect(variables('zone').POWERDNS_API_KEY_ARN).toBeUndefined();
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    template.resourceCountIs('AWS::KMS::Key', 0);
+  }, 120_000);
+
+  it('route53: the Route 53 calls, a P-256 signing key for DNSSEC, no PowerDNS secret; cdk-nag clean', () => {
+    process.env.ROUTE53_DELEGATION_SET_ID = 'N0123456789ABCDEFGHIJ';
+    const { template, violations, variables } = synth('route53');
+    expect(violations).toEqual([]);
+    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    expect(variables('zone-sync')).toMatchObject({
+      DNS_PROVIDER: 'route53',
+      ROUTE53_DELEGATION_SET_ID: 'N0123456789ABCDEFGHIJ',
+      ROUTE53_KSK_KMS_KEY_ARN: { 'Fn::GetAtt': [expect.stringMatching(/^Route53DnssecKey/), 'Arn'] },
+    });
+    expect(variables('zone-sync').POWERDNS_API_KEY_ARN).toBeUndefined();
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: Match.arrayWith(['route53:ChangeResourceRecordSets', 'route53:GetChange']) }),
+        ]),
+      },
+    });
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  }, 120_000);
+
+  it('sandbox: no DNS provider settings, no key, no PowerDNS secret', () => {
+    const { template, violations, variables } = synth('sandbox');
+    expect(violations).toEqual([]);
+    expect(variables('zone-sync')).toMatchObject({ DNS_PROVIDER: 'sandbox' });
+    expect(variables('zone-sync').POWERDNS_API_URL).toBeUndefined();
+    template.resourceCountIs('AWS::KMS::Key', 0);
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  }, 120_000);
+});
