@@ -264,6 +264,9 @@ async function migrate(args: string[]): Promise<void> {
   console.log(
     `Table '${tableName()}': ${report.zonesInline} zones with inline records found, ${values['dry-run'] ? report.zonesInline : report.zonesMigrated} ${verb}.`,
   );
+  console.log(
+    `Providers not yet listed: ${report.providersUnlisted ?? 0}, ${values['dry-run'] ? (report.providersUnlisted ?? 0) : (report.providersListed ?? 0)} ${verb}.`,
+  );
 }
 
 /** Per command: its usage line (for --help) and what it runs. */

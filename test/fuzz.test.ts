@@ -429,6 +429,9 @@ describe('fuzzing every endpoint through the gateway', () => {
       (p: string) => `/v2/tlds/${p}/info`,
       (p: string) => `/v2/providers/${p}`,
       (p: string) => `/v2/providers/REGISTRY/${p}`,
+      (p: string) => `/v2/ssl/products/${p}`,
+      (p: string) => `/v2/exchangerates/${p}`,
+      (p: string) => `/v2/providers?q=${p}`,
     );
     await property(
       fc.tuple(shapes, pathSegment),
@@ -461,7 +464,9 @@ describe('fuzzing every endpoint through the gateway', () => {
           .replace('{domainName}', route.id === 'transfer' ? 'fuzz-1.com' : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{tld}', 'nl')
-          .replace('{certificateId}', String(certificate));
+          .replace('{certificateId}', String(certificate))
+          .replace('{product}', 'ssl_sectigo_dv')
+          .replace('{currency}', 'EUR');
         const post = route.method === 'POST';
         const body = post ? JSON.stringify(route.id === 'renew' ? renewDvBase : route.id === 'transfer' ? transferBase : {}) : undefined;
         // A transfer or renewal whose (last) `quote` is true changes nothing; other writes may succeed (then they wrote).
@@ -506,7 +511,9 @@ describe('fuzzing every endpoint through the gateway', () => {
           .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{tld}', 'com')
-          .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]));
+          .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]))
+          .replace('{product}', 'ssl_digicert_ev')
+          .replace('{currency}', 'usd');
         const body =
           bodyChoice === 'transfer-base'
             ? JSON.stringify(transferBase)
