@@ -291,6 +291,11 @@ function expectMutationAnswer(res: LocalResponse, body: string, m: Mutation, bas
     expect(res.status, res.body).toBe(400);
     expect(parse(res), res.body).toMatchObject({ type: 'UnrecognizedPropertyException', property: fieldPath([...m.parent, m.key]) });
   }
+  if (m.kind === 'duplicate') {
+    // A key given twice in one object is refused, whatever its values (shared/http/json-keys.ts).
+    expect(res.status, body.slice(0, 300)).toBe(400);
+    expect(answer.type, res.body).toBe('InvalidMessage');
+  }
   if (m.kind === 'wrongType') {
     expect(res.status, `${fieldPath(m.path)} = ${m.raw.slice(0, 100)}`).toBe(400);
     expect(answer.type, `${fieldPath(m.path)} = ${m.raw.slice(0, 100)}: ${res.body.slice(0, 300)}`).toBe('ConstraintViolationException');
