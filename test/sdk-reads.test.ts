@@ -1,8 +1,13 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { migrateTable } from '../infra/migrate.ts';
+import { db } from '../shared/db/client.ts';
 import { putItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { getProvider } from '../shared/db/repositories/providers.ts';
+import { listRates, putRates } from '../shared/db/repositories/rates.ts';
+import { tableName } from '../shared/db/table.ts';
+import { forgetCachedRates } from '../shared/pricing/rates.ts';
 import { call, otherKey } from './support/api.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -188,5 +193,20 @@ describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
     const bad = await call('GET', '/v2/exchangerates/GBP');
     expect(bad.status).toBe(400);
     expect(bad.body.violations).toEqual([{ field: 'currency', message: 'must be EUR or USD', value: 'GBP' }]);
+  });
+
+  it('answers 404 while no rates are stored', async () => {
+    const stored = await listRates('EUR');
+    for (const rates of stored) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.rate(rates.base, rates.date) }));
+    forgetCachedRates();
+    try {
+      const res = await call('GET', '/v2/exchangerates/EUR');
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'ExchangeRates', identifier: 'EUR' });
+    } finally {
+      for (const rates of stored) await putRates(rates);
+      forgetCachedRates();
+    }
+    expect((await call('GET', '/v2/exchangerates/EUR')).status).toBe(200);
   });
 });
