@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type LocalRequest, type LocalResponse } from '../infra/local/gateway.ts';
 import { jsonDepthExceeds } from '../shared/http/json-depth.ts';
+import { duplicateKey } from '../shared/http/json-keys.ts';
 import { maxBodyBytes, maxBodyDepth } from '../shared/http/pipeline.ts';
 import { methodsOf, routes } from '../shared/routes.ts';
 import { testCertificate } from './support/certificates.ts';
@@ -278,6 +279,11 @@ function expectMutationAnswer(res: LocalResponse, body: string, m: Mutation, bas
       type: 'InvalidMessage',
       message: `The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`,
     });
+    return;
+  }
+  if (answer.type === 'InvalidMessage' && /^The request body gives the key .* more than once in one object\.$/.test(answer.message)) {
+    // A key given twice in one object is refused before the body is validated (shared/http/json-keys.ts).
+    expect(duplicateKey(body), body.slice(0, 300)).toBeDefined();
     return;
   }
   if (answer.type === 'InvalidMessage' && answer.message === 'Forbidden key in JSON body.') {
