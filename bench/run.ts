@@ -516,6 +516,24 @@ try {
     `\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`,
   );
 
+  // What the JSON body parser of the POST functions adds to their import (bench/json-parser-cost.ts).
+  const { jsonParserImportCost } = await import('./json-parser-cost.ts');
+  const parserCost = await jsonParserImportCost(outDir, runs);
+  table(
+    `JSON body parser: the baseline (document client) with @middy/http-json-body-parser beside it, as transfer, renew and resend hold it (its @middy/util loads node:http at import); fresh node per import, median of ${runs} rounds`,
+    ['bundle', 'import ms', 'vs baseline', 'added ms', 'added KB'],
+    [
+      ['baseline: document client only', ms(parserCost.baselineMs), '1.00x', '', ''],
+      [
+        'baseline + @middy/http-json-body-parser',
+        ms(parserCost.withParserMs),
+        `${parserCost.ratio.toFixed(2)}x`,
+        ms(parserCost.addedMs),
+        kb(parserCost.addedBytes),
+      ],
+    ],
+  );
+
   // The trimmed bundle still finds its credentials (environment only) and signs its requests.
   const providerBundle = join(outDir, 'provider-info', 'index.mjs');
   const event = apiEvent({

@@ -272,6 +272,9 @@ async function migrate(args: string[]): Promise<void> {
   console.log(
     `Table '${tableName()}': ${report.zonesInline} zones with inline records found, ${values['dry-run'] ? report.zonesInline : report.zonesMigrated} ${verb}.`,
   );
+  console.log(
+    `Providers not yet listed: ${report.providersUnlisted ?? 0}, ${values['dry-run'] ? (report.providersUnlisted ?? 0) : (report.providersListed ?? 0)} ${verb}.`,
+  );
 }
 
 /** Checks a dataset file and names every error with its path; exit code 1 when it has any. */

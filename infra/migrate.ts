@@ -1,10 +1,12 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/db/client.ts';
-import { toItem } from '../shared/db/items.ts';
+import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
+import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
+import { ProviderRecord } from '../shared/model/provider.ts';
 import { forEachLimited } from './dataset.ts';
 import { scanTable } from './export.ts';
 
@@ -22,6 +24,8 @@ import { scanTable } from './export.ts';
  *   with the product (`PRODUCT#<product>#PRICE#...`), so that a transfer or renewal reads only its
  *   product's entries: each moved in one transaction (the new item put, the old one deleted only
  *   if unchanged). A price-list read during the migration may list a moving entry twice.
+ * - Providers written before they were listed per kind (gsi1) are written again as they are, now
+ *   with their listing keys (with their extension index, as the dataset loader writes them).
  */
 
 /** What a migration found and did. */
@@ -30,6 +34,9 @@ export interface MigrationReport {
   zonesMigrated: number;
   pricesOldKeys: number;
   pricesMigrated: number;
+  /** Providers written before they were listed per kind in gsi1 (GET /v2/providers lists them once migrated). */
+  providersUnlisted?: number;
+  providersListed?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -64,8 +71,20 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const items = await scanTable();
   const legacy = items.filter((item) => item.entity === zoneEntity && item.generation === undefined);
   const prices = items.filter(oldPriceKey);
-  const report: MigrationReport = { zonesInline: legacy.length, zonesMigrated: 0, pricesOldKeys: prices.length, pricesMigrated: 0 };
+  const unlisted = items.filter((item) => item.entity === 'provider' && item.gsi1pk === undefined);
+  const report: MigrationReport = {
+    zonesInline: legacy.length,
+    zonesMigrated: 0,
+    pricesOldKeys: prices.length,
+    pricesMigrated: 0,
+    providersUnlisted: unlisted.length,
+    providersListed: 0,
+  };
   if (options.dryRun) return report;
+  for (const item of unlisted) {
+    await putProvider(parseItem(ProviderRecord, 'provider', item));
+    report.providersListed = (report.providersListed ?? 0) + 1;
+  }
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);
     report.pricesMigrated++;

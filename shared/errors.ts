@@ -96,13 +96,11 @@ export class ObjectStatusProhibitsOperation extends AppError {
 }
 
 export class BillableAcknowledgmentNeeded extends AppError {
-  constructor(quote: unknown) {
-    super(
-      'BillableAcknowledgmentNeededException',
-      400,
-      'This request has charges that need acknowledgment: send the quoted billables back in `billables`.',
-      { quote },
-    );
+  constructor(
+    quote: unknown,
+    message = 'This request has charges that need acknowledgment: send the quoted billables back in `billables`.',
+  ) {
+    super('BillableAcknowledgmentNeededException', 400, message, { quote });
   }
 }
 

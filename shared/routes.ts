@@ -238,6 +238,50 @@ export const routes: readonly Route[] = [
     table: { actions: ['Query'], only: ['certificate'] },
     summary: 'A certificate of the caller as a file: CRT, CA, CA_BUNDLE, PKCS7, CSR, or all of them in a ZIP (the default).',
   },
+  {
+    // The PHP SDK's transferInfo($domain) without a process id: the caller's latest transfer of the name.
+    id: 'transfer-latest',
+    method: 'GET',
+    path: '/v2/domains/{domainName}/transfer',
+    dir: 'transfer-latest',
+    // The name's process listing of the caller (newest first), then its processes (BatchGet).
+    table: { actions: ['Query', 'BatchGetItem'], only: ['processIdentifier', 'process'] },
+    summary: "The caller's latest transfer of a domain name: status, dates, the losing registrar and the log.",
+  },
+  {
+    id: 'providers',
+    method: 'GET',
+    path: '/v2/providers',
+    dir: 'providers',
+    // The registries, listed by kind in gsi1.
+    table: { actions: ['Query'], index: true },
+    summary: 'The registries and the TLDs each serves, a page at a time (limit, offset, q, order, total).',
+  },
+  {
+    id: 'ssl-products',
+    method: 'GET',
+    path: '/v2/ssl/products',
+    dir: 'ssl-products',
+    // The catalogue's partition (one Query) and the authorities' brands (one BatchGet).
+    table: { actions: ['Query', 'BatchGetItem'], only: ['certificateProduct', 'certificateAuthority'] },
+    summary: 'The SSL product catalogue, a page at a time (limit, offset, q, order, total).',
+  },
+  {
+    id: 'ssl-product',
+    method: 'GET',
+    path: '/v2/ssl/products/{product}',
+    dir: 'ssl-product',
+    table: { actions: ['GetItem'], only: ['certificateProduct', 'certificateAuthority'] },
+    summary: 'One SSL product: brand, validation and certificate type, periods, renewal window, the fields it uses.',
+  },
+  {
+    id: 'exchange-rates-info',
+    method: 'GET',
+    path: '/v2/exchangerates/{currency}',
+    dir: 'exchange-rates-info',
+    table: { actions: ['Query'], only: ['rates'] },
+    summary: 'What one EUR or USD buys of each other currency, at the latest stored ECB reference rates.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -401,4 +401,30 @@ describe("object-level authorization matrix: another customer's object answers l
       );
     }
   });
+
+  it("GET a name's latest transfer: another customer's transfer of the name (404 ObjectDoesNotExist)", async () => {
+    await sandboxDomain('their-latest-transfer.com');
+    const theirs = await transfer(
+      'their-latest-transfer.com',
+      { customer: 'other', registrant: 'other-registrant', authcode: 'TEST-CODE' },
+      { key: otherKey },
+    );
+    expect(theirs.status).toBe(202);
+    expectAlike(
+      await call('GET', '/v2/domains/their-latest-transfer.com/transfer'),
+      'their-latest-transfer.com',
+      await call('GET', '/v2/domains/no-latest-transfer.com/transfer'),
+      'no-latest-transfer.com',
+      404,
+      'ObjectDoesNotExist',
+    );
+  });
+  it('GET providers, SSL products and exchange rates: configuration, the same for every customer', async () => {
+    for (const path of ['/v2/providers', '/v2/ssl/products', '/v2/ssl/products/ssl_sectigo_ov', '/v2/exchangerates/USD']) {
+      const mine = await call('GET', path);
+      const theirs = await call('GET', path, { key: otherKey });
+      expect(mine.status).toBe(200);
+      expect(theirs.raw).toBe(mine.raw);
+    }
+  });
 });

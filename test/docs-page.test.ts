@@ -92,7 +92,12 @@ describe('GET /docs', () => {
       requested.push(request.url());
     });
     await page.goto(`${server.url}/docs`);
-    const operations = routes.flatMap((r) => methodsOf(r).map((m) => `${m} ${r.path}`));
+    // HEAD operations stay in the document (test/openapi.test.ts) but not on the page.
+    const operations = routes.flatMap((r) =>
+      methodsOf(r)
+        .filter((m) => m !== 'HEAD')
+        .map((m) => `${m} ${r.path}`),
+    );
     await page
       .locator('.opblock')
       .nth(operations.length - 1)
@@ -138,6 +143,32 @@ describe('GET /docs', () => {
 
     expect(requested.filter((url) => !url.startsWith(server.url) && !url.startsWith('data:'))).toEqual([]);
     expect(requested).toContain(`${server.url}/v2/providers/REGISTRY/sidn/info`);
+    await page.close();
+  });
+
+  it('sends a fresh Idempotency-Key with each "Try it out" request that changes something', async () => {
+    const page = await context.newPage();
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/resend')) keys.push(request.headers()['idempotency-key'] ?? '');
+    });
+    await page.goto(`${server.url}/docs`);
+    const op = page.locator('.opblock-post', { has: page.locator('[data-path="/v2/processes/{processId}/resend"]') });
+    await op.waitFor({ timeout: 15_000 });
+    await op.locator('.opblock-summary').click();
+    await op.locator('.try-out__btn').click();
+    const key = op.locator('tr[data-param-name="Idempotency-Key"] input');
+    expect(await key.inputValue()).toBe('');
+    await op.locator('tr[data-param-name="processId"] input').fill('501');
+    for (let i = 0; i < 2; i++) {
+      await op.locator('.execute').click();
+      await expect.poll(() => keys.length, { timeout: 10_000 }).toBe(i + 1);
+      await op.locator('.live-responses-table .response .response-col_status').first().waitFor({ timeout: 10_000 });
+      await op.locator('.btn-clear').click();
+    }
+    expect(keys).toHaveLength(2);
+    for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[0]).not.toBe(keys[1]);
     await page.close();
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type LocalRequest, type LocalResponse } from '../infra/local/gateway.ts';
 import { jsonDepthExceeds } from '../shared/http/json-depth.ts';
+import { duplicateKey } from '../shared/http/json-keys.ts';
 import { maxBodyBytes, maxBodyDepth } from '../shared/http/pipeline.ts';
 import { methodsOf, routes } from '../shared/routes.ts';
 import { testCertificate } from './support/certificates.ts';
@@ -281,6 +282,11 @@ function expectMutationAnswer(res: LocalResponse, body: string, m: Mutation, bas
     });
     return;
   }
+  if (answer.type === 'InvalidMessage' && /^The request body gives the key .* more than once in one object\.$/.test(answer.message)) {
+    // A key given twice in one object is refused before the body is validated (shared/http/json-keys.ts).
+    expect(duplicateKey(body), body.slice(0, 300)).toBeDefined();
+    return;
+  }
   if (answer.type === 'InvalidMessage' && answer.message === 'Forbidden key in JSON body.') {
     // The JSON parser refuses prototype keys anywhere in a body (`__proto__`, `constructor.prototype`).
     expect(body).toMatch(/"(?:__proto__|prototype)"\s*:/);
@@ -291,6 +297,16 @@ function expectMutationAnswer(res: LocalResponse, body: string, m: Mutation, bas
     if (Object.hasOwn(parent, m.key)) return; // a duplicate of a known key, not an unknown one
     expect(res.status, res.body).toBe(400);
     expect(parse(res), res.body).toMatchObject({ type: 'UnrecognizedPropertyException', property: fieldPath([...m.parent, m.key]) });
+  }
+  if (m.kind === 'duplicate') {
+    // A key given twice in one object is refused, whatever its values (shared/http/json-keys.ts);
+    // a "duplicate" of a field the base body leaves out is that field given once.
+    const parent = m.path.slice(0, -1).reduce<any>((node, k) => node?.[k], base);
+    const key = m.path[m.path.length - 1] as string | number;
+    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent) && Object.hasOwn(parent, key)) {
+      expect(res.status, body.slice(0, 300)).toBe(400);
+      expect(answer.type, res.body).toBe('InvalidMessage');
+    }
   }
   if (m.kind === 'wrongType') {
     expect(res.status, `${fieldPath(m.path)} = ${m.raw.slice(0, 100)}`).toBe(400);
@@ -430,6 +446,9 @@ describe('fuzzing every endpoint through the gateway', () => {
       (p: string) => `/v2/tlds/${p}/info`,
       (p: string) => `/v2/providers/${p}`,
       (p: string) => `/v2/providers/REGISTRY/${p}`,
+      (p: string) => `/v2/ssl/products/${p}`,
+      (p: string) => `/v2/exchangerates/${p}`,
+      (p: string) => `/v2/providers?q=${p}`,
     );
     await property(
       fc.tuple(shapes, pathSegment),
@@ -462,7 +481,9 @@ describe('fuzzing every endpoint through the gateway', () => {
           .replace('{domainName}', route.id === 'transfer' ? 'fuzz-1.com' : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{tld}', 'nl')
-          .replace('{certificateId}', String(certificate));
+          .replace('{certificateId}', String(certificate))
+          .replace('{product}', 'ssl_sectigo_dv')
+          .replace('{currency}', 'EUR');
         const post = route.method === 'POST';
         const body = post ? JSON.stringify(route.id === 'renew' ? renewDvBase : route.id === 'transfer' ? transferBase : {}) : undefined;
         // A transfer or renewal whose (last) `quote` is true changes nothing; other writes may succeed (then they wrote).
@@ -507,7 +528,9 @@ describe('fuzzing every endpoint through the gateway', () => {
           .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{tld}', 'com')
-          .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]));
+          .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]))
+          .replace('{product}', 'ssl_digicert_ev')
+          .replace('{currency}', 'usd');
         const body =
           bodyChoice === 'transfer-base'
             ? JSON.stringify(transferBase)

@@ -29,11 +29,16 @@ const getUrls: Record<string, string> = {
   'tld-info': '/v2/tlds/nl/info',
   provider: '/v2/providers/sidn',
   'provider-by-kind': '/v2/providers/REGISTRY/nominet',
+  providers: '/v2/providers?limit=2',
+  'ssl-products': '/v2/ssl/products',
+  'ssl-product': '/v2/ssl/products/ssl_sectigo_dv',
+  'exchange-rates-info': '/v2/exchangerates/USD',
 };
 
 /** The transfer info of a transfer started for the purpose (the demo data holds none). */
+let heads = 0;
 async function transferInfoUrl(): Promise<string> {
-  const name = `head-${process.pid}.com`;
+  const name = `head-${process.pid}-${++heads}.com`;
   await sandboxDomain(name);
   const started = await transfer(name, { ...demoBody, authcode: 'TEST-CODE' });
   return `/v2/domains/${name}/transfer/${started.headers['x-process-id']}`;
@@ -115,7 +120,12 @@ describe('HEAD on every GET route (contract section 1)', () => {
   it.each(routes.filter((r) => r.method === 'GET').map((r) => [r.id]))(
     'answers HEAD on %s with the GET status and headers, no body',
     async (id) => {
-      const url = id === 'transfer-info' ? await transferInfoUrl() : (getUrls[id] as string);
+      const url =
+        id === 'transfer-info'
+          ? await transferInfoUrl()
+          : id === 'transfer-latest'
+            ? (await transferInfoUrl()).replace(/\/\d+$/, '')
+            : (getUrls[id] as string);
       const get = await call('GET', url);
       const head = await call('HEAD', url);
       expect(get.status).toBe(200);
@@ -169,9 +179,11 @@ describe('HEAD on every GET route (contract section 1)', () => {
   it('lists HEAD in Allow beside GET, and refuses HEAD on a POST route with 405', async () => {
     const post = await call('POST', '/v2/providers/REGISTRY/sidn/info', { body: {} });
     expect(post.headers.allow).toBe('GET, HEAD');
-    const head = await call('HEAD', '/v2/domains/demo-shop.nl/transfer');
+    const head = await call('HEAD', '/v2/processes/501/resend');
     expect(head.status).toBe(405);
     expect(head.headers.allow).toBe('POST');
+    // A path with a GET and a POST route lists them all.
+    expect((await call('DELETE', '/v2/domains/demo-shop.nl/transfer')).headers.allow).toBe('POST, GET, HEAD');
     expect(methodsOf({ method: 'GET' })).toEqual(['GET', 'HEAD']);
   });
 });

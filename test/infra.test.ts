@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { type Stage, stages } from '../infra/stages.ts';
+import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table } from '../shared/db/table.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { authorizerCacheSeconds, jobs, methodsOf, routes, streamConsumers } from '../shared/routes.ts';
@@ -82,7 +83,8 @@ describe('CDK stack', () => {
       Type: 'TOKEN',
       IdentitySource: 'method.request.header.Authorization',
       AuthorizerResultTtlInSeconds: authorizerCacheSeconds,
-      IdentityValidationExpression: Match.stringLikeRegexp('ApiKey'),
+      // The scheme in any case (RFC 9110): the same pattern the local gateway applies.
+      IdentityValidationExpression: apiKeyHeaderPattern.source,
     });
   });
 

@@ -228,3 +228,131 @@ describe('POST /v2/processes/{processId}/resend: a certificate request with an E
     }
   });
 });
+
+describe("POST /v2/processes/{processId}/resend with a dcv list: the SDKs' resendDcv", () => {
+  /**
+   * A renewal of www.demo-shop.nl (and its free demo-shop.nl) in the caller's managed zone: by DNS
+   * (the records are added to the zone), or with demo-shop.nl by e-mail.
+   */
+  async function dnsRenewal(dcv?: unknown[]): Promise<number> {
+    const certificate = await testCertificate();
+    const res = await renew(certificate.id, { period: 12, csr: makeCsr({ cn: 'www.demo-shop.nl' }), ...(dcv ? { dcv } : {}) });
+    expect(res.status).toBe(202);
+    return Number(res.headers['x-process-id']);
+  }
+  const dcvOf = async (id: number) =>
+    (await call('GET', `/v2/processes/${id}/info`)).body.validations.dcv as { commonName: string; type: string; status: string }[];
+
+  it('changes the method of the named names and retries them; the others stay as they were', async () => {
+    const id = await dnsRenewal();
+    const before = await dcvOf(id);
+    const names = before.map((e) => e.commonName);
+    expect(names).toContain('demo-shop.nl');
+    const res = await resend(id, { body: { dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'hostmaster@demo-shop.nl' }] } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, status: 'RUNNING', resumeTypes: ['CANCEL', 'RESEND'] });
+    const info = (await call('GET', `/v2/processes/${id}/info`)).body;
+    const changed = info.validations.dcv.find((e: { commonName: string }) => e.commonName === 'demo-shop.nl');
+    expect(changed).toEqual({
+      commonName: 'demo-shop.nl',
+      type: 'EMAIL',
+      email: 'hostmaster@demo-shop.nl',
+      status: 'WAITING',
+      caaRecordStatus: expect.any(String),
+      ...(changed.riskStatus ? { riskStatus: 'WAITING' } : {}),
+    });
+    for (const other of before.filter((e) => e.commonName !== 'demo-shop.nl')) {
+      expect(info.validations.dcv.find((e: { commonName: string }) => e.commonName === other.commonName)).toEqual(other);
+    }
+    expect(info.notes).toEqual([
+      {
+        createdDate: res.body.updatedDate,
+        type: 'OUTGOING',
+        message: 'The DCV was retried for demo-shop.nl by EMAIL (to hostmaster@demo-shop.nl).',
+      },
+    ]);
+    const stored = (await getProcess(id, 'demo'))?.details as { dcvEmailResends: unknown };
+    expect(stored.dcvEmailResends).toEqual([{ date: res.body.updatedDate, commonNames: ['demo-shop.nl'] }]);
+    // Back to FILE: the file's instructions, waiting again.
+    const file = await resend(id, { body: { dcv: [{ commonName: 'demo-shop.nl', type: 'FILE' }] } });
+    expect(file.status).toBe(200);
+    expect((await dcvOf(id)).find((e) => e.commonName === 'demo-shop.nl')).toMatchObject({
+      type: 'FILE',
+      status: 'WAITING',
+      fileLocation: expect.stringMatching(/^http:\/\/demo-shop\.nl\/\.well-known\/pki-validation\/[0-9A-F]{32}\.txt$/),
+    });
+  });
+
+  it('refuses names not in the request, an EMAIL without an approver address, and a transfer, naming each entry; nothing is written', async () => {
+    const id = await dnsRenewal();
+    const before = await snapshotTable();
+    const res = await resend(id, {
+      body: {
+        dcv: [
+          { commonName: 'elsewhere.nl', type: 'DNS' },
+          { commonName: 'demo-shop.nl', type: 'EMAIL' },
+          { commonName: 'www.demo-shop.nl', type: 'EMAIL', email: 'someone@example.com' },
+        ],
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'ValidationError', message: 'The DCV entries cannot be changed.' });
+    expect(res.body.violations.map((v: { field: string }) => v.field)).toEqual(['dcv[0].commonName', 'dcv[1].email', 'dcv[2].email']);
+    const malformed = await resend(id, { body: { dcv: [{ commonName: 'demo-shop.nl', type: 'POST' }] } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ type: 'ConstraintViolationException', violations: [{ field: 'dcv[0].type' }] });
+    const { id: transferId } = await foaTransfer();
+    const afterTransfer = await snapshotTable();
+    const onTransfer = await resend(transferId, { body: { dcv: [{ commonName: 'demo-shop.nl', type: 'DNS' }] } });
+    expect(onTransfer.status).toBe(400);
+    expect(onTransfer.body.message).toBe(`Process ${transferId} (domain transfer) cannot retry a DCV.`);
+    expect(changedKeys(afterTransfer, await snapshotTable())).toEqual([]);
+    expect(changedKeys(before, afterTransfer).filter((k) => k.includes(`PROCESS#${id}`))).toEqual([]);
+  });
+
+  it('refuses a validated name, and a request that no longer runs', async () => {
+    const emailed = await dnsRenewal([{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }]);
+    // The DNS record in the managed zone is found; the e-mail is not answered yet.
+    await checkOpenRequests(new Date(Date.now() + 1000));
+    expect((await dcvOf(emailed)).find((e) => e.commonName === 'www.demo-shop.nl')?.status).toBe('VALIDATED');
+    const validated = await resend(emailed, { body: { dcv: [{ commonName: 'www.demo-shop.nl', type: 'FILE' }] } });
+    expect(validated.status).toBe(400);
+    expect(validated.body).toMatchObject({
+      type: 'ValidationError',
+      violations: [{ field: 'dcv[0].commonName', message: 'is validated already', value: 'www.demo-shop.nl' }],
+    });
+    const id = await dnsRenewal();
+    // Every record is found and the certificate issued.
+    await checkOpenRequests(new Date(Date.now() + 1000));
+    const done = await resend(id, { body: { dcv: [{ commonName: 'demo-shop.nl', type: 'DNS' }] } });
+    expect(done.status).toBe(400);
+    expect(done.body).toMatchObject({
+      type: 'ObjectStatusProhibitsOperation',
+      message: `Process ${id} cannot retry its DCV (it is COMPLETED).`,
+    });
+  });
+
+  it('racing the DCV check that records new findings: answers 503, writes nothing, and the findings stand', async () => {
+    const id = await dnsRenewal([{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }]);
+    const remove = beforeFirstCall(
+      (command, partitions) => command === 'UpdateItemCommand' && partitions.includes(`PROCESS#${id}`),
+      async () => {
+        await checkOpenRequests(new Date(Date.now() + 1000));
+      },
+    );
+    const before = await getProcess(id, 'demo');
+    let res: ApiResponse;
+    try {
+      res = await resend(id, { body: { dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl' }] } });
+    } finally {
+      remove();
+    }
+    const after = await getProcess(id, 'demo');
+    // The check recorded the DNS record it found in the managed zone.
+    expect(after?.updatedDate).not.toBe(before?.updatedDate);
+    expect(after?.status).toBe('RUNNING');
+    expect(res.status, res.raw).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect((after?.details as { dcvEmailResends?: unknown } | undefined)?.dcvEmailResends).toBeUndefined();
+  });
+});

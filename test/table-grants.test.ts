@@ -129,6 +129,17 @@ describe("each function's table use is what it declares", () => {
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
 
+    // The SDKs' reads of data held: a name's latest transfer, the providers, the SSL products, the rates.
+    await as('transfer-latest', () => call('GET', `/v2/domains/${waiting}/transfer`));
+    await as('transfer-latest', () => call('GET', '/v2/domains/never-transferred.com/transfer'));
+    await as('providers', () => call('GET', '/v2/providers?q=nl'));
+    await as('ssl-products', () => call('GET', '/v2/ssl/products?limit=2'));
+    await as('ssl-product', () => call('GET', '/v2/ssl/products/ssl_sectigo_ov'));
+    forgetCachedRates();
+    await as('exchange-rates-info', () => call('GET', '/v2/exchangerates/USD'));
+    const retried = await renew((await testCertificate()).id, { period: 12, csr });
+    const dcvChange = { dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl' }] };
+    await as('process-resend', () => call('POST', `/v2/processes/${retried.headers['x-process-id']}/resend`, { body: dcvChange }));
     forgetCatalogue();
     await as('certificate', () => call('GET', '/v2/ssl/certificates/1001'));
     await as('certificate', () => call('GET', '/v2/ssl/certificates/2001'));

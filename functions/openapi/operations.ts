@@ -1,6 +1,7 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
+import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
 import { docs as pricelist } from '../pricelist/openapi.ts';
 import { docs as process } from '../process/openapi.ts';
 import { docs as processCancel } from '../process-cancel/openapi.ts';
@@ -9,10 +10,14 @@ import { docs as processResend } from '../process-resend/openapi.ts';
 import { docs as processes } from '../processes/openapi.ts';
 import { docs as provider } from '../provider/openapi.ts';
 import { docs as providerInfo } from '../provider-info/openapi.ts';
+import { docs as providers } from '../providers/openapi.ts';
 import { docs as renew } from '../renew/openapi.ts';
+import { docs as sslProduct } from '../ssl-product/openapi.ts';
+import { docs as sslProducts } from '../ssl-products/openapi.ts';
 import { docs as tldInfo } from '../tld-info/openapi.ts';
 import { docs as transfer } from '../transfer/openapi.ts';
 import { docs as transferInfo } from '../transfer-info/openapi.ts';
+import { docs as transferLatest } from '../transfer-latest/openapi.ts';
 import { docs as zone } from '../zone/openapi.ts';
 import { docs as openapi } from './openapi.ts';
 
@@ -37,4 +42,9 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   openapi,
   certificate,
   'certificate-download': certificateDownload,
+  'transfer-latest': transferLatest,
+  providers,
+  'ssl-products': sslProducts,
+  'ssl-product': sslProduct,
+  'exchange-rates-info': exchangeRatesInfo,
 };

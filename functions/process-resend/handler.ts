@@ -7,5 +7,5 @@ import { ProcessResendRequest } from './schema.ts';
 /** POST /v2/processes/{processId}/resend: resends the FOA or DCV e-mail a process waits on; 200 with the process. */
 export const handler = endpoint(
   { route: 'process-resend', request: ProcessResendRequest, body: optionalJsonBody, idempotency: idempotency('resend') },
-  ({ input, principal }, commitWith) => resendProcess(input.path.processId, principal.customer, commitWith),
+  ({ input, principal }, commitWith) => resendProcess(input.path.processId, principal.customer, commitWith, input.body.dcv),
 );

@@ -1,9 +1,13 @@
 import * as v from 'valibot';
-import { bodyObject, PathId } from '../../shared/schemas/primitives.ts';
+import { DcvRequest } from '../../shared/certificates/renew-request.ts';
+import { bodyObject, listOf, PathId } from '../../shared/schemas/primitives.ts';
 
-/** POST /v2/processes/{processId}/resend: the process id; the body, when sent, is an empty object. */
+/**
+ * POST /v2/processes/{processId}/resend: the process id; the body may be left out or be `{}`, or
+ * carry the real API's resend-DCV list (`dcv: [{commonName, type, email?}]`, both SDKs' resendDcv).
+ */
 export const ProcessResendRequest = v.object({
   path: v.object({ processId: PathId }),
   query: v.object({}),
-  body: bodyObject({}),
+  body: bodyObject({ dcv: v.optional(listOf(DcvRequest, 250)) }),
 });

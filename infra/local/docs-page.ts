@@ -7,7 +7,9 @@ import { refusal } from './gateway.ts';
 /**
  * The API docs page of the local sandbox: Swagger UI (swagger-ui-dist, served from node_modules,
  * no CDN) rendering GET /v2/openapi.json, pre-authorised with the demo key so "Try it out" calls
- * the sandbox at once.
+ * the sandbox at once. The page shows the document without its HEAD operations (one beside every
+ * GET: they would double the list; the document keeps them), and "Try it out" sends a fresh
+ * Idempotency-Key with every request that changes something, unless one is typed in.
  */
 
 export const docsPath = '/docs';
@@ -40,19 +42,55 @@ const page = `<!DOCTYPE html>
 `;
 
 const init = `window.addEventListener('load', function () {
-  var ui = SwaggerUIBundle({
-    url: '/v2/openapi.json',
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    displayRequestDuration: true,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout',
-    onComplete: function () {
-      // The sandbox's demo key: "Try it out" works without typing it (Authorize shows it).
-      ui.preauthorizeApiKey('ApiKey', 'ApiKey ${demoKey}');
-    },
-  });
-  window.ui = ui;
+  // A fresh Idempotency-Key (UUID v4) for each "Try it out" request that changes something.
+  function uuid() {
+    if (window.crypto && typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();
+    var b = window.crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join('');
+    return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
+  }
+  fetch('/v2/openapi.json')
+    .then(function (response) { return response.json(); })
+    .then(function (spec) {
+      Object.keys(spec.paths).forEach(function (path) {
+        var item = spec.paths[path];
+        // HEAD answers beside every GET: the document keeps those operations, the page shows the GETs only.
+        delete item.head;
+        Object.keys(item).forEach(function (method) {
+          (item[method].parameters || []).forEach(function (parameter) {
+            // No fixed key prefilled: each request gets its own (below), unless one is typed in.
+            if (parameter.in === 'header' && parameter.name === 'Idempotency-Key') {
+              delete parameter.example;
+              delete parameter.examples;
+            }
+          });
+        });
+      });
+      var ui = SwaggerUIBundle({
+        spec: spec,
+        dom_id: '#swagger-ui',
+        deepLinking: true,
+        displayRequestDuration: true,
+        presets: [SwaggerUIBundle.presets.apis],
+        layout: 'BaseLayout',
+        requestInterceptor: function (request) {
+          var method = String(request.method || 'GET').toUpperCase();
+          if (method !== 'GET' && method !== 'HEAD') {
+            var headers = request.headers || (request.headers = {});
+            var given = Object.keys(headers).some(function (name) { return name.toLowerCase() === 'idempotency-key' && headers[name]; });
+            if (!given) headers['Idempotency-Key'] = uuid();
+          }
+          return request;
+        },
+        onComplete: function () {
+          // The sandbox's demo key: "Try it out" works without typing it (Authorize shows it).
+          ui.preauthorizeApiKey('ApiKey', 'ApiKey ${demoKey}');
+        },
+      });
+      window.ui = ui;
+    });
 });
 `;
 

@@ -13,11 +13,13 @@ export function sameHash(a: string, b: string): boolean {
 }
 
 /**
- * The header's shape. API Gateway's token validation regex uses it too, so malformed headers are
- * refused before any function runs.
+ * The header's shape: the scheme `ApiKey` in any case (RFC 9110 11.1: an auth-scheme is
+ * case-insensitive), one or more spaces, the key. Spelled out letter by letter rather than with a
+ * flag: API Gateway's token validation regex uses the same source, so malformed headers are
+ * refused before any function runs. Linear: the space and the key's characters are disjoint.
  */
-export const apiKeyHeaderPattern = /^ApiKey [A-Za-z0-9._~+/=-]{1,256}$/;
-const header = /^ApiKey ([A-Za-z0-9._~+/=-]{1,256})$/;
+export const apiKeyHeaderPattern = /^[Aa][Pp][Ii][Kk][Ee][Yy] +[A-Za-z0-9._~+/=-]{1,256}$/;
+const header = /^[Aa][Pp][Ii][Kk][Ee][Yy] +([A-Za-z0-9._~+/=-]{1,256})$/;
 
 /** The key from an `Authorization: ApiKey <key>` header, or undefined when missing or malformed. */
 export function parseAuthorization(value: string | undefined): string | undefined {

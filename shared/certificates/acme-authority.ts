@@ -11,7 +11,7 @@ import type { AcmeChallenge, AuthorityOrder, DcvState, Validations } from '../mo
 import type { ZoneRecord } from '../model/zone.ts';
 import { toWireTime } from '../time.ts';
 import { AcmePlanning } from './acme-plan.ts';
-import type { CertificateAuthorityGateway, Issued, RequestView, Step } from './authority.ts';
+import type { CertificateAuthorityGateway, DcvChoice, Issued, RequestView, Step } from './authority.ts';
 
 /**
  * The ACME authority (RFC 8555), on acme-client: one client path to every CA resellers buy from
@@ -466,6 +466,15 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     _now: Date,
   ): Promise<{ date: string; commonNames: string[] }> {
     throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: there are no DCV e-mails to send.`);
+  }
+
+  /** ACME validates every name by its dns-01 challenge: there is no other method or approver to change to. */
+  async changeDcv(
+    _request: RequestView,
+    _choices: readonly DcvChoice[],
+    _now: Date,
+  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
+    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: the validation method cannot be changed.`);
   }
 }
 

@@ -87,6 +87,16 @@ export interface CertificateAuthorityGateway extends AuthorityPlanning {
   cancel(request: RequestView, now: Date): Promise<void>;
   /** Sends the approval e-mails of these EMAIL DCV entries again; answers the record of the resend. */
   resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }>;
+  /**
+   * Changes the DCV method (or approver address) of some names of a request still validating and
+   * retries them: their new entries, waiting (an EMAIL entry's approval e-mail sent again), and
+   * the record of the resend.
+   */
+  changeDcv(
+    request: RequestView,
+    choices: readonly DcvChoice[],
+    now: Date,
+  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }>;
 }
 
 const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
@@ -187,6 +197,31 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
   /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
   async cancel(_request: RequestView, _now: Date): Promise<void> {
     this.reachable();
+  }
+
+  /**
+   * New instructions for each chosen name (the same record, file or mailbox values a request
+   * opened with that method gets), waiting again; the CAA finding and a managed zone holding the
+   * DNS record are kept. The sandbox sends nothing; it answers the record of the resend.
+   */
+  async changeDcv(
+    request: RequestView,
+    choices: readonly DcvChoice[],
+    now: Date,
+  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
+    this.reachable();
+    const entries = choices.map((choice): DcvState => {
+      const before = request.validations.dcv.find((e) => e.commonName === choice.commonName);
+      const zone = choice.type === 'DNS' && before?.type === 'DNS' ? before.zone : undefined;
+      return {
+        ...dcvInstructions(this.authority, request.csrSha256, request.uniqueValue, choice.commonName, choice.type, choice.email),
+        status: 'WAITING',
+        caaRecordStatus: before?.caaRecordStatus ?? 'UNKNOWN',
+        ...(this.authority.riskChecks ? { riskStatus: 'WAITING' as const } : {}),
+        ...(zone !== undefined ? { zone } : {}),
+      };
+    });
+    return { entries, resend: { date: toWireTime(now), commonNames: choices.map((c) => c.commonName) } };
   }
 
   /** The sandbox sends nothing; it answers the record of what it would have sent, which the process keeps. */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Violation } from '../errors.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
 import type { DcvState, DcvType } from '../model/certificate-process.ts';
+import type { DcvRequest } from './renew-request.ts';
 
 /**
  * Domain control validation values (domain primer, "DCV"): computed deterministically from the
@@ -81,4 +83,23 @@ export function absoluteRecordName(name: string, zoneName: string): string {
 /** A stable digest of a value (one-way), used where the sandbox needs a deterministic choice. */
 export function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/** An entry's e-mail (only for EMAIL, and one of the approver mailboxes) and type (no FILE for a wildcard). */
+export function checkDcvEntry(entry: DcvRequest, field: string, violations: Violation[]): void {
+  if (entry.type === 'EMAIL') {
+    if (entry.email === undefined) violations.push({ field: `${field}.email`, message: 'is required for EMAIL validation' });
+    else if (!approverEmails(entry.commonName).includes(entry.email)) {
+      violations.push({
+        field: `${field}.email`,
+        message: `must be ${approverMailboxes.join('@, ')}@ at ${entry.commonName.replace(/^\*\./, '')} or a parent domain`,
+        value: entry.email,
+      });
+    }
+  } else if (entry.email !== undefined) {
+    violations.push({ field: `${field}.email`, message: 'is only for EMAIL validation' });
+  }
+  if (entry.type === 'FILE' && entry.commonName.startsWith('*.')) {
+    violations.push({ field: `${field}.type`, message: 'FILE validation is not possible for a wildcard name' });
+  }
 }

@@ -4,8 +4,8 @@ import type { Mismatch } from '../model/certificate-process.ts';
 import { domainNamePattern } from '../schemas/primitives.ts';
 import type { DcvChoice } from './authority.ts';
 import { CsrRejected, type ParsedCsr } from './csr.ts';
-import { approverEmails, approverMailboxes, wwwCounterpart } from './dcv.ts';
-import type { DcvRequest, RenewBody } from './renew-request.ts';
+import { checkDcvEntry, wwwCounterpart } from './dcv.ts';
+import type { RenewBody } from './renew-request.ts';
 
 /**
  * A renewal request against its product's rules (spec 2.7: "usage per the ssl product metadata")
@@ -211,25 +211,6 @@ function dcvChoices(body: RenewBody, allNames: string[], violations: Violation[]
     chosen.set(entry.commonName, { commonName: entry.commonName, type: entry.type, ...(entry.email ? { email: entry.email } : {}) });
   });
   return allNames.map((n) => chosen.get(n) ?? { commonName: n, type: 'DNS' });
-}
-
-/** An entry's e-mail (only for EMAIL, and one of the approver mailboxes) and type (no FILE for a wildcard). */
-function checkDcvEntry(entry: DcvRequest, field: string, violations: Violation[]): void {
-  if (entry.type === 'EMAIL') {
-    if (entry.email === undefined) violations.push({ field: `${field}.email`, message: 'is required for EMAIL validation' });
-    else if (!approverEmails(entry.commonName).includes(entry.email)) {
-      violations.push({
-        field: `${field}.email`,
-        message: `must be ${approverMailboxes.join('@, ')}@ at ${entry.commonName.replace(/^\*\./, '')} or a parent domain`,
-        value: entry.email,
-      });
-    }
-  } else if (entry.email !== undefined) {
-    violations.push({ field: `${field}.email`, message: 'is only for EMAIL validation' });
-  }
-  if (entry.type === 'FILE' && entry.commonName.startsWith('*.')) {
-    violations.push({ field: `${field}.type`, message: 'FILE validation is not possible for a wildcard name' });
-  }
 }
 
 /**

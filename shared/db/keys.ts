@@ -30,6 +30,7 @@ export const keyKinds = {
   certificate: 'CERTIFICATE#',
   certificateProduct: 'SSLPRODUCT',
   acmeAccount: 'ACMEACCOUNT#',
+  processIdentifier: 'PROCESSIDENTIFIER#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -72,8 +73,11 @@ export const keys = {
   contact: (customer: string, handle: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
   contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}` }),
 
-  /** Registry (and later certificate authority) metadata, by kind and name. */
-  provider: (kind: string, name: string): ItemKey => ({ pk: `${keyKinds.provider}${kind}#${name}`, sk: 'PROVIDER' }),
+  /** Registry (and later certificate authority) metadata, by kind and name; listed per kind through gsi1. */
+  provider: (kind: string, name: string): ItemKey =>
+    listed({ pk: `${keyKinds.provider}${kind}#${name}`, sk: 'PROVIDER' }, `PROVIDERS#${kind}`, `PROVIDER#${name}`),
+  /** Every provider of a kind, by name (gsi1). */
+  providersOfKind: (kind: string) => ({ gsi1pk: `PROVIDERS#${kind}` }),
   /** Which registry serves an extension (`co.uk`, `uk`); looked up longest match first. */
   providerExtension: (extension: string): ItemKey => ({ pk: `${keyKinds.extension}${extension}`, sk: 'EXTENSION' }),
 
@@ -103,10 +107,10 @@ export const keys = {
    * customer handle holds no `#`, so the identifier after it cannot be mistaken for another's.
    */
   processIdentifier: (customer: string, identifier: string, id: number): ItemKey => ({
-    pk: `PROCESSIDENTIFIER#${customer}#${identifier}`,
+    pk: `${keyKinds.processIdentifier}${customer}#${identifier}`,
     sk: `PROCESS#${pad(id)}`,
   }),
-  processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `PROCESSIDENTIFIER#${customer}#${identifier}` }),
+  processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `${keyKinds.processIdentifier}${customer}#${identifier}` }),
 
   /** A domain in an account, by name (a name is in at most one account); listed per customer. */
   domain: (domainName: string, customer: string): ItemKey =>
@@ -223,8 +227,8 @@ export const keys = {
   certificatesOfCustomer: (customer: string) => ({ gsi1pk: `CERTIFICATES#${customer}` }),
 
   /** Certificate products (ssl product metadata): one partition, so the catalogue is one Query. */
-  certificateProduct: (product: string): ItemKey => ({ pk: 'SSLPRODUCT', sk: `SSLPRODUCT#${product}` }),
-  certificateProducts: () => ({ pk: 'SSLPRODUCT' }),
+  certificateProduct: (product: string): ItemKey => ({ pk: keyKinds.certificateProduct, sk: `SSLPRODUCT#${product}` }),
+  certificateProducts: () => ({ pk: keyKinds.certificateProduct }),
   /** A certificate authority's configuration (and the sandbox authority's behaviour). */
   certificateAuthority: (name: string): ItemKey => ({ pk: `${keyKinds.certificateAuthority}${name}`, sk: 'CA' }),
   /** The service's ACME account at one directory (id: a digest of the directory URL). */

@@ -1,29 +1,53 @@
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import secureJson from 'secure-json-parse';
 import { InvalidMessage, PayloadTooLarge } from '../errors.ts';
 import { jsonDepthExceeds } from './json-depth.ts';
-import { parseJsonText } from './json-text.ts';
+import { duplicateKey } from './json-keys.ts';
+import { plainKeys, restoreKeys } from './json-text.ts';
 import { type JsonBody, maxBodyBytes, maxBodyDepth, state } from './pipeline.ts';
 
 /**
  * Reading a JSON request body, for the routes that take one (`endpoint({ ..., body: jsonBody })`),
- * so GET bundles carry none of it. The body is parsed with `JSON.parse` (through parseJsonText,
- * which keeps V8's escaped-key bug away: shared/http/json-text.ts) and then scanned for
- * prototype-pollution keys (`__proto__`, `constructor.prototype`) by `secure-json-parse` (fastify).
- * Not @middy/http-json-body-parser: it does the same, but its @middy/util loads `node:http` at
- * import, about 11 ms of every cold start of a POST function (the SDK needs only `node:https`).
+ * so GET bundles carry none of it. The body is parsed by @middy/http-json-body-parser (JSON.parse
+ * with a reviver that refuses `__proto__` and `constructor.prototype`), with the house's guards
+ * around it:
+ * - before: the content type (`application/json` only), the size, emptiness and nesting depth, a
+ *   base64 body decoded once, and V8's escaped-key bug kept away (shared/http/json-text.ts): a
+ *   text whose keys hold a backslash reaches the parser with plain placeholder keys;
+ * - after: the keys put back, then a body with a key given twice in one object refused
+ *   (shared/http/json-keys.ts), and prototype keys refused anywhere by `secure-json-parse`
+ *   (fastify), which also sees the keys the placeholders hid from the parser's reviver.
+ * The parser's own errors (HTTP errors of @middy/util) become the contract's InvalidMessage.
+ * Its import cost (@middy/util loads `node:http`) is measured by the bench (docs/performance.md).
  */
 
+const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
+
+/** What the parser's refusal of a prototype key says (an HttpError 422 of @middy/util). */
+const forbiddenKey = /^Forbidden key in JSON body/;
+
+/** Runs the parser on the event's (plain-keyed) text, its refusals as InvalidMessage. */
+function parse(request: Parameters<NonNullable<JsonBody['before']>>[0]): void {
+  try {
+    // The parser's `before` is synchronous: it parses `event.body` in place or throws.
+    void parser.before?.(request as never);
+  } catch (error) {
+    if (forbiddenKey.test((error as Error).message)) throw new InvalidMessage('Forbidden key in JSON body.');
+    throw new InvalidMessage('Invalid or malformed JSON was provided.');
+  }
+}
+
 /**
- * Content type, size, emptiness and nesting depth, then the body as JSON with prototype keys
- * refused anywhere in it (`__proto__`, `constructor.prototype`): 415, 413 or 400 InvalidMessage.
- * A base64 body is decoded once, for the depth check and the parser alike.
+ * Content type, size, emptiness and nesting depth, then the body as JSON with duplicate keys and
+ * prototype keys refused anywhere in it: 415, 413 or 400 InvalidMessage.
  */
 function readJsonBody(optional: boolean): JsonBody {
   return {
     before: (request) => {
+      const event = request.event as { body: unknown; isBase64Encoded: boolean };
       const { body, isBase64Encoded } = request.event;
       if (optional && (body === null || body === undefined || body === '')) {
-        (request.event as { body: unknown }).body = {};
+        event.body = {};
         return;
       }
       const contentType = state(request).headers['content-type'] ?? '';
@@ -41,11 +65,20 @@ function readJsonBody(optional: boolean): JsonBody {
       if (jsonDepthExceeds(text, maxBodyDepth)) {
         throw new InvalidMessage(`The request body nests arrays and objects more than ${maxBodyDepth} levels deep.`);
       }
-      let parsed: unknown;
+      let plain: ReturnType<typeof plainKeys>;
       try {
-        parsed = parseJsonText(text);
+        plain = plainKeys(text);
       } catch {
         throw new InvalidMessage('Invalid or malformed JSON was provided.');
+      }
+      event.body = plain.text;
+      event.isBase64Encoded = false;
+      parse(request);
+      const parsed = plain.names ? restoreKeys(event.body, plain.names) : event.body;
+      const twice = parsed !== null && typeof parsed === 'object' ? duplicateKey(text) : undefined;
+      if (twice !== undefined) {
+        const shown = twice.length > 64 ? `${twice.slice(0, 64)}...` : twice;
+        throw new InvalidMessage(`The request body gives the key ${JSON.stringify(shown)} more than once in one object.`);
       }
       if (parsed !== null && typeof parsed === 'object') {
         try {
@@ -54,7 +87,7 @@ function readJsonBody(optional: boolean): JsonBody {
           throw new InvalidMessage('Forbidden key in JSON body.');
         }
       }
-      (request.event as { body: unknown }).body = parsed;
+      event.body = parsed;
     },
   };
 }

@@ -42,7 +42,7 @@ function escapedKeys(text: string): KeyToken[] | undefined {
 }
 
 /** Puts the decoded keys back in place of their placeholders (`#0`, `#1`, ...), keeping order, at any depth. */
-function restoreKeys(value: unknown, names: readonly string[]): unknown {
+export function restoreKeys(value: unknown, names: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((item) => restoreKeys(item, names));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
@@ -54,10 +54,15 @@ function restoreKeys(value: unknown, names: readonly string[]): unknown {
   return out;
 }
 
-/** JSON.parse of a request body, immune to the escaped-key bug; throws SyntaxError as JSON.parse does. */
-export function parseJsonText(text: string): unknown {
+/**
+ * A JSON text V8 may parse safely: the text itself when no key holds a backslash, else the text
+ * with every key replaced by a placeholder and the keys, decoded on their own as string values
+ * (which the bug does not touch), to put back with restoreKeys once parsed. Throws SyntaxError
+ * for a key that is not a valid JSON string, as JSON.parse would.
+ */
+export function plainKeys(text: string): { text: string; names?: string[] } {
   const keys = escapedKeys(text);
-  if (!keys) return JSON.parse(text);
+  if (!keys) return { text };
   const names: string[] = [];
   let plain = '';
   let from = 0;
@@ -66,5 +71,12 @@ export function parseJsonText(text: string): unknown {
     plain += `${text.slice(from, start)}"#${names.length - 1}"`;
     from = end;
   }
-  return restoreKeys(JSON.parse(plain + text.slice(from)), names);
+  return { text: plain + text.slice(from), names };
+}
+
+/** JSON.parse of a request body, immune to the escaped-key bug; throws SyntaxError as JSON.parse does. */
+export function parseJsonText(text: string): unknown {
+  const plain = plainKeys(text);
+  const parsed = JSON.parse(plain.text);
+  return plain.names ? restoreKeys(parsed, plain.names) : parsed;
 }

@@ -64,6 +64,10 @@ export const CertificateProduct = v.object({
   renewalWindowDays: Positive,
   requiredFields: v.array(v.picklist(productFields)),
   optionalFields: v.array(v.picklist(productFields)),
+  /** The authority's warranty, in US dollars, as the SSL product listing shows it. */
+  warranty: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** How long issuance usually takes once validated, in words (`5 minutes`, `1-3 days`). */
+  issueTime: v.optional(v.pipe(v.string(), v.maxLength(64))),
 });
 export type CertificateProduct = v.InferOutput<typeof CertificateProduct>;
 

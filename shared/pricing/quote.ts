@@ -37,7 +37,8 @@ export const AcknowledgedBillable = bodyObject({
   action: v.picklist(billableActions, `must be one of ${billableActions.join(', ')}`),
   quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1')), 1),
   // Contract section 4: clients echo `quote.billables` back as they got them, so the quote's own
-  // fields are accepted too (type-checked, then ignored: the acknowledgment is product, action, quantity).
+  // fields are accepted too (type-checked; the acknowledgment is product, action, quantity, and an
+  // `amount` below the price now quoted is refused with the new quote: assertAcknowledged).
   amount: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
   providerName: v.optional(v.pipe(v.string(), v.maxLength(100, 'must be at most 100 characters long'))),
   refundable: v.optional(v.boolean()),
@@ -105,15 +106,28 @@ export function billablesNeedingAcknowledgment(quote: Quote, list: PriceList, at
 /**
  * Throws BillableAcknowledgmentNeeded (carrying the quote) unless the caller's `billables` hold,
  * for every billable that needs acknowledgment, an entry with the same product and action and a
- * quantity at least the quoted one.
+ * quantity at least the quoted one. An entry that states an `amount` below what the billable costs
+ * now is refused too, with the new quote, whether or not the billable needs acknowledgment: a
+ * price that rose between the quote and the order is never charged silently.
  */
 export function assertAcknowledged(
   body: QuoteBody,
   list: PriceList,
-  acknowledged: readonly { product: string; action: string; quantity?: number }[] | undefined,
+  acknowledged: readonly { product: string; action: string; quantity?: number; amount?: number }[] | undefined,
   at: Date,
 ): void {
   const sent = acknowledged ?? [];
+  for (const billable of body.quote.billables ?? []) {
+    const stale = sent.find(
+      (a) => a.product === billable.product && a.action === billable.action && a.amount !== undefined && a.amount < billable.amount,
+    );
+    if (stale) {
+      throw new BillableAcknowledgmentNeeded(
+        body.quote,
+        `The price of ${billable.product} ${billable.action} is ${billable.amount} now, more than the acknowledged ${stale.amount}: send the new quote's billables back to accept it.`,
+      );
+    }
+  }
   for (const billable of billablesNeedingAcknowledgment(body.quote, list, at)) {
     const covered = sent.some(
       (a) => a.product === billable.product && a.action === billable.action && (a.quantity ?? 1) >= billable.quantity,

@@ -1,3 +1,4 @@
+import { domainToASCII, domainToUnicode } from 'node:url';
 import * as v from 'valibot';
 
 /**
@@ -8,8 +9,65 @@ import * as v from 'valibot';
 /** Spec 2.8: the domain-name pattern; lower-cased first, punycode only. */
 export const domainNamePattern = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z][a-z0-9-]{0,61}[a-z0-9])$/;
 
+const aceLabel = /(?:^|\.)xn--/i;
+
+/** Whether a text holds a space or an ASCII control character. */
+function hasControlOrSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) <= 0x20 || text.charCodeAt(i) === 0x7f) return true;
+  return false;
+}
+
+/** Whether a text holds a character beyond ASCII (a U-label's). */
+function hasNonAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
+  return false;
+}
+const percentEscape = /%[0-9a-fA-F]{2}/;
+
+/**
+ * A domain name in its A-label form, as the registries take it: U-labels (`münchen.de`, raw or
+ * percent-encoded, as a path may carry them) converted per UTS #46 (nontransitional, as
+ * node's `url.domainToASCII` implements it for the WHATWG URL standard: `faß.de` becomes
+ * `xn--fa-hia.de`), and `xn--` labels checked to be valid punycode of a valid label (decoded and
+ * encoded again, they must come back as they were). Undefined when the name cannot be converted
+ * (`xn--zz.nl`). Plain ASCII names are left as they are.
+ */
+export function toALabels(name: string): string | undefined {
+  let text = name;
+  // A domain name never holds `%`: a percent-escape is an encoded U-label (or nothing valid).
+  if (percentEscape.test(text)) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return undefined;
+    }
+  }
+  // The WHATWG converter drops tabs and line breaks and trims spaces and controls (URL parsing, not
+  // UTS #46): such a name is left as it is, for the pattern to refuse.
+  if (hasControlOrSpace(text) || (!hasNonAscii(text) && !aceLabel.test(text))) return text;
+  const ascii = domainToASCII(text);
+  if (ascii === '') return undefined;
+  // Node's converter passes an `xn--` label through without decoding it: each must decode to a
+  // U-label whose own A-label it is (RFC 5891 5.4), else it is not valid punycode.
+  for (const label of ascii.split('.')) {
+    if (!label.startsWith('xn--')) continue;
+    const unicode = domainToUnicode(label);
+    if (unicode === '' || unicode.startsWith('xn--') || domainToASCII(unicode) !== label) return undefined;
+  }
+  return ascii;
+}
+
+/** A domain name (spec 2.8) in a path or a record: converted to A-labels, lower-cased, checked. */
 export const DomainName = v.pipe(
   v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const ascii = toALabels(dataset.value);
+    if (ascii === undefined) {
+      addIssue({ message: 'is not a valid internationalized domain name (UTS #46; xn-- labels must be valid punycode)' });
+      return NEVER;
+    }
+    return ascii;
+  }),
   v.toLowerCase(),
   v.minLength(3, 'must be 3 to 255 characters long'),
   v.maxLength(255, 'must be 3 to 255 characters long'),

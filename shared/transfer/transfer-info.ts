@@ -1,5 +1,6 @@
-import { getProcess } from '../db/repositories/processes.ts';
+import { getProcess, latestProcessWithIdentifier } from '../db/repositories/processes.ts';
 import { ObjectDoesNotExist } from '../errors.ts';
+import type { ProcessRecord } from '../model/process.ts';
 import { isTransferProcess, type TransferDetails, transferDetailsOf, transferResultOf, transferStatusMeanings } from '../model/transfer.ts';
 import type { TransferInfo } from './transfer-info-view.ts';
 
@@ -13,6 +14,22 @@ export async function transferInfo(domainName: string, processId: number, custom
   if (!process || !isTransferProcess(process) || process.identifier !== domainName) {
     throw new ObjectDoesNotExist('Transfer', String(processId));
   }
+  return infoOf(process);
+}
+
+/**
+ * The caller's latest transfer of a name (`GET /v2/domains/{domainName}/transfer`, the PHP SDK's
+ * `transferInfo($domain)`), as transferInfo answers it. The name's process listing of the caller
+ * is read newest first; none: 404 alike, whoever else transferred the name.
+ */
+export async function latestTransferInfo(domainName: string, customer: string): Promise<TransferInfo> {
+  const process = await latestProcessWithIdentifier(customer, domainName, isTransferProcess);
+  if (!process) throw new ObjectDoesNotExist('Transfer', domainName);
+  return infoOf(process);
+}
+
+/** Where a transfer process stands, with its registrar and log. */
+function infoOf(process: ProcessRecord): TransferInfo {
   const d = transferDetailsOf(process);
   return {
     ...transferResultOf(process),

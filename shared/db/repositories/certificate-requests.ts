@@ -382,3 +382,47 @@ export async function recordDcvEmailResend(
     throw error;
   }
 }
+
+/**
+ * Records a change of DCV methods on a running request: its new validations (the changed entries
+ * waiting again), the resend and a note, in one write, unless the process changed since it was
+ * read (the DCV check moved first) or reached `max` resends. False when a condition failed.
+ */
+export async function recordDcvChange(
+  process: Pick<ProcessRecord, 'id' | 'updatedDate'>,
+  validations: object,
+  resend: { date: string; commonNames: string[] },
+  note: object,
+  max: number,
+  commitment?: Commitment,
+): Promise<boolean> {
+  const update = {
+    TableName: tableName(),
+    Key: keys.processById(process.id),
+    UpdateExpression:
+      'SET details.validations = :validations, details.dcvEmailResends = list_append(if_not_exists(details.dcvEmailResends, :none), :resend), details.notes = list_append(details.notes, :note), updatedDate = :now',
+    ConditionExpression:
+      '#status = :running AND updatedDate = :was AND (attribute_not_exists(details.dcvEmailResends) OR size(details.dcvEmailResends) < :max)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':validations': validations,
+      ':none': [],
+      ':resend': [resend],
+      ':note': [note],
+      ':now': resend.date,
+      ':running': 'RUNNING',
+      ':was': process.updatedDate,
+      ':max': max,
+    },
+  };
+  const others = itemsOf(commitment);
+  try {
+    if (others.length > 0) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...others] }));
+    else await db().send(new UpdateCommand(update));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}

@@ -245,3 +245,27 @@ export async function countProcesses(
   } while (start && read <= max);
   return { count, read, complete: read <= max };
 }
+
+/**
+ * The newest process of a customer listed under an identifier that `matches` (the latest transfer
+ * of a domain name): the identifier's listing read newest first, a page at a time, until one
+ * matches. Never another customer's: the listing's partition names the customer.
+ */
+export async function latestProcessWithIdentifier(
+  customer: string,
+  identifier: string,
+  matches: (process: ProcessRecord) => boolean,
+): Promise<ProcessRecord | undefined> {
+  let start: ProcessCursor | undefined;
+  do {
+    const page = await readProcessPage(
+      customer,
+      { index: 'identifier', identifier },
+      { limit: 10, ascending: false, ...(start ? { start } : {}) },
+    );
+    const found = page.processes.find(matches);
+    if (found) return found;
+    start = page.next;
+  } while (start);
+  return undefined;
+}

@@ -2,7 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { extensionCandidates, ProviderKind, ProviderRecord } from '../../model/provider.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, parseItem, putItem, toItem } from '../items.ts';
+import { batchGetAll, getItem, listByGsi1, parseItem, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 
@@ -61,7 +61,13 @@ export async function putProvider(record: ProviderRecord, ifAbsent = false): Pro
 
 /** One provider by kind and name (one GetItem). */
 export function getProvider(kind: ProviderKind, name: string): Promise<ProviderRecord | undefined> {
-  return getItem(keys.provider(kind, name), ProviderRecord, entity);
+  const { pk, sk } = keys.provider(kind, name);
+  return getItem({ pk, sk }, ProviderRecord, entity);
+}
+
+/** Every provider of a kind, by name (one Query of gsi1: a few dozen items). */
+export function listProviders(kind: ProviderKind): Promise<ProviderRecord[]> {
+  return listByGsi1(keys.providersOfKind(kind).gsi1pk, ProviderRecord, entity);
 }
 
 /** The extension index keys that may name a domain's registry, longest extension first. */
