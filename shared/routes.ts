@@ -43,7 +43,7 @@ export const integrationImplementations = ['sandbox'] as const;
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
   id: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** API Gateway resource path, `{param}` segments. */
   path: string;
   /** Folder under functions/ holding `handler.ts`. */
@@ -194,6 +194,39 @@ export const routes: readonly Route[] = [
     dir: 'openapi',
     auth: false,
     summary: "This API's OpenAPI 3.1 description, generated from the route table and the request and response schemas.",
+  },
+  {
+    // Before the notification by id, so `poll` is never read as an id.
+    id: 'notification-poll',
+    method: 'GET',
+    path: '/v2/customers/{customer}/notifications/poll',
+    dir: 'notification-poll',
+    table: { actions: ['Query', 'GetItem'], index: true, only: ['notification'] },
+    summary: 'How many notifications of the caller wait unacknowledged, and the oldest of them (the same one until it is acknowledged).',
+  },
+  {
+    id: 'notifications',
+    method: 'GET',
+    path: '/v2/customers/{customer}/notifications',
+    dir: 'notifications',
+    table: { actions: ['Query'], index: true, only: ['notification'] },
+    summary: "The caller's notifications, a page at a time: limit, offset, order, fields, total (by default), q and filters.",
+  },
+  {
+    id: 'notification',
+    method: 'GET',
+    path: '/v2/customers/{customer}/notifications/{notificationId}',
+    dir: 'notification',
+    table: { actions: ['UpdateItem'], only: ['notification'] },
+    summary: 'A notification of the caller; reading it marks it read.',
+  },
+  {
+    id: 'notification-ack',
+    method: 'POST',
+    path: '/v2/customers/{customer}/notifications/{notificationId}/ack',
+    dir: 'notification-ack',
+    table: { actions: ['UpdateItem'], only: ['notification'] },
+    summary: 'Acknowledges a notification of the caller: it leaves the poll queue.',
   },
 ];
 

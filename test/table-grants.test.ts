@@ -120,6 +120,12 @@ describe("each function's table use is what it declares", () => {
     const dns = await renew((await testCertificate()).id, { period: 12, csr });
     await as('process-cancel', () => call('DELETE', `/v2/processes/${dns.headers['x-process-id']}`));
 
+    // The notifications the transfers and renewals above wrote: listed, polled, read, acknowledged.
+    await as('notifications', () => call('GET', '/v2/customers/demo/notifications?acknowledgeDate:null=&eventType=TransferDomainEvent'));
+    await as('notifications', () => call('GET', '/v2/customers/demo/notifications?limit=0'));
+    const polled = await as('notification-poll', () => call('GET', '/v2/customers/demo/notifications/poll'));
+    await as('notification', () => call('GET', `/v2/customers/demo/notifications/${polled.body.notification.id}`));
+    await as('notification-ack', () => call('POST', `/v2/customers/demo/notifications/${polled.body.notification.id}/ack`));
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));

@@ -1,4 +1,8 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { docs as notification } from '../notification/openapi.ts';
+import { docs as notificationAck } from '../notification-ack/openapi.ts';
+import { docs as notificationPoll } from '../notification-poll/openapi.ts';
+import { docs as notifications } from '../notifications/openapi.ts';
 import { docs as pricelist } from '../pricelist/openapi.ts';
 import { docs as process } from '../process/openapi.ts';
 import { docs as processCancel } from '../process-cancel/openapi.ts';
@@ -33,4 +37,8 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'tld-info': tldInfo,
   provider,
   openapi,
+  'notification-poll': notificationPoll,
+  notifications,
+  notification,
+  'notification-ack': notificationAck,
 };

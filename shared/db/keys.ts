@@ -27,6 +27,8 @@ export const keyKinds = {
   domain: 'DOMAIN#',
   process: 'PROCESS#',
   certificateAuthority: 'CA#',
+  notification: 'NOTIFICATIONS#',
+  webhook: 'WEBHOOK#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -210,4 +212,33 @@ export const keys = {
    */
   openCertificateRequest: (processId: number): ItemKey => ({ pk: 'CERTREQUEST#OPEN', sk: `CERTREQUEST#${pad(processId)}` }),
   openCertificateRequests: () => ({ pk: 'CERTREQUEST#OPEN' }),
+
+  /**
+   * A customer's notification, by id, in the customer's partition; listed by fire date through
+   * gsi2 (every notification) and, while unacknowledged, through gsi1 (the poll queue: an ack
+   * removes the gsi1 keys, so the queue holds only what waits). Ids are up to 16 digits.
+   */
+  notification: (customer: string, id: number, fireDate: string, unacknowledged: boolean): ItemKey => {
+    const listing = `NOTIFICATION#${fireDate}#${String(id).padStart(16, '0')}`;
+    return {
+      ...keys.notificationById(customer, id),
+      gsi2pk: keys.notificationsOfCustomer(customer).gsi2pk,
+      gsi2sk: listing,
+      ...(unacknowledged ? { gsi1pk: keys.unacknowledgedNotifications(customer).gsi1pk, gsi1sk: listing } : {}),
+    };
+  },
+  notificationById: (customer: string, id: number) => ({
+    pk: `${keyKinds.notification}${customer}`,
+    sk: `NOTIFICATION#${String(id).padStart(16, '0')}`,
+  }),
+  notificationsOfCustomer: (customer: string) => ({ gsi2pk: `${keyKinds.notification}${customer}` }),
+  unacknowledgedNotifications: (customer: string) => ({ gsi1pk: `${keyKinds.notification}${customer}#UNACK` }),
+
+  /** A customer's webhook endpoint (at most one), and its dead letters beside it. */
+  webhook: (customer: string): ItemKey => ({ pk: `${keyKinds.webhook}${customer}`, sk: 'WEBHOOK' }),
+  webhookDeadLetter: (customer: string, notificationId: number): ItemKey => ({
+    pk: `${keyKinds.webhook}${customer}`,
+    sk: `DEADLETTER#${String(notificationId).padStart(16, '0')}`,
+  }),
+  webhookDeadLetters: (customer: string) => ({ pk: `${keyKinds.webhook}${customer}`, skPrefix: 'DEADLETTER#' }),
 } as const;

@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { ContactRecord } from '../../model/contact.ts';
 import { CustomerRecord } from '../../model/customer.ts';
 import { DomainRecord } from '../../model/domain.ts';
+import { transferNotification } from '../../model/notification.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import type { ProviderRecord } from '../../model/provider.ts';
 import { TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
@@ -24,6 +25,7 @@ import {
 } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { domainItem } from './domains.ts';
+import { notificationWrites } from './notifications.ts';
 import { processIdentifierItem, processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
 import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
@@ -145,7 +147,11 @@ export async function recordNewTransfer(
     await transactWithIds(current, async (ids) => {
       move = build({ process: ids.process as number, ...(ids.zone !== undefined ? { zone: ids.zone } : {}) });
       await zone.stage(move.zone);
-      return [...firstItems(move, zone), ...itemsOf(commitWith?.(move))];
+      return [
+        ...firstItems(move, zone),
+        ...itemsOf(commitWith?.(move)),
+        ...notificationWrites(transferNotification(move.process, undefined)),
+      ];
     });
   } catch (error) {
     await zone.discardIfCancelled(error);
@@ -247,11 +253,13 @@ function lockCondition(lock: TransferLock) {
  * the transfer first.
  */
 export async function recordTransferMove(move: TransferMove, previous: TransferLock, commitment?: Commitment): Promise<boolean> {
-  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment)]);
+  // The outbox: the move's notification, if its status changed, commits with it (after every other item).
+  const notified = notificationWrites(transferNotification(move.process, previous.status));
+  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment), ...notified]);
   const zone = zoneWrite();
   await zone.stage(move.zone);
   try {
-    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment)]);
+    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment), ...notified]);
     if (!recorded) await zone.discardIfCancelled(undefined);
     return recorded;
   } catch (error) {
