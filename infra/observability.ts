@@ -6,6 +6,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { metricNames, metricNamespace, serviceName } from '../shared/metrics.ts';
 import { jobs, routes } from '../shared/routes.ts';
@@ -15,6 +16,8 @@ export interface ObservabilityProps {
   table: dynamodb.Table;
   /** Every function of the stack, by id (routes, jobs, authorizer, fallback). */
   functions: ReadonlyMap<string, lambda.IFunction>;
+  /** Each stream consumer's on-failure queue, by consumer id: a batch there was skipped. */
+  streamFailureQueues?: ReadonlyMap<string, sqs.IQueue>;
   /** Where alarm notifications go by e-mail (optional; the topic is there either way). */
   alarmEmail?: string;
 }
@@ -40,6 +43,7 @@ export class Observability extends Construct {
     this.addApiErrorAlarm(props.api);
     this.addThrottleAlarms(props.table);
     this.addJobAlarms(props.functions);
+    this.addStreamFailureAlarms(props.streamFailureQueues ?? new Map());
     const rateAge = exchangeRateAge();
     this.addExchangeRateAlarm(rateAge);
     this.dashboard = this.buildDashboard(props, rateAge);
@@ -104,6 +108,19 @@ export class Observability extends Construct {
       if (!fn) throw new Error(`No function for job ${job.id}`);
       this.alarm(`Job-${job.id}-Failures`, `The scheduled job ${job.id} failed: ${job.summary}`, {
         metric: fn.metricErrors({ period: Duration.minutes(15), statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    }
+  }
+
+  /** Each stream consumer: a batch that kept failing was skipped and reported to its queue. */
+  private addStreamFailureAlarms(queues: ReadonlyMap<string, sqs.IQueue>): void {
+    for (const [id, queue] of queues) {
+      this.alarm(`Stream-${id}-Failures`, `The stream consumer ${id} skipped a batch that kept failing: see its on-failure queue.`, {
+        metric: queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
         threshold: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,

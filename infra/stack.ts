@@ -3,8 +3,10 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table as tableDefinition } from '../shared/db/table.ts';
@@ -19,6 +21,8 @@ import {
   methodsOf,
   type Route,
   routes,
+  type StreamConsumer,
+  streamConsumers,
 } from '../shared/routes.ts';
 import { addWebAcl, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
@@ -40,6 +44,8 @@ export interface RegistrarStackProps extends StackProps {
   keyLimits?: KeyLimits;
   /** Per-IP limits of the WAF web ACL in front of the stage; default `defaultEdgeLimits`, overridable by cdk context. */
   edgeLimits?: EdgeLimits;
+  /** The functions fed by the table's stream; default: the route table's `streamConsumers`. */
+  streamConsumers?: readonly StreamConsumer[];
 }
 
 /**
@@ -69,12 +75,17 @@ export class RegistrarStack extends Stack {
     // The public edge: per-IP rate limits in front of the stage (infra/edge.ts).
     addWebAcl(this, this.api, edgeLimitsFromContext(this, props.edgeLimits));
     for (const job of jobs) addSchedule(this, job, this.addFunction(job.id, job));
+    const streamFailureQueues = new Map<string, sqs.Queue>();
+    for (const consumer of props.streamConsumers ?? streamConsumers) {
+      streamFailureQueues.set(consumer.id, addStreamSource(this, consumer, this.addFunction(consumer.id, consumer), this.table));
+    }
 
     // Alarms (5xx rate, throttles, job failures, stale exchange rates) and a dashboard: infra/observability.ts.
     this.observability = new Observability(this, 'Observability', {
       api: this.api,
       table: this.table,
       functions: this.functions,
+      streamFailureQueues,
       alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined),
     });
     this.addOutputs();
@@ -165,6 +176,7 @@ function addTable(scope: Construct): dynamodb.Table {
     sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: tableDefinition.ttlAttribute,
+    stream: dynamodb.StreamViewType[tableDefinition.streamViewType],
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
@@ -283,4 +295,40 @@ function addSchedule(scope: Construct, job: Job, fn: lambda.IFunction): void {
     schedule: events.Schedule.expression(job.schedule),
     targets: [new targets.LambdaFunction(fn, { retryAttempts: 2 })],
   });
+}
+
+/**
+ * Feeds a stream consumer from the table's stream (shared/routes.ts `streamConsumers`): only the
+ * changes of its entities (filter criteria on the new or the old image), in order per shard,
+ * partial batch failures honoured, a failing batch split in halves and retried, then reported to
+ * an on-failure queue (kept 14 days, alarmed by infra/observability.ts) and skipped. Returns that queue.
+ */
+function addStreamSource(scope: Construct, consumer: StreamConsumer, fn: lambda.Function, table: dynamodb.Table): sqs.Queue {
+  const onFailure = new sqs.Queue(scope, `${consumer.id}-stream-failures`, {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  Validations.of(onFailure).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-SQS3',
+    reason:
+      'This queue is itself the dead-letter destination of the stream consumer (its on-failure destination): what lands here is read by an operator, and an alarm fires on its first message.',
+  });
+  const entities = lambda.FilterRule.or(...consumer.entities);
+  fn.addEventSource(
+    new DynamoEventSource(table, {
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: consumer.batchSize,
+      retryAttempts: consumer.retryAttempts,
+      bisectBatchOnError: true,
+      reportBatchItemFailures: true,
+      parallelizationFactor: 1,
+      onFailure: new SqsDlq(onFailure),
+      filters: [
+        lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
+        lambda.FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
+      ],
+    }),
+  );
+  return onFailure;
 }

@@ -278,6 +278,35 @@ export const jobs: readonly Job[] = [
   },
 ];
 
+/**
+ * Functions fed by the table's stream (shared/db/table.ts): work that must follow a write, carried
+ * by the stream instead of a second write path in the use cases. Deployed, each is an event source
+ * mapping on the table's stream; `npm start` and the tests feed them from DynamoDB Local's stream
+ * the same way (infra/local/streams.ts). Lambda's semantics hold in both: records arrive in order
+ * per item, a batch is at most `batchSize` records and 6 MB, a handler answers
+ * `{ batchItemFailures }` to have the batch retried from the first failed record, and a batch that
+ * still fails after `retryAttempts` retries is reported to the consumer's on-failure queue and
+ * skipped. A consumer is therefore idempotent: a record can arrive more than once.
+ */
+export interface StreamConsumer {
+  id: string;
+  dir: string;
+  /** What the function does to the table besides reading the stream (see TableUse). */
+  table?: TableUse;
+  /** The kinds of item whose changes it receives: the item's `entity` in its new or old image. */
+  entities: readonly string[];
+  /** Most records in one invocation (Lambda: 1 to 10,000). */
+  batchSize: number;
+  /** Retries of a failing batch before it is reported and skipped (Lambda: 0 to 10,000). */
+  retryAttempts: number;
+  summary: string;
+  environment?: Record<string, string>;
+  secrets?: readonly StackSecret[];
+  integrations?: readonly Integration[];
+}
+
+export const streamConsumers: readonly StreamConsumer[] = [];
+
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
 export const authorizerDir = 'authorizer';
 export const fallbackDir = 'fallback';

@@ -2,6 +2,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -10,13 +11,22 @@ import { createTableInput, table } from '../../shared/db/table.ts';
 
 /**
  * Creates the table from the shared definition when it does not exist yet (the same definition the
- * CDK stack deploys), with its TTL attribute. True when it was created.
+ * CDK stack deploys), with its TTL attribute and its stream. A table kept from a build without the
+ * stream (a data dir) gets the stream turned on. True when it was created.
  */
 export async function ensureTable(name: string): Promise<boolean> {
   const client = new DynamoDBClient(clientConfig());
   try {
     try {
-      await client.send(new DescribeTableCommand({ TableName: name }));
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+      if (!Table?.StreamSpecification?.StreamEnabled) {
+        await client.send(
+          new UpdateTableCommand({
+            TableName: name,
+            StreamSpecification: { StreamEnabled: true, StreamViewType: table.streamViewType },
+          }),
+        );
+      }
       return false;
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;

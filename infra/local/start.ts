@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
+import { streamConsumers } from '../../shared/routes.ts';
 import { demoDataFile, loadDataset, readDatasetFile } from '../dataset.ts';
 import { localSandboxEnvironment } from '../stages.ts';
 import { checkDataDir, checkPortFree, StartupFailure } from './data-dir.ts';
@@ -9,6 +11,7 @@ import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalD
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
 import { startServer } from './server.ts';
+import { type StreamFeeder, startStreamFeeder } from './streams.ts';
 
 const usage = `Usage: npm start -- [--data-dir DIR] [--no-seed] [--port N] [--host H]
 
@@ -67,6 +70,7 @@ async function openStorage(dataDir: string | undefined, running: Running): Promi
 interface Running {
   dynamo?: LocalDynamo;
   server?: Awaited<ReturnType<typeof startServer>>;
+  streams?: StreamFeeder;
   stopJobs: () => void;
 }
 
@@ -80,6 +84,7 @@ function stopOnSignals(running: Running): void {
     const force = setTimeout(() => process.exit(1), 8000);
     force.unref();
     running.stopJobs();
+    await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
     process.exit(0);
@@ -116,6 +121,15 @@ async function start(options: StartOptions, running: Running): Promise<void> {
   const server = await startServer({ host: options.host, port: options.port });
   running.server = server;
   running.stopJobs = startJobs();
+  // The stream consumers, fed from DynamoDB Local's stream as Lambda feeds them; with a data dir
+  // their positions are kept beside the data, so a restart goes on where it stopped.
+  if (streamConsumers.length > 0) {
+    running.streams = await startStreamFeeder({
+      tableName: table,
+      consumers: streamConsumers,
+      ...(options.dataDir !== undefined ? { checkpointFile: join(options.dataDir, 'stream-checkpoints.json') } : {}),
+    });
+  }
   console.log(
     `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}). ` +
       `Try: curl -H 'Authorization: ApiKey demo-key' ${server.url}/v2/providers/REGISTRY/sidn/info  (API docs: ${server.url}/docs)`,
@@ -143,6 +157,7 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(failureLine(error, running.dynamo));
     running.stopJobs();
+    await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
     process.exit(1);

@@ -8,6 +8,12 @@ export const table = {
   /** Items whose `expiresAt` (epoch seconds) has passed are deleted by DynamoDB's TTL. */
   ttlAttribute: 'expiresAt',
   /**
+   * Every change is published on the table's stream with both images, so that work which must
+   * follow a write (a zone pushed to the DNS provider, a notification delivered) is carried by
+   * the stream rather than by a second write path (`streamConsumers` in shared/routes.ts).
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
+  /**
    * gsi1: per-customer listings (keys, domains, zones, processes, certificates) and the poller's
    * due transfers; gsi2: a customer's processes by status (shared/db/keys.ts).
    */
@@ -35,6 +41,7 @@ export function createTableInput(name: string) {
   return {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: table.streamViewType },
     AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: table.partitionKey, KeyType: 'HASH' as const },
