@@ -228,6 +228,38 @@ export const routes: readonly Route[] = [
     table: { actions: ['UpdateItem'], only: ['notification'] },
     summary: 'Acknowledges a notification of the caller: it leaves the poll queue.',
   },
+  {
+    id: 'webhook-put',
+    method: 'PUT',
+    path: '/v2/customers/{customer}/webhook',
+    dir: 'webhook-put',
+    table: { actions: ['UpdateItem'], only: ['webhook'] },
+    summary: "Registers the caller's webhook endpoint (the signing secret answered once), or moves it to a new URL.",
+  },
+  {
+    id: 'webhook',
+    method: 'GET',
+    path: '/v2/customers/{customer}/webhook',
+    dir: 'webhook',
+    table: getOnly('webhook'),
+    summary: "The caller's webhook endpoint and its delivery state, without the secret.",
+  },
+  {
+    id: 'webhook-delete',
+    method: 'DELETE',
+    path: '/v2/customers/{customer}/webhook',
+    dir: 'webhook-delete',
+    table: { actions: ['DeleteItem'], only: ['webhook'] },
+    summary: "Removes the caller's webhook endpoint.",
+  },
+  {
+    id: 'webhook-rotate',
+    method: 'POST',
+    path: '/v2/customers/{customer}/webhook/rotate',
+    dir: 'webhook-rotate',
+    table: { actions: ['GetItem', 'UpdateItem'], only: ['webhook'] },
+    summary: 'Issues a new webhook signing secret (answered once); the previous one keeps signing for a day.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

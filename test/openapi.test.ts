@@ -77,6 +77,11 @@ describe('the OpenAPI document', () => {
         'notificationPollHead',
         'notifications',
         'notificationsHead',
+        'webhook',
+        'webhookDelete',
+        'webhookHead',
+        'webhookPut',
+        'webhookRotate',
       ].sort(),
     );
     const { get, head } = doc.paths['/v2/domains/{domainName}/zone'] as unknown as { get: Op; head: Op };

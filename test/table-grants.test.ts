@@ -126,6 +126,13 @@ describe("each function's table use is what it declares", () => {
     const polled = await as('notification-poll', () => call('GET', '/v2/customers/demo/notifications/poll'));
     await as('notification', () => call('GET', `/v2/customers/demo/notifications/${polled.body.notification.id}`));
     await as('notification-ack', () => call('POST', `/v2/customers/demo/notifications/${polled.body.notification.id}/ack`));
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    await as('webhook-put', () => call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/hook' } }));
+    await as('webhook-put', () => call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/moved' } }));
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    await as('webhook', () => call('GET', '/v2/customers/demo/webhook'));
+    await as('webhook-rotate', () => call('POST', '/v2/customers/demo/webhook/rotate'));
+    await as('webhook-delete', () => call('DELETE', '/v2/customers/demo/webhook'));
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));

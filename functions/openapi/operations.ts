@@ -15,6 +15,10 @@ import { docs as renew } from '../renew/openapi.ts';
 import { docs as tldInfo } from '../tld-info/openapi.ts';
 import { docs as transfer } from '../transfer/openapi.ts';
 import { docs as transferInfo } from '../transfer-info/openapi.ts';
+import { docs as webhook } from '../webhook/openapi.ts';
+import { docs as webhookDelete } from '../webhook-delete/openapi.ts';
+import { docs as webhookPut } from '../webhook-put/openapi.ts';
+import { docs as webhookRotate } from '../webhook-rotate/openapi.ts';
 import { docs as zone } from '../zone/openapi.ts';
 import { docs as openapi } from './openapi.ts';
 
@@ -41,4 +45,8 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   notifications,
   notification,
   'notification-ack': notificationAck,
+  'webhook-put': webhookPut,
+  webhook,
+  'webhook-delete': webhookDelete,
+  'webhook-rotate': webhookRotate,
 };

@@ -22,7 +22,7 @@ const maxPageItems = 1_000;
 
 /** Refuses any customer but the caller's own (the price list's rule). */
 export function ownQueue(caller: string, customer: string): void {
-  if (customer !== caller) throw new AuthorizationError(`The notifications of customer '${customer}' are not yours to read.`);
+  if (customer !== caller) throw new AuthorizationError(`The notifications and webhook of customer '${customer}' are not yours.`);
 }
 
 const tooBroad = (max: number) =>
