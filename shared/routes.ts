@@ -308,6 +308,16 @@ export const jobs: readonly Job[] = [
     summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
     environment: { ECB_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' },
   },
+  {
+    id: 'webhook-retry',
+    dir: 'webhook-retry',
+    // Due deliveries (index), each claimed, tried, then removed, rescheduled or made a dead letter.
+    table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true, only: ['notification', 'webhook'] },
+    schedule: 'rate(1 minute)',
+    localIntervalSeconds: 2,
+    summary:
+      'Retries webhook deliveries whose next attempt is due (backoff with jitter over about three days, Retry-After honoured), then dead-letters them.',
+  },
 ];
 
 /**
@@ -337,7 +347,20 @@ export interface StreamConsumer {
   integrations?: readonly Integration[];
 }
 
-export const streamConsumers: readonly StreamConsumer[] = [];
+export const streamConsumers: readonly StreamConsumer[] = [
+  {
+    id: 'webhook-deliver',
+    dir: 'webhook-deliver',
+    entities: ['notification'],
+    // Customers are delivered side by side within a batch; each attempt is short (firstAttemptMs).
+    batchSize: 100,
+    retryAttempts: 10,
+    // The endpoint and the notification (reads), the customer's retry lane (a Query, a conditional put),
+    // the delivery and endpoint state (updates), a dead letter (a put).
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], only: ['notification', 'webhook'] },
+    summary: "Delivers each new notification to its customer's webhook at once, or queues it in the retry lane behind a failing delivery.",
+  },
+];
 
 /** The API-key authorizer and the 404/405 fallback: not routes of their own, but functions all the same. */
 export const authorizerDir = 'authorizer';

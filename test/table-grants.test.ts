@@ -1,15 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayTokenAuthorizerEvent, Context, ScheduledEvent } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
 import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
+import { handler as webhookDeliver } from '../functions/webhook-deliver/handler.ts';
+import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
 import { keyKinds } from '../shared/db/keys.ts';
+import { getNotification } from '../shared/db/repositories/notifications.ts';
+import { enqueueDelivery } from '../shared/db/repositories/webhook-deliveries.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
-import { authorizerDir, authorizerTable, jobs, routes, type TableUse } from '../shared/routes.ts';
+import { authorizerDir, authorizerTable, jobs, routes, streamConsumers, type TableUse } from '../shared/routes.ts';
 import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
@@ -133,6 +138,18 @@ describe("each function's table use is what it declares", () => {
     await as('webhook', () => call('GET', '/v2/customers/demo/webhook'));
     await as('webhook-rotate', () => call('POST', '/v2/customers/demo/webhook/rotate'));
     await as('webhook-delete', () => call('DELETE', '/v2/customers/demo/webhook'));
+    // Delivery to an endpoint that refuses connections: the stream consumer queues it in the retry
+    // lane; the retry job claims, tries and reschedules it, and drops a delivery whose notification is gone.
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/hook' } });
+    const notified = await getNotification('demo', polled.body.notification.id);
+    const streamEvent = {
+      Records: [{ eventName: 'INSERT', dynamodb: { SequenceNumber: '1', NewImage: marshall(notified, { removeUndefinedValues: true }) } }],
+    } as unknown as DynamoDBStreamEvent;
+    await as('webhook-deliver', () => webhookDeliver(streamEvent, jobContext));
+    await enqueueDelivery({ customer: 'other', notificationId: 999_999_999, attempts: 0, dueDate: '2026-01-01T00:00:00Z' });
+    await as('webhook-retry', () => webhookRetry({ ...scheduled, time: plus(new Date(), 86_400).toISOString() }, jobContext));
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
@@ -141,6 +158,7 @@ describe("each function's table use is what it declares", () => {
   const declared: [string, TableUse | undefined][] = [
     ...routes.map((r) => [r.dir, r.table] as [string, TableUse | undefined]),
     ...jobs.map((j) => [j.dir, j.table] as [string, TableUse | undefined]),
+    ...streamConsumers.map((c) => [c.dir, c.table] as [string, TableUse | undefined]),
     [authorizerDir, authorizerTable],
   ];
 

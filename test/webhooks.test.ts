@@ -41,14 +41,14 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
   it('rotates: a new secret once, the old one signing a day more; a second rotation drops the first', async () => {
     await call('DELETE', hook);
     const first = (await call('PUT', hook, { body: { url: 'https://hooks.example.net/r' } })).body.secret;
-    const rotated = await call('POST', hook + '/rotate');
+    const rotated = await call('POST', `${hook}/rotate`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(first);
     const expires = Date.parse(rotated.body.previousSecretExpiresDate) - Date.parse(rotated.body.secretCreatedDate);
     expect(expires).toBe(86_400_000);
     expect((await call('GET', hook)).body.previousSecretExpiresDate).toBe(rotated.body.previousSecretExpiresDate);
-    const again = await call('POST', hook + '/rotate');
+    const again = await call('POST', `${hook}/rotate`);
     expect(again.body.secret).not.toBe(rotated.body.secret);
   });
 

@@ -241,4 +241,17 @@ export const keys = {
     sk: `DEADLETTER#${String(notificationId).padStart(16, '0')}`,
   }),
   webhookDeadLetters: (customer: string) => ({ pk: `${keyKinds.webhook}${customer}`, skPrefix: 'DEADLETTER#' }),
+  /**
+   * A delivery waiting for its next attempt, beside the customer's endpoint, and listed by due
+   * time in one gsi1 partition (the retry job reads what is due, as the transfer poller does).
+   */
+  webhookDelivery: (customer: string, notificationId: number, dueDate?: string): ItemKey => ({
+    pk: `${keyKinds.webhook}${customer}`,
+    sk: `DELIVERY#${String(notificationId).padStart(16, '0')}`,
+    ...(dueDate !== undefined
+      ? { gsi1pk: 'WEBHOOK#DELIVERIESDUE', gsi1sk: `DELIVERY#${dueDate}#${customer}#${String(notificationId).padStart(16, '0')}` }
+      : {}),
+  }),
+  webhookDeliveries: (customer: string) => ({ pk: `${keyKinds.webhook}${customer}`, skPrefix: 'DELIVERY#' }),
+  webhookDeliveriesDue: (at: string) => ({ gsi1pk: 'WEBHOOK#DELIVERIESDUE', gsi1skMin: 'DELIVERY#', gsi1skMax: `DELIVERY#${at}#~` }),
 } as const;

@@ -43,3 +43,47 @@ export type WebhookRecord = v.InferOutput<typeof WebhookRecord>;
 export function signingSecrets(webhook: Pick<WebhookRecord, 'secrets'>, at: string): string[] {
   return webhook.secrets.filter((s) => s.expiresDate === undefined || s.expiresDate > at).map((s) => s.secret);
 }
+
+/**
+ * A delivery waiting for its next attempt (the retry lane): one per customer and notification,
+ * due at `dueDate`. While one waits for a customer, that customer's new notifications queue behind
+ * it instead of being tried at once, so a failing endpoint is never tried on the shared path again.
+ */
+export const WebhookDelivery = v.object({
+  customer: Handle,
+  notificationId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Attempts made so far. */
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  dueDate: WireTime,
+  /** A run that took it may hold it until then (another run leaves it alone). */
+  leaseUntil: v.optional(WireTime),
+  lastFailure: v.optional(v.string()),
+});
+export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
+
+/** A notification the endpoint never took: after the last attempt, a 410, or with the endpoint gone. */
+export const WebhookDeadLetter = v.object({
+  customer: Handle,
+  notificationId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  deadDate: WireTime,
+  lastFailure: v.string(),
+});
+export type WebhookDeadLetter = v.InferOutput<typeof WebhookDeadLetter>;
+
+/**
+ * The wait before each retry, in seconds (attempt 1 is made at once): 9 retries over about 2.7
+ * days. Each wait is spread by up to ±20 % (jitter), and is at least what `Retry-After` asked for
+ * (at most a day).
+ */
+export const retryDelaysSeconds = [5, 300, 1800, 7200, 18_000, 36_000, 36_000, 50_400, 86_400] as const;
+export const maxAttempts = retryDelaysSeconds.length + 1;
+export const maxRetryAfterSeconds = 86_400;
+
+/** When the next attempt is due after `attempts` failed ones, or undefined when none is left. */
+export function nextAttemptDelay(attempts: number, retryAfterSeconds: number | undefined, random: number): number | undefined {
+  const base = retryDelaysSeconds[attempts - 1];
+  if (base === undefined) return undefined;
+  const jittered = base * (0.8 + 0.4 * random);
+  return Math.max(jittered, Math.min(retryAfterSeconds ?? 0, maxRetryAfterSeconds));
+}

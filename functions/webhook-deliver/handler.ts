@@ -1,0 +1,28 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import * as v from 'valibot';
+import { logger } from '../../shared/logger.ts';
+import { NotificationRecord } from '../../shared/model/notification.ts';
+import { deliverNew } from '../../shared/notifications/delivery.ts';
+
+/**
+ * The stream consumer delivering new notifications to webhooks (the fast path of
+ * shared/notifications/delivery.ts). Only inserts matter (a notification marked read or
+ * acknowledged is not news). A table failure fails the batch from its first record (the use case
+ * is idempotent: a notification already delivered or queued is passed over).
+ */
+export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
+  const records = event.Records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage);
+  const notifications = records.map((r) =>
+    v.parse(NotificationRecord, unmarshall(r.dynamodb?.NewImage as unknown as Record<string, AttributeValue>)),
+  );
+  try {
+    await deliverNew(notifications);
+    return { batchItemFailures: [] };
+  } catch (error) {
+    logger.error('webhook delivery failed', { job: 'webhook-deliver', requestId: context?.awsRequestId, error: (error as Error).name });
+    const first = event.Records[0]?.dynamodb?.SequenceNumber;
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+  }
+}
