@@ -9,7 +9,7 @@ import { RegistrarStack } from '../infra/stack.ts';
 import { type Stage, stages } from '../infra/stages.ts';
 import { table } from '../shared/db/table.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { authorizerCacheSeconds, jobs, methodsOf, routes } from '../shared/routes.ts';
+import { authorizerCacheSeconds, jobs, methodsOf, routes, streamConsumers } from '../shared/routes.ts';
 
 let app: App;
 let stack: RegistrarStack;
@@ -51,7 +51,7 @@ describe('CDK stack', () => {
 
   it('has one Node 24 arm64 function per route and job, plus the authorizer and the fallback', () => {
     const fns = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs24.x' } });
-    expect(Object.keys(fns)).toHaveLength(routes.length + jobs.length + 2);
+    expect(Object.keys(fns)).toHaveLength(routes.length + jobs.length + streamConsumers.length + 2);
     for (const f of Object.values(fns)) {
       expect(f.Properties.Architectures).toEqual(['arm64']);
       expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
@@ -201,7 +201,8 @@ describe('CDK stack', () => {
       DatapointsToAlarm: 2,
       TreatMissingData: 'breaching',
     });
-    expect(alarms).toHaveLength(3 + jobs.length + 1);
+    // One more per stream consumer: its on-failure queue's first message.
+    expect(alarms).toHaveLength(3 + jobs.length + 1 + streamConsumers.length);
   });
 
   it('has a dashboard with requests, errors and latency per route, the API, Lambda, DynamoDB, the jobs and the alarms', () => {
