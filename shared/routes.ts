@@ -260,6 +260,23 @@ export const routes: readonly Route[] = [
     table: { actions: ['GetItem', 'UpdateItem'], only: ['webhook'] },
     summary: 'Issues a new webhook signing secret (answered once); the previous one keeps signing for a day.',
   },
+  {
+    id: 'webhook-dead-letters',
+    method: 'GET',
+    path: '/v2/customers/{customer}/webhook/dead-letters',
+    dir: 'webhook-dead-letters',
+    table: { actions: ['Query'], only: ['webhook'] },
+    summary: "The notifications the caller's webhook never took (after the last attempt, a 410, or with the endpoint gone).",
+  },
+  {
+    id: 'webhook-redeliver',
+    method: 'POST',
+    path: '/v2/customers/{customer}/webhook/dead-letters/{notificationId}/redeliver',
+    dir: 'webhook-redeliver',
+    // One transaction: the dead letter deleted, the delivery put back in the retry lane.
+    table: { actions: ['DeleteItem', 'PutItem'], only: ['webhook'] },
+    summary: 'Puts a dead letter back into the webhook retry lane, due at once.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
@@ -418,5 +435,6 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
     if (methodsOf(route).includes(method.toUpperCase())) return { kind: 'route', route, pathParameters: params };
     allow.push(...methodsOf(route));
   }
-  return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
+  // Two routes may share a path's shape (`.../notifications/poll` and `.../notifications/{notificationId}`): each method once.
+  return allow.length > 0 ? { kind: 'method-not-allowed', allow: [...new Set(allow)] } : { kind: 'not-found' };
 }

@@ -82,6 +82,9 @@ describe('the OpenAPI document', () => {
         'webhookHead',
         'webhookPut',
         'webhookRotate',
+        'webhookDeadLetters',
+        'webhookDeadLettersHead',
+        'webhookRedeliver',
       ].sort(),
     );
     const { get, head } = doc.paths['/v2/domains/{domainName}/zone'] as unknown as { get: Op; head: Op };

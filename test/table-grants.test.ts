@@ -12,7 +12,7 @@ import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
 import { keyKinds } from '../shared/db/keys.ts';
 import { getNotification } from '../shared/db/repositories/notifications.ts';
-import { enqueueDelivery } from '../shared/db/repositories/webhook-deliveries.ts';
+import { enqueueDelivery, putDeadLetter } from '../shared/db/repositories/webhook-deliveries.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
 import { authorizerDir, authorizerTable, jobs, routes, streamConsumers, type TableUse } from '../shared/routes.ts';
 import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
@@ -149,6 +149,15 @@ describe("each function's table use is what it declares", () => {
     await as('webhook-deliver', () => webhookDeliver(streamEvent, jobContext));
     await enqueueDelivery({ customer: 'other', notificationId: 999_999_999, attempts: 0, dueDate: '2026-01-01T00:00:00Z' });
     await as('webhook-retry', () => webhookRetry({ ...scheduled, time: plus(new Date(), 86_400).toISOString() }, jobContext));
+    await putDeadLetter({
+      customer: 'demo',
+      notificationId: 999_999_998,
+      attempts: 10,
+      deadDate: '2026-01-01T00:00:00Z',
+      lastFailure: 'HTTP 500',
+    });
+    await as('webhook-dead-letters', () => call('GET', '/v2/customers/demo/webhook/dead-letters'));
+    await as('webhook-redeliver', () => call('POST', '/v2/customers/demo/webhook/dead-letters/999999998/redeliver'));
     delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));

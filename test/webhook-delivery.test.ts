@@ -222,8 +222,26 @@ describe('failures: retried with backoff, Retry-After honoured, 410 disables, de
     await writeNotification('demo');
     await feeder.drain();
     expect(demo.received).toHaveLength(0);
-    // A PUT enables it again.
+    // A PUT enables it again; the customer lists its dead letters and has one redelivered.
     expect((await call('PUT', '/v2/customers/demo/webhook', { body: { url: demo.url } })).body.status).toBe('ENABLED');
+    const letters = await call('GET', '/v2/customers/demo/webhook/dead-letters');
+    expect(letters.status).toBe(200);
+    expect(letters.body.entities).toContainEqual({
+      notificationId: gone.id,
+      attempts: 1,
+      deadDate: expect.any(String),
+      lastFailure: 'HTTP 410 Gone',
+    });
+    expect((await call('GET', '/v2/customers/demo/webhook/dead-letters', { key: otherKey })).status).toBe(403);
+    demo.answer = (_r, res) => res.writeHead(204).end();
+    demo.received.length = 0;
+    expect((await call('POST', `/v2/customers/demo/webhook/dead-letters/${gone.id}/redeliver`)).status).toBe(202);
+    expect((await call('POST', `/v2/customers/demo/webhook/dead-letters/${gone.id}/redeliver`)).status).toBe(404);
+    await retryAt(plus(new Date(), 1));
+    expect(demo.received.map((r) => r.headers['webhook-id'])).toContain(`msg_${gone.id}`);
+    expect(
+      (await call('GET', '/v2/customers/demo/webhook/dead-letters')).body.entities.map((d: { notificationId: number }) => d.notificationId),
+    ).not.toContain(gone.id);
   });
 
   it('delivers again, with the same webhook-id, what failed to be recorded after the POST (a crash mid-delivery); nothing is lost', async () => {

@@ -16,8 +16,10 @@ import { docs as tldInfo } from '../tld-info/openapi.ts';
 import { docs as transfer } from '../transfer/openapi.ts';
 import { docs as transferInfo } from '../transfer-info/openapi.ts';
 import { docs as webhook } from '../webhook/openapi.ts';
+import { docs as webhookDeadLetters } from '../webhook-dead-letters/openapi.ts';
 import { docs as webhookDelete } from '../webhook-delete/openapi.ts';
 import { docs as webhookPut } from '../webhook-put/openapi.ts';
+import { docs as webhookRedeliver } from '../webhook-redeliver/openapi.ts';
 import { docs as webhookRotate } from '../webhook-rotate/openapi.ts';
 import { docs as zone } from '../zone/openapi.ts';
 import { docs as openapi } from './openapi.ts';
@@ -49,4 +51,6 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   webhook,
   'webhook-delete': webhookDelete,
   'webhook-rotate': webhookRotate,
+  'webhook-dead-letters': webhookDeadLetters,
+  'webhook-redeliver': webhookRedeliver,
 };

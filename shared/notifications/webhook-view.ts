@@ -28,3 +28,15 @@ export type WebhookView = v.InferOutput<typeof WebhookView>;
 export const WebhookBody = v.strictObject({
   url: v.pipe(v.string(), v.maxLength(2048), v.description('The https URL notifications are POSTed to.')),
 });
+
+/** A notification the endpoint never took (`GET .../webhook/dead-letters`). */
+export const DeadLetterView = v.strictObject({
+  notificationId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Attempts made before it was given up.')),
+  deadDate: WireTime,
+  lastFailure: v.string(),
+});
+export type DeadLetterView = v.InferOutput<typeof DeadLetterView>;
+
+export const DeadLetterList = v.strictObject({ entities: v.array(DeadLetterView) });
+export type DeadLetterList = v.InferOutput<typeof DeadLetterList>;

@@ -68,8 +68,15 @@ export async function replaceWebhookSecrets(customer: string, secrets: WebhookSe
 
 /** Removes the endpoint; false when there was none. */
 export async function deleteWebhook(customer: string): Promise<boolean> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.webhook(customer), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes !== undefined;
+  try {
+    await db().send(
+      new DeleteCommand({ TableName: tableName(), Key: keys.webhook(customer), ConditionExpression: 'attribute_exists(pk)' }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
 /** Records a delivery's outcome on the endpoint (and, with `disable`, stops deliveries: a 410). Nothing when it is gone. */
