@@ -1,9 +1,6 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import * as v from 'valibot';
+import { notificationFromStreamImage } from '../../shared/db/repositories/notifications.ts';
 import { logger } from '../../shared/logger.ts';
-import { NotificationRecord } from '../../shared/model/notification.ts';
 import { deliverNew } from '../../shared/notifications/delivery.ts';
 
 /**
@@ -15,7 +12,7 @@ import { deliverNew } from '../../shared/notifications/delivery.ts';
 export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
   const records = event.Records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage);
   const notifications = records.map((r) =>
-    v.parse(NotificationRecord, unmarshall(r.dynamodb?.NewImage as unknown as Record<string, AttributeValue>)),
+    notificationFromStreamImage(r.dynamodb?.NewImage as Parameters<typeof notificationFromStreamImage>[0]),
   );
   try {
     await deliverNew(notifications);

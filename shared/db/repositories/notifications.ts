@@ -1,4 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { NotificationRecord } from '../../model/notification.ts';
 import { db } from '../client.ts';
 import { getItem, parseItem, toItem } from '../items.ts';
@@ -156,4 +157,9 @@ export async function countNotifications(
     if (count > max) return { count, complete: false };
   } while (start);
   return { count, complete: true };
+}
+
+/** A notification from a stream record's image (DynamoDB's attribute-value form), parsed. */
+export function notificationFromStreamImage(image: Parameters<typeof unmarshall>[0]): NotificationRecord {
+  return parseItem(NotificationRecord, notificationEntity, unmarshall(image));
 }
