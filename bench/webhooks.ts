@@ -5,8 +5,9 @@
  *   1. latency: from the transaction to the webhook's arrival, p50 and p99, one customer;
  *   2. throughput: deliveries per second to healthy customers, alone and with one customer's
  *      receiver failing (answering 500) beside them, as a ratio.
- * It starts its own DynamoDB Local, unless `DYNAMODB_ENDPOINT` names one. Figures only: nothing is
- * asserted (docs/notifications.md).
+ * It starts its own DynamoDB Local, unless `DYNAMODB_ENDPOINT` names one. `BENCH_LATENCY_SAMPLES`
+ * (default 60) and `BENCH_BURST` (notifications per customer per burst, default 25) size it.
+ * Figures only: nothing is asserted (docs/notifications.md).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -91,7 +92,7 @@ try {
 
   // 1. Latency, one notification at a time.
   const latencies: number[] = [];
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < Number(process.env.BENCH_LATENCY_SAMPLES ?? 60); i++) {
     const started = performance.now();
     const id = await notify('bench-a');
     await waitFor([id]);
@@ -103,7 +104,7 @@ try {
   const burst = async (extra: string | undefined): Promise<number> => {
     const started = performance.now();
     const ids: number[] = [];
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < Number(process.env.BENCH_BURST ?? 25); i++) {
       for (const customer of healthy) ids.push(await notify(customer));
       if (extra) await notify(extra);
     }
