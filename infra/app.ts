@@ -1,7 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { RegistrarStack } from './stack.ts';
-import { stageFromContext } from './stages.ts';
+import { stageFromContext, withUpstreamAccount } from './stages.ts';
 
 /**
  * `cdk synth` / `cdk deploy` entry point (cdk.json). The stage is chosen on the command line
@@ -9,7 +9,7 @@ import { stageFromContext } from './stages.ts';
  * stack is named after it. Account and region from the standard AWS environment.
  */
 const app = new App();
-const stage = stageFromContext(app.node.tryGetContext('stage'));
+const stage = withUpstreamAccount(stageFromContext(app.node.tryGetContext('stage')), (key) => app.node.tryGetContext(key));
 new RegistrarStack(app, `Registrar-${stage.name}`, {
   stage,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },

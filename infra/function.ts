@@ -10,7 +10,7 @@ import { type KeyKind, keyKinds } from '../shared/db/keys.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
-import { integrationEnvironment, type Stage } from './stages.ts';
+import { integrationEnvironment, type Stage, upstreamSettings } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -44,7 +44,10 @@ export class RegistrarFunction extends NodejsFunction {
     const { declaration, table } = props;
     // Secrets, then the log group, then the function: the order the stack has always created them
     // in, which keeps the synthesized template identical.
-    const secretEnvironment = props.secrets.environment(declaration.secrets);
+    // A function talking to an upstream registry account also gets the account's settings and its key's secret.
+    const upstream = upstreamSettings(props.stage, declaration.integrations);
+    const secrets = [...(declaration.secrets ?? []), ...upstream.secrets];
+    const secretEnvironment = props.secrets.environment(secrets);
     const logGroup = new logs.LogGroup(scope, `${id}-logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -65,12 +68,13 @@ export class RegistrarFunction extends NodejsFunction {
         ...props.sharedEnvironment,
         ...declaration.environment,
         ...integrationEnvironment(props.stage, declaration.integrations),
+        ...upstream.environment,
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
       bundling: lambdaBundling,
     });
-    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(declaration.secrets)]) {
+    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets)]) {
       if (statement) this.addToRolePolicy(statement);
     }
   }

@@ -28,17 +28,28 @@ const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only }
  * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
  * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
  */
-export type StackSecret = 'ONE_TIME_LINK_SECRET';
+export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'RTR_API_KEY';
 
 /**
  * The parties outside the service a function talks to, each chosen explicitly by the stage
  * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
- * start (shared/settings.ts). `sandbox` is the only implementation of each today.
+ * start (shared/settings.ts). `sandbox` implements each; the registry also has `rtr` (registryImplementations).
  */
 export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY' } as const;
 export type Integration = keyof typeof integrationSettings;
 /** The implementations this build has of each integration. */
 export const integrationImplementations = ['sandbox'] as const;
+/**
+ * The registry's implementations: the sandbox, and `rtr`, an upstream Realtime Register account
+ * (shared/registry/rtr.ts) with its settings `RTR_API_URL`, `RTR_CUSTOMER` and the secret `RTR_API_KEY`.
+ */
+export const registryImplementations = ['sandbox', 'rtr'] as const;
+export const rtrSettings = {
+  apiUrl: 'RTR_API_URL',
+  customer: 'RTR_CUSTOMER',
+  registries: 'RTR_REGISTRIES',
+  timeoutMs: 'RTR_TIMEOUT_MS',
+} as const;
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -324,6 +335,17 @@ export const jobs: readonly Job[] = [
     localIntervalSeconds: 3600,
     summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",
     environment: { ECB_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' },
+  },
+  {
+    id: 'registry-metadata',
+    dir: 'registry-metadata',
+    integrations: ['registry'],
+    // Reads each registry's stored metadata and writes it (with its extension index items) when the upstream changed it.
+    table: { actions: ['GetItem', 'PutItem'], only: ['provider', 'extension'] },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 300,
+    summary:
+      "Copies the registries' rules and TLD metadata from the upstream registry account into the table (none with the sandbox registry).",
   },
   {
     id: 'webhook-retry',

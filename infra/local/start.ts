@@ -20,7 +20,10 @@ const usage = `Usage: npm start -- [--data-dir DIR] [--no-seed] [--port N] [--ho
   --port N        HTTP port (env PORT, default 3000)
   --host H        HTTP address (env HOST, default 127.0.0.1)
 
-With DYNAMODB_ENDPOINT set, no DynamoDB Local is started and that endpoint is used instead.`;
+With DYNAMODB_ENDPOINT set, no DynamoDB Local is started and that endpoint is used instead.
+With REGISTRY_GATEWAY=rtr (and RTR_API_URL, RTR_API_KEY, RTR_CUSTOMER, RTR_REGISTRIES), transfers go
+to that upstream Realtime Register account (another sandbox, say) and the registries' metadata is
+copied from it at start.`;
 
 interface StartOptions {
   dataDir: string | undefined;
@@ -112,12 +115,38 @@ function chooseSandbox(): void {
   process.env.ONE_TIME_LINK_SECRET ??= randomBytes(32).toString('base64url');
 }
 
+/**
+ * A front of an upstream account (`REGISTRY_GATEWAY=rtr`): its settings are checked before anything
+ * starts (a missing one stops the start, named), as a deployed function refuses to start.
+ */
+async function checkIntegrationSettings(): Promise<void> {
+  if (process.env.REGISTRY_GATEWAY?.trim() !== 'rtr') return;
+  const { rtrSettingsFromEnvironment } = await import('../../shared/registry/rtr-settings.ts');
+  rtrSettingsFromEnvironment();
+}
+
+/** With an upstream account, its registries' metadata copied into the table before the server opens; what was done, for the ready line. */
+async function copyUpstreamMetadata(): Promise<string | undefined> {
+  if (process.env.REGISTRY_GATEWAY?.trim() !== 'rtr') return undefined;
+  const { refreshRegistryMetadata } = await import('../../shared/registry/refresh-metadata.ts');
+  const refresh = await refreshRegistryMetadata();
+  if (!refresh) return undefined;
+  if (refresh.failed.length === refresh.registries) {
+    throw new StartupFailure(
+      `The upstream registry account told no registry's metadata (${refresh.failed.join(', ')}): is RTR_API_URL right and the upstream up?`,
+    );
+  }
+  const failed = refresh.failed.length > 0 ? `, not told: ${refresh.failed.join(', ')}` : '';
+  return `registry: upstream account '${process.env.RTR_CUSTOMER}', metadata of ${refresh.registries - refresh.failed.length} registries copied${failed}`;
+}
+
 /** Starts the storage, the table and its data, the server and the jobs, in that order; the ready line once all run. */
 async function start(options: StartOptions, running: Running): Promise<void> {
   const storage = await openStorage(options.dataDir, running);
   const table = tableName();
   const created = await ensureTable(table);
   const seeded = await seedDemoData(options.seed);
+  const upstream = await copyUpstreamMetadata();
   const server = await startServer({ host: options.host, port: options.port });
   running.server = server;
   running.stopJobs = startJobs();
@@ -131,7 +160,7 @@ async function start(options: StartOptions, running: Running): Promise<void> {
     });
   }
   console.log(
-    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}). ` +
+    `Registrar API sandbox ready on ${server.url}/v2 (table '${table}'${created ? ' created' : ''}; ${storage}; ${seeded}${upstream ? `; ${upstream}` : ''}). ` +
       `Try: curl -H 'Authorization: ApiKey demo-key' ${server.url}/v2/providers/REGISTRY/sidn/info  (API docs: ${server.url}/docs)`,
   );
 }
@@ -149,6 +178,7 @@ async function main(): Promise<void> {
   if (!options) return;
   // Before anything starts: a port in use is refused without touching the data dir or starting java.
   await checkPortFree(options.host, options.port);
+  await checkIntegrationSettings();
   chooseSandbox();
   const running: Running = { stopJobs: () => {} };
   stopOnSignals(running);

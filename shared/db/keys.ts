@@ -150,6 +150,20 @@ export const keys = {
   /** Pending transfers due at or before a time: gsi1sk <= `TRANSFER#<time>#~`. */
   transfersDue: (at: string) => ({ gsi1pk: 'TRANSFERS#DUE', gsi1skMax: `TRANSFER#${at}#~`, gsi1skMin: 'TRANSFER#' }),
 
+  /**
+   * A transfer about to be submitted to an upstream registry account (shared/registry/rtr.ts),
+   * written before the upstream is asked and listed by request time in one gsi1 partition, so the
+   * poller finds the requests that died without an answer.
+   */
+  transferIntent: (domainName: string, requestedDate: string): ItemKey =>
+    listed(
+      { pk: `TRANSFERINTENT#${domainName}`, sk: `INTENT#${requestedDate}` },
+      'TRANSFERS#INTENTS',
+      `INTENT#${requestedDate}#${domainName}`,
+    ),
+  /** Intents requested at or before a time: gsi1sk <= `INTENT#<time>#~`. */
+  transferIntentsBefore: (at: string) => ({ gsi1pk: 'TRANSFERS#INTENTS', gsi1skMax: `INTENT#${at}#~`, gsi1skMin: 'INTENT#' }),
+
   /** A domain as the sandbox registry knows it (shared/registry/sandbox.ts), by name. */
   registryDomain: (domainName: string): ItemKey => ({ pk: `REGISTRYDOMAIN#${domainName}`, sk: 'REGISTRYDOMAIN' }),
   /** What the sandbox registry remembers of one transfer of a name (by request time), beside the name. */

@@ -106,7 +106,8 @@ export type ZonePlan = v.InferOutput<typeof ZonePlan>;
 /** What a transfer will change (the `plan` of a quote; kept on the process and applied on completion). */
 export const TransferPlan = v.object({
   periodMonths: v.number(),
-  expiry: v.object({ before: WireTime, after: WireTime }),
+  /** Absent when the registry does not tell the current expiry (an upstream account's quote). */
+  expiry: v.optional(v.object({ before: WireTime, after: WireTime })),
   nameServers: v.object({ change: Change, before: v.array(v.string()), after: v.array(v.string()) }),
   dnssec: v.object({ change: Change, before: v.array(KeyData), after: v.array(KeyData) }),
   zone: ZonePlan,
@@ -147,6 +148,8 @@ export const TransferDetails = v.object({
   refunded: v.optional(v.boolean()),
   /** The registrar the domain leaves (the losing side), as the registry named it when the transfer was requested. */
   losingRegistrar: v.optional(v.string()),
+  /** The registry's own id of the transfer (the process id of an upstream account). */
+  registryReference: v.optional(v.string()),
   /** When the registry sent the FOA e-mail again, at the customer's request (at most maxFoaResends). */
   foaResent: v.optional(v.array(WireTime)),
 });

@@ -1,5 +1,6 @@
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { KeyData } from '../model/domain.ts';
+import type { ProviderMetadata, TldMetadata } from '../model/provider.ts';
 import type { TransferStatus } from '../model/transfer.ts';
 
 /**
@@ -12,8 +13,8 @@ import type { TransferStatus } from '../model/transfer.ts';
 export interface TransferCandidate {
   domainName: string;
   registry: string;
-  /** Current expiry at the registry. */
-  expiryDate: string;
+  /** Current expiry at the registry; absent when the registry does not tell it (an upstream account's quote). */
+  expiryDate?: string;
   /** Current name servers and DNSSEC key data at the registry. */
   ns: string[];
   keyData: KeyData[];
@@ -25,6 +26,35 @@ export interface TransferCandidate {
   registrantInteraction: boolean;
   /** The registrar that sponsors the name now (the losing side), when the registry names it. */
   registrar?: string;
+  /**
+   * What the registry will charge for the transfer that must be acknowledged to it when the transfer
+   * is submitted (an upstream account's premium or restore lines, at its prices): handed back to
+   * requestTransfer as they are, never more.
+   */
+  registryCharges?: RegistryCharge[];
+  /**
+   * A transfer of the name that this registrar already requested and the registry still holds (a
+   * request whose answer was lost): requestTransfer answers it instead of submitting another.
+   */
+  heldReference?: string;
+}
+
+/** One line the registry charges, in its currency, in cents. */
+export interface RegistryCharge {
+  product: string;
+  action: string;
+  quantity: number;
+  amount: number;
+  currency: string;
+}
+
+/** What the transfer asks of the registry besides the name: the contacts and the lists the plan replaces. */
+export interface TransferOrder {
+  registrant: string;
+  contacts: { role: string; handle: string }[];
+  /** Replacement name servers / DNSSEC keys (the plan's `replaced` or `removed` lists); absent: the registry's are kept. */
+  ns?: string[];
+  keyData?: KeyData[];
 }
 
 /** A transfer as the service refers to it at the registry. */
@@ -35,6 +65,8 @@ export interface TransferReference {
   requestedDate: string;
   /** Months the transfer adds. */
   periodMonths: number;
+  /** The registry's own id of the transfer, when it gives one (an upstream account's process id). */
+  registryReference?: string;
 }
 
 /** Where a transfer stands at the registry. */
@@ -46,8 +78,10 @@ export interface RegistryTransferState {
   endDate?: string;
   /** Why it was rejected or failed, as the registry says. */
   reason?: string;
-  /** After completion: the domain as the registry now holds it for us. */
-  domain?: { expiryDate: string; ns: string[]; keyData: KeyData[] };
+  /** After completion: the domain as the registry now holds it for us (lists it does not tell: as the plan saw them). */
+  domain?: { expiryDate: string; ns?: string[]; keyData?: KeyData[] };
+  /** The registry's own id of the transfer (requestTransfer of an upstream account): kept on the process. */
+  registryReference?: string;
 }
 
 export interface RegistryGateway {
@@ -57,7 +91,14 @@ export interface RegistryGateway {
    * ValidationError on `authcode` for a wrong auth code. A transfer of the name that this registrar
    * already requested and the registry still holds is no lock: the service may not have recorded it.
    */
-  prepareTransfer(request: { domainName: string; registry: string; authcode?: string }): Promise<TransferCandidate>;
+  prepareTransfer(request: {
+    domainName: string;
+    registry: string;
+    authcode?: string;
+    /** The period and contacts of the transfer, for a registry that quotes them (an upstream account). */
+    periodMonths?: number;
+    order?: TransferOrder;
+  }): Promise<TransferCandidate>;
   /**
    * Submits a transfer (after prepareTransfer succeeded); answers the registry's first status. It
    * must be safe to repeat: when the registry already holds a transfer of the name requested by this
@@ -66,7 +107,9 @@ export interface RegistryGateway {
    * writes nothing before the registry has answered, so a retry of a failed request relies on this.
    * The sandbox keeps no state per request, so any repetition answers alike.
    */
-  requestTransfer(reference: TransferReference & { authcode?: string }): Promise<RegistryTransferState>;
+  requestTransfer(
+    reference: TransferReference & { authcode?: string; order?: TransferOrder; candidate?: TransferCandidate; customer?: string },
+  ): Promise<RegistryTransferState>;
   /** Where a submitted transfer stands at `at`. */
   transferState(reference: TransferReference, at: Date): Promise<RegistryTransferState>;
   /**
@@ -80,6 +123,29 @@ export interface RegistryGateway {
    * transfer no longer waits for it at `at` (approved, ended or cancelled meanwhile).
    */
   resendFoa(reference: TransferReference, at: Date): Promise<void>;
+  /**
+   * A registry's rules and TLD metadata as the counterpart holds them, for a gateway whose
+   * registries' rules live there (an upstream account): the scheduled job `registry-metadata`
+   * caches them in the table (shared/registry/refresh-metadata.ts). The sandbox has none: its
+   * registries' rules are the dataset's.
+   */
+  registryMetadata?(name: string): Promise<{ metadata: ProviderMetadata; tldMetadata?: TldMetadata }>;
+  /** The registries whose metadata registryMetadata tells (the ones the service serves through it). */
+  metadataRegistries?: readonly string[];
+  /**
+   * For a gateway that records its intent before submitting (an upstream account, which takes no
+   * idempotency key): settles the intents of requests that died without an answer, as the poller
+   * runs at `at` (shared/registry/rtr.ts says how).
+   */
+  reconcile?(at: Date): Promise<IntentSummary>;
+}
+
+/** What settling the intents did: how many were looked at, found recorded, cancelled upstream, or completed upstream unrecorded. */
+export interface IntentSummary {
+  intents: number;
+  recorded: number;
+  cancelled: number;
+  unrecorded: number;
 }
 
 /**

@@ -23,7 +23,13 @@ const attempts = 5;
 
 /** How the service names a transfer at the registry. */
 export function referenceOf(d: TransferDetails): TransferReference {
-  return { domainName: d.domainName, registry: d.registry, requestedDate: d.requestedDate, periodMonths: d.plan.periodMonths };
+  return {
+    domainName: d.domainName,
+    registry: d.registry,
+    requestedDate: d.requestedDate,
+    periodMonths: d.plan.periodMonths,
+    ...(d.registryReference !== undefined ? { registryReference: d.registryReference } : {}),
+  };
 }
 
 /** The refusal for a process that can no longer be cancelled (or whose FOA can no longer be resent). */

@@ -1,4 +1,4 @@
-import type { DomainRecord } from '../model/domain.ts';
+import type { DomainRecord, KeyData } from '../model/domain.ts';
 import { type ProcessRecord, refundOf } from '../model/process.ts';
 import {
   canMove,
@@ -123,7 +123,10 @@ function completedMove(
 ): TransferMove {
   const { plan } = ended;
   // A registry that says nothing of the domain: as the plan saw it before, with the expiry the plan expects.
-  const held = state.domain ?? { expiryDate: plan.expiry.after, ns: plan.nameServers.before, keyData: plan.dnssec.before };
+  // What it does not tell of the lists: as the plan saw them.
+  const expiryDate = state.domain?.expiryDate ?? plan.expiry?.after;
+  if (expiryDate === undefined) throw new Error(`The registry completed the transfer of ${ended.domainName} without its expiry`);
+  const held = { expiryDate, ns: state.domain?.ns ?? plan.nameServers.before, keyData: state.domain?.keyData ?? plan.dnssec.before };
   const details: TransferDetails = { ...ended, expiryDate: held.expiryDate, ...(zone ? { zoneId: zone.record.id } : {}) };
   return { process: movedProcess(process, details, now), domain: completedDomain(process, details, held, now), ...(zone ? { zone } : {}) };
 }
@@ -132,7 +135,7 @@ function completedMove(
 function completedDomain(
   process: ProcessRecord,
   d: TransferDetails,
-  held: NonNullable<RegistryTransferState['domain']>,
+  held: { expiryDate: string; ns: string[]; keyData: KeyData[] },
   now: string,
 ): DomainRecord {
   const { plan } = d;

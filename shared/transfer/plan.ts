@@ -105,7 +105,10 @@ export function planTransfer(input: PlanInput): TransferPlan {
   const dnssec = listChange(candidate.keyData, body.keyData, sameKeys);
   return {
     periodMonths: input.periodMonths,
-    expiry: { before: candidate.expiryDate, after: toWireTime(addMonths(new Date(candidate.expiryDate), input.periodMonths)) },
+    // A registry that does not tell the current expiry: absent from the plan, not invented.
+    ...(candidate.expiryDate !== undefined
+      ? { expiry: { before: candidate.expiryDate, after: toWireTime(addMonths(new Date(candidate.expiryDate), input.periodMonths)) } }
+      : {}),
     nameServers: { change: ns.change, before: candidate.ns, after: ns.after },
     dnssec: { change: dnssec.change, before: candidate.keyData, after: dnssec.after },
     zone: planZone(body.zone, input.existingZone),

@@ -5,7 +5,7 @@ import { getTemplate } from '../db/repositories/zones.ts';
 import { logger } from '../logger.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { isFinal, type TransferDetails, type TransferLock, transferDetailsOf, type ZoneEffect } from '../model/transfer.ts';
-import type { RegistryTransferState } from '../registry/gateway.ts';
+import type { IntentSummary, RegistryTransferState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
@@ -23,6 +23,8 @@ export interface PollSummary {
   completed: number;
   ended: number;
   errors: number;
+  /** With an upstream account: the intents of dead requests settled (IntentSummary). */
+  intents?: IntentSummary;
 }
 
 /**
@@ -39,7 +41,13 @@ export async function pollDueTransfers(at: Date): Promise<PollSummary> {
       if (!process) throw new Error(`Transfer process ${lock.processId} of ${lock.domainName} is missing`);
       const d = transferDetailsOf(process);
       const state = await gateway.transferState(
-        { domainName: d.domainName, registry: d.registry, requestedDate: d.requestedDate, periodMonths: d.plan.periodMonths },
+        {
+          domainName: d.domainName,
+          registry: d.registry,
+          requestedDate: d.requestedDate,
+          periodMonths: d.plan.periodMonths,
+          ...(d.registryReference !== undefined ? { registryReference: d.registryReference } : {}),
+        },
         at,
       );
       const after = transferDetailsOf(await advance(process, lock, state, at));
@@ -51,6 +59,7 @@ export async function pollDueTransfers(at: Date): Promise<PollSummary> {
       logger.error('transfer poll failed', { domainName: lock.domainName, processId: lock.processId, error: error as Error });
     }
   }
+  if (gateway.reconcile) summary.intents = await gateway.reconcile(at);
   return summary;
 }
 

@@ -32,7 +32,13 @@ import {
   type QuoteBody,
   type QuoteLine,
 } from '../pricing/index.ts';
-import { type RegistryGateway, type RegistryTransferState, type TransferCandidate, transferProhibited } from '../registry/gateway.ts';
+import {
+  type RegistryGateway,
+  type RegistryTransferState,
+  type TransferCandidate,
+  type TransferOrder,
+  transferProhibited,
+} from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
 import { createsZone, moveOf, zoneEffectOf } from './lifecycle.ts';
@@ -63,6 +69,8 @@ interface Evaluation {
   quote: TransferQuote;
   list: PriceList;
   gateway: RegistryGateway;
+  /** What the registry told about the name (handed back when the transfer is submitted). */
+  candidate: TransferCandidate;
   /** The registrar the name leaves, as the registry named it. */
   losingRegistrar?: string;
   /** The request's items as read: the process and zone sequences, the name's zone (any account's), the zone template. */
@@ -213,7 +221,13 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
 
   const gateway = await registryGateway();
   const [candidate, list] = await Promise.all([
-    gateway.prepareTransfer({ domainName, registry, ...(body.authcode !== undefined ? { authcode: body.authcode } : {}) }),
+    gateway.prepareTransfer({
+      domainName,
+      registry,
+      periodMonths: period,
+      order: { registrant: body.registrant, contacts: body.contacts ?? [] },
+      ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
+    }),
     getProductPrices(principal.customer, domainProduct(found.extension)),
   ]);
   const plan = planTransfer({
@@ -233,6 +247,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     quote: { ...quote, plan },
     list,
     gateway,
+    candidate,
     ...(candidate.registrar !== undefined ? { losingRegistrar: candidate.registrar } : {}),
     snapshot,
   };
@@ -277,9 +292,9 @@ function ownZoneOf(zone: ZoneHeader | undefined, customer: string, domainName: s
 
 /** The new expiry may lie at most maxYearsAhead years from now. */
 function assertWithinMaxYears(plan: TransferPlan, at: Date, domainName: string, period: number): void {
-  if (plan.expiry.after <= toWireTime(addMonths(at, maxYearsAhead * 12))) return;
+  if (plan.expiry === undefined || plan.expiry.after <= toWireTime(addMonths(at, maxYearsAhead * 12))) return;
   throw new ValidationError(`The transfer would extend ${domainName} beyond ${maxYearsAhead} years from now.`, [
-    { field: 'period', message: `would put the expiry (${plan.expiry.after}) more than ${maxYearsAhead} years ahead`, value: period },
+    { field: 'period', message: `would put the expiry (${plan.expiry?.after}) more than ${maxYearsAhead} years ahead`, value: period },
   ]);
 }
 
@@ -303,6 +318,9 @@ async function start(call: TransferCall, commitWith: CommitWith<TransferOutcome>
     requestedDate: toWireTime(at),
     periodMonths: ev.plan.periodMonths,
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
+    order: orderOf(ev.plan),
+    candidate: ev.candidate,
+    customer: call.principal.customer,
   });
   const record = (zone: ZoneHeader | undefined) => recordFirstAnswer(call, ev, state, at, zone, commitWith);
   let outcome = await record(ev.snapshot.zone);
@@ -312,6 +330,15 @@ async function start(call: TransferCall, commitWith: CommitWith<TransferOutcome>
   }
   if ('conflict' in outcome) return refuseLostRace(call, outcome.conflict);
   return startedOf(outcome.move);
+}
+
+/** What the registry is asked for besides the name: the plan's contacts, and the lists the plan replaces or removes. */
+function orderOf(plan: TransferPlan): TransferOrder {
+  return {
+    ...plan.contacts,
+    ...(plan.nameServers.change !== 'kept' ? { ns: plan.nameServers.after } : {}),
+    ...(plan.dnssec.change !== 'kept' ? { keyData: plan.dnssec.after } : {}),
+  };
 }
 
 /** The started transfer a recorded move answers: its process id and its transfer result. */
@@ -365,6 +392,7 @@ function newProcess(call: TransferCall, ev: Evaluation, state: RegistryTransferS
     ...(body.transferContacts ? { transferContacts: body.transferContacts } : {}),
     ...(body.languageCode ? { languageCode: body.languageCode } : {}),
     ...(ev.losingRegistrar !== undefined ? { losingRegistrar: ev.losingRegistrar } : {}),
+    ...(state.registryReference !== undefined ? { registryReference: state.registryReference } : {}),
     history: [],
   };
   const { currency, billables = [] } = ev.quote.quote;

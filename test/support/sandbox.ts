@@ -27,7 +27,7 @@ export function launcherEnv(env: Record<string, string | undefined> = {}): NodeJ
 export function launch(
   args: string[],
   env: Record<string, string | undefined> = {},
-  options: { detached?: boolean; started?: ChildProcess[] } = {},
+  options: { detached?: boolean; started?: ChildProcess[]; readyWithinMs?: number } = {},
 ): Promise<Launcher> {
   const child = spawn(process.execPath, launcherArgs(args), {
     env: launcherEnv(env),
@@ -37,7 +37,8 @@ export function launch(
   options.started?.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s:\n${output}`)), 60_000);
+    const readyWithinMs = options.readyWithinMs ?? 60_000;
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${readyWithinMs / 1000} s:\n${output}`)), readyWithinMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const ready = /Registrar API sandbox ready on (http:\/\/\S+)\/v2 \(([^\n]*)\)/.exec(output);

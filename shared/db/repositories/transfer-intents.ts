@@ -1,0 +1,47 @@
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { WireTime } from '../../schemas/primitives.ts';
+import { db } from '../client.ts';
+import { parseItem, putItem, toItem } from '../items.ts';
+import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+
+const entity = 'transferIntent';
+
+/** A transfer about to be submitted to an upstream registry account: the name, who asked, when. */
+export const TransferIntent = v.object({
+  domainName: v.string(),
+  customer: v.string(),
+  requestedDate: WireTime,
+});
+export type TransferIntent = v.InferOutput<typeof TransferIntent>;
+
+/** Intents are dropped by the table's TTL a week after they were written, whatever became of them. */
+const keepSeconds = 7 * 86_400;
+
+/** Records the intent (one PutItem), before the upstream is asked. */
+export async function recordTransferIntent(intent: TransferIntent): Promise<void> {
+  const expiresAt = Math.floor(Date.parse(intent.requestedDate) / 1000) + keepSeconds;
+  await putItem({ ...toItem(keys.transferIntent(intent.domainName, intent.requestedDate), entity, intent), expiresAt });
+}
+
+/** Intents requested at or before `at`, oldest first: one gsi1 Query page of at most `limit`. */
+export async function listTransferIntents(at: string, limit = 50): Promise<TransferIntent[]> {
+  const k = keys.transferIntentsBefore(at);
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':min': k.gsi1skMin, ':max': k.gsi1skMax },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => parseItem(TransferIntent, entity, item));
+}
+
+/** Forgets an intent once it is settled (one DeleteItem; an intent already gone is fine). */
+export async function clearTransferIntent(intent: Pick<TransferIntent, 'domainName' | 'requestedDate'>): Promise<void> {
+  const { pk, sk } = keys.transferIntent(intent.domainName, intent.requestedDate);
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk } }));
+}

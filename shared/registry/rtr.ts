@@ -1,0 +1,401 @@
+import * as v from 'valibot';
+import { getProcess } from '../db/repositories/processes.ts';
+import { clearTransferIntent, listTransferIntents, recordTransferIntent } from '../db/repositories/transfer-intents.ts';
+import { readDomainCollection } from '../db/repositories/transfers.ts';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { logger } from '../logger.ts';
+import { KeyData } from '../model/domain.ts';
+import { ProviderMetadata, TldMetadata, tldProviderFields } from '../model/provider.ts';
+import { isFinal, type TransferStatus, transferDetailsOf, transferStatuses } from '../model/transfer.ts';
+import { toWireTime } from '../time.ts';
+import {
+  type IntentSummary,
+  type RegistryCharge,
+  type RegistryGateway,
+  type RegistryTransferState,
+  type TransferCandidate,
+  type TransferOrder,
+  type TransferReference,
+  transferProhibited,
+} from './gateway.ts';
+import { malformedAnswer, type RtrSettings, UpstreamRefusal, upstreamCall } from './rtr-client.ts';
+
+/**
+ * The registry gateway through an upstream Realtime Register account (REST API v2): the upstream
+ * does the registry work under the reseller's customer handle (`RTR_CUSTOMER`), this service
+ * prices, validates, authorizes and tracks. docs/transfer.md ("Through an upstream account")
+ * says what each call asks upstream and how every refusal and fault is answered.
+ */
+
+const Billable = v.object({
+  product: v.string(),
+  action: v.string(),
+  quantity: v.number(),
+  amount: v.number(),
+});
+const QuoteAnswer = v.object({
+  quote: v.object({ total: v.number(), currency: v.optional(v.string()), billables: v.optional(v.array(Billable)) }),
+  // Not part of RTR's answer: this service as an upstream also tells its plan (the name's expiry, name servers, DNSSEC).
+  plan: v.optional(
+    v.object({
+      expiry: v.optional(v.object({ before: v.string() })),
+      nameServers: v.optional(v.object({ before: v.array(v.string()) })),
+      dnssec: v.optional(
+        v.object({
+          before: v.array(KeyData),
+        }),
+      ),
+    }),
+  ),
+});
+const TransferAnswer = v.object({
+  status: v.picklist(transferStatuses),
+  processId: v.optional(v.number()),
+  actionDate: v.optional(v.string()),
+  expiryDate: v.optional(v.string()),
+});
+const PriceAnswer = v.object({
+  prices: v.array(v.object({ product: v.string(), action: v.string(), currency: v.string(), price: v.number() })),
+  promos: v.optional(
+    v.array(
+      v.object({
+        product: v.string(),
+        action: v.string(),
+        currency: v.string(),
+        price: v.number(),
+        fromDate: v.string(),
+        endDate: v.string(),
+        active: v.boolean(),
+      }),
+    ),
+  ),
+});
+const ProcessPage = v.object({
+  entities: v.array(v.object({ id: v.number(), status: v.string(), customer: v.optional(v.string()), createdDate: v.string() })),
+});
+
+function parsed<T extends v.GenericSchema>(schema: T, call: string, body: unknown): v.InferOutput<T> {
+  const result = v.safeParse(schema, body);
+  if (!result.success) throw malformedAnswer(call);
+  return result.output;
+}
+
+/** How long the upstream price list is kept in memory (it tells which quoted lines are the account's plain prices). */
+const priceListSeconds = 300;
+/** How far back a completed upstream transfer of the name counts as ours that lost its answer. */
+const adoptCompletedHours = 24;
+/** How old an intent is before the poller settles it: its request (10 s at most) is long over. */
+const intentSettleSeconds = 600;
+/** Clock skew allowed between our request time and the upstream's createdDate. */
+const skewSeconds = 60;
+
+export function rtrRegistry(settings: RtrSettings): RegistryGateway {
+  const customer = encodeURIComponent(settings.customer);
+  let prices: { at: number; list: v.InferOutput<typeof PriceAnswer> } | undefined;
+
+  /** The account's price list upstream, cached priceListSeconds. */
+  async function upstreamPrices(): Promise<v.InferOutput<typeof PriceAnswer>> {
+    if (prices && Date.now() - prices.at < priceListSeconds * 1000) return prices.list;
+    const answer = await upstreamCall(settings, 'pricelist', 'GET', `/v2/customers/${customer}/pricelist`);
+    prices = { at: Date.now(), list: parsed(PriceAnswer, 'pricelist', answer.body) };
+    return prices.list;
+  }
+
+  /**
+   * The quoted lines the upstream wants acknowledged: those that are not the account's own
+   * effective price upstream (a premium, a restore fee, another currency), the rule of contract 4.
+   */
+  async function chargesNeedingAcknowledgment(currency: string | undefined, billables: v.InferOutput<typeof Billable>[]) {
+    if (billables.length === 0 || currency === undefined) return [];
+    const list = await upstreamPrices();
+    const now = Date.now();
+    return billables.filter((b) => {
+      const promo = list.promos?.find(
+        (p) => p.active && p.product === b.product && p.action === b.action && Date.parse(p.fromDate) <= now && now < Date.parse(p.endDate),
+      );
+      const own = promo ?? list.prices.find((p) => p.product === b.product && p.action === b.action);
+      return !own || own.currency !== currency || own.price !== b.amount;
+    });
+  }
+
+  /** The upstream's transfer process of the name, running or completed lately, if it holds one. */
+  async function heldTransfer(domainName: string): Promise<string | undefined> {
+    return (await heldProcess(domainName))?.id;
+  }
+
+  /** The upstream's transfer process of the name (its id and process status), running or completed since `since` (default: lately). */
+  async function heldProcess(domainName: string, since?: number): Promise<{ id: string; status: string } | undefined> {
+    const query = new URLSearchParams({
+      identifier: domainName,
+      type: 'domain',
+      action: 'transfer',
+      'status:in': 'RUNNING,COMPLETED',
+      order: '-createdDate',
+      limit: '5',
+    });
+    const answer = await upstreamCall(settings, 'processes', 'GET', `/v2/processes?${query}`);
+    const page = parsed(ProcessPage, 'processes', answer.body);
+    const from = since ?? Date.now() - adoptCompletedHours * 3600_000;
+    const held = page.entities.find(
+      (p) =>
+        (p.customer === undefined || p.customer === settings.customer) &&
+        (p.status === 'RUNNING'
+          ? since === undefined || Date.parse(p.createdDate) >= from
+          : p.status === 'COMPLETED' && Date.parse(p.createdDate) >= from),
+    );
+    return held ? { id: String(held.id), status: held.status } : undefined;
+  }
+
+  /** Whether this service recorded the upstream transfer `id` of the name: its pending transfer names it, or an account holds the name. */
+  async function recorded(domainName: string, id: string): Promise<boolean> {
+    const { domain, lock } = await readDomainCollection(domainName);
+    if (domain) return true;
+    if (!lock) return false;
+    const process = await getProcess(lock.processId, lock.customer, true);
+    return process !== undefined && transferDetailsOf(process).registryReference === id;
+  }
+
+  function transferBody(request: { authcode?: string; periodMonths?: number; order?: TransferOrder }) {
+    const order = request.order;
+    return {
+      customer: settings.customer,
+      ...(order ? { registrant: order.registrant, contacts: order.contacts } : {}),
+      ...(request.authcode !== undefined ? { authcode: request.authcode } : {}),
+      ...(request.periodMonths !== undefined ? { period: request.periodMonths } : {}),
+      ...(order?.ns !== undefined ? { ns: order.ns } : {}),
+      ...(order?.keyData !== undefined ? { keyData: order.keyData } : {}),
+    };
+  }
+
+  /** The upstream's refusals of a transfer of `domainName` in our own words (anything else: 503, logged). */
+  function refusalOf(error: unknown, call: string, domainName: string, order: TransferOrder | undefined): unknown {
+    if (!(error instanceof UpstreamRefusal)) return error;
+    const handles = new Set([order?.registrant, ...(order?.contacts ?? []).map((c) => c.handle)]);
+    switch (error.type) {
+      case 'ObjectDoesNotExist':
+        if (error.objectType === 'Contact' && error.identifier !== undefined && handles.has(error.identifier)) {
+          return new ValidationError(`Contact '${error.identifier}' is not known to the registry account; create it there first.`, [
+            { field: error.identifier === order?.registrant ? 'registrant' : 'contacts', message: 'is not known to the registry account' },
+          ]);
+        }
+        if (error.objectType === 'Domain' || error.objectType === undefined) return new ObjectDoesNotExist('Domain', domainName, 'body');
+        break;
+      case 'ObjectStatusProhibitsOperation':
+      case 'ObjectExists':
+        return transferProhibited(domainName);
+      case 'ValidationError':
+      case 'ConstraintViolationException':
+        if (error.fields.includes('authcode')) {
+          return new ValidationError('The auth code is not valid for this domain.', [
+            { field: 'authcode', message: 'is not valid for this domain' },
+          ]);
+        }
+        return new ValidationError(`The registry refuses the transfer of ${domainName} as requested.`, [
+          ...error.fields
+            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
+            .slice(0, 10)
+            .map((field) => ({ field, message: 'is refused by the registry' })),
+        ]);
+      case 'BillableAcknowledgmentNeededException':
+        return new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
+          { field: 'billables', message: 'no longer cover what the registry charges' },
+        ]);
+    }
+    logger.warn('registry upstream refusal not mapped', { call, status: error.status, upstreamType: error.type });
+    return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+  }
+
+  async function stateOf(reference: TransferReference, call: string): Promise<RegistryTransferState & { registryReference: string }> {
+    const id = reference.registryReference ?? (await heldTransfer(reference.domainName));
+    if (id === undefined) throw new Error(`The registry account holds no transfer of ${reference.domainName}`);
+    const answer = await upstreamCall(
+      settings,
+      call,
+      'GET',
+      `/v2/domains/${encodeURIComponent(reference.domainName)}/transfer/${encodeURIComponent(id)}`,
+    );
+    return { ...stateFrom(parsed(TransferAnswer, call, answer.body), call), registryReference: id };
+  }
+
+  function stateFrom(answer: v.InferOutput<typeof TransferAnswer>, call: string): RegistryTransferState {
+    const status: TransferStatus = answer.status;
+    if (status === 'completed') {
+      if (answer.expiryDate === undefined) throw malformedAnswer(call);
+      return { status, domain: { expiryDate: answer.expiryDate } };
+    }
+    if (isFinal(status)) return { status, reason: `The registry answered '${status}'.` };
+    return { status, ...(answer.actionDate !== undefined ? { actionDate: answer.actionDate } : {}) };
+  }
+
+  return {
+    async prepareTransfer(request) {
+      const { domainName, registry } = request;
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/transfer?quote=true`;
+      let quote: v.InferOutput<typeof QuoteAnswer>;
+      try {
+        quote = parsed(QuoteAnswer, 'quote', (await upstreamCall(settings, 'quote', 'POST', path, transferBody(request))).body);
+      } catch (error) {
+        // A transfer of ours the upstream already holds (a request whose answer was lost) is no lock.
+        if (error instanceof UpstreamRefusal && ['ObjectStatusProhibitsOperation', 'ObjectExists'].includes(error.type)) {
+          const held = await heldTransfer(domainName);
+          if (held !== undefined)
+            return {
+              domainName,
+              registry,
+              ns: [],
+              keyData: [],
+              designatedAgentAllowed: false,
+              registrantInteraction: false,
+              heldReference: held,
+            };
+        }
+        throw refusalOf(error, 'quote', domainName, request.order);
+      }
+      const { currency, billables = [] } = quote.quote;
+      const extra = await chargesNeedingAcknowledgment(currency, billables);
+      const charges: RegistryCharge[] = extra.map((b) => ({ ...b, currency: currency as string }));
+      const premiumLine = charges.find((c) => c.action === 'TRANSFER');
+      const premium =
+        premiumLine && (premiumLine.currency === 'EUR' || premiumLine.currency === 'USD')
+          ? { currency: premiumLine.currency as 'EUR' | 'USD', amount: premiumLine.amount }
+          : undefined;
+      const plan = quote.plan;
+      const candidate: TransferCandidate = {
+        domainName,
+        registry,
+        ...(plan?.expiry ? { expiryDate: plan.expiry.before } : {}),
+        ns: plan?.nameServers?.before ?? [],
+        keyData: plan?.dnssec?.before ?? [],
+        ...(premium ? { premium } : {}),
+        // A designated agent is not passed upstream: the plan says it is ignored (docs/transfer.md).
+        designatedAgentAllowed: false,
+        registrantInteraction: false,
+        ...(charges.length > 0 ? { registryCharges: charges } : {}),
+      };
+      if (charges.some((c) => c.action !== 'TRANSFER' || c.currency !== premium?.currency)) {
+        // A charge the quote cannot show the customer as a premium (a restore fee): refused before anything is submitted.
+        throw new ObjectStatusProhibitsOperation(
+          `The registry charges more than a transfer for ${domainName} (${[...new Set(charges.map((c) => c.action))].join(', ')}); it cannot be transferred through this service.`,
+        );
+      }
+      return candidate;
+    },
+
+    async requestTransfer(reference) {
+      const { domainName, candidate } = reference;
+      // Before submitting: does the upstream already hold our transfer of the name (a retry, a lost answer)?
+      const held = candidate?.heldReference ?? (await heldTransfer(domainName));
+      if (held !== undefined) return stateOf({ ...reference, registryReference: held }, 'transfer-state');
+      // The intent first: should the answer be lost and no retry come, the poller finds it and asks the upstream (reconcile).
+      await recordTransferIntent({ domainName, customer: reference.customer ?? '', requestedDate: reference.requestedDate });
+      const body = {
+        ...transferBody({ ...reference, periodMonths: reference.periodMonths }),
+        // Exactly the charges the customer acknowledged in our quote, at the upstream's quoted amounts: never more.
+        ...(candidate?.registryCharges?.length
+          ? { billables: candidate.registryCharges.map(({ product, action, quantity, amount }) => ({ product, action, quantity, amount })) }
+          : {}),
+      };
+      let answer: v.InferOutput<typeof TransferAnswer>;
+      let processId: string | undefined;
+      try {
+        const result = await upstreamCall(settings, 'transfer', 'POST', `/v2/domains/${encodeURIComponent(domainName)}/transfer`, body);
+        answer = parsed(TransferAnswer, 'transfer', result.body);
+        processId = answer.processId !== undefined ? String(answer.processId) : (result.headers.get('x-process-id') ?? undefined);
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && ['ObjectStatusProhibitsOperation', 'ObjectExists'].includes(error.type)) {
+          const again = await heldTransfer(domainName);
+          if (again !== undefined) return stateOf({ ...reference, registryReference: again }, 'transfer-state');
+        }
+        throw refusalOf(error, 'transfer', domainName, reference.order);
+      }
+      if (processId === undefined || !/^\d{1,15}$/.test(processId)) throw malformedAnswer('transfer');
+      return { ...stateFrom(answer, 'transfer'), registryReference: processId };
+    },
+
+    async transferState(reference) {
+      return stateOf(reference, 'transfer-state');
+    },
+
+    async cancelTransfer(reference) {
+      const { registryReference: id } = await stateOf(reference, 'transfer-state');
+      try {
+        await upstreamCall(settings, 'cancel', 'DELETE', `/v2/processes/${encodeURIComponent(id)}`);
+      } catch (error) {
+        // Already ended upstream (completed, rejected, failed, cancelled): answered as it stands.
+        if (!(error instanceof UpstreamRefusal && error.type === 'ObjectStatusProhibitsOperation')) {
+          throw refusalOf(error, 'cancel', reference.domainName, undefined);
+        }
+      }
+      const state = await stateOf({ ...reference, registryReference: id }, 'transfer-state');
+      return state.status === 'cancelled' ? { ...state, reason: 'The gaining registrar cancelled the transfer.' } : state;
+    },
+
+    metadataRegistries: settings.registries,
+
+    /**
+     * The intents older than intentSettleSeconds: the upstream is asked whether it holds a transfer
+     * of the name started since the intent. None: the request failed before the upstream took it.
+     * One this service recorded (a retry adopted it, or the request committed): settled. One it
+     * never recorded (the request died after the upstream took it and no retry came): cancelled
+     * upstream, so the account is not charged for a transfer nobody knows of; one the upstream
+     * already completed cannot be undone and is logged as an error for the operator.
+     */
+    async reconcile(at) {
+      const summary: IntentSummary = { intents: 0, recorded: 0, cancelled: 0, unrecorded: 0 };
+      const intents = await listTransferIntents(toWireTime(at.getTime() - intentSettleSeconds * 1000));
+      for (const intent of intents) {
+        summary.intents++;
+        try {
+          const held = await heldProcess(intent.domainName, Date.parse(intent.requestedDate) - skewSeconds * 1000);
+          if (held && (await recorded(intent.domainName, held.id))) summary.recorded++;
+          else if (held?.status === 'RUNNING') {
+            try {
+              await upstreamCall(settings, 'cancel', 'DELETE', `/v2/processes/${encodeURIComponent(held.id)}`);
+            } catch (error) {
+              if (!(error instanceof UpstreamRefusal)) throw error;
+            }
+            summary.cancelled++;
+            logger.warn('unrecorded upstream transfer cancelled', { domainName: intent.domainName, customer: intent.customer });
+          } else if (held) {
+            summary.unrecorded++;
+            logger.error('unrecorded upstream transfer completed', { domainName: intent.domainName, customer: intent.customer });
+          }
+          await clearTransferIntent(intent);
+        } catch (error) {
+          // Kept for the next run (the upstream may be down).
+          logger.warn('transfer intent not settled', { domainName: intent.domainName, error: error as Error });
+        }
+      }
+      return summary;
+    },
+
+    async registryMetadata(name) {
+      const info = await upstreamCall(settings, 'provider-info', 'GET', `/v2/providers/REGISTRY/${encodeURIComponent(name)}/info`);
+      const { metadata } = parsed(v.object({ name: v.string(), metadata: ProviderMetadata }), 'provider-info', info.body);
+      const tld = metadata.possibleDomainExtensions?.[0];
+      if (tld === undefined) return { metadata };
+      const tldAnswer = await upstreamCall(settings, 'tld-info', 'GET', `/v2/tlds/${encodeURIComponent(tld)}/info`);
+      const tldInfo = parsed(v.object({ provider: v.string(), metadata: v.record(v.string(), v.unknown()) }), 'tld-info', tldAnswer.body);
+      // The TLD's own metadata is what is left of its info besides the registry's rules (shared/registry/tld-info.ts).
+      const rest = Object.fromEntries(
+        Object.entries(tldInfo.metadata).filter(([key]) => !(tldProviderFields as readonly string[]).includes(key)),
+      );
+      const tldMetadata = v.safeParse(TldMetadata, rest);
+      return tldInfo.provider === name && tldMetadata.success ? { metadata, tldMetadata: tldMetadata.output } : { metadata };
+    },
+
+    async resendFoa(reference) {
+      const { registryReference: id, status } = await stateOf(reference, 'transfer-state');
+      const refused = new ObjectStatusProhibitsOperation(
+        `The registry no longer waits for the FOA of the transfer of ${reference.domainName} (it is ${status}).`,
+      );
+      if (status !== 'pendingfoa') throw refused;
+      try {
+        await upstreamCall(settings, 'resend', 'POST', `/v2/processes/${encodeURIComponent(id)}/resend`);
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && error.type === 'ObjectStatusProhibitsOperation') throw refused;
+        throw refusalOf(error, 'resend', reference.domainName, undefined);
+      }
+    },
+  };
+}
