@@ -11,8 +11,9 @@ import { handler as webhookDeliver } from '../functions/webhook-deliver/handler.
 import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
 import { keyKinds } from '../shared/db/keys.ts';
-import { getNotification } from '../shared/db/repositories/notifications.ts';
+import { getNotification, notificationItem } from '../shared/db/repositories/notifications.ts';
 import { enqueueDelivery, putDeadLetter } from '../shared/db/repositories/webhook-deliveries.ts';
+import type { NotificationRecord } from '../shared/model/notification.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
 import { authorizerDir, authorizerTable, jobs, routes, streamConsumers, type TableUse } from '../shared/routes.ts';
 import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
@@ -145,7 +146,15 @@ describe("each function's table use is what it declares", () => {
     await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/hook' } });
     const notified = await getNotification('demo', polled.body.notification.id);
     const streamEvent = {
-      Records: [{ eventName: 'INSERT', dynamodb: { SequenceNumber: '1', NewImage: marshall(notified, { removeUndefinedValues: true }) } }],
+      Records: [
+        {
+          eventName: 'INSERT',
+          dynamodb: {
+            SequenceNumber: '1',
+            NewImage: marshall(notificationItem(notified as NotificationRecord), { removeUndefinedValues: true }),
+          },
+        },
+      ],
     } as unknown as DynamoDBStreamEvent;
     await as('webhook-deliver', () => webhookDeliver(streamEvent, jobContext));
     await enqueueDelivery({ customer: 'other', notificationId: 999_999_999, attempts: 0, dueDate: '2026-01-01T00:00:00Z' });
