@@ -122,7 +122,8 @@ describe('notifications of a transfer: written with each move, in order', () => 
   });
 });
 
-describe('the poll/ack queue, as the PHP SDK reads it (NotificationPoll: count, notification)', () => {
+// These tests first acknowledge every notification the earlier ones left waiting, one call each.
+describe('the poll/ack queue, as the PHP SDK reads it (NotificationPoll: count, notification)', { timeout: 60_000 }, () => {
   it('answers the oldest unacknowledged until it is acknowledged, then the next; ack is idempotent', async () => {
     await drain();
     expect((await call('GET', `${base}/poll`)).body).toEqual({ count: 0 });
