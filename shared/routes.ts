@@ -67,7 +67,7 @@ export type DnsImplementation = (typeof dnsImplementations)[number];
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
   id: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** API Gateway resource path, `{param}` segments. */
   path: string;
   /** Folder under functions/ holding `handler.ts`. */
@@ -282,6 +282,88 @@ export const routes: readonly Route[] = [
     table: { actions: ['Query'], only: ['rates'] },
     summary: 'What one EUR or USD buys of each other currency, at the latest stored ECB reference rates.',
   },
+  {
+    // Before the notification by id, so `poll` is never read as an id.
+    id: 'notification-poll',
+    method: 'GET',
+    path: '/v2/customers/{customer}/notifications/poll',
+    dir: 'notification-poll',
+    table: { actions: ['Query', 'GetItem'], index: true, only: ['notification'] },
+    summary: 'How many notifications of the caller wait unacknowledged, and the oldest of them (the same one until it is acknowledged).',
+  },
+  {
+    id: 'notifications',
+    method: 'GET',
+    path: '/v2/customers/{customer}/notifications',
+    dir: 'notifications',
+    table: { actions: ['Query'], index: true, only: ['notification'] },
+    summary: "The caller's notifications, a page at a time: limit, offset, order, fields, total (by default), q and filters.",
+  },
+  {
+    id: 'notification',
+    method: 'GET',
+    path: '/v2/customers/{customer}/notifications/{notificationId}',
+    dir: 'notification',
+    table: { actions: ['UpdateItem'], only: ['notification'] },
+    summary: 'A notification of the caller; reading it marks it read.',
+  },
+  {
+    id: 'notification-ack',
+    method: 'POST',
+    path: '/v2/customers/{customer}/notifications/{notificationId}/ack',
+    dir: 'notification-ack',
+    table: { actions: ['UpdateItem'], only: ['notification'] },
+    summary: 'Acknowledges a notification of the caller: it leaves the poll queue.',
+  },
+  {
+    id: 'webhook-put',
+    method: 'PUT',
+    path: '/v2/customers/{customer}/webhook',
+    dir: 'webhook-put',
+    table: { actions: ['UpdateItem'], only: ['webhook'] },
+    summary: "Registers the caller's webhook endpoint (the signing secret answered once), or moves it to a new URL.",
+  },
+  {
+    id: 'webhook',
+    method: 'GET',
+    path: '/v2/customers/{customer}/webhook',
+    dir: 'webhook',
+    table: getOnly('webhook'),
+    summary: "The caller's webhook endpoint and its delivery state, without the secret.",
+  },
+  {
+    id: 'webhook-delete',
+    method: 'DELETE',
+    path: '/v2/customers/{customer}/webhook',
+    dir: 'webhook-delete',
+    table: { actions: ['DeleteItem'], only: ['webhook'] },
+    summary: "Removes the caller's webhook endpoint.",
+  },
+  {
+    id: 'webhook-rotate',
+    method: 'POST',
+    path: '/v2/customers/{customer}/webhook/rotate',
+    dir: 'webhook-rotate',
+    table: { actions: ['GetItem', 'UpdateItem'], only: ['webhook'] },
+    summary: 'Issues a new webhook signing secret (answered once); the previous one keeps signing for a day.',
+  },
+  {
+    id: 'webhook-dead-letters',
+    method: 'GET',
+    path: '/v2/customers/{customer}/webhook/dead-letters',
+    dir: 'webhook-dead-letters',
+    table: { actions: ['Query'], only: ['webhook'] },
+    summary: "The notifications the caller's webhook never took (after the last attempt, a 410, or with the endpoint gone).",
+  },
+  {
+    id: 'webhook-redeliver',
+    method: 'POST',
+    path: '/v2/customers/{customer}/webhook/dead-letters/{notificationId}/redeliver',
+    dir: 'webhook-redeliver',
+    // One transaction: the dead letter deleted, the delivery put back in the retry lane.
+    table: { actions: ['DeleteItem', 'PutItem'], only: ['webhook'] },
+    summary: 'Puts a dead letter back into the webhook retry lane, due at once.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
@@ -352,6 +434,16 @@ export const jobs: readonly Job[] = [
     localIntervalSeconds: 300,
     summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',
   },
+  {
+    id: 'webhook-retry',
+    dir: 'webhook-retry',
+    // Due deliveries (index), each claimed, tried, then removed, rescheduled or made a dead letter.
+    table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true, only: ['notification', 'webhook'] },
+    schedule: 'rate(1 minute)',
+    localIntervalSeconds: 2,
+    summary:
+      'Retries webhook deliveries whose next attempt is due (backoff with jitter over about three days, Retry-After honoured), then dead-letters them.',
+  },
 ];
 
 /**
@@ -394,6 +486,18 @@ export const streamConsumers: readonly StreamConsumer[] = [
     // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's collection.
     table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'], only: ['domain'] },
     summary: 'Makes the DNS provider serve each changed managed zone as the table has it (docs/dns.md).',
+  },
+  {
+    id: 'webhook-deliver',
+    dir: 'webhook-deliver',
+    entities: ['notification'],
+    // Customers are delivered side by side within a batch; each attempt is short (firstAttemptMs).
+    batchSize: 100,
+    retryAttempts: 10,
+    // The endpoint and the notification (reads), the customer's retry lane (a Query, a conditional put),
+    // the delivery and endpoint state (updates), a dead letter (a put).
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], only: ['notification', 'webhook'] },
+    summary: "Delivers each new notification to its customer's webhook at once, or queues it in the retry lane behind a failing delivery.",
   },
 ];
 
@@ -452,5 +556,6 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
     if (methodsOf(route).includes(method.toUpperCase())) return { kind: 'route', route, pathParameters: params };
     allow.push(...methodsOf(route));
   }
-  return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
+  // Two routes may share a path's shape (`.../notifications/poll` and `.../notifications/{notificationId}`): each method once.
+  return allow.length > 0 ? { kind: 'method-not-allowed', allow: [...new Set(allow)] } : { kind: 'not-found' };
 }

@@ -1,16 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
 import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
+import { handler as webhookDeliver } from '../functions/webhook-deliver/handler.ts';
+import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
 import { startPowerDns } from '../infra/local/powerdns.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
 import { keyKinds } from '../shared/db/keys.ts';
+import { getNotification, notificationItem } from '../shared/db/repositories/notifications.ts';
+import { enqueueDelivery, putDeadLetter } from '../shared/db/repositories/webhook-deliveries.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
 import { getZone } from '../shared/db/repositories/zones.ts';
+import type { NotificationRecord } from '../shared/model/notification.ts';
 import type { ZoneRecord } from '../shared/model/zone.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
 import { authorizerDir, authorizerTable, jobs, routes, streamConsumers, type TableUse } from '../shared/routes.ts';
@@ -125,6 +131,48 @@ describe("each function's table use is what it declares", () => {
     const dns = await renew((await testCertificate()).id, { period: 12, csr });
     await as('process-cancel', () => call('DELETE', `/v2/processes/${dns.headers['x-process-id']}`));
 
+    // The notifications the transfers and renewals above wrote: listed, polled, read, acknowledged.
+    await as('notifications', () => call('GET', '/v2/customers/demo/notifications?acknowledgeDate:null=&eventType=TransferDomainEvent'));
+    await as('notifications', () => call('GET', '/v2/customers/demo/notifications?limit=0'));
+    const polled = await as('notification-poll', () => call('GET', '/v2/customers/demo/notifications/poll'));
+    await as('notification', () => call('GET', `/v2/customers/demo/notifications/${polled.body.notification.id}`));
+    await as('notification-ack', () => call('POST', `/v2/customers/demo/notifications/${polled.body.notification.id}/ack`));
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    await as('webhook-put', () => call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/hook' } }));
+    await as('webhook-put', () => call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/moved' } }));
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    await as('webhook', () => call('GET', '/v2/customers/demo/webhook'));
+    await as('webhook-rotate', () => call('POST', '/v2/customers/demo/webhook/rotate'));
+    await as('webhook-delete', () => call('DELETE', '/v2/customers/demo/webhook'));
+    // Delivery to an endpoint that refuses connections: the stream consumer queues it in the retry
+    // lane; the retry job claims, tries and reschedules it, and drops a delivery whose notification is gone.
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/hook' } });
+    const notified = await getNotification('demo', polled.body.notification.id);
+    const streamEvent = {
+      Records: [
+        {
+          eventName: 'INSERT',
+          dynamodb: {
+            SequenceNumber: '1',
+            NewImage: marshall(notificationItem(notified as NotificationRecord), { removeUndefinedValues: true }),
+          },
+        },
+      ],
+    } as unknown as DynamoDBStreamEvent;
+    await as('webhook-deliver', () => webhookDeliver(streamEvent, jobContext));
+    await enqueueDelivery({ customer: 'other', notificationId: 999_999_999, attempts: 0, dueDate: '2026-01-01T00:00:00Z' });
+    await as('webhook-retry', () => webhookRetry({ ...scheduled, time: plus(new Date(), 86_400).toISOString() }, jobContext));
+    await putDeadLetter({
+      customer: 'demo',
+      notificationId: 999_999_998,
+      attempts: 10,
+      deadDate: '2026-01-01T00:00:00Z',
+      lastFailure: 'HTTP 500',
+    });
+    await as('webhook-dead-letters', () => call('GET', '/v2/customers/demo/webhook/dead-letters'));
+    await as('webhook-redeliver', () => call('POST', '/v2/customers/demo/webhook/dead-letters/999999998/redeliver'));
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));

@@ -244,7 +244,7 @@ function operationId(id: string): string {
 async function operation(route: Route, definitions: Record<string, v.GenericSchema>): Promise<Operation> {
   const docs = docsOf(route);
   const parts = requestParts(route, docs.request);
-  const hasBody = route.method === 'POST';
+  const hasBody = route.method === 'POST' || route.method === 'PUT';
   const params = [
     ...parameters(route, docs, 'path', parts.path),
     ...parameters(route, docs, 'query', parts.query),

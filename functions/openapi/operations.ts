@@ -2,6 +2,10 @@ import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
+import { docs as notification } from '../notification/openapi.ts';
+import { docs as notificationAck } from '../notification-ack/openapi.ts';
+import { docs as notificationPoll } from '../notification-poll/openapi.ts';
+import { docs as notifications } from '../notifications/openapi.ts';
 import { docs as pricelist } from '../pricelist/openapi.ts';
 import { docs as process } from '../process/openapi.ts';
 import { docs as processCancel } from '../process-cancel/openapi.ts';
@@ -18,6 +22,12 @@ import { docs as tldInfo } from '../tld-info/openapi.ts';
 import { docs as transfer } from '../transfer/openapi.ts';
 import { docs as transferInfo } from '../transfer-info/openapi.ts';
 import { docs as transferLatest } from '../transfer-latest/openapi.ts';
+import { docs as webhook } from '../webhook/openapi.ts';
+import { docs as webhookDeadLetters } from '../webhook-dead-letters/openapi.ts';
+import { docs as webhookDelete } from '../webhook-delete/openapi.ts';
+import { docs as webhookPut } from '../webhook-put/openapi.ts';
+import { docs as webhookRedeliver } from '../webhook-redeliver/openapi.ts';
+import { docs as webhookRotate } from '../webhook-rotate/openapi.ts';
 import { docs as zone } from '../zone/openapi.ts';
 import { docs as openapi } from './openapi.ts';
 
@@ -47,4 +57,14 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'ssl-products': sslProducts,
   'ssl-product': sslProduct,
   'exchange-rates-info': exchangeRatesInfo,
+  'notification-poll': notificationPoll,
+  notifications,
+  notification,
+  'notification-ack': notificationAck,
+  'webhook-put': webhookPut,
+  webhook,
+  'webhook-delete': webhookDelete,
+  'webhook-rotate': webhookRotate,
+  'webhook-dead-letters': webhookDeadLetters,
+  'webhook-redeliver': webhookRedeliver,
 };

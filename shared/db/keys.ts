@@ -31,6 +31,8 @@ export const keyKinds = {
   certificateProduct: 'SSLPRODUCT',
   acmeAccount: 'ACMEACCOUNT#',
   processIdentifier: 'PROCESSIDENTIFIER#',
+  notification: 'NOTIFICATIONS#',
+  webhook: 'WEBHOOK#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -254,4 +256,46 @@ export const keys = {
    * partitions; a count is the sum of the shards, read with one BatchGet.
    */
   processCounts: (customer: string, shard: number): ItemKey => ({ pk: `PROCESSCOUNTS#${customer}#${shard}`, sk: 'PROCESSCOUNTS' }),
+
+  /**
+   * A customer's notification, by id, in the customer's partition; listed by fire date through
+   * gsi2 (every notification) and, while unacknowledged, through gsi1 (the poll queue: an ack
+   * removes the gsi1 keys, so the queue holds only what waits). Ids are up to 16 digits.
+   */
+  notification: (customer: string, id: number, fireDate: string, unacknowledged: boolean): ItemKey => {
+    const listing = `NOTIFICATION#${fireDate}#${String(id).padStart(16, '0')}`;
+    return {
+      ...keys.notificationById(customer, id),
+      gsi2pk: keys.notificationsOfCustomer(customer).gsi2pk,
+      gsi2sk: listing,
+      ...(unacknowledged ? { gsi1pk: keys.unacknowledgedNotifications(customer).gsi1pk, gsi1sk: listing } : {}),
+    };
+  },
+  notificationById: (customer: string, id: number) => ({
+    pk: `${keyKinds.notification}${customer}`,
+    sk: `NOTIFICATION#${String(id).padStart(16, '0')}`,
+  }),
+  notificationsOfCustomer: (customer: string) => ({ gsi2pk: `${keyKinds.notification}${customer}` }),
+  unacknowledgedNotifications: (customer: string) => ({ gsi1pk: `${keyKinds.notification}${customer}#UNACK` }),
+
+  /** A customer's webhook endpoint (at most one), and its dead letters beside it. */
+  webhook: (customer: string): ItemKey => ({ pk: `${keyKinds.webhook}${customer}`, sk: 'WEBHOOK' }),
+  webhookDeadLetter: (customer: string, notificationId: number): ItemKey => ({
+    pk: `${keyKinds.webhook}${customer}`,
+    sk: `DEADLETTER#${String(notificationId).padStart(16, '0')}`,
+  }),
+  webhookDeadLetters: (customer: string) => ({ pk: `${keyKinds.webhook}${customer}`, skPrefix: 'DEADLETTER#' }),
+  /**
+   * A delivery waiting for its next attempt, beside the customer's endpoint, and listed by due
+   * time in one gsi1 partition (the retry job reads what is due, as the transfer poller does).
+   */
+  webhookDelivery: (customer: string, notificationId: number, dueDate?: string): ItemKey => ({
+    pk: `${keyKinds.webhook}${customer}`,
+    sk: `DELIVERY#${String(notificationId).padStart(16, '0')}`,
+    ...(dueDate !== undefined
+      ? { gsi1pk: 'WEBHOOK#DELIVERIESDUE', gsi1sk: `DELIVERY#${dueDate}#${customer}#${String(notificationId).padStart(16, '0')}` }
+      : {}),
+  }),
+  webhookDeliveries: (customer: string) => ({ pk: `${keyKinds.webhook}${customer}`, skPrefix: 'DELIVERY#' }),
+  webhookDeliveriesDue: (at: string) => ({ gsi1pk: 'WEBHOOK#DELIVERIESDUE', gsi1skMin: 'DELIVERY#', gsi1skMax: `DELIVERY#${at}#~` }),
 } as const;

@@ -1,5 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateRecord } from '../../model/certificate.ts';
+import { certificateCancelled, certificateIssued, certificateRequested, dcvRecordsChanged } from '../../model/notification.ts';
 import type { Amounts, ProcessRecord } from '../../model/process.ts';
 import type { ZoneRecordEntry } from '../../model/zone.ts';
 import { db } from '../client.ts';
@@ -9,6 +10,7 @@ import { tableName } from '../table.ts';
 import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
+import { notificationWrites } from './notifications.ts';
 import { countedOf } from './process-counts.ts';
 import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
 import { appendDcvRecordsItem, removeDcvRecordsItems, type ZoneRecordRef } from './zone-writes.ts';
@@ -95,6 +97,16 @@ export async function recordRenewal(
 
 function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): TransactItem[] {
   const table = tableName();
+  const dcvAdded = renewal.dcvRecords.flatMap(([zone, entries]) =>
+    entries.map((e) => ({ zone, name: e.name, type: e.type, content: e.content })),
+  );
+  // The outbox: issued at once, or waiting for DCV (with the records it added to the customer's zones).
+  const notified = issued
+    ? notificationWrites(certificateIssued(process, issued, renewal.at))
+    : notificationWrites(
+        certificateRequested(process, undefined),
+        dcvAdded.length > 0 ? dcvRecordsChanged(process, 'added', dcvAdded, renewal.at) : undefined,
+      );
   return [
     {
       Update: {
@@ -116,6 +128,7 @@ function renewalItems(renewal: Renewal, { process, issued }: RenewalRecords): Tr
     issued ? putNew(certificateItem(issued)) : { Put: { TableName: table, Item: openRequestItem(process.id) } },
     ...renewal.dcvRecords.map(([zone, entries]) => appendDcvRecordsItem(zone, renewal.customer, entries, renewal.at)),
     ...newProcessItems(process),
+    ...notified,
   ];
 }
 
@@ -260,6 +273,8 @@ export async function issueCertificate(
     });
   }
   items.push(...changedProcessItems(countedOf(process), { ...process, status: 'COMPLETED', details: { ...process.details, validations } }));
+  const subject = { id: process.id, customer: certificate.customer, type: 'certificate', identifier: certificate.commonName };
+  items.push(...notificationWrites(certificateIssued(subject, certificate, at)));
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return true;
@@ -331,6 +346,12 @@ export async function recordCertificateCancel(c: CertificateCancel): Promise<'ca
   const zonesTo = items.length;
   items.push(...itemsOf(c.commitment));
   items.push(...changedProcessItems(countedOf(c.process), { ...c.process, status: 'CANCELLED' }));
+  items.push(
+    ...notificationWrites(
+      certificateCancelled(c.process, c.at),
+      zonesTo > zonesFrom && c.dcvRecords.length > 0 ? dcvRecordsChanged(c.process, 'removed', c.dcvRecords, c.at) : undefined,
+    ),
+  );
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return 'cancelled';

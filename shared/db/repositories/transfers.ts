@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { ContactRecord } from '../../model/contact.ts';
 import { CustomerRecord } from '../../model/customer.ts';
 import { DomainRecord } from '../../model/domain.ts';
+import { transferNotification } from '../../model/notification.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import type { ProviderRecord } from '../../model/provider.ts';
 import { processStatusOf, TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
@@ -24,6 +25,7 @@ import {
 } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { domainItem } from './domains.ts';
+import { notificationWrites } from './notifications.ts';
 import type { Counted } from './process-counts.ts';
 import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
@@ -146,7 +148,11 @@ export async function recordNewTransfer(
     await transactWithIds(current, async (ids) => {
       move = build({ process: ids.process as number, ...(ids.zone !== undefined ? { zone: ids.zone } : {}) });
       await zone.stage(move.zone);
-      return [...firstItems(move, zone), ...itemsOf(commitWith?.(move))];
+      return [
+        ...firstItems(move, zone),
+        ...itemsOf(commitWith?.(move)),
+        ...notificationWrites(transferNotification(move.process, undefined)),
+      ];
     });
   } catch (error) {
     await zone.discardIfCancelled(error);
@@ -246,11 +252,13 @@ function lockCondition(lock: TransferLock) {
 export async function recordTransferMove(move: TransferMove, previous: TransferLock, commitment?: Commitment): Promise<boolean> {
   // The process's counts move from what the pending state says it was (a transfer's detail status is its transfer status).
   const counts = changedProcessItems(countedBefore(move.process, previous), move.process);
-  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment), ...counts]);
+  // The outbox: the move's notification, if its status changed, commits with it (after every other item).
+  const notified = notificationWrites(transferNotification(move.process, previous.status));
+  if (move.lock) return guarded([...waitingItems(move.process, previous, move.lock), ...itemsOf(commitment), ...counts, ...notified]);
   const zone = zoneWrite();
   await zone.stage(move.zone);
   try {
-    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment), ...counts]);
+    const recorded = await guarded([...finalItems(move, previous, zone), ...itemsOf(commitment), ...counts, ...notified]);
     if (!recorded) await zone.discardIfCancelled(undefined);
     return recorded;
   } catch (error) {

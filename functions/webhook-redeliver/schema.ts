@@ -1,0 +1,9 @@
+import * as v from 'valibot';
+import { Handle, PathId } from '../../shared/schemas/primitives.ts';
+
+/** POST /v2/customers/{customer}/webhook/dead-letters/{notificationId}/redeliver (no body is read). */
+export const RedeliverRequest = v.object({
+  path: v.object({ customer: Handle, notificationId: PathId }),
+  query: v.object({}),
+  body: v.undefined(),
+});

@@ -1,0 +1,195 @@
+import * as v from 'valibot';
+import { Handle, WireTime } from '../schemas/primitives.ts';
+import type { CertificateRecord } from './certificate.ts';
+import type { ProcessRecord } from './process.ts';
+import { type TransferDetails, type TransferStatus, transferDetailsOf } from './transfer.ts';
+
+/**
+ * A customer's notifications (the real API's notification queue: `GET /v2/customers/{customer}/notifications`,
+ * `.../poll`, `.../{id}/ack`). One is written in the same transaction as the state change it
+ * reports (an outbox: shared/db/repositories/notifications.ts builds its item), so it is never lost
+ * and never reports a change that did not happen. docs/notifications.md lists the event types.
+ */
+
+/** The event types this service writes, in the real API's naming where it has one. */
+export const eventTypes = ['TransferDomainEvent', 'RequestCertificateEvent', 'DcvRecordsAddedEvent', 'DcvRecordsRemovedEvent'] as const;
+export type EventType = (typeof eventTypes)[number];
+
+/** The notification types (the class each SDK reads a notification into). */
+export const notificationTypes = ['TransferDomainNotification', 'SSLCertificateNotification', 'DomainZoneNotification'] as const;
+export type NotificationType = (typeof notificationTypes)[number];
+
+/** The state of the subject a notification reports (the PHP SDK: PENDING, OK, CANCELLED or FAILED). */
+export const subjectStatuses = ['PENDING', 'OK', 'CANCELLED', 'FAILED'] as const;
+export type SubjectStatus = (typeof subjectStatuses)[number];
+
+const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** A notification as stored (and, read dates and all, as answered). */
+export const NotificationRecord = v.object({
+  id: Positive,
+  customer: Handle,
+  fireDate: WireTime,
+  readDate: v.optional(WireTime),
+  acknowledgeDate: v.optional(WireTime),
+  /** When a webhook first answered 2xx for it. */
+  deliveryDate: v.optional(WireTime),
+  message: v.string(),
+  reason: v.optional(v.string()),
+  process: v.optional(Positive),
+  processType: v.optional(v.string()),
+  processIdentifier: v.optional(v.string()),
+  eventType: v.picklist(eventTypes),
+  notificationType: v.picklist(notificationTypes),
+  /** Always true here: every notification reports the outcome of asynchronous work. */
+  isAsync: v.boolean(),
+  subjectStatus: v.optional(v.picklist(subjectStatuses)),
+  /** The subject's own status (a transfer's status, SSL_REQUIRES_ATTENTION, ...). */
+  statusDetail: v.optional(v.string()),
+  /** TransferDomainNotification's own fields. */
+  domainName: v.optional(v.string()),
+  transferType: v.optional(v.string()),
+  requestedDate: v.optional(WireTime),
+  actionDate: v.optional(WireTime),
+  expiryDate: v.optional(WireTime),
+  /** SSLCertificateNotification's own fields. */
+  certificateId: v.optional(Positive),
+  product: v.optional(v.string()),
+  /** Event details that have no field of their own (the DCV records added to or removed from a zone). */
+  payload: v.optional(v.record(v.string(), v.unknown())),
+});
+export type NotificationRecord = v.InferOutput<typeof NotificationRecord>;
+
+/**
+ * Notification ids: `process id * 1000 + slot`, so the same state change always yields the same id
+ * (a retried transaction writes the same notification, never a second one) and a process's
+ * notifications are numbered in the order they happen. A transfer's slot is its version (bumped on
+ * every move; a transfer moves a few dozen times at most); a certificate request's events have
+ * fixed slots from 900.
+ */
+export const slotsPerProcess = 1000;
+const certificateSlots = { requested: 900, dcvAdded: 901, issued: 902, cancelled: 903, dcvRemoved: 904 } as const;
+
+export function notificationId(processId: number, slot: number): number {
+  if (!Number.isInteger(slot) || slot < 0 || slot >= slotsPerProcess) throw new Error(`Notification slot ${slot} is out of range`);
+  return processId * slotsPerProcess + slot;
+}
+
+/** The subject status a transfer status reports. */
+function transferSubjectStatus(status: TransferStatus): SubjectStatus {
+  if (status === 'completed') return 'OK';
+  if (status === 'cancelled') return 'CANCELLED';
+  if (status === 'rejected' || status === 'failed') return 'FAILED';
+  return 'PENDING';
+}
+
+const transferMessages: Readonly<Record<TransferStatus, string>> = {
+  pendingwhois: 'waits for the registrant to be confirmed',
+  pendingfoa: 'waits for the registrant to approve it (FOA)',
+  pendingvalidation: 'waits for validation',
+  pending: 'waits for the losing registrar',
+  approved: 'was approved and will complete shortly',
+  cancelled: 'was cancelled',
+  rejected: 'was rejected',
+  failed: 'failed',
+  completed: 'completed',
+};
+
+/** Common fields of a notification about a process. */
+function aboutProcess(process: ProcessRecord, slot: number, fireDate: string) {
+  return {
+    id: notificationId(process.id, slot),
+    customer: process.customer,
+    fireDate,
+    process: process.id,
+    processType: process.type,
+    processIdentifier: process.identifier,
+    isAsync: true,
+  };
+}
+
+/**
+ * The notification of a transfer's move, when its status changed (`previous` undefined: the
+ * transfer was just requested); undefined for a move that kept the status (an FOA resent).
+ */
+export function transferNotification(process: ProcessRecord, previous: TransferStatus | undefined): NotificationRecord | undefined {
+  const d: TransferDetails = transferDetailsOf(process);
+  if (previous === d.status) return undefined;
+  return {
+    ...aboutProcess(process, d.version, process.updatedDate),
+    eventType: 'TransferDomainEvent',
+    notificationType: 'TransferDomainNotification',
+    message: `The transfer of ${d.domainName} ${transferMessages[d.status]}.`,
+    ...(d.reason !== undefined && d.status !== 'completed' ? { reason: d.reason } : {}),
+    subjectStatus: transferSubjectStatus(d.status),
+    statusDetail: d.status,
+    domainName: d.domainName,
+    transferType: d.type,
+    requestedDate: d.requestedDate,
+    ...(d.actionDate !== undefined && !['cancelled', 'rejected', 'failed', 'completed'].includes(d.status)
+      ? { actionDate: d.actionDate }
+      : {}),
+    ...(d.expiryDate !== undefined ? { expiryDate: d.expiryDate } : {}),
+  };
+}
+
+/** What a certificate request's notification is about: the process (id, customer, type, identifier). */
+export type CertificateSubject = Pick<ProcessRecord, 'id' | 'customer' | 'type' | 'identifier'>;
+
+/** A certificate request was opened and waits for domain control validation (it needs the customer's attention). */
+export function certificateRequested(process: ProcessRecord, product: string | undefined): NotificationRecord {
+  return {
+    ...aboutProcess(process, certificateSlots.requested, process.createdDate),
+    eventType: 'RequestCertificateEvent',
+    notificationType: 'SSLCertificateNotification',
+    message: `The certificate request for ${process.identifier} waits for domain control validation.`,
+    subjectStatus: 'PENDING',
+    statusDetail: 'SSL_REQUIRES_ATTENTION',
+    ...(product !== undefined ? { product } : {}),
+  };
+}
+
+/** A certificate request was issued. */
+export function certificateIssued(process: CertificateSubject, certificate: CertificateRecord, at: string): NotificationRecord {
+  return {
+    ...aboutProcess(process as ProcessRecord, certificateSlots.issued, at),
+    eventType: 'RequestCertificateEvent',
+    notificationType: 'SSLCertificateNotification',
+    message: `The certificate for ${certificate.commonName} was issued.`,
+    subjectStatus: 'OK',
+    statusDetail: 'COMPLETED',
+    certificateId: certificate.id,
+    product: certificate.product,
+    expiryDate: certificate.expiryDate,
+  };
+}
+
+/** A certificate request was cancelled. */
+export function certificateCancelled(process: CertificateSubject, at: string): NotificationRecord {
+  return {
+    ...aboutProcess(process as ProcessRecord, certificateSlots.cancelled, at),
+    eventType: 'RequestCertificateEvent',
+    notificationType: 'SSLCertificateNotification',
+    message: `The certificate request for ${process.identifier} was cancelled.`,
+    subjectStatus: 'CANCELLED',
+    statusDetail: 'CANCELLED',
+  };
+}
+
+/** DCV records a certificate request added to (or removed from) the customer's managed zones. */
+export function dcvRecordsChanged(
+  process: CertificateSubject,
+  change: 'added' | 'removed',
+  records: readonly { zone: string; name: string; type: string; content: string }[],
+  at: string,
+): NotificationRecord {
+  const zones = [...new Set(records.map((r) => r.zone))];
+  return {
+    ...aboutProcess(process as ProcessRecord, change === 'added' ? certificateSlots.dcvAdded : certificateSlots.dcvRemoved, at),
+    eventType: change === 'added' ? 'DcvRecordsAddedEvent' : 'DcvRecordsRemovedEvent',
+    notificationType: 'DomainZoneNotification',
+    message: `${records.length} DCV record${records.length === 1 ? '' : 's'} ${change === 'added' ? 'added to' : 'removed from'} ${zones.join(', ')}.`,
+    subjectStatus: change === 'added' ? 'PENDING' : 'OK',
+    payload: { zones, records: records.map((r) => ({ ...r })) },
+  };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { deleteWebhook, getWebhook, putWebhook, replaceWebhookSecrets } from '../db/repositories/webhooks.ts';
+import { ConstraintViolation, ObjectDoesNotExist, ProviderUnavailable } from '../errors.ts';
+import { rotationOverlapSeconds, type WebhookRecord, type WebhookSecret } from '../model/webhook.ts';
+import { now, toWireTime } from '../time.ts';
+import { endpointUrlProblem } from './endpoint-address.ts';
+import { ownQueue } from './list.ts';
+import type { WebhookView } from './webhook-view.ts';
+
+/**
+ * A customer's webhook endpoint: registered (`PUT`, the secret answered once), shown (`GET`,
+ * never the secret), removed (`DELETE`), its secret rotated (`POST .../rotate`: the new one
+ * answered once, the old one signing beside it for a day). The caller's own customer only.
+ */
+
+/** A fresh signing secret: `whsec_` and the base64 of 32 random bytes. */
+function freshSecret(at: string): WebhookSecret {
+  return { secret: `whsec_${randomBytes(32).toString('base64')}`, createdDate: at };
+}
+
+export function webhookViewOf(w: WebhookRecord, at: string): WebhookView {
+  const previous = w.secrets.find((s) => s.expiresDate !== undefined && s.expiresDate > at);
+  return {
+    url: w.url,
+    status: w.status,
+    ...(w.disabledReason !== undefined ? { disabledReason: w.disabledReason } : {}),
+    createdDate: w.createdDate,
+    updatedDate: w.updatedDate,
+    secretCreatedDate: w.secrets[0]?.createdDate ?? w.createdDate,
+    ...(previous?.expiresDate !== undefined ? { previousSecretExpiresDate: previous.expiresDate } : {}),
+    ...(w.lastDeliveryDate !== undefined ? { lastDeliveryDate: w.lastDeliveryDate } : {}),
+    ...(w.lastFailureDate !== undefined ? { lastFailureDate: w.lastFailureDate } : {}),
+    ...(w.lastFailure !== undefined ? { lastFailure: w.lastFailure } : {}),
+  };
+}
+
+/** Registers (201, with the secret) or moves (200, without it) the caller's endpoint. */
+export async function registerWebhook(caller: string, customer: string, url: string): Promise<{ view: WebhookView; created: boolean }> {
+  ownQueue(caller, customer);
+  const problem = endpointUrlProblem(url);
+  if (problem) throw new ConstraintViolation([{ field: 'url', message: problem }]);
+  const at = toWireTime(now());
+  const secret = freshSecret(at);
+  const { webhook, created } = await putWebhook(customer, url, secret, at);
+  const view = webhookViewOf(webhook, at);
+  return { view: created ? { ...view, secret: secret.secret } : view, created };
+}
+
+export async function showWebhook(caller: string, customer: string): Promise<WebhookView> {
+  ownQueue(caller, customer);
+  const webhook = await getWebhook(customer);
+  if (!webhook) throw new ObjectDoesNotExist('Webhook', customer);
+  return webhookViewOf(webhook, toWireTime(now()));
+}
+
+export async function removeWebhook(caller: string, customer: string): Promise<void> {
+  ownQueue(caller, customer);
+  if (!(await deleteWebhook(customer))) throw new ObjectDoesNotExist('Webhook', customer);
+}
+
+/** A new secret; the current one keeps signing for rotationOverlapSeconds (one rotated out earlier stops now). */
+export async function rotateWebhookSecret(caller: string, customer: string): Promise<WebhookView> {
+  ownQueue(caller, customer);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const webhook = await getWebhook(customer);
+    if (!webhook) throw new ObjectDoesNotExist('Webhook', customer);
+    const at = now();
+    const stamp = toWireTime(at);
+    const secret = freshSecret(stamp);
+    const current = webhook.secrets.find((s) => s.expiresDate === undefined);
+    const kept = current ? [{ ...current, expiresDate: toWireTime(at.getTime() + rotationOverlapSeconds * 1000) }] : [];
+    const secrets = [secret, ...kept];
+    if (await replaceWebhookSecrets(customer, secrets, webhook.version, stamp)) {
+      return { ...webhookViewOf({ ...webhook, secrets, updatedDate: stamp, version: webhook.version + 1 }, stamp), secret: secret.secret };
+    }
+  }
+  throw new ProviderUnavailable('The webhook kept changing while its secret was rotated; retry.', 1);
+}
