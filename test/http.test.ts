@@ -8,7 +8,7 @@ import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { methodsOf, routes } from '../shared/routes.ts';
 import { apiEvent, call, invoke } from './support/api.ts';
-import { renew } from './support/certificates.ts';
+import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -33,7 +33,30 @@ const getUrls: Record<string, string> = {
   'ssl-products': '/v2/ssl/products',
   'ssl-product': '/v2/ssl/products/ssl_sectigo_dv',
   'exchange-rates-info': '/v2/exchangerates/USD',
+  certificate: '/v2/ssl/certificates/1001',
+  'notification-poll': '/v2/customers/demo/notifications/poll',
+  notifications: '/v2/customers/demo/notifications',
+  webhook: '/v2/customers/demo/webhook',
+  'webhook-dead-letters': '/v2/customers/demo/webhook/dead-letters',
 };
+
+/** A URL the GET route answers 200 on: some need a transfer (and so its notification) or a webhook first. */
+async function headUrl(id: string): Promise<string> {
+  if (id === 'transfer-info') return transferInfoUrl();
+  if (id === 'transfer-latest') return (await transferInfoUrl()).replace(/\/\d+$/, '');
+  if (id.startsWith('notification')) await transferInfoUrl();
+  if (id.startsWith('webhook')) await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'https://hooks.example.net/head' } });
+  if (id === 'certificate-download') {
+    const names = ['www.demo-shop.nl'];
+    const withCsr = await testCertificate({ processId: 79, csr: makeCsr({ cn: 'www.demo-shop.nl', san: names, key: 'p256' }) });
+    return `/v2/ssl/certificates/${withCsr.id}/download?format=CSR`;
+  }
+  if (id === 'notification') {
+    const listed = await call('GET', '/v2/customers/demo/notifications?limit=1');
+    return `/v2/customers/demo/notifications/${listed.body.entities[0].id}`;
+  }
+  return getUrls[id] as string;
+}
 
 /** The transfer info of a transfer started for the purpose (the demo data holds none). */
 let heads = 0;
@@ -120,12 +143,7 @@ describe('HEAD on every GET route (contract section 1)', () => {
   it.each(routes.filter((r) => r.method === 'GET').map((r) => [r.id]))(
     'answers HEAD on %s with the GET status and headers, no body',
     async (id) => {
-      const url =
-        id === 'transfer-info'
-          ? await transferInfoUrl()
-          : id === 'transfer-latest'
-            ? (await transferInfoUrl()).replace(/\/\d+$/, '')
-            : (getUrls[id] as string);
+      const url = await headUrl(id);
       const get = await call('GET', url);
       const head = await call('HEAD', url);
       expect(get.status).toBe(200);
