@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { stageJsonSchemaText, stageSchemaFile } from '../infra/stage-schema.ts';
@@ -137,5 +138,26 @@ describe('the stage files', () => {
     without.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     without.resourceCountIs('AWS::ApiGateway::BasePathMapping', 0);
     without.resourceCountIs('AWS::SNS::Subscription', 0);
+  }, 120_000);
+
+  it('synthesizes the production stage (its custom domain included) cdk-nag clean, with no new acknowledgment', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'nag-'));
+    dirs.push(outdir);
+    const sandboxApp = new App({ context: noBundling, outdir: mkdtempSync(join(tmpdir(), 'nag-')) });
+    dirs.push(sandboxApp.outdir);
+    const app = new App({ context: noBundling, outdir });
+    new RegistrarStack(app, 'Registrar-production', { stage: production });
+    new RegistrarStack(sandboxApp, 'Registrar-sandbox', { stage: loadStage('sandbox') });
+    const suppressed = (a: App) => {
+      Validations.of(a).addPlugins(new AwsSolutionsChecks(a));
+      expect(() => a.synth()).not.toThrow();
+      const report = JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8'));
+      const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
+      expect(nag.violations).toEqual([]);
+      return new Set(nag.suppressedViolations.map((v: { ruleName: string }) => v.ruleName));
+    };
+    const inProduction = suppressed(app);
+    const inSandbox = suppressed(sandboxApp);
+    expect([...inProduction].filter((rule) => !inSandbox.has(rule))).toEqual([]);
   }, 120_000);
 });
