@@ -4,17 +4,16 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { FunctionDeclaration } from './function.ts';
-import type { Stage } from './stages.ts';
+import { implementationsOf, type Stage } from './stages.ts';
 
 /**
  * The DNS provider's part of the stack (docs/dns.md). The functions that push zones (they declare
- * the `POWERDNS_API_KEY` secret: the zone sync and the reconcile job) get the settings of the
- * stage's provider:
- * - `powerdns`: `POWERDNS_API_URL` and `POWERDNS_SERVER_ID` (from the synth's environment; the URL
- *   is required) and the API key's secret, which the stack creates and the operator fills with
+ * the `POWERDNS_API_KEY` secret: the zone sync and the reconcile job) get what the stage's provider
+ * needs beyond the settings its stage file hands every function using the integration
+ * (infra/stages.ts: PowerDNS's API URL and server id, Route 53's delegation set):
+ * - `powerdns`: the API key's secret, which the stack creates and the operator fills with
  *   PowerDNS's key;
- * - `route53`: the Route 53 calls of the adapter, the reusable delegation set's id
- *   (`ROUTE53_DELEGATION_SET_ID`, from the synth's environment) and a KMS key for DNSSEC;
+ * - `route53`: the Route 53 calls of the adapter and a KMS key for DNSSEC;
  * - `sandbox`: nothing (no PowerDNS secret either).
  */
 
@@ -23,21 +22,12 @@ export function pushesZones(declaration: FunctionDeclaration): boolean {
   return declaration.integrations?.includes('dns') === true && declaration.secrets?.includes('POWERDNS_API_KEY') === true;
 }
 
-/** The declaration as the stage's DNS provider needs it: its settings in, the PowerDNS secret only for PowerDNS. */
-export function withDnsSettings(stage: Stage, declaration: FunctionDeclaration, env = process.env): FunctionDeclaration {
+/** The declaration as the stage's DNS provider needs it: the PowerDNS secret only for PowerDNS. */
+export function withDnsSettings(stage: Stage, declaration: FunctionDeclaration): FunctionDeclaration {
   if (!pushesZones(declaration)) return declaration;
-  const provider = stage.integrations.dns ?? 'sandbox';
+  const provider = implementationsOf(stage).dns;
   const secrets = (declaration.secrets ?? []).filter((name) => name !== 'POWERDNS_API_KEY' || provider === 'powerdns');
-  const environment: Record<string, string> = { ...declaration.environment };
-  if (provider === 'powerdns') {
-    const url = env.POWERDNS_API_URL?.trim();
-    if (!url || !URL.canParse(url)) {
-      throw new Error('DNS_PROVIDER=powerdns: set POWERDNS_API_URL (the URL of its HTTP API) for the synth');
-    }
-    environment.POWERDNS_API_URL = url;
-    environment.POWERDNS_SERVER_ID = env.POWERDNS_SERVER_ID?.trim() || 'localhost';
-  }
-  return { ...declaration, secrets, environment };
+  return { ...declaration, secrets };
 }
 
 const dnssecKeys = new WeakMap<Construct, kms.Key>();
@@ -97,15 +87,13 @@ const route53Actions = [
 ];
 
 /**
- * A zone-pushing function on a Route 53 stage: its settings (`ROUTE53_DELEGATION_SET_ID` from the
- * synth's environment, the DNSSEC key's ARN) and the Route 53 calls it makes, on every hosted zone
- * (they are created at run time, so no ARN is known), and the use of the DNSSEC key for Route 53.
+ * A zone-pushing function on a Route 53 stage: the DNSSEC key's ARN, the Route 53 calls it makes,
+ * on every hosted zone (they are created at run time, so no ARN is known), and the use of the
+ * DNSSEC key for Route 53.
  */
-export function grantRoute53(fn: lambda.Function, stage: Stage, declaration: FunctionDeclaration, env = process.env): void {
-  if (!pushesZones(declaration) || stage.integrations.dns !== 'route53') return;
+export function grantRoute53(fn: lambda.Function, stage: Stage, declaration: FunctionDeclaration): void {
+  if (!pushesZones(declaration) || implementationsOf(stage).dns !== 'route53') return;
   const stack = Stack.of(fn);
-  const delegationSet = env.ROUTE53_DELEGATION_SET_ID?.trim();
-  if (delegationSet) fn.addEnvironment('ROUTE53_DELEGATION_SET_ID', delegationSet);
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: route53Actions, resources: ['*'] }));
   const key = dnssecKey(stack);
   if (key) {

@@ -11,7 +11,7 @@ import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
-import { acmeEnvironment, integrationEnvironment, type Stage, upstreamSettings } from './stages.ts';
+import { implementationsOf, integrationEnvironment, integrationHanded, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -45,18 +45,18 @@ export class RegistrarFunction extends NodejsFunction {
     const { declaration, table } = props;
     // Secrets, then the log group, then the function: the order the stack has always created them
     // in, which keeps the synthesized template identical.
-    // A function talking to an upstream registry account also gets the account's settings and its key's secret.
-    const upstream = upstreamSettings(props.stage, declaration.integrations);
-    // A function that works with an ACME CA (the authority and DNS integrations, under a stage
-    // running `acme`) gets the ACME settings and the EAB secret, and the DNS provider's secret.
-    const acme =
-      props.stage.integrations.authority === 'acme' &&
-      declaration.integrations?.includes('authority') &&
-      declaration.integrations.includes('dns');
-    const extraSecrets: StackSecret[] = acme
-      ? ['ACME_EAB_HMAC_KEY', ...(props.stage.integrations.dns === 'powerdns' ? (['POWERDNS_API_KEY'] as const) : [])]
-      : [];
-    const secrets = [...new Set([...(declaration.secrets ?? []), ...upstream.secrets, ...extraSecrets])];
+    // Each integration the function uses hands it its implementation's settings and secrets (the
+    // stage file, infra/stages.ts). The authority's (ACME) go to the functions that work with the CA:
+    // those using the authority and DNS integrations (the DCV job, cancel, resend), which under a
+    // stage running `acme` with PowerDNS also read the PowerDNS key.
+    const chosen = implementationsOf(props.stage);
+    const used = declaration.integrations ?? [];
+    const worksWithCa = used.includes('authority') && used.includes('dns');
+    const handed = used
+      .filter((integration) => integration !== 'authority' || worksWithCa)
+      .map((integration) => integrationHanded(props.stage, integration));
+    const extraSecrets: StackSecret[] = worksWithCa && chosen.authority === 'acme' && chosen.dns === 'powerdns' ? ['POWERDNS_API_KEY'] : [];
+    const secrets = [...new Set([...(declaration.secrets ?? []), ...handed.flatMap((h) => h.secrets), ...extraSecrets])];
     const secretEnvironment = props.secrets.environment(secrets);
     const logGroup = new logs.LogGroup(scope, `${id}-logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -78,8 +78,7 @@ export class RegistrarFunction extends NodejsFunction {
         ...props.sharedEnvironment,
         ...declaration.environment,
         ...integrationEnvironment(props.stage, declaration.integrations),
-        ...upstream.environment,
-        ...(acme ? acmeEnvironment() : {}),
+        ...Object.assign({}, ...handed.map((h) => h.environment)),
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.

@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -28,17 +29,17 @@ import { addWebAcl, checkEdgeLimits, type EdgeLimits, edgeLimitsFromContext } fr
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
 import { StackSecrets } from './secrets.ts';
-import { checkStage, type Stage } from './stages.ts';
+import { checkStage, type Stage, serviceEnvironment } from './stages.ts';
 import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
 
 export interface RegistrarStackProps extends StackProps {
-  /** The stage: its name (the API stage) and the integrations it runs (infra/stages.ts); no default. */
+  /** The stage: its name (the API stage) and its file's settings (stages/<name>.json, infra/stages.ts); no default. */
   stage: Stage;
   /** Stage throttling for the whole API (requests per second and burst); per-key limits come from usage plans. */
   throttle?: { rateLimit: number; burstLimit: number };
   /** Extra environment for every function (e.g. POWERTOOLS_LOG_LEVEL). */
   environment?: Record<string, string>;
-  /** E-mail address for alarm notifications (also `cdk deploy -c alarmEmail=...`). */
+  /** E-mail address for alarm notifications; default: the stage file's `alarmEmail`. */
   alarmEmail?: string;
   /** Per-API-key throttle and quota (usage plan); default `defaultKeyLimits`, overridable by cdk context. */
   keyLimits?: KeyLimits;
@@ -64,13 +65,15 @@ export class RegistrarStack extends Stack {
   constructor(scope: Construct, id: string, props: RegistrarStackProps) {
     super(scope, id, props);
     this.stage = checkStage(props.stage);
-    this.sharedEnvironment = props.environment;
+    // The stage file's service settings (name servers, hostmaster, validation links) for every function.
+    this.sharedEnvironment = { ...serviceEnvironment(this.stage), ...props.environment };
     this.table = addTable(this);
     // The API-key authorizer reads the key record; nothing else.
     const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, table: authorizerTable }));
     const throttle = props.throttle ?? defaultStageThrottle;
     this.api = addRestApi(this, this.stage.name, throttle);
     addGatewayResponses(this.api);
+    if (this.stage.customDomain) addCustomDomain(this, this.api, this.stage.customDomain);
     this.addRoutes(authorizer);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
     // The public edge: per-IP rate limits in front of the stage (infra/edge.ts).
@@ -87,7 +90,7 @@ export class RegistrarStack extends Stack {
       table: this.table,
       functions: this.functions,
       streamFailureQueues,
-      alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined),
+      alarmEmail: props.alarmEmail ?? this.stage.alarmEmail,
     });
     this.addOutputs();
     this.acknowledgeFindings();
@@ -198,6 +201,34 @@ function addTable(scope: Construct): dynamodb.Table {
     });
   }
   return table;
+}
+
+/**
+ * The API under the stage file's own domain: a regional API Gateway custom domain on the ACM
+ * certificate named there (issued in the stack's region), TLS 1.2 at least, mapped at the root to
+ * the stage. The domain's DNS record (an alias or CNAME to the `CustomDomainTarget` output) is the
+ * operator's, in whatever zone holds the name.
+ */
+function addCustomDomain(scope: Stack, api: apigateway.RestApi, domain: { domainName: string; certificateArn: string }): void {
+  const custom = new apigateway.DomainName(scope, 'CustomDomain', {
+    domainName: domain.domainName,
+    certificate: acm.Certificate.fromCertificateArn(scope, 'CustomDomainCertificate', domain.certificateArn),
+    endpointType: apigateway.EndpointType.REGIONAL,
+    securityPolicy: apigateway.SecurityPolicy.TLS_1_2,
+  });
+  new apigateway.BasePathMapping(scope, 'CustomDomainMapping', { domainName: custom, restApi: api, stage: api.deploymentStage });
+  new CfnOutput(scope, 'CustomDomainTarget', {
+    value: custom.domainNameAliasDomainName,
+    description: `Where ${domain.domainName} must point: a CNAME, or an alias record in the hosted zone CustomDomainTargetZone.`,
+  });
+  new CfnOutput(scope, 'CustomDomainTargetZone', {
+    value: custom.domainNameAliasHostedZoneId,
+    description: 'The hosted zone of CustomDomainTarget (for an alias record).',
+  });
+  new CfnOutput(scope, 'CustomDomainUrl', {
+    value: `https://${domain.domainName}/v2/`,
+    description: 'Base URL of the API on its own domain.',
+  });
 }
 
 /** The token authorizer in front of every authenticated route; API Gateway caches its answer per key. */

@@ -1,43 +1,48 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
-import { acmeEnvironment, authorityFromEnvironment, type Stage } from '../infra/stages.ts';
+import { loadStage, stageFrom } from '../infra/stages.ts';
 
-/** A stage that runs the ACME authority: what the stack hands the functions that work with the CA. */
+/** A stage that runs the ACME authority: what the stack hands the functions that work with the CA, from the stage file. */
 
 const noBundling = { 'aws:cdk:bundling-stacks': [] };
-const acmeStage: Stage = { name: 'sandbox-acme', integrations: { registry: 'sandbox', authority: 'acme', dns: 'powerdns' } };
-const saved = { ...process.env };
-
-afterEach(() => {
-  for (const name of Object.keys(process.env)) if (name.startsWith('ACME_') && !(name in saved)) delete process.env[name];
+const { name: _, ...sandboxFile } = loadStage('sandbox');
+const acmeFile = (authority: Record<string, unknown>) => ({
+  ...sandboxFile,
+  integrations: {
+    registry: { implementation: 'sandbox' },
+    authority,
+    dns: { implementation: 'powerdns', apiUrl: 'https://pdns.example.com/api' },
+  },
 });
 
-describe('a stage with CERTIFICATE_AUTHORITY=acme', () => {
-  it('is chosen at synth time by name, and needs a directory', () => {
-    expect(authorityFromEnvironment(undefined)).toBe('sandbox');
-    expect(authorityFromEnvironment('acme')).toBe('acme');
-    expect(() => authorityFromEnvironment('letsencrypt')).toThrow(
-      "CERTIFICATE_AUTHORITY is 'letsencrypt'; this build knows only: sandbox, acme",
+describe('a stage file with the acme authority', () => {
+  it('names its directory (and per-authority directories), or fails with the path of each error', () => {
+    expect(() => stageFrom('sandbox-acme', acmeFile({ implementation: 'acme' }))).toThrow('integrations.authority.directoryUrl: ');
+    expect(() => stageFrom('sandbox-acme', acmeFile({ implementation: 'acme', directoryUrl: 'http://plain.example/dir' }))).toThrow(
+      'integrations.authority.directoryUrl: must be an https:// URL',
     );
-    expect(() => acmeEnvironment({})).toThrow('CERTIFICATE_AUTHORITY=acme needs ACME_DIRECTORY_URL');
-    expect(acmeEnvironment({ ACME_DIRECTORY_URL_SECTIGO_OV: 'https://ov.example/dir', ACME_EAB_HMAC_KEY: 'secret', PATH: '/bin' })).toEqual(
-      {
-        ACME_DIRECTORY_URL_SECTIGO_OV: 'https://ov.example/dir',
-      },
+    expect(() => stageFrom('sandbox-acme', acmeFile({ implementation: 'letsencrypt' }))).toThrow(
+      'integrations.authority.implementation: must name one of: sandbox, acme (got "letsencrypt")',
     );
+    expect(() =>
+      stageFrom('sandbox-acme', acmeFile({ implementation: 'acme', directoryUrl: 'https://acme.example/directory', eabHmacKey: 'secret' })),
+    ).toThrow(/integrations\.authority\.eabHmacKey: /);
   });
 
   it('hands the DCV job, cancel and resend the ACME settings, the EAB secret by ARN only, and the DNS provider; renew only the choice', () => {
-    Object.assign(process.env, {
-      ACME_DIRECTORY_URL: 'https://acme.example/directory',
-      ACME_EAB_KID: 'kid-1',
-      ACME_EAB_HMAC_KEY: 'must-not-be-in-the-template',
-    });
-    const stack = new RegistrarStack(new App({ context: noBundling }), 'Acme', { stage: acmeStage });
+    const stage = stageFrom(
+      'sandbox-acme',
+      acmeFile({
+        implementation: 'acme',
+        directoryUrl: 'https://acme.example/directory',
+        directoryUrls: { SECTIGO_OV: 'https://ov.example/dir' },
+        eabKeyId: 'kid-1',
+      }),
+    );
+    const stack = new RegistrarStack(new App({ context: noBundling }), 'Acme', { stage });
     const template = Template.fromStack(stack);
-    expect(JSON.stringify(template.toJSON())).not.toContain('must-not-be-in-the-template');
     const fns = template.findResources('AWS::Lambda::Function');
     const variables = (id: string) =>
       fns[stack.getLogicalId(stack.functions.get(id)?.node.defaultChild as never)]?.Properties.Environment.Variables;
@@ -48,7 +53,10 @@ describe('a stage with CERTIFICATE_AUTHORITY=acme', () => {
       expect(variables(id), id).toMatchObject({
         CERTIFICATE_AUTHORITY: 'acme',
         DNS_PROVIDER: 'powerdns',
+        POWERDNS_API_URL: 'https://pdns.example.com/api',
+        POWERDNS_SERVER_ID: 'localhost',
         ACME_DIRECTORY_URL: 'https://acme.example/directory',
+        ACME_DIRECTORY_URL_SECTIGO_OV: 'https://ov.example/dir',
         ACME_EAB_KID: 'kid-1',
         ACME_EAB_HMAC_KEY_ARN: { Ref: eabSecret },
         POWERDNS_API_KEY_ARN: expect.anything(),

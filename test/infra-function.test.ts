@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { type FunctionDeclaration, RegistrarFunction } from '../infra/function.ts';
 import { StackSecrets } from '../infra/secrets.ts';
-import { type Stage, stages } from '../infra/stages.ts';
+import { loadStage } from '../infra/stages.ts';
 
 /** A bare stack with one table and the given functions (bundling skipped, as in test/infra.test.ts). */
 function synth(declarations: Record<string, FunctionDeclaration>) {
@@ -19,7 +19,7 @@ function synth(declarations: Record<string, FunctionDeclaration>) {
         declaration,
         table,
         secrets,
-        stage: stages.sandbox as Stage,
+        stage: loadStage('sandbox'),
         sharedEnvironment: { POWERTOOLS_LOG_LEVEL: 'DEBUG' },
       }),
     ]),

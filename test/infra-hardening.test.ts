@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkEdgeLimits, defaultEdgeLimits, minAddressesToFillStage } from '../infra/edge.ts';
 import { defaultStageThrottle, RegistrarStack } from '../infra/stack.ts';
-import { type Stage, stages } from '../infra/stages.ts';
+import { loadStage } from '../infra/stages.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { authorizerTable, jobs, methodsOf, routes, type TableUse } from '../shared/routes.ts';
@@ -19,7 +19,7 @@ let stack: RegistrarStack;
 let template: Template;
 
 beforeAll(() => {
-  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack', { stage: stages.sandbox as Stage });
+  stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack', { stage: loadStage('sandbox') });
   template = Template.fromStack(stack);
 });
 
@@ -63,7 +63,7 @@ describe('per-API-key rate limits in the stack', () => {
   it('takes other per-key numbers from the stack props or the cdk context', () => {
     const byProps = Template.fromStack(
       new RegistrarStack(new App({ context: noBundling }), 'Props', {
-        stage: stages.sandbox as Stage,
+        stage: loadStage('sandbox'),
         keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 },
       }),
     );
@@ -75,7 +75,7 @@ describe('per-API-key rate limits in the stack', () => {
       new RegistrarStack(
         new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }),
         'Context',
-        { stage: stages.sandbox as Stage },
+        { stage: loadStage('sandbox') },
       ),
     );
     byContext.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
@@ -83,7 +83,7 @@ describe('per-API-key rate limits in the stack', () => {
       Quota: { Limit: 700, Period: 'DAY' },
     });
     expect(
-      () => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad', { stage: stages.sandbox as Stage }),
+      () => new RegistrarStack(new App({ context: { ...noBundling, keyRateLimit: 'lots' } }), 'Bad', { stage: loadStage('sandbox') }),
     ).toThrow(/keyRateLimit must be a positive integer/);
   }, 60_000);
 
@@ -225,7 +225,7 @@ describe('the public edge', () => {
     expect(
       () =>
         new RegistrarStack(new App({ context: noBundling }), 'TwoAddresses', {
-          stage: stages.sandbox as Stage,
+          stage: loadStage('sandbox'),
           throttle: { rateLimit: 100, burstLimit: 200 },
         }),
     ).toThrow(/addresses take the stage throttle/);
@@ -262,7 +262,7 @@ describe('the public edge', () => {
   it('takes other per-IP limits from the cdk context', () => {
     const byContext = Template.fromStack(
       new RegistrarStack(new App({ context: { ...noBundling, publicIpRateLimit: '60', ipRateLimit: '6000' } }), 'Edge', {
-        stage: stages.sandbox as Stage,
+        stage: loadStage('sandbox'),
       }),
     );
     const rules = Object.values(byContext.findResources('AWS::WAFv2::WebACL'))[0]?.Properties.Rules;

@@ -6,7 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
-import { type Stage, stages } from '../infra/stages.ts';
+import { loadStage } from '../infra/stages.ts';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table } from '../shared/db/table.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
@@ -19,7 +19,7 @@ let template: Template;
 beforeAll(() => {
   // Bundling is skipped here (it is exercised by `npm run synth` in CI); the template is the same.
   app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  stack = new RegistrarStack(app, 'TestStack', { stage: stages.sandbox as Stage });
+  stack = new RegistrarStack(app, 'TestStack', { stage: loadStage('sandbox') });
   template = Template.fromStack(stack);
 });
 
@@ -235,7 +235,7 @@ describe('CDK stack', () => {
 
   it('passes cdk-nag AwsSolutions with every finding acknowledged with a reason', () => {
     const nagApp = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: mkdtempSync(join(tmpdir(), 'nag-')) });
-    const nagStack = new RegistrarStack(nagApp, 'NagStack', { stage: stages.sandbox as Stage });
+    const nagStack = new RegistrarStack(nagApp, 'NagStack', { stage: loadStage('sandbox') });
     // Without the acknowledgments the rules do fire: the check is real.
     expect(new AwsSolutionsChecks(nagApp).validateScope(nagStack).violations.length).toBeGreaterThan(0);
     Validations.of(nagApp).addPlugins(new AwsSolutionsChecks(nagApp));

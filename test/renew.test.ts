@@ -562,7 +562,7 @@ describe('renewal refusals', () => {
   it('refuses SANs on a single-domain product, a period the product lacks and fields it does not take, all at once', async () => {
     const res = await renew(1001, { period: 6, csr: shopCsr, san: ['shop.demo-shop.nl'], address: 'X', coc: '123' }, { quote: true });
     expect(res.status).toBe(400);
-    expect(res.body.type).toBe('ValidationError');
+    expect(res.body.type).toBe('ConstraintViolationException');
     expect(res.body.violations).toEqual([
       { field: 'period', message: 'must be one of 12, 24, 36 months for product ssl_sectigo_dv', value: 6 },
       { field: 'address', message: 'is not used by product ssl_sectigo_dv' },
@@ -790,5 +790,24 @@ describe('ownership before cost', () => {
     // www.demo-shop.nl and shop.demo-shop.nl for the ordinary SANs; demo-shop.nl, www.demo-shop.nl
     // (the common name) and a., a.a., a.a.a., a.a.a.a.demo-shop.nl for the deep ones, 120 labels each.
     expect(deep.items - ordinary.items).toBe(6 - 3);
+  });
+});
+
+describe('acknowledged billables out of range', () => {
+  it.each([
+    ['quantity', 1e308],
+    ['quantity', Number.MAX_SAFE_INTEGER + 1],
+    ['amount', 1e308],
+    ['total', 1e308],
+  ])('refuses %s %d with 400 and the field named, not 500', async (field, value) => {
+    const cert = await testCertificate();
+    const res = await renew(cert.id, {
+      period: 12,
+      csr: shopCsr,
+      billables: [{ product: 'ssl_sectigo_dv', action: 'RENEW', quantity: 1, [field]: value }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('ConstraintViolationException');
+    expect(res.body.message).toContain(`billables[0].${field}: must be at most`);
   });
 });

@@ -7,7 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handler as processInfo } from '../functions/process-info/handler.ts';
 import { RegistrarStack } from '../infra/stack.ts';
-import { checkStage, type Stage, stageFromContext, stages } from '../infra/stages.ts';
+import { checkStage, loadStage, stageFromContext } from '../infra/stages.ts';
 import { forgetSecrets, secretsClient } from '../shared/aws/secrets.ts';
 import { integrationSettings, jobs, routes } from '../shared/routes.ts';
 import { apiEvent, invoke } from './support/api.ts';
@@ -72,16 +72,18 @@ describe('a function started without the settings it needs refuses to start', ()
 
 describe('the stage chooses the integrations, and a sandbox stage says so by name', () => {
   const noBundling = { 'aws:cdk:bundling-stacks': [] };
-  const sandboxStage = stages.sandbox as Stage;
+  const sandboxStage = loadStage('sandbox');
 
   it('refuses a stage that runs a sandbox integration under another name, and a synth that names no stage', () => {
-    expect(() => checkStage({ name: 'live', integrations: { registry: 'sandbox', authority: 'sandbox' } })).toThrow(
-      "Stage 'live' would run the sandbox registry and authority: a stage that runs a sandbox integration must be named sandbox...",
+    expect(() => checkStage({ ...sandboxStage, name: 'live' })).toThrow(
+      "Stage 'live' would run the sandbox registry and authority and dns: a stage that runs a sandbox integration must be named sandbox...",
     );
     expect(() => new RegistrarStack(new App({ context: noBundling }), 'Live', { stage: { ...sandboxStage, name: 'production' } })).toThrow(
       /Stage 'production' would run the sandbox/,
     );
-    expect(() => stageFromContext(undefined)).toThrow('Choose the stage to synthesize or deploy: -c stage=<name>, one of sandbox');
+    expect(() => stageFromContext(undefined)).toThrow(
+      'Choose the stage to synthesize or deploy: -c stage=<name>, one of production, sandbox, sandbox-upstream-ote',
+    );
     expect(stageFromContext('sandbox')).toEqual(sandboxStage);
   }, 60_000);
 
@@ -101,7 +103,7 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
   }, 60_000);
 
   it('tells a function where its secret is and lets it read that secret only; no value is resolved into any environment', () => {
-    const stack = new RegistrarStack(new App({ context: noBundling }), 'Secrets', { stage: stages.sandbox as Stage });
+    const stack = new RegistrarStack(new App({ context: noBundling }), 'Secrets', { stage: sandboxStage });
     const template = Template.fromStack(stack);
     const json = template.toJSON();
     const secretId = Object.keys(template.findResources('AWS::SecretsManager::Secret'))[0] as string;

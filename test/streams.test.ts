@@ -9,7 +9,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type StreamFeeder, type StreamHandler, startStreamFeeder } from '../infra/local/streams.ts';
 import { RegistrarStack } from '../infra/stack.ts';
-import { type Stage, stages } from '../infra/stages.ts';
+import { loadStage } from '../infra/stages.ts';
 import { db } from '../shared/db/client.ts';
 import { tableName } from '../shared/db/table.ts';
 import type { StreamConsumer } from '../shared/routes.ts';
@@ -187,7 +187,7 @@ describe('a stream consumer in the stack', () => {
       batchSize: 100,
       retryAttempts: 3,
     });
-    const stack = new RegistrarStack(app, 'StreamStack', { stage: stages.sandbox as Stage, streamConsumers: [probe] });
+    const stack = new RegistrarStack(app, 'StreamStack', { stage: loadStage('sandbox'), streamConsumers: [probe] });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });

@@ -1,42 +1,47 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
-import { type Stage, stages, withUpstreamAccount } from '../infra/stages.ts';
+import { loadStage, stageFrom, stagesDir } from '../infra/stages.ts';
 import { jobs, routes } from '../shared/routes.ts';
 
 /**
  * A stage whose registry is an upstream Realtime Register account: its functions that talk to the
  * registry are handed the account's settings and may read its key's secret, the others neither;
- * the account's customer handle and registries are required on the command line; and a function
+ * the account's customer handle and registries are required in its stage file; and a function
  * started without one of the settings refuses to start, naming it.
  */
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const noBundling = { 'aws:cdk:bundling-stacks': [] };
-const upstreamStage = stages['sandbox-upstream-ote'] as Stage;
-const context = (values: Record<string, string>) => (key: string) => values[key];
+const upstreamStage = loadStage('sandbox-upstream-ote');
+const upstreamFile = JSON.parse(readFileSync(join(stagesDir, 'sandbox-upstream-ote.json'), 'utf8'));
 
 describe('a stage transferring through an upstream account', () => {
-  it('requires the account customer handle and registries from the command line', () => {
-    expect(() => withUpstreamAccount(upstreamStage, context({}))).toThrow('-c rtrCustomer=<handle>');
-    expect(() => withUpstreamAccount(upstreamStage, context({ rtrCustomer: 'reseller' }))).toThrow('-c rtrRegistries=');
-    expect(withUpstreamAccount(upstreamStage, context({ rtrCustomer: 'reseller', rtrRegistries: 'sidn, verisign' })).upstream).toEqual({
+  it('names the account in its stage file: the customer handle and the registries are required, each error by its path', () => {
+    const { apiUrl } = upstreamFile.integrations.registry;
+    const file = (registry: Record<string, unknown>) => ({ ...upstreamFile, integrations: { ...upstreamFile.integrations, registry } });
+    expect(() => stageFrom('sandbox-upstream-ote', file({ implementation: 'rtr', apiUrl }))).toThrow(
+      /integrations\.registry\.customer: [^\n]*\n {2}integrations\.registry\.registries: /,
+    );
+    expect(() => stageFrom('sandbox-upstream-ote', file({ implementation: 'rtr', apiUrl, customer: 'reseller', registries: [] }))).toThrow(
+      'integrations.registry.registries: names at least one registry',
+    );
+    expect(upstreamStage.integrations.registry).toEqual({
+      implementation: 'rtr',
       apiUrl: 'https://api.yoursrs-ote.com',
-      customer: 'reseller',
+      customer: 'reseller-handle',
       registries: ['sidn', 'verisign'],
     });
-    // Other stages are left as they are.
-    expect(withUpstreamAccount(stages.sandbox as Stage, context({}))).toBe(stages.sandbox);
   });
 
   it("hands the registry's functions the account's settings and its key's secret, and no other function", () => {
-    const stage = withUpstreamAccount(upstreamStage, context({ rtrCustomer: 'reseller', rtrRegistries: 'sidn,verisign' }));
-    const stack = new RegistrarStack(new App({ context: noBundling }), 'Upstream', { stage });
+    const stack = new RegistrarStack(new App({ context: noBundling }), 'Upstream', { stage: upstreamStage });
     const template = Template.fromStack(stack);
     const json = template.toJSON();
     const secrets = template.findResources('AWS::SecretsManager::Secret');
@@ -54,7 +59,7 @@ describe('a stage transferring through an upstream account', () => {
         expect(variables, declared.id).toMatchObject({
           REGISTRY_GATEWAY: 'rtr',
           RTR_API_URL: 'https://api.yoursrs-ote.com',
-          RTR_CUSTOMER: 'reseller',
+          RTR_CUSTOMER: 'reseller-handle',
           RTR_REGISTRIES: 'sidn,verisign',
           RTR_API_KEY_ARN: { Ref: keySecret },
         });

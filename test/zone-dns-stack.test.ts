@@ -6,25 +6,23 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
-import { dnsFromEnvironment, type Stage, stages } from '../infra/stages.ts';
-import type { DnsImplementation } from '../shared/routes.ts';
+import { loadStage, type Stage, stageFrom } from '../infra/stages.ts';
 
-// The stack synthesizes with each DNS provider (`DNS_PROVIDER` at synth), cdk-nag clean, and
+// The stack synthesizes with each DNS provider (the stage file's `integrations.dns`), cdk-nag clean, and
 // hands the zone-pushing functions what their provider needs and nothing of the others.
 
 const folders: string[] = [];
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-  delete process.env.POWERDNS_API_URL;
-  delete process.env.ROUTE53_DELEGATION_SET_ID;
 });
 
-function synth(dns: DnsImplementation) {
-  const folder = mkdtempSync(join(tmpdir(), `nag-dns-${dns}-`));
+function synth(dns: Record<string, unknown> & { implementation: string }) {
+  const folder = mkdtempSync(join(tmpdir(), `nag-dns-${dns.implementation}-`));
   folders.push(folder);
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: folder });
-  const base = stages.sandbox as Stage;
-  const stack = new RegistrarStack(app, `Dns${dns}`, { stage: { ...base, integrations: { ...base.integrations, dns } } });
+  const { name, ...base } = loadStage('sandbox');
+  const stage: Stage = stageFrom(name, { ...base, integrations: { ...base.integrations, dns } });
+  const stack = new RegistrarStack(app, `Dns${dns.implementation}`, { stage });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const template = Template.fromStack(stack);
   const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
@@ -37,15 +35,15 @@ function synth(dns: DnsImplementation) {
 }
 
 describe('the stack with each DNS provider', () => {
-  it('reads DNS_PROVIDER at synth, sandbox when unset, and refuses one it does not know', () => {
-    expect(dnsFromEnvironment(undefined)).toBe('sandbox');
-    expect(dnsFromEnvironment('route53')).toBe('route53');
-    expect(() => dnsFromEnvironment('bind')).toThrow("DNS_PROVIDER is 'bind'; this build knows only: sandbox, powerdns, route53");
+  it('refuses a DNS provider it does not know, naming the setting', () => {
+    const { name, ...base } = loadStage('sandbox');
+    expect(() => stageFrom(name, { ...base, integrations: { ...base.integrations, dns: { implementation: 'bind' } } })).toThrow(
+      'integrations.dns.implementation: must name one of: sandbox, powerdns, route53 (got "bind")',
+    );
   });
 
   it('powerdns: the API URL and the key secret go to the zone sync and the reconcile job; cdk-nag clean', () => {
-    process.env.POWERDNS_API_URL = 'https://pdns.example.net:8081';
-    const { template, violations, variables } = synth('powerdns');
+    const { template, violations, variables } = synth({ implementation: 'powerdns', apiUrl: 'https://pdns.example.net:8081' });
     expect(violations).toEqual([]);
     for (const id of ['zone-sync', 'zone-reconcile']) {
       expect(variables(id)).toMatchObject({
@@ -62,8 +60,7 @@ describe('the stack with each DNS provider', () => {
   }, 120_000);
 
   it('route53: the Route 53 calls, a P-256 signing key for DNSSEC, no PowerDNS secret; cdk-nag clean', () => {
-    process.env.ROUTE53_DELEGATION_SET_ID = 'N0123456789ABCDEFGHIJ';
-    const { template, violations, variables } = synth('route53');
+    const { template, violations, variables } = synth({ implementation: 'route53', delegationSetId: 'N0123456789ABCDEFGHIJ' });
     expect(violations).toEqual([]);
     template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
     expect(variables('zone-sync')).toMatchObject({
@@ -83,7 +80,7 @@ describe('the stack with each DNS provider', () => {
   }, 120_000);
 
   it('sandbox: no DNS provider settings, no key, no PowerDNS secret', () => {
-    const { template, violations, variables } = synth('sandbox');
+    const { template, violations, variables } = synth({ implementation: 'sandbox' });
     expect(violations).toEqual([]);
     expect(variables('zone-sync')).toMatchObject({ DNS_PROVIDER: 'sandbox' });
     expect(variables('zone-sync').POWERDNS_API_URL).toBeUndefined();

@@ -7,7 +7,8 @@ import { recordOneTimeLinkUse } from '../db/repositories/one-time-links.ts';
  * token `<payload>.<signature>`, HMAC-SHA256 signed with a secret, expiring, and accepted once.
  *
  * Environment:
- * - `VALIDATION_MANAGER_URL`: the page the link leads to (default: the sandbox's own URL below).
+ * - `VALIDATION_MANAGER_URL`: the page the link leads to (default: the sandbox's own URL below;
+ *   deployed, the stack sets it from the stage file's `validationManagerUrl`).
  * - `ONE_TIME_LINK_SECRET_ARN`: where the HMAC secret is (Secrets Manager, read at run time and
  *   cached: shared/aws/secrets.ts); the local sandbox sets `ONE_TIME_LINK_SECRET` itself. At least
  *   32 characters. Neither set: the function refuses to start; there is no default secret.

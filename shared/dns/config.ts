@@ -13,7 +13,9 @@ import { domainNamePattern } from '../schemas/primitives.ts';
  * | `DNS_DEFAULT_TTL` | `3600` | record TTL of new zones (seconds) |
  * | `DNS_NEGATIVE_TTL` | `3600` | SOA minimum: how long resolvers cache "no such name" (RFC 2308) |
  *
- * A zone that names vanity name servers (`ns`) uses those instead of the service's.
+ * A zone that names vanity name servers (`ns`) uses those instead of the service's. Deployed, the
+ * stack sets the name servers and the hostmaster from the stage file (`dns` in stages/<name>.json),
+ * so the defaults here serve `npm start` and the tests only.
  */
 
 const NameServer = v.pipe(v.string(), v.toLowerCase(), v.regex(domainNamePattern, 'is not a host name'));

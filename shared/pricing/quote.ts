@@ -31,18 +31,37 @@ export const billableActions = [
 ] as const;
 export type BillableAction = (typeof billableActions)[number];
 
+/** The most a billable line can count (names times years of a certificate are at most 2,510). */
+const maxQuantity = 1_000_000;
+
+/** An amount echoed from a quote: an integer that arithmetic keeps exact (at most 2^53 - 1 in magnitude). */
+const AmountInCents = v.pipe(
+  v.number(),
+  v.integer('must be an integer'),
+  v.minValue(-Number.MAX_SAFE_INTEGER, `must be at least ${-Number.MAX_SAFE_INTEGER}`),
+  v.maxValue(Number.MAX_SAFE_INTEGER, `must be at most ${Number.MAX_SAFE_INTEGER}`),
+);
+
 /** One acknowledged billable in a request body (spec 2.5): `quantity` is the maximum, default 1. */
 export const AcknowledgedBillable = bodyObject({
   product: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters long')),
   action: v.picklist(billableActions, `must be one of ${billableActions.join(', ')}`),
-  quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1')), 1),
+  quantity: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be an integer'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(maxQuantity, `must be at most ${maxQuantity}`),
+    ),
+    1,
+  ),
   // Contract section 4: clients echo `quote.billables` back as they got them, so the quote's own
   // fields are accepted too (type-checked; the acknowledgment is product, action, quantity, and an
   // `amount` below the price now quoted is refused with the new quote: assertAcknowledged).
-  amount: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
+  amount: v.optional(AmountInCents),
   providerName: v.optional(v.pipe(v.string(), v.maxLength(100, 'must be at most 100 characters long'))),
   refundable: v.optional(v.boolean()),
-  total: v.optional(v.pipe(v.number(), v.integer('must be an integer'))),
+  total: v.optional(AmountInCents),
 });
 export type AcknowledgedBillable = v.InferOutput<typeof AcknowledgedBillable>;
 
