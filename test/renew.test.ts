@@ -562,7 +562,7 @@ describe('renewal refusals', () => {
   it('refuses SANs on a single-domain product, a period the product lacks and fields it does not take, all at once', async () => {
     const res = await renew(1001, { period: 6, csr: shopCsr, san: ['shop.demo-shop.nl'], address: 'X', coc: '123' }, { quote: true });
     expect(res.status).toBe(400);
-    expect(res.body.type).toBe('ConstraintViolationException');
+    expect(res.body.type).toBe('ValidationError');
     expect(res.body.violations).toEqual([
       { field: 'period', message: 'must be one of 12, 24, 36 months for product ssl_sectigo_dv', value: 6 },
       { field: 'address', message: 'is not used by product ssl_sectigo_dv' },
