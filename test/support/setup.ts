@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, inject, vi } from 'vitest';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { demoDataFile, loadDataset, readDatasetFile } from '../../infra/dataset.ts';
 import { ensureTable } from '../../infra/local/ensure-table.ts';
+import { clientConfig } from '../../shared/db/client.ts';
 import { functionTimeoutSeconds } from '../../shared/http/function-budget.ts';
 import { contention } from './contention.ts';
 
 // Every test file runs against its own fresh table holding the demo dataset, so files never
 // see each other's writes and can run in parallel.
 process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
-process.env.TABLE_NAME = `test-${randomUUID()}`;
+const fileTable = `test-${randomUUID()}`;
+process.env.TABLE_NAME = fileTable;
 
 // Set-up gets what it needs: a fresh table and the demo data take seconds on an idle DynamoDB
 // Local and minutes on one that a whole team's runs share; the tests' own budgets stay as they are.
@@ -16,6 +19,20 @@ beforeAll(async () => {
   await ensureTable(process.env.TABLE_NAME as string);
   await loadDataset(await readDatasetFile(demoDataFile));
 }, 600_000);
+
+// The table goes with its file: DynamoDB Local keeps every table and its stream in the one
+// process, and slows down as they pile up over a run (a file's big writes took minutes late in a
+// run that took seconds early on).
+afterAll(async () => {
+  const client = new DynamoDBClient(clientConfig());
+  try {
+    await client.send(new DeleteTableCommand({ TableName: fileTable }));
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  } finally {
+    client.destroy();
+  }
+});
 
 // Time budgets in proportion to the machine's contention now (test/support/contention.ts): the
 // functions' timeout as the local gateway and `invoke` emulate it, and vitest's own timeouts. A
