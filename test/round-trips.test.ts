@@ -110,7 +110,9 @@ describe('DynamoDB round trips per request (warm API key)', () => {
     return r;
   };
 
-  it('runs every scenario without a Scan or an API-key lookup (the key is warm)', { timeout: 300_000 }, async () => {
+  // Its 10,000 processes take a minute on an idle DynamoDB Local and far longer late in a full run,
+  // when it has slowed down; what is asserted is calls and items, never time.
+  it('runs every scenario without a Scan or an API-key lookup (the key is warm)', { timeout: 900_000 }, async () => {
     results = await countAllRoundTrips();
     for (const r of results) {
       expect({ name: r.name, scans: r.scans, authorizer: r.authorizer }).toEqual({ name: r.name, scans: 0, authorizer: 0 });
@@ -187,7 +189,7 @@ describe("another customer's object answers like a missing one, in work too", ()
 describe('round trips at real sizes (issue 16): one Query page per MB, nothing else', () => {
   beforeAll(async () => {
     await Promise.all([writeBigZone(), writeBigPriceList()]);
-  }, 300_000);
+  }, 900_000);
 
   it('reads a zone of 10,000 records (1.3 MB): its header, then its records in two Query pages', async () => {
     const event = apiEvent({
@@ -200,7 +202,7 @@ describe('round trips at real sizes (issue 16): one Query page per MB, nothing e
     const { result, calls } = await recordTableCalls(() => invoke(zoneHandler, event));
     expect(result.status).toBe(200);
     expect(calls).toEqual(['QueryCommand', 'QueryCommand', 'QueryCommand']);
-  }, 60_000);
+  }, 300_000);
 
   it('reads a price list of 60,000 entries (about 11 MB) in eleven Query pages', async () => {
     const event = apiEvent({
@@ -214,7 +216,7 @@ describe('round trips at real sizes (issue 16): one Query page per MB, nothing e
     const { result, calls } = await recordTableCalls(() => invoke(pricelistHandler, event));
     expect(result.status).toBe(200);
     expect(calls).toEqual(Array(11).fill('QueryCommand'));
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('no Scan on any path', () => {

@@ -278,11 +278,13 @@ describe('a big zone', () => {
       ttl: 300,
     }));
     await putZone(zoneOf('big-zone.nl', records));
-    await feeder.drain(120_000);
+    // 10,000 records take seconds on an idle DynamoDB Local and minutes late in a full run, when
+    // it has slowed down (docs/performance.md); the figure that matters is the bench's.
+    await feeder.drain(540_000);
     const served = await direct.zone('big-zone.nl');
     expect(served?.recordSets.filter((s) => s.type === 'A')).toHaveLength(10_000);
     for (const i of [0, 1, 4999, 9998, 9999])
       expect(await resolver.resolve4(`host${i}.big-zone.nl`)).toEqual([(records[i] as { content: string }).content]);
     expect((await getZoneDnsState('big-zone.nl'))?.status).toBe('served');
-  }, 180_000);
+  }, 600_000);
 });
