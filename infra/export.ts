@@ -34,12 +34,35 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
  *   both written with the process;
  * - short-lived items that expire through the table's TTL: Idempotency-Key records and the single
- *   use of one-time validation-manager links (`oneTimeLinkUse`).
+ *   use of one-time validation-manager links (`oneTimeLinkUse`);
+ * - state rebuilt from the rest: the process counts (a load repairs them), the slots of counted
+ *   e-mails (`effectSlots`, from the processes' records), where each zone stands with the DNS
+ *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
+ *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
+ * - the installation's own ACME account (`acmeAccount`: its key belongs to the deployment, not
+ *   to a dataset moved between deployments);
+ * - notifications and webhooks (`notification`, `webhook`, `webhookDelivery`,
+ *   `webhookDeadLetter`): this build's dataset has no sections for them yet, and a webhook holds
+ *   its signing secret; a new deployment starts with empty queues and customers register again.
  * Any other item is an error: an export never silently drops data.
  */
 
 /** Entities whose items the dataset rebuilds or deliberately leaves out (see above). */
-export const notExported = new Set(['providerExtension', 'processIdentifier', 'openCertificateRequest', 'oneTimeLinkUse', 'processCounts']);
+export const notExported = new Set([
+  'providerExtension',
+  'processIdentifier',
+  'openCertificateRequest',
+  'oneTimeLinkUse',
+  'processCounts',
+  'effectSlots',
+  'zoneDns',
+  'transferIntent',
+  'acmeAccount',
+  'notification',
+  'webhook',
+  'webhookDelivery',
+  'webhookDeadLetter',
+]);
 
 type Section = Exclude<keyof Dataset, 'counters'>;
 

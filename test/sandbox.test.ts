@@ -29,7 +29,9 @@ const providerInfo = (url: string, key = 'demo-key') =>
 describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
   it('serves the API on HTTP with demo data, and Ctrl-C stops it and its DynamoDB Local', async () => {
     const sandbox = await launch([]);
-    expect(sandbox.readyLine).toMatch(/in memory; demo data: \d+ items written, 0 already present/);
+    expect(sandbox.readyLine).toMatch(
+      /in memory; (DNS on 127\.0\.0\.1:\d+|no DNS: [^;]+); demo data: \d+ items written, 0 already present/,
+    );
     expect(sandbox.output()).toContain("Try: curl -H 'Authorization: ApiKey demo-key'");
     expect(sandbox.output()).toContain(`(API docs: ${sandbox.url}/docs)`);
     expect((await fetch(`${sandbox.url}/docs`)).status).toBe(200);
@@ -58,7 +60,9 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
   it('keeps data across restarts with --data-dir, loading the demo data only once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-data-'));
     const first = await launch(['--data-dir', dataDir]);
-    expect(first.readyLine).toMatch(new RegExp(`data in ${dataDir}; demo data: \\d+ items written, 0 already present`));
+    expect(first.readyLine).toMatch(
+      new RegExp(`data in ${dataDir}; (DNS on 127\\.0\\.0\\.1:\\d+|no DNS: [^;]+); demo data: \\d+ items written, 0 already present`),
+    );
     first.child.kill('SIGTERM');
     await exited(first.child);
     const second = await launch([], { DATA_DIR: dataDir });
@@ -72,7 +76,8 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     const endpoint = process.env.DYNAMODB_ENDPOINT as string;
     const table = `sandbox-${Date.now()}`;
     const bare = await launch(['--no-seed'], { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table });
-    expect(bare.readyLine).toContain(`table '${table}' created; DynamoDB at ${endpoint}; demo data not loaded`);
+    expect(bare.readyLine).toContain(`table '${table}' created; DynamoDB at ${endpoint}; `);
+    expect(bare.readyLine).toMatch(/; (DNS on 127\.0\.0\.1:\d+|no DNS: [^;]+); demo data not loaded/);
     // No key exists yet: the ready line names none, and says how to load one.
     expect(bare.readyLine).not.toContain('demo-key');
     expect(bare.readyLine).toContain('No API key is loaded yet: load a dataset first (npm run admin -- load FILE');
@@ -80,7 +85,8 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     bare.child.kill('SIGTERM');
     await exited(bare.child);
     const seeded = await launch([], { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table });
-    expect(seeded.readyLine).toContain(`table '${table}'; DynamoDB at ${endpoint}; demo data:`);
+    expect(seeded.readyLine).toContain(`table '${table}'; DynamoDB at ${endpoint}; `);
+    expect(seeded.readyLine).toMatch(/; (DNS on 127\.0\.0\.1:\d+|no DNS: [^;]+); demo data: /);
     expect((await providerInfo(seeded.url)).status).toBe(200);
     seeded.child.kill('SIGTERM');
     await exited(seeded.child);

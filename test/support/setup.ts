@@ -9,7 +9,8 @@ import { contention } from './contention.ts';
 
 // Every test file runs against its own fresh table holding the demo dataset, so files never
 // see each other's writes and can run in parallel.
-process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+const fileEndpoint = inject('dynamodbEndpoint');
+process.env.DYNAMODB_ENDPOINT = fileEndpoint;
 const fileTable = `test-${randomUUID()}`;
 process.env.TABLE_NAME = fileTable;
 
@@ -24,7 +25,8 @@ beforeAll(async () => {
 // process, and slows down as they pile up over a run (a file's big writes took minutes late in a
 // run that took seconds early on).
 afterAll(async () => {
-  const client = new DynamoDBClient(clientConfig());
+  // The run's DynamoDB Local, wherever the file pointed DYNAMODB_ENDPOINT since (a sandbox of its own).
+  const client = new DynamoDBClient({ ...clientConfig(), endpoint: fileEndpoint });
   try {
     await client.send(new DeleteTableCommand({ TableName: fileTable }));
   } catch (error) {
