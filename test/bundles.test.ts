@@ -63,8 +63,11 @@ describe('Lambda bundles (as deployed)', () => {
         .filter(([, input]) => input.imports.some((i) => /^(node:)?http$/.test(i.path) && i.kind !== 'dynamic-import'))
         .map(([f]) => f)
         .filter((f) => bundled.includes(f));
+      // process-resend also talks to an ACME CA (acme-client over axios, which loads node:http):
+      // that client's weight is a known cost of those functions (docs/performance.md), not the parser's.
+      const acmeClient = (f: string) => route === 'process-resend' && /node_modules\/(axios|follow-redirects|form-data)\//.test(f);
       expect(
-        httpImporters.filter((f) => !f.includes('node_modules/@middy/util/')),
+        httpImporters.filter((f) => !f.includes('node_modules/@middy/util/') && !acmeClient(f)),
         route,
       ).toEqual([]);
       expect(

@@ -508,5 +508,16 @@ function withChallenges(validations: Validations, challenges: readonly AcmeChall
 
 /** The PEM blocks of a chain, in order. */
 function splitPem(pem: string): string[] {
-  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/g)?.map((b) => (b.endsWith('\n') ? b : `${b}\n`)) ?? [];
+  // Marker by marker with indexOf (linear), not a lazy regular expression over the whole chain.
+  const begin = '-----BEGIN CERTIFICATE-----';
+  const end = '-----END CERTIFICATE-----';
+  const blocks: string[] = [];
+  let from = pem.indexOf(begin);
+  while (from >= 0) {
+    const stop = pem.indexOf(end, from + begin.length);
+    if (stop < 0) break;
+    blocks.push(`${pem.slice(from, stop + end.length)}\n`);
+    from = pem.indexOf(begin, stop + end.length);
+  }
+  return blocks;
 }

@@ -149,7 +149,9 @@ export class PowerDnsProvider implements DnsProvider {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(settings: Omit<PowerDnsSettings, 'apiKey'> & { apiKey: string | (() => Promise<string>) }) {
-    this.base = `${settings.apiUrl.replace(/\/+$/, '')}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}`;
+    let apiUrl = settings.apiUrl;
+    while (apiUrl.endsWith('/')) apiUrl = apiUrl.slice(0, -1);
+    this.base = `${apiUrl}/api/v1/servers/${encodeURIComponent(settings.serverId ?? 'localhost')}`;
     this.apiKey = settings.apiKey;
     this.timeoutMs = settings.timeoutMs ?? 30_000;
   }
