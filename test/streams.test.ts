@@ -13,6 +13,10 @@ import { loadStage } from '../infra/stages.ts';
 import { db } from '../shared/db/client.ts';
 import { tableName } from '../shared/db/table.ts';
 import type { StreamConsumer } from '../shared/routes.ts';
+import { withTableStream } from './support/table-stream.ts';
+
+// Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
+withTableStream();
 
 // The local feeder of stream consumers (infra/local/streams.ts) against DynamoDB Local's real
 // stream: what Lambda's event source mapping does when deployed, record for record.

@@ -18,7 +18,11 @@ import { streamConsumers } from '../shared/routes.ts';
 import { toWireTime } from '../shared/time.ts';
 import { call, otherKey } from './support/api.ts';
 import { beforeFirstCall } from './support/sdk-calls.ts';
+import { withTableStream } from './support/table-stream.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
+
+// Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
+withTableStream();
 
 /**
  * Webhook delivery against real receivers on this machine: every request is verified with the

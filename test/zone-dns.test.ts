@@ -15,7 +15,11 @@ import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { coveredType, dsOf, queryWire, rrTypes } from './support/dns-wire.ts';
 import { compareWithDns, resolverOf, type Switch, switchablePath } from './support/powerdns.ts';
+import { withTableStream } from './support/table-stream.ts';
 import { demoBody, transfer } from './support/transfer.ts';
+
+// Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
+withTableStream();
 
 // The DNS integration against a real PowerDNS Authoritative (Debian's pdns-server, started here on
 // free ports; never mocked): zones written to the table reach it through the table's stream and

@@ -17,7 +17,9 @@ process.env.TABLE_NAME = fileTable;
 // Set-up gets what it needs: a fresh table and the demo data take seconds on an idle DynamoDB
 // Local and minutes on one that a whole team's runs share; the tests' own budgets stay as they are.
 beforeAll(async () => {
-  await ensureTable(process.env.TABLE_NAME as string);
+  // No stream: only the files that feed stream consumers turn it on, on an engine of their own
+  // (test/support/table-stream.ts).
+  await ensureTable(process.env.TABLE_NAME as string, { stream: false });
   await loadDataset(await readDatasetFile(demoDataFile));
 }, 600_000);
 
