@@ -40,8 +40,8 @@ export function tableName(): string {
 /**
  * CreateTable input for DynamoDB (Local or AWS) from the definition above, on-demand billing. The
  * stream is on unless `stream: false` (a test table that no stream consumer reads: DynamoDB Local
- * keeps every stream record it ever wrote, its deleted tables' too, and its writes slow down as they
- * pile up).
+ * keeps the stream records of deleted tables, and its writes slow down as tables with a stream come
+ * and go: test/support/table-stream.ts).
  */
 export function createTableInput(name: string, { stream = true }: { stream?: boolean } = {}) {
   const attributes = new Set<string>([table.partitionKey, table.sortKey]);
