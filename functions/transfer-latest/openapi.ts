@@ -1,5 +1,5 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
-import { TransferInfo } from '../../shared/transfer/transfer-info-view.ts';
+import { pendingTransferExample, TransferInfo } from '../../shared/transfer/transfer-info-view.ts';
 import { LatestTransferRequest } from './schema.ts';
 
 /** GET /v2/domains/{domainName}/transfer in the OpenAPI document. */
@@ -15,16 +15,7 @@ export const docs: OperationDocs = {
         'application/json': {
           json: TransferInfo,
           examples: {
-            pending: {
-              domainName: 'transfer-wait.com',
-              status: 'pending',
-              requestedDate: '2026-11-21T21:03:29Z',
-              actionDate: '2026-11-26T21:03:29Z',
-              type: 'IN',
-              processId: 1001,
-              registrar: 'Example Registrar, Inc.',
-              log: [{ date: '2026-11-21T21:03:29Z', status: 'pending', message: 'Pending at the registry.' }],
-            },
+            pending: pendingTransferExample,
           },
         },
       },

@@ -22,3 +22,15 @@ export const TransferInfo = v.strictObject({
   log: v.array(TransferLogEntry),
 });
 export type TransferInfo = v.InferOutput<typeof TransferInfo>;
+
+/** A pending transfer as both transfer-info routes answer it: the example of their API descriptions. */
+export const pendingTransferExample: TransferInfo = {
+  domainName: 'transfer-wait.com',
+  status: 'pending',
+  requestedDate: '2026-11-21T21:03:29Z',
+  actionDate: '2026-11-26T21:03:29Z',
+  type: 'IN',
+  processId: 1001,
+  registrar: 'Example Registrar, Inc.',
+  log: [{ date: '2026-11-21T21:03:29Z', status: 'pending', message: 'Pending at the registry.' }],
+};
