@@ -182,6 +182,24 @@ describe('GET /v2/ssl/products and GET /v2/ssl/products/{product}: the SSL produ
   });
 });
 
+describe("GET /v2/ssl/certificates/{certificateId}: the validation type in the SDKs' enum", () => {
+  it("answers DOMAIN_VALIDATION, ORGANIZATION_VALIDATION or EXTENDED_VALIDATION, as the certificate's product does", async () => {
+    // Both SDKs read validationType as an enum of these three names; the PHP SDK refuses any other value.
+    for (const [id, key, validationType] of [
+      [1001, undefined, 'DOMAIN_VALIDATION'],
+      [1002, undefined, 'DOMAIN_VALIDATION'],
+      [1003, undefined, 'ORGANIZATION_VALIDATION'],
+      [2001, otherKey, 'DOMAIN_VALIDATION'],
+    ] as const) {
+      const res = await call('GET', `/v2/ssl/certificates/${id}`, key ? { key } : {});
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id, validationType, certificateType: expect.stringMatching(/^(SINGLE|MULTI)_DOMAIN$/) });
+      const product = await call('GET', `/v2/ssl/products/${res.body.product}`);
+      expect(product.body.validationType).toBe(res.body.validationType);
+    }
+  });
+});
+
 describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
   it('answers the ECB rates for EUR as stored, cross rates for USD, and the rate date', async () => {
     const eur = await call('GET', '/v2/exchangerates/EUR');
