@@ -213,7 +213,16 @@ describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
     expect(bad.body.violations).toEqual([{ field: 'currency', message: 'must be EUR or USD', value: 'GBP' }]);
   });
 
-  it('answers 404 while no rates are stored', async () => {
+  it("lists EUR's and USD's rates as each currency's route answers them (the TS SDK's listExchangeRates)", async () => {
+    const list = await call('GET', '/v2/exchangerates');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([(await call('GET', '/v2/exchangerates/EUR')).body, (await call('GET', '/v2/exchangerates/USD')).body]);
+    expect(list.headers['x-exchange-rate-date']).toBe('2026-11-19');
+    // The SDK's trailing slash, and the same list for every customer.
+    expect((await call('GET', '/v2/exchangerates/', { key: otherKey })).raw).toBe(list.raw);
+  });
+
+  it('answers 404 while no rates are stored, and an empty list', async () => {
     const stored = await listRates('EUR');
     for (const rates of stored) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.rate(rates.base, rates.date) }));
     forgetCachedRates();
@@ -221,6 +230,10 @@ describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
       const res = await call('GET', '/v2/exchangerates/EUR');
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'ExchangeRates', identifier: 'EUR' });
+      const list = await call('GET', '/v2/exchangerates');
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([]);
+      expect(list.headers['x-exchange-rate-date']).toBeUndefined();
     } finally {
       for (const rates of stored) await putRates(rates);
       forgetCachedRates();
