@@ -283,6 +283,14 @@ export const routes: readonly Route[] = [
     summary: 'What one EUR or USD buys of each other currency, at the latest stored ECB reference rates.',
   },
   {
+    id: 'exchange-rates-list',
+    method: 'GET',
+    path: '/v2/exchangerates',
+    dir: 'exchange-rates-list',
+    table: { actions: ['Query'], only: ['rates'] },
+    summary: 'The exchange rates of EUR and of USD, at the latest stored ECB reference rates.',
+  },
+  {
     // Before the notification by id, so `poll` is never read as an id.
     id: 'notification-poll',
     method: 'GET',

@@ -420,7 +420,13 @@ describe("object-level authorization matrix: another customer's object answers l
     );
   });
   it('GET providers, SSL products and exchange rates: configuration, the same for every customer', async () => {
-    for (const path of ['/v2/providers', '/v2/ssl/products', '/v2/ssl/products/ssl_sectigo_ov', '/v2/exchangerates/USD']) {
+    for (const path of [
+      '/v2/providers',
+      '/v2/ssl/products',
+      '/v2/ssl/products/ssl_sectigo_ov',
+      '/v2/exchangerates/USD',
+      '/v2/exchangerates',
+    ]) {
       const mine = await call('GET', path);
       const theirs = await call('GET', path, { key: otherKey });
       expect(mine.status).toBe(200);

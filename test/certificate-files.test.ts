@@ -36,7 +36,7 @@ describe('GET /v2/ssl/certificates/{certificateId}', () => {
     expect(res.body).toEqual({
       id: 1001,
       product: 'ssl_sectigo_dv',
-      validationType: 'DV',
+      validationType: 'DOMAIN_VALIDATION',
       certificateType: 'SINGLE_DOMAIN',
       domainName: 'www.demo-shop.nl',
       startDate: expect.any(String),

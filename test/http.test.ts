@@ -33,6 +33,7 @@ const getUrls: Record<string, string> = {
   'ssl-products': '/v2/ssl/products',
   'ssl-product': '/v2/ssl/products/ssl_sectigo_dv',
   'exchange-rates-info': '/v2/exchangerates/USD',
+  'exchange-rates-list': '/v2/exchangerates',
   certificate: '/v2/ssl/certificates/1001',
   'notification-poll': '/v2/customers/demo/notifications/poll',
   notifications: '/v2/customers/demo/notifications',

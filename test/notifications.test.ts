@@ -212,6 +212,23 @@ describe('the listing: total by default, limit=0, fields, q, filters', () => {
     }
   });
 
+  it("answers every match in one page on export=true (the PHP SDK's export), and refuses a page with it", async () => {
+    const { id } = await scriptedTransfer();
+    const counted = await call('GET', `${base}?limit=0`);
+    const exported = await call('GET', `${base}?export=true`);
+    expect(exported.status).toBe(200);
+    expect(exported.body.entities.length).toBeGreaterThan(0);
+    expect(exported.body.pagination).toEqual({ limit: counted.body.pagination.total, offset: 0, total: counted.body.pagination.total });
+    expect(exported.body.entities).toHaveLength(counted.body.pagination.total);
+    // Filters and fields apply as on a page.
+    const mine = await call('GET', `${base}?export=true&process=${id}&fields=id,process&order=fireDate`);
+    expect(mine.body.entities).toEqual((await aboutProcess(id)).map((n) => ({ id: n.id, process: id })));
+    expect((await call('GET', `${base}?export=false&limit=1`)).body.entities).toHaveLength(1);
+    const paged = await call('GET', `${base}?export=true&limit=5&offset=1`);
+    expect(paged.status).toBe(400);
+    expect(paged.body.violations.map((v: { field: string }) => v.field).sort()).toEqual(['limit', 'offset']);
+  });
+
   it('names every field of the answered shape in `fields`', () => {
     expect([...notificationFields].sort()).toEqual(Object.keys(NotificationView.entries).sort());
   });

@@ -50,6 +50,8 @@ describe('the OpenAPI document', () => {
         'certificateHead',
         'exchangeRatesInfo',
         'exchangeRatesInfoHead',
+        'exchangeRatesList',
+        'exchangeRatesListHead',
         'notification',
         'notificationAck',
         'notificationHead',

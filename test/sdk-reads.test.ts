@@ -182,6 +182,24 @@ describe('GET /v2/ssl/products and GET /v2/ssl/products/{product}: the SSL produ
   });
 });
 
+describe("GET /v2/ssl/certificates/{certificateId}: the validation type in the SDKs' enum", () => {
+  it("answers DOMAIN_VALIDATION, ORGANIZATION_VALIDATION or EXTENDED_VALIDATION, as the certificate's product does", async () => {
+    // Both SDKs read validationType as an enum of these three names; the PHP SDK refuses any other value.
+    for (const [id, key, validationType] of [
+      [1001, undefined, 'DOMAIN_VALIDATION'],
+      [1002, undefined, 'DOMAIN_VALIDATION'],
+      [1003, undefined, 'ORGANIZATION_VALIDATION'],
+      [2001, otherKey, 'DOMAIN_VALIDATION'],
+    ] as const) {
+      const res = await call('GET', `/v2/ssl/certificates/${id}`, key ? { key } : {});
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id, validationType, certificateType: expect.stringMatching(/^(SINGLE|MULTI)_DOMAIN$/) });
+      const product = await call('GET', `/v2/ssl/products/${res.body.product}`);
+      expect(product.body.validationType).toBe(res.body.validationType);
+    }
+  });
+});
+
 describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
   it('answers the ECB rates for EUR as stored, cross rates for USD, and the rate date', async () => {
     const eur = await call('GET', '/v2/exchangerates/EUR');
@@ -195,7 +213,16 @@ describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
     expect(bad.body.violations).toEqual([{ field: 'currency', message: 'must be EUR or USD', value: 'GBP' }]);
   });
 
-  it('answers 404 while no rates are stored', async () => {
+  it("lists EUR's and USD's rates as each currency's route answers them (the TS SDK's listExchangeRates)", async () => {
+    const list = await call('GET', '/v2/exchangerates');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([(await call('GET', '/v2/exchangerates/EUR')).body, (await call('GET', '/v2/exchangerates/USD')).body]);
+    expect(list.headers['x-exchange-rate-date']).toBe('2026-11-19');
+    // The SDK's trailing slash, and the same list for every customer.
+    expect((await call('GET', '/v2/exchangerates/', { key: otherKey })).raw).toBe(list.raw);
+  });
+
+  it('answers 404 while no rates are stored, and an empty list', async () => {
     const stored = await listRates('EUR');
     for (const rates of stored) await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.rate(rates.base, rates.date) }));
     forgetCachedRates();
@@ -203,6 +230,10 @@ describe('GET /v2/exchangerates/{currency}: the latest stored rates', () => {
       const res = await call('GET', '/v2/exchangerates/EUR');
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'ExchangeRates', identifier: 'EUR' });
+      const list = await call('GET', '/v2/exchangerates');
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([]);
+      expect(list.headers['x-exchange-rate-date']).toBeUndefined();
     } finally {
       for (const rates of stored) await putRates(rates);
       forgetCachedRates();

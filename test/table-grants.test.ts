@@ -185,6 +185,8 @@ describe("each function's table use is what it declares", () => {
     await as('ssl-product', () => call('GET', '/v2/ssl/products/ssl_sectigo_ov'));
     forgetCachedRates();
     await as('exchange-rates-info', () => call('GET', '/v2/exchangerates/USD'));
+    forgetCachedRates();
+    await as('exchange-rates-list', () => call('GET', '/v2/exchangerates'));
     const retried = await renew((await testCertificate()).id, { period: 12, csr });
     const dcvChange = { dcv: [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'admin@demo-shop.nl' }] };
     await as('process-resend', () => call('POST', `/v2/processes/${retried.headers['x-process-id']}/resend`, { body: dcvChange }));

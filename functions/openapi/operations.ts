@@ -2,6 +2,7 @@ import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
+import { docs as exchangeRatesList } from '../exchange-rates-list/openapi.ts';
 import { docs as notification } from '../notification/openapi.ts';
 import { docs as notificationAck } from '../notification-ack/openapi.ts';
 import { docs as notificationPoll } from '../notification-poll/openapi.ts';
@@ -57,6 +58,7 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'ssl-products': sslProducts,
   'ssl-product': sslProduct,
   'exchange-rates-info': exchangeRatesInfo,
+  'exchange-rates-list': exchangeRatesList,
   'notification-poll': notificationPoll,
   notifications,
   notification,

@@ -4,6 +4,7 @@ import { ObjectDoesNotExist } from '../errors.ts';
 import type { CertificateRecord } from '../model/certificate.ts';
 import { catalogueProduct } from './catalogue.ts';
 import type { CertificateView } from './certificate-view.ts';
+import { validationTypeNames } from './validation-type.ts';
 
 /**
  * One certificate of the caller (`GET /v2/ssl/certificates/{certificateId}`), in the shape the
@@ -41,7 +42,7 @@ export async function certificateDetails(customer: string, id: number): Promise<
     id: record.id,
     ...(record.processId !== undefined ? { process: record.processId } : {}),
     product: record.product,
-    validationType: product.validationType,
+    validationType: validationTypeNames[product.validationType],
     certificateType: product.certificateType,
     domainName: record.commonName,
     ...(record.organization !== undefined ? { organization: record.organization } : {}),

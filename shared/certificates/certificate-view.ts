@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { CertificateStatus, ValidationLevel } from '../model/certificate.ts';
+import { CertificateStatus } from '../model/certificate.ts';
 import { WireTime } from '../schemas/primitives.ts';
+import { validationTypeNames } from './validation-type.ts';
 
 /**
  * The certificate as `GET /v2/ssl/certificates/{certificateId}` answers it: the fields the official
@@ -12,7 +13,7 @@ export const CertificateView = v.strictObject({
   /** The process that issued it; absent for a certificate loaded from the dataset. */
   process: v.optional(v.number()),
   product: v.string(),
-  validationType: ValidationLevel,
+  validationType: v.picklist(Object.values(validationTypeNames)),
   certificateType: v.picklist(['SINGLE_DOMAIN', 'MULTI_DOMAIN']),
   domainName: v.string(),
   organization: v.optional(v.string()),
@@ -44,7 +45,7 @@ export type DownloadFormat = (typeof downloadFormats)[number];
 export const certificate1001: CertificateView = {
   id: 1001,
   product: 'ssl_sectigo_dv',
-  validationType: 'DV',
+  validationType: 'DOMAIN_VALIDATION',
   certificateType: 'SINGLE_DOMAIN',
   domainName: 'www.demo-shop.nl',
   startDate: '2025-12-20T10:00:00Z',

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { productFields } from '../model/certificate.ts';
+import { validationTypeNames } from './validation-type.ts';
 
 /**
  * An SSL product as `GET /v2/ssl/products[/{product}]` answers it (the SDKs' SslProduct and
@@ -10,7 +11,7 @@ export const SslProduct = v.strictObject({
   product: v.string(),
   brand: v.pipe(v.string(), v.description("The certificate authority's brand.")),
   name: v.string(),
-  validationType: v.picklist(['DOMAIN_VALIDATION', 'ORGANIZATION_VALIDATION', 'EXTENDED_VALIDATION']),
+  validationType: v.picklist(Object.values(validationTypeNames)),
   certificateType: v.picklist(['SINGLE_DOMAIN', 'MULTI_DOMAIN', 'WILDCARD']),
   features: v.pipe(
     v.array(v.picklist(['WILDCARD', 'WWW_INCLUDED', 'NON_WWW_INCLUDED'])),

@@ -8,14 +8,13 @@ import { ObjectDoesNotExist } from '../errors.ts';
 import type { CertificateAuthority, CertificateProduct } from '../model/certificate.ts';
 import { type CataloguePage, type CatalogueQuery, catalogueSlice } from '../schemas/listing.ts';
 import type { SslProduct } from './product-view.ts';
+import { validationTypeNames } from './validation-type.ts';
 
 /**
  * The SSL product catalogue as the SDKs read it (`GET /v2/ssl/products`, `GET
  * /v2/ssl/products/{product}`): configuration, the same for every authenticated caller. Read
  * from the table, not from the renewals' cache, so a product loaded a moment ago is listed.
  */
-
-const validationTypes = { DV: 'DOMAIN_VALIDATION', OV: 'ORGANIZATION_VALIDATION', EV: 'EXTENDED_VALIDATION' } as const;
 
 /** A product in the SDKs' shape, its brand the authority's name as it presents itself. */
 function productView(product: CertificateProduct, authority: CertificateAuthority | undefined): SslProduct {
@@ -25,7 +24,7 @@ function productView(product: CertificateProduct, authority: CertificateAuthorit
     product: product.product,
     brand: authority?.displayName ?? product.authority,
     name: product.name,
-    validationType: validationTypes[product.validationType],
+    validationType: validationTypeNames[product.validationType],
     certificateType: product.wildcard && product.certificateType === 'SINGLE_DOMAIN' ? 'WILDCARD' : product.certificateType,
     features: [...(product.wildcard ? (['WILDCARD'] as const) : []), ...(free ? (['WWW_INCLUDED', 'NON_WWW_INCLUDED'] as const) : [])],
     periods: product.periods,

@@ -81,6 +81,8 @@ export interface NotificationQuery {
   fields?: NotificationField[];
   total: boolean;
   filters: Filter[];
+  /** `export=true` (the PHP SDK's export): every match in one answer, within the read limit. */
+  export: boolean;
 }
 
 const orders = ['fireDate', '-fireDate', 'id', '-id'];
@@ -183,7 +185,14 @@ export function parseNotificationQuery(query: Record<string, string[] | undefine
       if (filter) filters.push(filter);
     }
   }
-  if (query.export !== undefined) problems.push({ parameter: 'export', message: 'is not offered for notifications' });
+  const exported = query.export === undefined ? undefined : single('export', query.export, problems)?.toLowerCase();
+  if (exported !== undefined && exported !== 'true' && exported !== 'false')
+    problems.push({ parameter: 'export', message: 'must be true or false', value: exported });
+  const exporting = exported === 'true';
+  if (exporting)
+    for (const parameter of ['limit', 'offset'])
+      if (query[parameter] !== undefined)
+        problems.push({ parameter, message: 'cannot be combined with export=true (an export answers every match)' });
   const q = query.q === undefined ? undefined : single('q', query.q, problems);
   if (q !== undefined && q !== '') {
     if (q.length > maxValueLength) problems.push({ parameter: 'q', message: `must be at most ${maxValueLength} characters long` });
@@ -200,6 +209,7 @@ export function parseNotificationQuery(query: Record<string, string[] | undefine
     ...(fields ? { fields } : {}),
     total: total !== 'false',
     filters,
+    export: exporting,
   };
 }
 
@@ -215,6 +225,7 @@ const ListParameters = v.objectWithRest(
     order: documented('`-fireDate` (newest first, the default) or `fireDate` (oldest first); `id` and `-id` sort alike.'),
     fields: documented(`The fields each entity carries (repeated or comma-separated): ${notificationFields.join(', ')}.`),
     total: documented('`pagination.total` is counted unless `total=false`.'),
+    export: documented('`export=true`: every matching notification in one answer (no `limit` or `offset`), within the read limit.'),
     q: documented('Notifications whose message contains this text (case-insensitive).'),
     eventType: documented(filterHelp('eventType', 'TransferDomainEvent')),
     notificationType: documented(filterHelp('notificationType', 'TransferDomainNotification')),

@@ -74,8 +74,8 @@ export async function listNotifications(caller: string, customer: string, query:
   const source: NotificationSource = unacknowledged ? 'unacknowledged' : 'all';
   const rest = query.filters.filter((f) => f !== unacknowledged);
   const max = maxRead();
-  const end = query.offset + query.limit;
-  const readAll = query.total && rest.length > 0;
+  const end = query.export ? Number.POSITIVE_INFINITY : query.offset + query.limit;
+  const readAll = query.export || (query.total && rest.length > 0);
   const wanted = readAll ? Number.POSITIVE_INFINITY : end;
   const found: NotificationRecord[] = [];
   let read = 0;
@@ -98,6 +98,11 @@ export async function listNotifications(caller: string, customer: string, query:
     if (!counted.complete) throw tooBroad(max);
     total = counted.count;
   }
+  if (query.export)
+    return {
+      entities: found.map((n) => selectFields(n, query.fields)),
+      pagination: { limit: found.length, offset: 0, ...(query.total ? { total: found.length } : {}) },
+    } as NotificationPage;
   return {
     entities: found.slice(query.offset, end).map((n) => selectFields(n, query.fields)),
     pagination: { limit: query.limit, offset: query.offset, ...(total !== undefined ? { total } : {}) },

@@ -12,7 +12,24 @@ const crossDigits = 6;
  * none for the currency): 404.
  */
 export async function exchangeRatesOf(currency: 'EUR' | 'USD'): Promise<{ rates: ExchangeRates; date: string }> {
+  return ratesOf(currency, await latestRates());
+}
+
+/**
+ * The exchange rates of every currency the API answers them for (`GET /v2/exchangerates`, the TS
+ * SDK's listExchangeRates): EUR's, then USD's (while a USD rate is stored), from the same stored
+ * rates, with their date. No rates stored: an empty list.
+ */
+export async function allExchangeRates(): Promise<{ rates: ExchangeRates[]; date?: string }> {
   const stored = await latestRates();
+  if (!stored) return { rates: [] };
+  const rates = currencies.filter((c) => c === 'EUR' || stored.rates[c] !== undefined).map((c) => ratesOf(c, stored).rates);
+  return { rates, date: stored.date };
+}
+
+const currencies = ['EUR', 'USD'] as const;
+
+function ratesOf(currency: 'EUR' | 'USD', stored: Awaited<ReturnType<typeof latestRates>>): { rates: ExchangeRates; date: string } {
   const perEuro = stored?.rates[currency] ?? (currency === 'EUR' ? 1 : undefined);
   if (!stored || perEuro === undefined) throw new ObjectDoesNotExist('ExchangeRates', currency);
   const all: Record<string, number> = { EUR: 1, ...stored.rates };
