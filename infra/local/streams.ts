@@ -45,7 +45,8 @@ import type { StreamConsumer } from '../../shared/routes.ts';
  * inserts of its entities become messages whose body is the stream record, grouped by the new
  * image's `groupBy` (a message deduplicated within 5 minutes by `deduplicateBy`); the handler gets
  * an `SQSEvent` of at most `batchSize` messages, in order within each group, and never a group
- * that has a message waiting to be received again; the messages it names in `batchItemFailures`
+ * that has a message in flight or waiting to be received again (up to 5 invocations at once, each
+ * of other groups, as Lambda scales a FIFO queue's consumers); the messages it names in `batchItemFailures`
  * (or all, if it throws) are received again after a delay that doubles each time, and after
  * `maxReceiveCount` receives go to the dead-letter queue (a log line, and `failures`); the others
  * are deleted. The queue itself lives in memory, so its position in the stream stays at the oldest
@@ -440,6 +441,8 @@ interface QueuedMessage {
   visibleAt: number;
 }
 
+/** Invocations at once: Lambda's SQS poller hands batches of different message groups to concurrent invocations. */
+const queueConcurrency = 5;
 /** How long SQS FIFO remembers a deduplication id. */
 const deduplicationMs = 5 * 60_000;
 /** The local queue's ARN, as the deployed one would be named. */
@@ -481,30 +484,41 @@ class QueueRunner {
       this.settings.log(`stream consumer ${this.consumer.id} could not be loaded: ${(error as Error).message}`);
       return;
     }
+    const inFlight = new Set<Promise<void>>();
     while (!stopped()) {
-      this.busy = true;
       this.send();
-      const batch = this.nextBatch(Date.now());
+      const batch = inFlight.size < queueConcurrency ? this.nextBatch(Date.now()) : [];
       if (batch.length === 0) {
-        this.busy = false;
+        this.busy = inFlight.size > 0;
         this.checkpoint();
-        await sleep(25);
+        await Promise.race([...inFlight, sleep(25)]);
         continue;
       }
-      const failed = await this.invoke(handler, batch);
-      for (const message of batch) {
-        if (!failed.has(message.messageId)) {
-          this.delete(message);
-        } else if (message.receives >= this.queue.maxReceiveCount) {
-          this.delete(message);
-          this.deadLetter(message);
-        } else {
-          message.visibleAt = Date.now() + Math.min(this.settings.retryDelayMs * 2 ** (message.receives - 1), 5000);
-        }
-      }
-      this.checkpoint();
+      this.busy = true;
+      // In flight: hidden, and its group held, until the invocation answers.
+      for (const message of batch) message.visibleAt = Number.POSITIVE_INFINITY;
+      const invocation: Promise<void> = this.invoke(handler, batch)
+        .then((failed) => this.settle(batch, failed))
+        .finally(() => inFlight.delete(invocation));
+      inFlight.add(invocation);
     }
+    await Promise.all(inFlight);
     this.busy = false;
+  }
+
+  /** Deletes what succeeded; what failed is received again after a delay, or dead-lettered after maxReceiveCount receives. */
+  private settle(batch: QueuedMessage[], failed: Set<string>): void {
+    for (const message of batch) {
+      if (!failed.has(message.messageId)) {
+        this.delete(message);
+      } else if (message.receives >= this.queue.maxReceiveCount) {
+        this.delete(message);
+        this.deadLetter(message);
+      } else {
+        message.visibleAt = Date.now() + Math.min(this.settings.retryDelayMs * 2 ** (message.receives - 1), 5000);
+      }
+    }
+    this.checkpoint();
   }
 
   /** The pipe: the new stream records of its entities' inserts become messages (deduplicated as SQS FIFO does). */
