@@ -121,13 +121,17 @@ export class Observability extends Construct {
   /** Each stream consumer: a batch that kept failing was skipped and reported to its queue. */
   private addStreamFailureAlarms(queues: ReadonlyMap<string, sqs.IQueue>): void {
     for (const [id, queue] of queues) {
-      this.alarm(`Stream-${id}-Failures`, `The stream consumer ${id} skipped a batch that kept failing: see its on-failure queue.`, {
-        metric: queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      this.alarm(
+        `Stream-${id}-Failures`,
+        `The stream consumer ${id} gave up on records that kept failing: see its on-failure or dead-letter queue.`,
+        {
+          metric: queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+          threshold: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
     }
   }
 

@@ -4,9 +4,11 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
@@ -81,7 +83,14 @@ export class RegistrarStack extends Stack {
     for (const job of jobs) addSchedule(this, job, this.addFunction(job.id, job));
     const streamFailureQueues = new Map<string, sqs.Queue>();
     for (const consumer of props.streamConsumers ?? streamConsumers) {
-      streamFailureQueues.set(consumer.id, addStreamSource(this, consumer, this.addFunction(consumer.id, consumer), this.table));
+      const fn = this.addFunction(consumer.id, consumer);
+      if (consumer.queue) {
+        const queues = addQueueSource(this, consumer, consumer.queue, fn, this.table);
+        streamFailureQueues.set(consumer.id, queues.pipeFailures);
+        streamFailureQueues.set(`${consumer.id}-dead-letters`, queues.deadLetters);
+      } else {
+        streamFailureQueues.set(consumer.id, addStreamSource(this, consumer, fn, this.table));
+      }
     }
 
     // Alarms (5xx rate, throttles, job failures, stale exchange rates) and a dashboard: infra/observability.ts.
@@ -405,4 +414,98 @@ function addStreamSource(scope: Construct, consumer: StreamConsumer, fn: lambda.
     }),
   );
   return onFailure;
+}
+
+/**
+ * Feeds a consumer declared with a `queue` (shared/routes.ts): an EventBridge Pipe reads the
+ * table's stream, keeps only the inserts of the consumer's entities (filter criteria), and sends
+ * each record as it is to an SQS FIFO queue, its message group the new image's `groupBy`, its
+ * deduplication id the `deduplicateBy` attribute; a record the pipe could not send after
+ * `retryAttempts` retries goes to the pipe's failure queue. The function consumes the queue
+ * (`batchSize` messages, partial batch failures reported); a message received `maxReceiveCount`
+ * times moves to the dead-letter queue. Both queues are kept 14 days and alarmed
+ * (infra/observability.ts). A failing message holds its own group only: the stream's shard is
+ * never blocked, and neither is another group.
+ */
+function addQueueSource(
+  scope: Construct,
+  consumer: StreamConsumer,
+  settings: NonNullable<StreamConsumer['queue']>,
+  fn: lambda.Function,
+  table: dynamodb.Table,
+): { pipeFailures: sqs.Queue; deadLetters: sqs.Queue } {
+  const kept = {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  };
+  const deadLetters = new sqs.Queue(scope, `${consumer.id}-dead-letters`, { ...kept, fifo: true });
+  const pipeFailures = new sqs.Queue(scope, `${consumer.id}-pipe-failures`, kept);
+  for (const [queue, reason] of [
+    [deadLetters, "This queue is itself the dead-letter queue of the consumer's delivery queue: an alarm fires on its first message."],
+    [
+      pipeFailures,
+      "This queue is itself the pipe's dead-letter destination (stream records it could not send): an alarm fires on its first message.",
+    ],
+  ] as const) {
+    Validations.of(queue).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason });
+  }
+  const queue = new sqs.Queue(scope, `${consumer.id}-queue`, {
+    ...kept,
+    fifo: true,
+    // Deduplication and throughput per message group (SQS FIFO's high-throughput mode).
+    deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+    fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+    visibilityTimeout: Duration.seconds(settings.visibilityTimeoutSeconds),
+    deadLetterQueue: { queue: deadLetters, maxReceiveCount: settings.maxReceiveCount },
+  });
+  const streamArn = table.tableStreamArn;
+  if (!streamArn) throw new Error('The table has no stream');
+  const role = new iam.Role(scope, `${consumer.id}-pipe-role`, {
+    assumedBy: new iam.ServicePrincipal('pipes.amazonaws.com', {
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+    description: `The pipe feeding ${consumer.id}: reads the table's stream, sends to its queue and failure queue.`,
+  });
+  role.addToPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+      resources: [streamArn],
+    }),
+  );
+  queue.grantSendMessages(role);
+  pipeFailures.grantSendMessages(role);
+  const entities = consumer.entities;
+  const pipe = new pipes.CfnPipe(scope, `${consumer.id}-pipe`, {
+    description: consumer.summary,
+    roleArn: role.roleArn,
+    source: streamArn,
+    sourceParameters: {
+      dynamoDbStreamParameters: {
+        startingPosition: 'TRIM_HORIZON',
+        // One record per message: the group and deduplication id are read from each record.
+        batchSize: 1,
+        maximumRetryAttempts: consumer.retryAttempts,
+        deadLetterConfig: { arn: pipeFailures.queueArn },
+      },
+      filterCriteria: {
+        filters: [{ pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: entities } } } }) }],
+      },
+    },
+    target: queue.queueArn,
+    targetParameters: {
+      sqsQueueParameters: {
+        messageGroupId: `$.dynamodb.NewImage.${settings.groupBy}.S`,
+        messageDeduplicationId: `$.dynamodb.NewImage.${settings.deduplicateBy}.N`,
+      },
+    },
+  });
+  pipe.node.addDependency(role);
+  fn.addEventSource(
+    new SqsEventSource(queue, {
+      batchSize: consumer.batchSize,
+      reportBatchItemFailures: true,
+    }),
+  );
+  return { pipeFailures, deadLetters };
 }

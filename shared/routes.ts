@@ -479,6 +479,24 @@ export interface StreamConsumer {
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
   integrations?: readonly Integration[];
+  /**
+   * Fed through a queue rather than by the stream directly: deployed, an EventBridge Pipe reads the
+   * stream (its `entities`' inserts only, `retryAttempts` retries, then its own failure queue) and
+   * sends each record, as the stream gives it, to an SQS FIFO queue grouped by `groupBy`; the
+   * function consumes the queue (`batchSize` at most 10) and reports partial batch failures; a
+   * message received `maxReceiveCount` times goes to the queue's dead-letter queue. A failing
+   * record then holds only its own group, never the stream's shard nor another group.
+   */
+  queue?: {
+    /** The new image's string attribute naming the message group (FIFO order within it, none across). */
+    groupBy: string;
+    /** The new image's number attribute that deduplicates a record sent twice (within SQS's 5 minutes). */
+    deduplicateBy: string;
+    /** Receives of a message before it moves to the dead-letter queue. */
+    maxReceiveCount: number;
+    /** How long a received message stays hidden before it is received again (at least the function's timeout). */
+    visibilityTimeoutSeconds: number;
+  };
 }
 
 export const streamConsumers: readonly StreamConsumer[] = [
@@ -500,8 +518,10 @@ export const streamConsumers: readonly StreamConsumer[] = [
     dir: 'webhook-deliver',
     entities: ['notification'],
     // Customers are delivered side by side within a batch; each attempt is short (firstAttemptMs).
-    batchSize: 100,
+    batchSize: 10,
     retryAttempts: 10,
+    // One message group per customer: a customer whose delivery fails holds only its own notifications.
+    queue: { groupBy: 'customer', deduplicateBy: 'id', maxReceiveCount: 5, visibilityTimeoutSeconds: 60 },
     // The endpoint and the notification (reads), the customer's retry lane (a Query, a conditional put),
     // the delivery and endpoint state (updates), a dead letter (a put).
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], only: ['notification', 'webhook'] },

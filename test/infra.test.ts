@@ -213,8 +213,9 @@ describe('CDK stack', () => {
       Statistic: 'Sum',
       Threshold: 1,
     });
-    // Each stream consumer's on-failure queue, and the DNS refusals.
-    expect(alarms).toHaveLength(3 + jobs.length + 1 + streamConsumers.length + 1);
+    // Each stream consumer's on-failure queue (and a queue-fed one's dead-letter queue), and the DNS refusals.
+    const queueFed = streamConsumers.filter((c) => c.queue).length;
+    expect(alarms).toHaveLength(3 + jobs.length + 1 + streamConsumers.length + queueFed + 1);
   });
 
   it('has a dashboard with requests, errors and latency per route, the API, Lambda, DynamoDB, the jobs and the alarms', () => {

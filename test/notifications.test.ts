@@ -196,6 +196,27 @@ describe('the listing: total by default, limit=0, fields, q, filters', () => {
     expect((await call('GET', `${base}?eventType=RequestCertificateEvent&process=${id}`)).body.pagination.total).toBe(0);
   });
 
+  it('pages with offset alike whether the offset is skipped by counting (no filter) or over the filtered matches, in either order', async () => {
+    await scriptedTransfer();
+    await scriptedTransfer();
+    for (const order of ['fireDate', '-fireDate']) {
+      const everything = await call('GET', `${base}?order=${order}&limit=100&fields=id`);
+      const ids = everything.body.entities.map((n: { id: number }) => n.id);
+      expect(ids.length).toBeGreaterThanOrEqual(4);
+      const page = await call('GET', `${base}?order=${order}&offset=1&limit=2&fields=id`);
+      expect(page.body.entities.map((n: { id: number }) => n.id)).toEqual(ids.slice(1, 3));
+      expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: everything.body.pagination.total });
+      const filtered = await call('GET', `${base}?order=${order}&offset=1&limit=2&fields=id&eventType=TransferDomainEvent`);
+      const transfers = (await call('GET', `${base}?order=${order}&limit=100&fields=id&eventType=TransferDomainEvent`)).body.entities;
+      expect(filtered.body.entities).toEqual(transfers.slice(1, 3));
+      const beyond = await call('GET', `${base}?order=${order}&offset=${ids.length}&limit=2`);
+      expect(beyond.body.entities).toEqual([]);
+    }
+    const bad = await call('GET', `${base}?id=abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.violations).toEqual([{ field: 'id', message: 'must be a positive integer', value: 'abc' }]);
+  });
+
   it('refuses unknown fields, matchers, values and export with 400 ConstraintViolationException naming the parameter', async () => {
     for (const query of [
       'colour=red',

@@ -12,7 +12,7 @@ import { RegistrarStack } from '../infra/stack.ts';
 import { loadStage } from '../infra/stages.ts';
 import { db } from '../shared/db/client.ts';
 import { tableName } from '../shared/db/table.ts';
-import type { StreamConsumer } from '../shared/routes.ts';
+import { type StreamConsumer, streamConsumers } from '../shared/routes.ts';
 import { withTableStream } from './support/table-stream.ts';
 
 // Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
@@ -216,6 +216,82 @@ describe('a stream consumer in the stack', () => {
       MetricName: 'ApproximateNumberOfMessagesVisible',
       AlarmDescription: Match.stringLikeRegexp('stream consumer probe'),
     });
+    const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
+    const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
+    expect(nag.violations).toEqual([]);
+  });
+
+  it('fed through a queue, as webhook-deliver is: a pipe from the stream (its inserts only) into a FIFO queue grouped by customer, with a dead-letter queue, consumed with partial batch failures; least privilege; cdk-nag clean', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nag-queue-'));
+    folders.push(folder);
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: folder });
+    const deliver = streamConsumers.find((c) => c.id === 'webhook-deliver') as StreamConsumer;
+    expect(deliver.queue).toBeDefined();
+    const stack = new RegistrarStack(app, 'QueueStack', { stage: loadStage('sandbox'), streamConsumers: [deliver] });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const template = Template.fromStack(stack);
+    const streamArn = Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^Table'), 'StreamArn'] });
+    // The pipe: the stream's notification inserts, one record a message, grouped by customer, deduplicated by id.
+    template.resourceCountIs('AWS::Pipes::Pipe', 1);
+    template.hasResourceProperties('AWS::Pipes::Pipe', {
+      Source: streamArn,
+      SourceParameters: {
+        DynamoDBStreamParameters: Match.objectLike({
+          StartingPosition: 'TRIM_HORIZON',
+          BatchSize: 1,
+          MaximumRetryAttempts: deliver.retryAttempts,
+          DeadLetterConfig: { Arn: Match.anyValue() },
+        }),
+        FilterCriteria: {
+          Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['notification'] } } } }) }],
+        },
+      },
+      Target: Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^webhookdeliverqueue'), 'Arn'] }),
+      TargetParameters: {
+        SqsQueueParameters: { MessageGroupId: '$.dynamodb.NewImage.customer.S', MessageDeduplicationId: '$.dynamodb.NewImage.id.N' },
+      },
+    });
+    // The delivery queue: FIFO, a dead-letter queue after maxReceiveCount receives, hidden longer than the function runs.
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      FifoQueue: true,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      VisibilityTimeout: deliver.queue?.visibilityTimeoutSeconds,
+      RedrivePolicy: {
+        deadLetterTargetArn: Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^webhookdeliverdeadletters'), 'Arn'] }),
+        maxReceiveCount: deliver.queue?.maxReceiveCount,
+      },
+    });
+    template.resourceCountIs('AWS::SQS::Queue', 3);
+    // The function consumes the queue, reporting partial batch failures; nothing reads the stream but the pipe.
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^webhookdeliverqueue'), 'Arn'] }),
+      BatchSize: deliver.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // The pipe's role reads the stream and sends to its two queues, nothing else.
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.Roles).includes('webhookdeliverpiperole'),
+    );
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    expect(statements.flatMap((st) => st.Action).sort()).toEqual(
+      [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:ListStreams',
+        ...['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].flatMap((a) => [a, a]),
+      ].sort(),
+    );
+    expect(JSON.stringify(statements)).not.toContain('"*"');
+    // Both queues a message can end in are alarmed.
+    for (const id of ['webhook-deliver', 'webhook-deliver-dead-letters']) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        AlarmDescription: Match.stringLikeRegexp(`stream consumer ${id} `),
+      });
+    }
     const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
     const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
     expect(nag.violations).toEqual([]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
+import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
@@ -149,18 +149,18 @@ describe("each function's table use is what it declares", () => {
     process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
     await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'http://127.0.0.1:9/hook' } });
     const notified = await getNotification('demo', polled.body.notification.id);
-    const streamEvent = {
-      Records: [
-        {
-          eventName: 'INSERT',
-          dynamodb: {
-            SequenceNumber: '1',
-            NewImage: marshall(notificationItem(notified as NotificationRecord), { removeUndefinedValues: true }),
-          },
-        },
-      ],
-    } as unknown as DynamoDBStreamEvent;
-    await as('webhook-deliver', () => webhookDeliver(streamEvent, jobContext));
+    // The delivery queue's message: the stream record, as the pipe sends it.
+    const record = {
+      eventName: 'INSERT',
+      dynamodb: {
+        SequenceNumber: '1',
+        NewImage: marshall(notificationItem(notified as NotificationRecord), { removeUndefinedValues: true }),
+      },
+    };
+    const queueEvent = {
+      Records: [{ messageId: 'm-1', body: JSON.stringify(record), attributes: { MessageGroupId: 'demo' } }],
+    } as unknown as SQSEvent;
+    await as('webhook-deliver', () => webhookDeliver(queueEvent, jobContext));
     await enqueueDelivery({ customer: 'other', notificationId: 999_999_999, attempts: 0, dueDate: '2026-01-01T00:00:00Z' });
     await as('webhook-retry', () => webhookRetry({ ...scheduled, time: plus(new Date(), 86_400).toISOString() }, jobContext));
     await putDeadLetter({

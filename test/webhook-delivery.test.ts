@@ -17,7 +17,7 @@ import { postSigned } from '../shared/notifications/post.ts';
 import { streamConsumers } from '../shared/routes.ts';
 import { toWireTime } from '../shared/time.ts';
 import { call, otherKey } from './support/api.ts';
-import { beforeFirstCall } from './support/sdk-calls.ts';
+import { beforeFirstCall, failCalls } from './support/sdk-calls.ts';
 import { withTableStream } from './support/table-stream.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -271,6 +271,71 @@ describe('failures: retried with backoff, Retry-After honoured, 410 disables, de
     expect(ids.length).toBeGreaterThanOrEqual(2);
     expect(new Set(ids)).toEqual(new Set([`msg_${n.id}`]));
     expect((await getNotification('demo', n.id))?.deliveryDate).toEqual(expect.any(String));
+  });
+});
+
+describe('the delivery queue: one message group per customer, partial batch failures, a dead-letter queue', {
+  timeout: streamTestTimeout,
+}, () => {
+  beforeAll(async () => {
+    expect((await call('PUT', '/v2/customers/other/webhook', { body: { url: other.url }, key: otherKey })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await call('DELETE', '/v2/customers/other/webhook', { key: otherKey });
+  });
+
+  it("receives again only the failing customer's messages, in order; another customer's in the same batch are delivered once", async () => {
+    // Demo's delivery cannot be recorded twice (after its POST): its message fails, other's does not.
+    const restore = failCalls((command, pks) => command === 'UpdateItemCommand' && pks.some((p) => p.startsWith('NOTIFICATIONS#demo')), 2);
+    const at = toWireTime(new Date());
+    const base = 910_000_000 + process.pid * 10 + ++serial * 1000;
+    const notification = (id: number, customer: string): NotificationRecord => ({
+      id,
+      customer,
+      fireDate: at,
+      message: 'queued',
+      eventType: 'TransferDomainEvent',
+      notificationType: 'TransferDomainNotification',
+      isAsync: true,
+    });
+    const [first, mine, second] = [notification(base + 1, 'demo'), notification(base + 2, 'other'), notification(base + 3, 'demo')];
+    try {
+      await transact(notificationWrites(first, mine, second));
+      await feeder.drain();
+    } finally {
+      restore();
+    }
+    expect(other.received.map((r) => r.headers['webhook-id'])).toEqual([`msg_${mine.id}`]);
+    const ids = demo.received.map((r) => r.headers['webhook-id']);
+    // The first is sent until its delivery is recorded (same webhook-id each time); the second only after it.
+    expect(ids).toEqual([`msg_${first.id}`, `msg_${first.id}`, `msg_${first.id}`, `msg_${second.id}`]);
+    for (const r of [...demo.received]) verify(r, [secret]);
+    expect((await getNotification('demo', first.id))?.deliveryDate).toEqual(expect.any(String));
+    expect((await getNotification('demo', second.id))?.deliveryDate).toEqual(expect.any(String));
+    expect(feeder.failures).toEqual([]);
+  });
+
+  it("moves a message that keeps failing to the dead-letter queue, while the other customers' go on", async () => {
+    // Demo's endpoint cannot be read at all: its message fails at every receive.
+    const restore = failCalls((command, pks) => command === 'GetItemCommand' && pks.includes(keys.webhook('demo').pk), 1_000);
+    try {
+      const stuck = await writeNotification('demo');
+      const mine = await writeNotification('other');
+      await feeder.drain();
+      expect(other.received.map((r) => r.headers['webhook-id'])).toEqual([`msg_${mine.id}`]);
+      expect(demo.received).toHaveLength(0);
+      expect(feeder.failures).toEqual([
+        expect.objectContaining({
+          consumer: 'webhook-deliver',
+          records: 1,
+          reason: `received ${consumer?.queue?.maxReceiveCount} times without success`,
+        }),
+      ]);
+      // Dead-lettered by the queue, still waiting in the customer's poll queue.
+      expect((await getNotification('demo', stuck.id))?.acknowledgeDate).toBeUndefined();
+    } finally {
+      restore();
+    }
   });
 });
 

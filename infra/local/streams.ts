@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -17,6 +17,9 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
   AttributeValue as LambdaAttributeValue,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
 } from 'aws-lambda';
 import { clientConfig } from '../../shared/db/client.ts';
 import type { StreamConsumer } from '../../shared/routes.ts';
@@ -37,6 +40,18 @@ import type { StreamConsumer } from '../../shared/routes.ts';
  * - each consumer's position is kept in a checkpoint file when one is given (`npm start` with a
  *   data dir), as the deployed mapping keeps its own, so a restart goes on where it stopped.
  *
+ * A consumer fed through a queue (`queue` in its declaration; deployed, an EventBridge Pipe into
+ * an SQS FIFO queue, infra/stack.ts) is fed as that queue would feed it (`QueueRunner`): the
+ * inserts of its entities become messages whose body is the stream record, grouped by the new
+ * image's `groupBy` (a message deduplicated within 5 minutes by `deduplicateBy`); the handler gets
+ * an `SQSEvent` of at most `batchSize` messages, in order within each group, and never a group
+ * that has a message in flight or waiting to be received again (up to 5 invocations at once, each
+ * of other groups, as Lambda scales a FIFO queue's consumers); the messages it names in `batchItemFailures`
+ * (or all, if it throws) are received again after a delay that doubles each time, and after
+ * `maxReceiveCount` receives go to the dead-letter queue (a log line, and `failures`); the others
+ * are deleted. The queue itself lives in memory, so its position in the stream stays at the oldest
+ * record whose message is not deleted: a restart sends those messages again (at least once, as SQS).
+ *
  * Two differences from AWS are smoothed over here: DynamoDB Local names a TTL deletion
  * `UNKNOWN_TO_SDK_VERSION` where DynamoDB says `REMOVE` with the DynamoDB service as its
  * `userIdentity` (handed on as AWS would), and its binary attributes arrive as bytes where Lambda
@@ -45,6 +60,8 @@ import type { StreamConsumer } from '../../shared/routes.ts';
 
 /** A stream consumer's handler, as the deployed function exports it. */
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | undefined>;
+/** The handler of a consumer fed through a queue. */
+export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
 /** What the on-failure destination would be told of a batch that kept failing. */
 export interface StreamFailure {
@@ -59,7 +76,7 @@ export interface StreamFeederOptions {
   tableName: string;
   consumers: readonly StreamConsumer[];
   /** The handler of a consumer; default: `functions/<dir>/handler.ts`'s `handler`. */
-  handlerOf?: (consumer: StreamConsumer) => Promise<StreamHandler>;
+  handlerOf?: (consumer: StreamConsumer) => Promise<StreamHandler | QueueHandler>;
   /** Where the consumers' positions are kept across restarts; none: they start at the oldest record. */
   checkpointFile?: string;
   log?: (line: string) => void;
@@ -93,16 +110,18 @@ export async function startStreamFeeder(options: StreamFeederOptions): Promise<S
   const checkpoints = new Checkpoints(options.checkpointFile, streamArn);
   const log = options.log ?? console.log;
   const failures: StreamFailure[] = [];
-  const runners = options.consumers.map(
-    (consumer) =>
-      new ConsumerRunner(consumer, reader, {
-        handler: (options.handlerOf ?? defaultHandlerOf)(consumer),
-        checkpoints,
-        failures,
-        log,
-        retryDelayMs: options.retryDelayMs ?? 200,
-      }),
-  );
+  const runners = options.consumers.map((consumer) => {
+    const settings = {
+      handler: (options.handlerOf ?? defaultHandlerOf)(consumer),
+      checkpoints,
+      failures,
+      log,
+      retryDelayMs: options.retryDelayMs ?? 200,
+    };
+    return consumer.queue
+      ? new QueueRunner(consumer, consumer.queue, reader, settings)
+      : new ConsumerRunner(consumer, reader, settings as RunnerSettings<StreamHandler>);
+  });
   let stopped = false;
   const pollInterval = options.pollIntervalMs ?? 250;
   const readLoop = (async () => {
@@ -139,8 +158,8 @@ export async function startStreamFeeder(options: StreamFeederOptions): Promise<S
   };
 }
 
-async function defaultHandlerOf(consumer: StreamConsumer): Promise<StreamHandler> {
-  const module = (await import(`../../functions/${consumer.dir}/handler.ts`)) as { handler: StreamHandler };
+async function defaultHandlerOf(consumer: StreamConsumer): Promise<StreamHandler | QueueHandler> {
+  const module = (await import(`../../functions/${consumer.dir}/handler.ts`)) as { handler: StreamHandler | QueueHandler };
   return module.handler;
 }
 
@@ -255,8 +274,8 @@ class StreamReader {
   }
 }
 
-interface RunnerSettings {
-  handler: Promise<StreamHandler>;
+interface RunnerSettings<H = StreamHandler | QueueHandler> {
+  handler: Promise<H>;
   checkpoints: Checkpoints;
   failures: StreamFailure[];
   log: (line: string) => void;
@@ -274,7 +293,7 @@ class ConsumerRunner {
   constructor(
     private readonly consumer: StreamConsumer,
     private readonly reader: StreamReader,
-    private readonly settings: RunnerSettings,
+    private readonly settings: RunnerSettings<StreamHandler>,
   ) {
     const saved = settings.checkpoints.get(consumer.id);
     this.resumeAfter = saved ? BigInt(saved) : undefined;
@@ -408,6 +427,228 @@ class ConsumerRunner {
         `sequence ${failure.firstSequenceNumber}..${failure.lastSequenceNumber}`,
     );
   }
+}
+
+/** A message of the local queue: the stream record it carries and where it stands. */
+interface QueuedMessage {
+  record: DynamoDBRecord;
+  messageId: string;
+  group: string;
+  deduplicationId: string;
+  sentAt: number;
+  receives: number;
+  /** When it may be received (again), ms since the epoch. */
+  visibleAt: number;
+}
+
+/** Invocations at once: Lambda's SQS poller hands batches of different message groups to concurrent invocations. */
+const queueConcurrency = 5;
+/** How long SQS FIFO remembers a deduplication id. */
+const deduplicationMs = 5 * 60_000;
+/** The local queue's ARN, as the deployed one would be named. */
+const localQueueArn = (consumer: StreamConsumer) => `arn:aws:sqs:local:000000000000:${consumer.id}.fifo`;
+
+/**
+ * One consumer fed through a queue: the pipe from the stream into the FIFO queue and the queue's
+ * event source mapping (see the module comment).
+ */
+class QueueRunner {
+  /** Absolute index of the next stream record to look at. */
+  position = 0;
+  private busy = false;
+  private readonly messages: QueuedMessage[] = [];
+  private readonly recentlySent = new Map<string, number>();
+  private readonly resumeAfter: bigint | undefined;
+  private lastSequence: string | undefined;
+
+  constructor(
+    private readonly consumer: StreamConsumer,
+    private readonly queue: NonNullable<StreamConsumer['queue']>,
+    private readonly reader: StreamReader,
+    private readonly settings: RunnerSettings,
+  ) {
+    const saved = settings.checkpoints.get(consumer.id);
+    this.resumeAfter = saved ? BigInt(saved) : undefined;
+  }
+
+  /** True when every record before absolute index `end` was sent and every message deleted or dead-lettered. */
+  idleAt(end: number): boolean {
+    return !this.busy && this.position >= end && this.messages.length === 0;
+  }
+
+  async run(stopped: () => boolean): Promise<void> {
+    let handler: QueueHandler;
+    try {
+      handler = (await this.settings.handler) as QueueHandler;
+    } catch (error) {
+      this.settings.log(`stream consumer ${this.consumer.id} could not be loaded: ${(error as Error).message}`);
+      return;
+    }
+    const inFlight = new Set<Promise<void>>();
+    while (!stopped()) {
+      this.send();
+      const batch = inFlight.size < queueConcurrency ? this.nextBatch(Date.now()) : [];
+      if (batch.length === 0) {
+        this.busy = inFlight.size > 0;
+        this.checkpoint();
+        await Promise.race([...inFlight, sleep(25)]);
+        continue;
+      }
+      this.busy = true;
+      // In flight: hidden, and its group held, until the invocation answers.
+      for (const message of batch) message.visibleAt = Number.POSITIVE_INFINITY;
+      const invocation: Promise<void> = this.invoke(handler, batch)
+        .then((failed) => this.settle(batch, failed))
+        .finally(() => inFlight.delete(invocation));
+      inFlight.add(invocation);
+    }
+    await Promise.all(inFlight);
+    this.busy = false;
+  }
+
+  /** Deletes what succeeded; what failed is received again after a delay, or dead-lettered after maxReceiveCount receives. */
+  private settle(batch: QueuedMessage[], failed: Set<string>): void {
+    for (const message of batch) {
+      if (!failed.has(message.messageId)) {
+        this.delete(message);
+      } else if (message.receives >= this.queue.maxReceiveCount) {
+        this.delete(message);
+        this.deadLetter(message);
+      } else {
+        message.visibleAt = Date.now() + Math.min(this.settings.retryDelayMs * 2 ** (message.receives - 1), 5000);
+      }
+    }
+    this.checkpoint();
+  }
+
+  /** The pipe: the new stream records of its entities' inserts become messages (deduplicated as SQS FIFO does). */
+  private send(): void {
+    for (const record of this.reader.from(this.position)) {
+      this.position++;
+      const sequence = record.dynamodb?.SequenceNumber;
+      if (sequence) this.lastSequence = sequence;
+      const image = record.dynamodb?.NewImage;
+      if (record.eventName !== 'INSERT' || !image || !this.consumer.entities.includes(image.entity?.S ?? '')) continue;
+      if (this.resumeAfter !== undefined && sequence !== undefined && BigInt(sequence) <= this.resumeAfter) continue;
+      const sentAt = Date.now();
+      const deduplicationId = attributeText(image[this.queue.deduplicateBy]);
+      for (const [id, at] of this.recentlySent) if (at < sentAt - deduplicationMs) this.recentlySent.delete(id);
+      if (this.recentlySent.has(deduplicationId)) continue;
+      this.recentlySent.set(deduplicationId, sentAt);
+      const group = attributeText(image[this.queue.groupBy]);
+      this.messages.push({ record, messageId: randomUUID(), group, deduplicationId, sentAt, receives: 0, visibleAt: 0 });
+    }
+  }
+
+  /**
+   * The next batch, as a FIFO queue hands it over: messages in order, at most batchSize, none of a
+   * group whose oldest message is waiting to be received again (nor any later one of that group).
+   */
+  private nextBatch(at: number): QueuedMessage[] {
+    const held = new Set<string>();
+    const batch: QueuedMessage[] = [];
+    for (const message of this.messages) {
+      if (batch.length >= this.consumer.batchSize) break;
+      if (held.has(message.group)) continue;
+      if (message.visibleAt > at) {
+        held.add(message.group);
+        continue;
+      }
+      batch.push(message);
+    }
+    return batch;
+  }
+
+  /** Hands the batch over; the ids of the messages to receive again. */
+  private async invoke(handler: QueueHandler, batch: QueuedMessage[]): Promise<Set<string>> {
+    const started = Date.now();
+    const context = {
+      functionName: this.consumer.id,
+      awsRequestId: randomUUID(),
+      getRemainingTimeInMillis: () => Math.max(0, 60_000 - (Date.now() - started)),
+    } as Context;
+    for (const message of batch) message.receives++;
+    const event: SQSEvent = { Records: batch.map((m) => this.sqsRecord(m, started)) };
+    try {
+      const answer = await handler(event, context);
+      const named = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      // An identifier that names no message of the batch fails the whole batch, as Lambda does.
+      if ([...named].some((id) => !batch.some((m) => m.messageId === id))) return new Set(batch.map((m) => m.messageId));
+      // FIFO: a group's later messages are not done before its earlier one.
+      const failed = new Set<string>();
+      const failedGroups = new Set<string>();
+      for (const m of batch) {
+        if (!named.has(m.messageId) && !failedGroups.has(m.group)) continue;
+        failed.add(m.messageId);
+        failedGroups.add(m.group);
+      }
+      return failed;
+    } catch (error) {
+      this.settings.log(`stream consumer ${this.consumer.id}: the handler failed: ${(error as Error).name}`);
+      return new Set(batch.map((m) => m.messageId));
+    }
+  }
+
+  private sqsRecord(message: QueuedMessage, at: number): SQSRecord {
+    const body = JSON.stringify(message.record);
+    return {
+      messageId: message.messageId,
+      receiptHandle: `${message.messageId}#${message.receives}`,
+      body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receives),
+        SentTimestamp: String(message.sentAt),
+        SenderId: 'pipes.amazonaws.com',
+        ApproximateFirstReceiveTimestamp: String(at),
+        SequenceNumber: message.record.dynamodb?.SequenceNumber ?? '',
+        MessageGroupId: message.group,
+        MessageDeduplicationId: message.deduplicationId,
+      },
+      messageAttributes: {},
+      md5OfBody: createHash('md5').update(body).digest('hex'),
+      eventSource: 'aws:sqs',
+      eventSourceARN: localQueueArn(this.consumer),
+      awsRegion: 'local',
+    };
+  }
+
+  private delete(message: QueuedMessage): void {
+    const index = this.messages.indexOf(message);
+    if (index >= 0) this.messages.splice(index, 1);
+  }
+
+  private deadLetter(message: QueuedMessage): void {
+    const sequence = message.record.dynamodb?.SequenceNumber ?? '';
+    const reason = `received ${message.receives} times without success`;
+    this.settings.failures.push({
+      consumer: this.consumer.id,
+      firstSequenceNumber: sequence,
+      lastSequenceNumber: sequence,
+      records: 1,
+      reason,
+    });
+    this.settings.log(
+      `stream consumer ${this.consumer.id}: message ${message.messageId} moved to the dead-letter queue (${reason}); sequence ${sequence}`,
+    );
+  }
+
+  /** The position kept: just before the oldest record whose message is not deleted, else the last record read. */
+  private checkpoint(): void {
+    const oldest = this.messages.reduce<bigint | undefined>((min, m) => {
+      const sequence = m.record.dynamodb?.SequenceNumber;
+      if (!sequence) return min;
+      const value = BigInt(sequence);
+      return min === undefined || value < min ? value : min;
+    }, undefined);
+    const kept = oldest !== undefined ? (oldest - 1n).toString() : this.lastSequence;
+    if (kept === undefined || kept === this.settings.checkpoints.get(this.consumer.id)) return;
+    this.settings.checkpoints.set(this.consumer.id, kept);
+  }
+}
+
+/** A key attribute's value as text (a string or a number). */
+function attributeText(value: LambdaAttributeValue | undefined): string {
+  return value?.S ?? value?.N ?? '';
 }
 
 /** Each consumer's last handled sequence number, kept in a file when one is given. */

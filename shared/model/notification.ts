@@ -25,15 +25,14 @@ export type SubjectStatus = (typeof subjectStatuses)[number];
 
 const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
-/** A notification as stored (and, read dates and all, as answered). */
+/** A notification as stored (and, read dates and all, as answered: shared/notifications/notification-view.ts derives the view from it). */
 export const NotificationRecord = v.object({
   id: Positive,
   customer: Handle,
   fireDate: WireTime,
-  readDate: v.optional(WireTime),
+  readDate: v.optional(v.pipe(WireTime, v.description('When it was first read (GET of the notification, or its ack).'))),
   acknowledgeDate: v.optional(WireTime),
-  /** When a webhook first answered 2xx for it. */
-  deliveryDate: v.optional(WireTime),
+  deliveryDate: v.optional(v.pipe(WireTime, v.description("When the customer's webhook first answered 2xx for it."))),
   message: v.string(),
   reason: v.optional(v.string()),
   process: v.optional(Positive),

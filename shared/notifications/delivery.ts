@@ -17,7 +17,7 @@ import { signatureHeaders } from './signing.ts';
 
 /**
  * Delivering notifications to the customers' webhooks (docs/notifications.md):
- * - the fast path (`deliverNew`, the stream consumer): each new notification is POSTed at once,
+ * - the fast path (`deliverNew`, fed by the delivery queue): each new notification is POSTed at once,
  *   customers side by side (one lane each, in notification order), the attempt given at most
  *   `firstAttemptMs()`; a customer whose endpoint has a delivery waiting in the retry lane gets
  *   its new notifications queued behind it, untried, so a failing endpoint costs the shared path
@@ -109,29 +109,44 @@ async function settle(delivery: WebhookDelivery, queued: boolean, outcome: Attem
   return { kind: 'queued', dueDate };
 }
 
-/** The fast path: new notifications (from the table's stream), delivered at once or queued (see the module comment). */
-export async function deliverNew(notifications: readonly NotificationRecord[]): Promise<void> {
+/**
+ * The fast path: new notifications (from the table's stream, through the delivery queue),
+ * delivered at once or queued (see the module comment). Answers the customers whose delivery could
+ * not be recorded (the table refused): their notifications are to be handed over again, in order;
+ * what was recorded for them is passed over then. Every other customer's are done.
+ */
+export async function deliverNew(notifications: readonly NotificationRecord[]): Promise<ReadonlySet<string>> {
+  const failed = new Set<string>();
   await lanes(
     byCustomer(notifications, (n) => n.id),
     async (customer, list) => {
-      const webhook = await getWebhook(customer);
-      if (webhook?.status !== 'ENABLED') return;
-      let behind = (await firstWaitingDelivery(customer))?.dueDate;
-      for (const written of list) {
-        const current = await getNotification(customer, written.id);
-        if (!current || current.deliveryDate !== undefined) continue;
-        if (behind !== undefined) {
-          await enqueueDelivery({ customer, notificationId: current.id, attempts: 0, dueDate: behind });
-          continue;
-        }
-        const at = now();
-        const outcome = await attempt(webhook, current, firstAttemptMs(), at);
-        const settled = await settle({ customer, notificationId: current.id, attempts: 0, dueDate: toWireTime(at) }, false, outcome, at);
-        if (settled.kind === 'gone') return;
-        if (settled.kind === 'queued') behind = settled.dueDate;
+      try {
+        await deliverInOrder(customer, list);
+      } catch {
+        failed.add(customer);
       }
     },
   );
+  return failed;
+}
+
+async function deliverInOrder(customer: string, list: readonly NotificationRecord[]): Promise<void> {
+  const webhook = await getWebhook(customer);
+  if (webhook?.status !== 'ENABLED') return;
+  let behind = (await firstWaitingDelivery(customer))?.dueDate;
+  for (const written of list) {
+    const current = await getNotification(customer, written.id);
+    if (!current || current.deliveryDate !== undefined) continue;
+    if (behind !== undefined) {
+      await enqueueDelivery({ customer, notificationId: current.id, attempts: 0, dueDate: behind });
+      continue;
+    }
+    const at = now();
+    const outcome = await attempt(webhook, current, firstAttemptMs(), at);
+    const settled = await settle({ customer, notificationId: current.id, attempts: 0, dueDate: toWireTime(at) }, false, outcome, at);
+    if (settled.kind === 'gone') return;
+    if (settled.kind === 'queued') behind = settled.dueDate;
+  }
 }
 
 export interface RetrySummary {

@@ -1,8 +1,9 @@
-import { countNotifications, type NotificationSource, readNotificationPage } from '../db/repositories/notifications.ts';
+import { countNotifications, type NotificationSource, readNotificationPage, skipNotifications } from '../db/repositories/notifications.ts';
 import { AuthorizationError, ValidationError } from '../errors.ts';
-import { likeMatches } from '../listing/filters.ts';
+import { matcherOf } from '../listing/filters.ts';
+import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
 import type { NotificationRecord } from '../model/notification.ts';
-import type { Filter, NotificationQuery } from './list-request.ts';
+import { type FilterField, type NotificationQuery, notificationListSpec } from './list-request.ts';
 import type { NotificationField, NotificationPage } from './notification-view.ts';
 
 /**
@@ -10,7 +11,10 @@ import type { NotificationField, NotificationPage } from './notification-view.ts
  * only the caller's own (another customer's handle is refused before anything is read), by fire
  * date, newest first by default. `acknowledgeDate:null` reads the poll queue's index (the
  * unacknowledged only); anything else reads the customer's listing and checks the filters on what
- * it returns, reading at most maxRead() items per request (a broader request is refused).
+ * it returns, reading at most maxRead() items per request (a broader request is refused). The
+ * generic listing (shared/listing/page.ts) answers: with no filter left, `offset` is skipped by
+ * counting and `total` counted (Select COUNT); else the matches are read in order. `export=true`
+ * answers every match in one page, within the same read limit.
  */
 
 /** The most notifications one request reads: `NOTIFICATION_LIST_MAX_READ`, default 20000. */
@@ -18,7 +22,6 @@ export function maxRead(): number {
   const value = Number(process.env.NOTIFICATION_LIST_MAX_READ ?? 20_000);
   return Number.isInteger(value) && value > 0 ? value : 20_000;
 }
-const maxPageItems = 1_000;
 
 /** Refuses any customer but the caller's own (the price list's rule). */
 export function ownQueue(caller: string, customer: string): void {
@@ -30,42 +33,25 @@ const tooBroad = (max: number) =>
     `This listing would read more than ${max} notifications. Narrow it with acknowledgeDate:null, fireDate filters, or a smaller offset.`,
   );
 
-function fieldValue(n: NotificationRecord, field: Filter['field']): string | undefined {
+function fieldValue(n: NotificationRecord, field: FilterField): string | undefined {
   const value = n[field];
   return value === undefined ? undefined : String(value);
-}
-
-/** Whether one notification passes one filter (dates compare at the precision of the filter's value). */
-export function passes(n: NotificationRecord, { field, matcher, values }: Filter): boolean {
-  const actual = fieldValue(n, field);
-  if (matcher === 'null') return actual === undefined;
-  if (matcher === 'not_null') return actual !== undefined;
-  if (actual === undefined) return matcher === 'ne';
-  const cut = (wanted: string) => (field.endsWith('Date') ? actual.slice(0, wanted.length) : actual);
-  const wanted = values[0] as string;
-  switch (matcher) {
-    case 'eq':
-      return cut(wanted) === wanted;
-    case 'ne':
-      return cut(wanted) !== wanted;
-    case 'in':
-      return values.some((value) => cut(value) === value);
-    case 'like':
-      return likeMatches(wanted, actual);
-    case 'gt':
-      return cut(wanted) > wanted;
-    case 'gte':
-      return cut(wanted) >= wanted;
-    case 'lt':
-      return cut(wanted) < wanted;
-    case 'lte':
-      return cut(wanted) <= wanted;
-  }
 }
 
 function selectFields(n: NotificationRecord, fields: readonly NotificationField[] | undefined): Partial<NotificationRecord> {
   if (fields === undefined) return n;
   return Object.fromEntries(fields.filter((f) => n[f] !== undefined).map((f) => [f, n[f]]));
+}
+
+/** A customer's notifications of one source, in fire-date order, as the generic listing reads them. */
+function notificationSource(customer: string, source: NotificationSource): ListingSource<NotificationRecord> {
+  return {
+    readPage: async (options) => {
+      const page = await readNotificationPage(customer, source, options);
+      return { records: page.notifications, read: page.read, ...(page.next ? { next: page.next } : {}) };
+    },
+    skip: (count, ascending) => skipNotifications(customer, source, count, ascending),
+  };
 }
 
 export async function listNotifications(caller: string, customer: string, query: NotificationQuery): Promise<NotificationPage> {
@@ -74,37 +60,26 @@ export async function listNotifications(caller: string, customer: string, query:
   const source: NotificationSource = unacknowledged ? 'unacknowledged' : 'all';
   const rest = query.filters.filter((f) => f !== unacknowledged);
   const max = maxRead();
-  const end = query.export ? Number.POSITIVE_INFINITY : query.offset + query.limit;
-  const readAll = query.export || (query.total && rest.length > 0);
-  const wanted = readAll ? Number.POSITIVE_INFINITY : end;
-  const found: NotificationRecord[] = [];
-  let read = 0;
-  let start: Record<string, unknown> | undefined;
-  if (wanted > 0) {
-    do {
-      const missing = wanted - found.length;
-      const size = Math.min(maxPageItems, Math.max(Number.isFinite(missing) ? missing : maxPageItems, read), max + 1 - read);
-      const page = await readNotificationPage(customer, source, { limit: size, ascending: query.ascending, ...(start ? { start } : {}) });
-      read += page.read;
-      start = page.next;
-      for (const n of page.notifications) if (found.length < wanted && rest.every((f) => passes(n, f))) found.push(n);
-      if (read > max && found.length < wanted && start) throw tooBroad(max);
-    } while (found.length < wanted && start);
-  }
-  let total: number | undefined;
-  if (readAll) total = found.length;
-  else if (query.total) {
-    const counted = await countNotifications(customer, source, max - read);
-    if (!counted.complete) throw tooBroad(max);
-    total = counted.count;
-  }
-  if (query.export)
-    return {
-      entities: found.map((n) => selectFields(n, query.fields)),
-      pagination: { limit: found.length, offset: 0, ...(query.total ? { total: found.length } : {}) },
-    } as NotificationPage;
-  return {
-    entities: found.slice(query.offset, end).map((n) => selectFields(n, query.fields)),
-    pagination: { limit: query.limit, offset: query.offset, ...(total !== undefined ? { total } : {}) },
-  } as NotificationPage;
+  const exact = rest.length === 0 && query.search === undefined;
+  const plan: ListingPlan<NotificationRecord> = {
+    source: notificationSource(customer, source),
+    exact,
+    ...(exact
+      ? {
+          count: async () => {
+            const counted = await countNotifications(customer, source, max);
+            if (!counted.complete) throw tooBroad(max);
+            return counted.count;
+          },
+        }
+      : {}),
+  };
+  return (await listPage(plan, query, {
+    matches: matcherOf(notificationListSpec, fieldValue, rest, query.search),
+    view: (n) => selectFields(n, query.fields),
+    maxRead: max,
+    maxExport: max,
+    tooBroad,
+    tooLarge: tooBroad,
+  })) as NotificationPage;
 }

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { eventTypes, notificationTypes, subjectStatuses } from '../model/notification.ts';
-import { WireTime } from '../schemas/primitives.ts';
+import { NotificationRecord } from '../model/notification.ts';
 
 /**
  * A notification as the API answers it (the SDKs' Notification models: the PHP SDK's Notification
@@ -9,34 +8,8 @@ import { WireTime } from '../schemas/primitives.ts';
  * document and the answer checks. Kept apart from the use cases, so functions carry none of it.
  */
 
-const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
-
-export const NotificationView = v.strictObject({
-  id: Id,
-  customer: v.string(),
-  fireDate: WireTime,
-  readDate: v.optional(v.pipe(WireTime, v.description('When it was first read (GET of the notification, or its ack).'))),
-  acknowledgeDate: v.optional(WireTime),
-  deliveryDate: v.optional(v.pipe(WireTime, v.description("When the customer's webhook first answered 2xx for it."))),
-  message: v.string(),
-  reason: v.optional(v.string()),
-  process: v.optional(Id),
-  processType: v.optional(v.string()),
-  processIdentifier: v.optional(v.string()),
-  eventType: v.picklist(eventTypes),
-  notificationType: v.picklist(notificationTypes),
-  isAsync: v.boolean(),
-  subjectStatus: v.optional(v.picklist(subjectStatuses)),
-  statusDetail: v.optional(v.string()),
-  domainName: v.optional(v.string()),
-  transferType: v.optional(v.string()),
-  requestedDate: v.optional(WireTime),
-  actionDate: v.optional(WireTime),
-  expiryDate: v.optional(WireTime),
-  certificateId: v.optional(Id),
-  product: v.optional(v.string()),
-  payload: v.optional(v.record(v.string(), v.unknown())),
-});
+/** Every field of the stored notification, and nothing else: the model declares them once. */
+export const NotificationView = v.strictObject(NotificationRecord.entries);
 export type NotificationView = v.InferOutput<typeof NotificationView>;
 export type NotificationField = keyof NotificationView;
 

@@ -114,3 +114,27 @@ export function beforeFirstCall(matches: (command: string, partitions: string[])
     client.middlewareStack.remove(name);
   };
 }
+
+/**
+ * Fails the DynamoDB calls `matches` names (an InternalServerError, as the service answers one),
+ * at most `times` times: a table refusing some writes, at the SDK boundary. Answers the function
+ * that removes the hook.
+ */
+export function failCalls(matches: (command: string, partitions: string[]) => boolean, times: number): () => void {
+  const name = `fail-${crypto.randomUUID()}`;
+  let left = times;
+  const client = db();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (left > 0 && matches(String(context.commandName), partitionsOf(args.input))) {
+        left--;
+        throw Object.assign(new Error('injected'), { name: 'InternalServerError', $fault: 'server' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return () => {
+    client.middlewareStack.remove(name);
+  };
+}

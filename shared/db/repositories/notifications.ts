@@ -163,3 +163,33 @@ export async function countNotifications(
 export function notificationFromStreamImage(image: Parameters<typeof unmarshall>[0]): NotificationRecord {
   return parseItem(NotificationRecord, notificationEntity, unmarshall(image));
 }
+
+/**
+ * Skips `count` of a customer's notifications of a source in the listing's order, counting
+ * (Select COUNT, paged) without answering them: where the page after them starts, undefined when
+ * nothing is left.
+ */
+export async function skipNotifications(
+  customer: string,
+  source: NotificationSource,
+  count: number,
+  ascending: boolean,
+): Promise<Record<string, unknown> | undefined> {
+  let skipped = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...sourceQuery(customer, source),
+        Select: 'COUNT',
+        ScanIndexForward: ascending,
+        Limit: count - skipped,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    skipped += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (skipped < count && start);
+  return skipped === count ? start : undefined;
+}
