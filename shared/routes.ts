@@ -509,8 +509,9 @@ export const streamConsumers: readonly StreamConsumer[] = [
     retryAttempts: 20,
     integrations: ['dns'],
     secrets: ['POWERDNS_API_KEY'],
-    // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's collection.
-    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'], only: ['domain'] },
+    // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's
+    // collection; a refused zone's notification goes with that write (a transaction).
+    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'PutItem'], only: ['domain', 'notification'] },
     summary: 'Makes the DNS provider serve each changed managed zone as the table has it (docs/dns.md).',
   },
   {

@@ -173,6 +173,20 @@ describe('failures', () => {
     expect(state).toMatchObject({ status: 'refused', failedRevision: expect.any(Number) });
     expect(state?.reason).toMatch(/CNAME/i);
     expect(feeder.failures).toEqual([]);
+    // The customer is told, in the same write: a notification that reads by its id like any other.
+    const told = await call('GET', '/v2/customers/demo/notifications?eventType=DnsZoneRefusedEvent&processIdentifier:null=');
+    expect(told.status).toBe(200);
+    expect(told.body.entities).toHaveLength(1);
+    const [refusal] = told.body.entities;
+    expect(refusal).toMatchObject({
+      customer: 'demo',
+      notificationType: 'DomainZoneNotification',
+      subjectStatus: 'FAILED',
+      statusDetail: 'refused',
+      domainName: 'refused-zone.nl',
+      reason: state?.reason,
+    });
+    expect((await call('GET', `/v2/customers/demo/notifications/${refusal.id}`)).body.id).toBe(refusal.id);
 
     await putZone(zoneOf('refused-zone.nl', [clash[0] as ZoneRecord['records'][number]]));
     await feeder.drain();

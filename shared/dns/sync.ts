@@ -1,6 +1,7 @@
 import { getZoneDnsState, recordZonePushFailed, recordZoneServed, removeZoneDnsState } from '../db/repositories/zone-dns.ts';
 import { getZoneHead, withRecords } from '../db/repositories/zones.ts';
 import { logger } from '../logger.ts';
+import { zoneRefused } from '../model/notification.ts';
 import { toWireTime } from '../time.ts';
 import { countDnsMetric, dnsMetricNames } from './dns-metrics.ts';
 import { plan } from './plan.ts';
@@ -131,7 +132,11 @@ async function syncOnce(
   } catch (error) {
     if (error instanceof NotServedYet) throw error;
     if (error instanceof DnsChangeRefused) {
-      await recordZonePushFailed({ ...base, status: 'refused', reason: error.reason, now: toWireTime(clock()) });
+      const now = toWireTime(clock());
+      // The customer hears of a refusal once: not again when the same revision is refused again.
+      const known = state?.status === 'refused' && state.failedRevision === revision;
+      const notification = known ? undefined : zoneRefused(zone, revision, provider.name, error.reason, now);
+      await recordZonePushFailed({ ...base, status: 'refused', reason: error.reason, now, ...(notification ? { notification } : {}) });
       countDnsMetric(dnsMetricNames.pushRefused);
       logger.error('the DNS provider refused a zone', { domainName, revision, provider: provider.name, reason: error.reason });
       return { outcome: { kind: 'refused', revision, reason: error.reason } };

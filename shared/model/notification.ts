@@ -12,7 +12,13 @@ import { type TransferDetails, type TransferStatus, transferDetailsOf } from './
  */
 
 /** The event types this service writes, in the real API's naming where it has one. */
-export const eventTypes = ['TransferDomainEvent', 'RequestCertificateEvent', 'DcvRecordsAddedEvent', 'DcvRecordsRemovedEvent'] as const;
+export const eventTypes = [
+  'TransferDomainEvent',
+  'RequestCertificateEvent',
+  'DcvRecordsAddedEvent',
+  'DcvRecordsRemovedEvent',
+  'DnsZoneRefusedEvent',
+] as const;
 export type EventType = (typeof eventTypes)[number];
 
 /** The notification types (the class each SDK reads a notification into). */
@@ -68,6 +74,20 @@ export type NotificationRecord = v.InferOutput<typeof NotificationRecord>;
  */
 export const slotsPerProcess = 1000;
 const certificateSlots = { requested: 900, dcvAdded: 901, issued: 902, cancelled: 903, dcvRemoved: 904 } as const;
+
+/**
+ * A zone's notifications have no process: their ids are `zoneNotificationBase + zone id * 10,000 +
+ * revision % 10,000`, above every process's (process ids stay below 9 * 10^11) and within the 15
+ * digits a notification id may have in a path. The same refusal of the same revision always has
+ * the same id.
+ */
+const zoneNotificationBase = 900_000_000_000_000;
+const revisionsPerZone = 10_000;
+
+export function zoneNotificationId(zoneId: number, revision: number): number {
+  if (!Number.isInteger(zoneId) || zoneId < 1 || zoneId >= 10_000_000_000) throw new Error(`Zone id ${zoneId} is out of range`);
+  return zoneNotificationBase + zoneId * revisionsPerZone + (revision % revisionsPerZone);
+}
 
 export function notificationId(processId: number, slot: number): number {
   if (!Number.isInteger(slot) || slot < 0 || slot >= slotsPerProcess) throw new Error(`Notification slot ${slot} is out of range`);
@@ -190,5 +210,29 @@ export function dcvRecordsChanged(
     message: `${records.length} DCV record${records.length === 1 ? '' : 's'} ${change === 'added' ? 'added to' : 'removed from'} ${zones.join(', ')}.`,
     subjectStatus: change === 'added' ? 'PENDING' : 'OK',
     payload: { zones, records: records.map((r) => ({ ...r })) },
+  };
+}
+
+/** A revision of a managed zone the DNS provider refused: it keeps serving the revision before, until a change it takes. */
+export function zoneRefused(
+  zone: { id: number; customer: string; domainName: string },
+  revision: number,
+  provider: string,
+  reason: string,
+  at: string,
+): NotificationRecord {
+  return {
+    id: zoneNotificationId(zone.id, revision),
+    customer: zone.customer,
+    fireDate: at,
+    isAsync: true,
+    eventType: 'DnsZoneRefusedEvent',
+    notificationType: 'DomainZoneNotification',
+    message: `The DNS provider refused revision ${revision} of the zone ${zone.domainName}; it serves the zone as it was before that change.`,
+    reason,
+    domainName: zone.domainName,
+    subjectStatus: 'FAILED',
+    statusDetail: 'refused',
+    payload: { zone: zone.domainName, revision, provider },
   };
 }

@@ -1,9 +1,12 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { NotificationRecord } from '../../model/notification.ts';
 import { ZoneDnsState } from '../../model/zone-dns.ts';
 import { db } from '../client.ts';
 import { getItem, listByGsi1 } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
+import { cancellationCodes, transact } from '../transactions.ts';
+import { notificationWrites } from './notifications.ts';
 
 /**
  * Where each managed zone stands with the DNS provider (shared/model/zone-dns.ts): one item per
@@ -94,30 +97,39 @@ export interface ZonePushFailed {
   now: string;
   /** The provider's change that is not served yet, checked before the next push of the same revision. */
   pendingChange?: string;
+  /** The customer's notification of the failure, written in the same transaction (the outbox). */
+  notification?: NotificationRecord;
 }
 
 /**
  * Records that a push of this revision failed, and why (the failure's start is kept while the same
- * revision keeps failing). False when this revision or a newer one is served already.
+ * revision keeps failing), with the customer's notification when one is given. False when this
+ * revision or a newer one is served already (and then no notification is written either).
  */
-export function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.zoneDnsByName(p.domainName),
-      UpdateExpression: `SET ${setIdentity}, #status = :status, reason = :reason, failedSince = if_not_exists(failedSince, :now), failedRevision = :revision${p.pendingChange ? ', pendingChange = :change' : ' REMOVE pendingChange'}`,
-      ConditionExpression: newerThanServed,
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ...identity(p.domainName, p.customer, p.provider),
-        ':status': p.status,
-        ':reason': p.reason,
-        ':revision': p.revision,
-        ':now': p.now,
-        ...(p.pendingChange ? { ':change': p.pendingChange } : {}),
-      },
-    }),
-  );
+export async function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> {
+  const update = {
+    TableName: tableName(),
+    Key: keys.zoneDnsByName(p.domainName),
+    UpdateExpression: `SET ${setIdentity}, #status = :status, reason = :reason, failedSince = if_not_exists(failedSince, :now), failedRevision = :revision${p.pendingChange ? ', pendingChange = :change' : ' REMOVE pendingChange'}`,
+    ConditionExpression: newerThanServed,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ...identity(p.domainName, p.customer, p.provider),
+      ':status': p.status,
+      ':reason': p.reason,
+      ':revision': p.revision,
+      ':now': p.now,
+      ...(p.pendingChange ? { ':change': p.pendingChange } : {}),
+    },
+  };
+  if (!p.notification) return conditional(new UpdateCommand(update));
+  try {
+    await transact([{ Update: update }, ...notificationWrites(p.notification)]);
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
 }
 
 /** Forgets the zone's standing: the provider no longer serves it (the zone was removed or is no longer managed). */
