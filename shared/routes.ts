@@ -435,6 +435,17 @@ export const jobs: readonly Job[] = [
     summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',
   },
   {
+    id: 'repair-counts',
+    dir: 'repair-counts',
+    // The customers' listing (gsi1keys) and the job's state; each customer's count shards (BatchGet),
+    // its processes (gsi1, 1,000 a Query) and, where they drifted, its shards put under their version.
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem'], index: true },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 600,
+    summary:
+      "Recounts the customers' processes a bounded piece at a time and rewrites the process counts that drifted (the listing's total).",
+  },
+  {
     id: 'webhook-retry',
     dir: 'webhook-retry',
     // Due deliveries (index), each claimed, tried, then removed, rescheduled or made a dead letter.
