@@ -163,7 +163,8 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v2/processes/{processId}',
     dir: 'process-cancel',
-    integrations: ['registry', 'authority', 'dns'],
+    // The registry cancels a transfer; the authority a certificate request (an ACME order is withdrawn by the DCV job).
+    integrations: ['registry', 'authority'],
     // The process (owner-filtered Query), the registry's record or the zones' headers; one
     // transaction (updates, the open-request marker deleted, the identifier listing put); Idempotency-Key records.
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -174,7 +175,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/processes/{processId}/resend',
     dir: 'process-resend',
-    integrations: ['registry', 'authority', 'dns'],
+    integrations: ['registry', 'authority'],
     // The process, the registry's record; one update or transaction; Idempotency-Key records (a
     // replay reads one, a refused request deletes its claim).
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
