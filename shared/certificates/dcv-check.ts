@@ -88,7 +88,7 @@ async function withdraw(
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    await authorityGateway(authority).withdraw(requestView(process.id, state, new Date(process.createdDate)));
+    await (await authorityGateway(authority)).withdraw(requestView(process.id, state, new Date(process.createdDate)));
     await closeOpenRequest(process.id);
     report.withdrawn++;
   } catch (error) {
@@ -110,7 +110,7 @@ async function checkAndCount(
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    const outcome = await checkOne(process, state, authorityGateway(authority), at, run, deadline);
+    const outcome = await checkOne(process, state, await authorityGateway(authority), at, run, deadline);
     if (outcome === 'updated') report.updated++;
     else if (typeof outcome === 'number') report.issued.push(outcome);
   } catch (error) {
