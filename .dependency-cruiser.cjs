@@ -1,9 +1,10 @@
 /**
  * The layer rules of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Paths are
  * resolved, so a rule holds whatever the import's spelling. The foundation modules every layer may
- * use: shared/schemas/, shared/errors.ts, shared/time.ts, shared/logger.ts, shared/routes.ts, shared/settings.ts.
+ * use: shared/schemas/, shared/errors.ts, shared/time.ts, shared/logger.ts, shared/routes.ts, shared/integrations.ts,
+ * shared/settings.ts.
  */
-const foundation = '^shared/(schemas/|errors\\.ts$|time\\.ts$|logger\\.ts$|routes\\.ts$|settings\\.ts$)';
+const foundation = '^shared/(schemas/|errors\\.ts$|time\\.ts$|logger\\.ts$|routes\\.ts$|integrations\\.ts$|settings\\.ts$)';
 
 module.exports = {
   forbidden: [

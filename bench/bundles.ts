@@ -5,19 +5,20 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../infra/bundling.ts';
 import { localSandboxEnvironment } from '../infra/stages.ts';
-import { authorizerDir, jobs, routes } from '../shared/routes.ts';
+import { authorizerDir, integrationSettings, jobs, routes, streamConsumers } from '../shared/routes.ts';
 
 /** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
 
 const run = promisify(execFile);
 export const projectRoot = join(import.meta.dirname, '..');
 
-/** Every function of the stack: the routes, the jobs and the authorizer. */
-export function stackFunctions(): { id: string; entry: string }[] {
+/** Every function of the stack: the routes, the jobs, the stream consumers and the authorizer; `get` for a GET route's. */
+export function stackFunctions(): { id: string; entry: string; get?: true }[] {
   const entry = (dir: string) => join('functions', dir, 'handler.ts');
   return [
-    ...routes.map((r) => ({ id: r.id, entry: entry(r.dir) })),
+    ...routes.map((r) => ({ id: r.id, entry: entry(r.dir), ...(r.method === 'GET' ? { get: true as const } : {}) })),
     ...jobs.map((j) => ({ id: j.id, entry: entry(j.dir) })),
+    ...streamConsumers.map((c) => ({ id: c.id, entry: entry(c.dir) })),
     { id: 'authorizer', entry: entry(authorizerDir) },
   ];
 }
@@ -42,6 +43,8 @@ export async function bundle(entry: string, outDir: string, name: string, trimme
  */
 const deployedSettings = {
   ...localSandboxEnvironment,
+  // The sandbox stage's DNS choice (the jobs and stream consumers that push zones read it at start).
+  [integrationSettings.dns]: 'sandbox',
   ONE_TIME_LINK_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:bench-one-time-link',
 };
 

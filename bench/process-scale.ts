@@ -1,7 +1,13 @@
 import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { batchWriteAll } from '../shared/db/items.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
-import { countedOf, processCountShards, writeProcessCounts } from '../shared/db/repositories/process-counts.ts';
+import {
+  countedOf,
+  countInto,
+  emptyShardCounts,
+  processCountShards,
+  writeProcessCounts,
+} from '../shared/db/repositories/process-counts.ts';
 import { processIdentifierItem, processItem } from '../shared/db/repositories/processes.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 
@@ -118,6 +124,8 @@ export async function loadScaleProcesses(count: number, customer = scaleCustomer
   });
   const processes = Array.from({ length: count }, (_, i) => scaleProcess(i, customer, first));
   await batchWriteAll(processes.flatMap((p) => [{ put: processItem(p) }, { put: processIdentifierItem(p) }]));
-  const raced = await writeProcessCounts(customer, processes.map(countedOf), Array<number>(processCountShards).fill(0));
+  const shards = emptyShardCounts();
+  countInto(shards, processes.map(countedOf));
+  const raced = await writeProcessCounts(customer, shards, Array<number>(processCountShards).fill(0));
   if (raced.length > 0) throw new Error(`The counts of ${customer} were written meanwhile (shards ${raced.join(', ')})`);
 }

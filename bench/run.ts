@@ -40,7 +40,6 @@ const budgets = {
   scaleRatio: 1.3,
   compressedSmaller: 10,
   bundleBytes: 250 * 1024,
-  importRatio: 1.5,
 };
 
 const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
@@ -452,69 +451,9 @@ try {
   );
 
   // ---------------------------------------------------------------- 5. cold start
-  const { baselineEntry, bundle, importTimes, invokeBundle, stackFunctions } = await import('./bundles.ts');
+  const { benchColdStart } = await import('./cold-start.ts');
   const runs = 15;
-  const median = (samples: number[]) =>
-    percentile(
-      [...samples].sort((x, y) => x - y),
-      50,
-    );
-  const base = await bundle(baselineEntry, outDir, 'baseline');
-  const baseUntrimmed = await bundle(baselineEntry, outDir, 'baseline-untrimmed', false);
-  const functions = [];
-  for (const f of stackFunctions()) {
-    functions.push({
-      id: f.id,
-      built: await bundle(f.entry, outDir, f.id),
-      untrimmed: await bundle(f.entry, outDir, `${f.id}-untrimmed`, false),
-    });
-  }
-  // Round-robin: each round imports every bundle once, so a slow moment of the machine is shared.
-  const files = [base.file, baseUntrimmed.file, ...functions.map((f) => f.built.file)];
-  const samples = new Map<string, number[]>(files.map((f) => [f, []]));
-  for (let round = 0; round < runs; round++) {
-    for (const file of files) samples.get(file)?.push(...(await importTimes(file, 1)));
-  }
-  const baseTime = median(samples.get(base.file) ?? []);
-  const baseUntrimmedTime = median(samples.get(baseUntrimmed.file) ?? []);
-  const coldRows: (string | number)[][] = [
-    [
-      'baseline: document client only',
-      kb(base.bytes),
-      kb(baseUntrimmed.bytes),
-      '1.00x',
-      `<= ${kb(budgets.bundleBytes)}`,
-      mark(base.bytes <= budgets.bundleBytes),
-      ms(baseTime),
-      '1.00x',
-      '',
-      '',
-    ],
-  ];
-  for (const { id, built, untrimmed } of functions) {
-    const time = median(samples.get(built.file) ?? []);
-    const ratio = time / baseTime;
-    coldRows.push([
-      id,
-      kb(built.bytes),
-      kb(untrimmed.bytes),
-      `${(built.bytes / base.bytes).toFixed(2)}x`,
-      `<= ${kb(budgets.bundleBytes)}`,
-      mark(built.bytes <= budgets.bundleBytes),
-      ms(time),
-      `${ratio.toFixed(2)}x`,
-      `<= ${budgets.importRatio}x`,
-      mark(ratio <= budgets.importRatio),
-    ]);
-  }
-  table(
-    `Cold start: bundles as deployed (esbuild, ESM, node24, minified, SDK bundled; KB = 1024 bytes) and import time (fresh node --enable-source-maps per import, median of ${runs} rounds over all bundles)`,
-    ['function', 'KB', 'KB untrimmed', 'size vs baseline', 'budget', '', 'import ms', 'vs baseline', 'budget', ''],
-    coldRows,
-  );
-  console.log(
-    `\nUntrimmed = without the Lambda-only substitutions of infra/bundling.ts (env-only credentials, no event streams). Baseline untrimmed: ${kb(baseUntrimmed.bytes)} KB, import ${ms(baseUntrimmedTime)} ms.`,
-  );
+  await benchColdStart(outDir, runs, budgets.bundleBytes);
 
   // What the JSON body parser of the POST functions adds to their import (bench/json-parser-cost.ts).
   const { jsonParserImportCost } = await import('./json-parser-cost.ts');
@@ -535,6 +474,7 @@ try {
   );
 
   // The trimmed bundle still finds its credentials (environment only) and signs its requests.
+  const { invokeBundle } = await import('./bundles.ts');
   const providerBundle = join(outDir, 'provider-info', 'index.mjs');
   const event = apiEvent({
     method: 'GET',

@@ -4,7 +4,7 @@ import { handler as transferPoll } from '../functions/transfer-poll/handler.ts';
 import { type ApiResponse, call } from '../test/support/api.ts';
 import { renew, testCertificate } from '../test/support/certificates.ts';
 import { makeCsr } from '../test/support/csr.ts';
-import { recordTableCalls, type TableCall } from '../test/support/sdk-calls.ts';
+import { fullItemsRead, recordTableCalls, type TableCall } from '../test/support/sdk-calls.ts';
 import { sandboxDomain } from '../test/support/transfer.ts';
 import { loadScaleProcesses, scaleIdentifier, scaleKey } from './process-scale.ts';
 
@@ -51,6 +51,8 @@ export interface RoundTrips {
   commands: string[];
   /** Items the calls read (Query scanned counts, GetItem and BatchGet items). */
   read: number;
+  /** Of those, whole items: all but the entries of keys-only indexes (an offset skipped over keys). */
+  fullItems: number;
   withinBudget: boolean;
 }
 
@@ -116,6 +118,8 @@ export const processListShapes = (identifier: string, processes: number): [name:
   ['offset 0', 'offset=0'],
   ['offset 1000', 'offset=1000'],
   ['offset 9990', 'offset=9990'],
+  ['exact status, offset 9850', 'status=COMPLETED&offset=9850'],
+  ['exact status, offset 9990', 'status=COMPLETED&offset=9990'],
   ['q', `q=${identifier.slice(0, 12)}`],
   ['export', 'export=true'],
 ];
@@ -395,6 +399,7 @@ export async function countRoundTrips(scenario: Scenario): Promise<RoundTrips> {
     scans,
     commands: details.map((d) => d.command.replace(/Command$/, '')),
     read: details.reduce((n, d) => n + d.itemsRead, 0),
+    fullItems: fullItemsRead(details),
     withinBudget,
   };
 }

@@ -275,6 +275,9 @@ async function migrate(args: string[]): Promise<void> {
   console.log(
     `Providers not yet listed: ${report.providersUnlisted ?? 0}, ${values['dry-run'] ? (report.providersUnlisted ?? 0) : (report.providersListed ?? 0)} ${verb}.`,
   );
+  console.log(
+    `Customers not yet listed: ${report.customersUnlisted ?? 0}, ${values['dry-run'] ? (report.customersUnlisted ?? 0) : (report.customersListed ?? 0)} ${verb}.`,
+  );
 }
 
 /** Checks a dataset file and names every error with its path; exit code 1 when it has any. */

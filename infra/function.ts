@@ -47,8 +47,8 @@ export class RegistrarFunction extends NodejsFunction {
     // in, which keeps the synthesized template identical.
     // Each integration the function uses hands it its implementation's settings and secrets (the
     // stage file, infra/stages.ts). The authority's (ACME) go to the functions that work with the CA:
-    // those using the authority and DNS integrations (the DCV job, cancel, resend), which under a
-    // stage running `acme` with PowerDNS also read the PowerDNS key.
+    // those using the authority and DNS integrations (the DCV job, which withdraws cancelled orders
+    // too), which under a stage running `acme` with PowerDNS also read the PowerDNS key.
     const chosen = implementationsOf(props.stage);
     const used = declaration.integrations ?? [];
     const worksWithCa = used.includes('authority') && used.includes('dns');

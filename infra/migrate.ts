@@ -2,10 +2,12 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/db/client.ts';
 import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
+import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
+import { CustomerRecord } from '../shared/model/customer.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { forEachLimited } from './dataset.ts';
 import { scanTable } from './export.ts';
@@ -26,6 +28,8 @@ import { scanTable } from './export.ts';
  *   if unchanged). A price-list read during the migration may list a moving entry twice.
  * - Providers written before they were listed per kind (gsi1) are written again as they are, now
  *   with their listing keys (with their extension index, as the dataset loader writes them).
+ * - Customers written before they were listed (gsi1 `CUSTOMERS`, which the scheduled count repair
+ *   goes through) are written again as they are, now with their listing keys.
  */
 
 /** What a migration found and did. */
@@ -37,6 +41,9 @@ export interface MigrationReport {
   /** Providers written before they were listed per kind in gsi1 (GET /v2/providers lists them once migrated). */
   providersUnlisted?: number;
   providersListed?: number;
+  /** Customers written before they were listed in gsi1 (the count repair job visits them once migrated). */
+  customersUnlisted?: number;
+  customersListed?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -72,6 +79,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const legacy = items.filter((item) => item.entity === zoneEntity && item.generation === undefined);
   const prices = items.filter(oldPriceKey);
   const unlisted = items.filter((item) => item.entity === 'provider' && item.gsi1pk === undefined);
+  const customers = items.filter((item) => item.entity === 'customer' && item.gsi1pk === undefined);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -79,11 +87,17 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     pricesMigrated: 0,
     providersUnlisted: unlisted.length,
     providersListed: 0,
+    customersUnlisted: customers.length,
+    customersListed: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
     await putProvider(parseItem(ProviderRecord, 'provider', item));
     report.providersListed = (report.providersListed ?? 0) + 1;
+  }
+  for (const item of customers) {
+    await putCustomer(parseItem(CustomerRecord, 'customer', item));
+    report.customersListed = (report.customersListed ?? 0) + 1;
   }
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);

@@ -167,7 +167,7 @@ export class RegistrarStack extends Stack {
     ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
     ack(
       `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
-      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys); no other table.",
+      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys); no other table.",
     );
     ack(
       'AwsSolutions-APIG2',

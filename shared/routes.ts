@@ -23,46 +23,23 @@ export interface TableUse {
 /** Reading one item of a kind by key (GetItem). */
 const getOnly = (...only: string[]): TableUse => ({ actions: ['GetItem'], only });
 
-/**
- * Secrets the deployed stack generates in Secrets Manager. A function that declares one is told
- * where it is (`<NAME>_ARN`) and may read it; it reads the value at run time (shared/aws/secrets.ts),
- * so the value is never in its environment. The local sandbox hands the value itself (`<NAME>`).
- */
-export type StackSecret = 'ONE_TIME_LINK_SECRET' | 'RTR_API_KEY' | 'POWERDNS_API_KEY' | 'ACME_EAB_HMAC_KEY';
+import type { Integration, StackSecret } from './integrations.ts';
 
-/**
- * The parties outside the service a function talks to, each chosen explicitly by the stage
- * (infra/stages.ts) and handed to the function as its setting: without it the function refuses to
- * start (shared/settings.ts). `sandbox` implements each; the registry also has `rtr` (registryImplementations).
- */
-export const integrationSettings = { registry: 'REGISTRY_GATEWAY', authority: 'CERTIFICATE_AUTHORITY', dns: 'DNS_PROVIDER' } as const;
-export type Integration = keyof typeof integrationSettings;
-/** The implementations this build has of each integration. */
-export const integrationImplementations = ['sandbox'] as const;
-/**
- * The registry's implementations: the sandbox, and `rtr`, an upstream Realtime Register account
- * (shared/registry/rtr.ts) with its settings `RTR_API_URL`, `RTR_CUSTOMER` and the secret `RTR_API_KEY`.
- */
-export const registryImplementations = ['sandbox', 'rtr'] as const;
-export const rtrSettings = {
-  apiUrl: 'RTR_API_URL',
-  customer: 'RTR_CUSTOMER',
-  registries: 'RTR_REGISTRIES',
-  timeoutMs: 'RTR_TIMEOUT_MS',
-} as const;
-export type RegistryImplementation = (typeof registryImplementations)[number];
-/**
- * What serves the managed zones over DNS (`DNS_PROVIDER`, docs/dns.md): PowerDNS Authoritative's
- * HTTP API, or Amazon Route 53; `sandbox`: nothing does (the zones are kept and answered by the API only).
- */
-export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
-/**
- * The certificate authority integration (`CERTIFICATE_AUTHORITY`, docs/certificates.md): the
- * data-driven sandbox authority, or `acme` (RFC 8555, with the ACME_* settings).
- */
-export const authorityImplementations = ['sandbox', 'acme'] as const;
-export type AuthorityImplementation = (typeof authorityImplementations)[number];
-export type DnsImplementation = (typeof dnsImplementations)[number];
+// The integrations and secrets live in a module of their own, so that a function reading them (the
+// registry and authority selection) does not bundle the route table; they are named here too.
+export {
+  type AuthorityImplementation,
+  authorityImplementations,
+  type DnsImplementation,
+  dnsImplementations,
+  type Integration,
+  integrationImplementations,
+  integrationSettings,
+  type RegistryImplementation,
+  registryImplementations,
+  rtrSettings,
+  type StackSecret,
+} from './integrations.ts';
 
 export interface Route {
   /** Stable id: the function's name in the stack and the route's name in logs. */
@@ -163,7 +140,8 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v2/processes/{processId}',
     dir: 'process-cancel',
-    integrations: ['registry', 'authority', 'dns'],
+    // The registry cancels a transfer; the authority a certificate request (an ACME order is withdrawn by the DCV job).
+    integrations: ['registry', 'authority'],
     // The process (owner-filtered Query), the registry's record or the zones' headers; one
     // transaction (updates, the open-request marker deleted, the identifier listing put); Idempotency-Key records.
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -174,7 +152,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/processes/{processId}/resend',
     dir: 'process-resend',
-    integrations: ['registry', 'authority', 'dns'],
+    integrations: ['registry', 'authority'],
     // The process, the registry's record; one update or transaction; Idempotency-Key records (a
     // replay reads one, a refused request deletes its claim).
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -441,6 +419,17 @@ export const jobs: readonly Job[] = [
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 300,
     summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',
+  },
+  {
+    id: 'repair-counts',
+    dir: 'repair-counts',
+    // The customers' listing (gsi1keys) and the job's state; each customer's count shards (BatchGet),
+    // its processes (gsi1, 1,000 a Query) and, where they drifted, its shards put under their version.
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem'], index: true },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 600,
+    summary:
+      "Recounts the customers' processes a bounded piece at a time and rewrites the process counts that drifted (the listing's total).",
   },
   {
     id: 'webhook-retry',

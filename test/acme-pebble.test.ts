@@ -309,7 +309,7 @@ describe('ACME failures', () => {
     expect(process.status).toBe('COMPLETED');
   }, 90_000);
 
-  it('cancelling mid-order deactivates the authorizations and removes the challenge records', async () => {
+  it('cancelling mid-order answers at once; the next DCV run deactivates the authorizations and removes the challenge records', async () => {
     const { name, processId } = await freshRenewal('cancel');
     await atStepWrite(
       processId,
@@ -320,9 +320,12 @@ describe('ACME failures', () => {
     const state = await detailsOf(processId);
     expect(state.order.step).toBe('served');
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toHaveLength(1);
+    // The request calls no CA (cancel carries no ACME client): the order is withdrawn by the DCV job.
     const res = await api.call('DELETE', `/v2/processes/${processId}`);
     expect(res.status, res.raw).toBe(200);
     expect(res.body.status).toBe('CANCELLED');
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toHaveLength(1);
+    expect(await dcvCheck(scheduled, jobContext)).toMatchObject({ withdrawn: 1, failed: 0 });
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
     const acme = await import('acme-client');
     const { createHash } = await import('node:crypto');
@@ -337,7 +340,7 @@ describe('ACME failures', () => {
     } as never);
     expect(authz.map((a) => a.status)).toEqual(authz.map(() => 'deactivated'));
     // The job no longer looks at it.
-    await dcvCheck(scheduled, jobContext);
+    expect(await dcvCheck(scheduled, jobContext)).toMatchObject({ withdrawn: 0 });
     expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('CANCELLED');
   }, 60_000);
 });

@@ -63,17 +63,30 @@ describe('Lambda bundles (as deployed)', () => {
         .filter(([, input]) => input.imports.some((i) => /^(node:)?http$/.test(i.path) && i.kind !== 'dynamic-import'))
         .map(([f]) => f)
         .filter((f) => bundled.includes(f));
-      // process-resend also talks to an ACME CA (acme-client over axios, which loads node:http):
-      // that client's weight is a known cost of those functions (docs/performance.md), not the parser's.
-      const acmeClient = (f: string) => route === 'process-resend' && /node_modules\/(axios|follow-redirects|form-data)\//.test(f);
       expect(
-        httpImporters.filter((f) => !f.includes('node_modules/@middy/util/') && !acmeClient(f)),
+        httpImporters.filter((f) => !f.includes('node_modules/@middy/util/')),
         route,
       ).toEqual([]);
       expect(
         output?.imports.some((i) => i.path === 'node:https'),
         route,
       ).toBe(true);
+    }
+  });
+
+  it('carry the ACME client only in the function that works with the CA: the DCV job, not renew, cancel or resend', async () => {
+    for (const fn of ['dcv-check', 'renew', 'process-cancel', 'process-resend']) {
+      const result = await build({
+        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, fn, 'index.mjs'), projectRoot),
+        metafile: true,
+      });
+      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+      const bundled = Object.entries(output?.inputs ?? {})
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([f]) => f);
+      const acme = bundled.filter((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f));
+      expect(acme.length > 0, fn).toBe(fn === 'dcv-check');
+      expect(output?.bytes ?? 0, fn).toBeLessThan(fn === 'dcv-check' ? 2_000_000 : 500_000);
     }
   });
 

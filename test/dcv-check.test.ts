@@ -136,6 +136,7 @@ describe('the scheduled DCV check', () => {
       updated: expect.any(Number),
       issued: expect.any(Array),
       closed: expect.any(Number),
+      withdrawn: 0,
       failed: 0,
     });
     // 501 (organization ATTENTION) and 601 (e-mail not answered yet, or answered) stay open or close on their own rules.

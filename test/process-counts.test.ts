@@ -1,10 +1,15 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { handler as repairCountsJob } from '../functions/repair-counts/handler.ts';
 import { loadDataset } from '../infra/dataset.ts';
 import { completeValidationManager } from '../shared/certificates/validation-manager.ts';
 import { batchWriteAll } from '../shared/db/items.ts';
+import { putCustomer } from '../shared/db/repositories/customers.ts';
+import { processCountsChange } from '../shared/db/repositories/process-counts.ts';
 import { processIdentifierItem, processItem, putProcess } from '../shared/db/repositories/processes.ts';
+import { transact } from '../shared/db/transactions.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 import { repairProcessCounts } from '../shared/processes/repair-counts.ts';
 import { call } from './support/api.ts';
@@ -140,5 +145,87 @@ describe('process counts', () => {
     expect((await listProcessesOf(c, { limit: '0', status: 'RUNNING' })).pagination.total).toBe(0);
     expect((await listProcessesOf(c, { limit: '0', status: 'FAILED' })).pagination.total).toBe(1);
     expect((await listProcessesOf(c, { limit: '0' })).pagination.total).toBe(2);
+  });
+
+  it('drift, and the scheduled repair job finds it by key and puts it right, a bounded piece per pass', async () => {
+    const c = 'jobdrift';
+    await putCustomer({
+      handle: c,
+      name: 'Drifting Counts B.V.',
+      currency: 'EUR',
+      privacyProtect: false,
+      createdDate: '2026-10-01T12:00:00Z',
+    });
+    for (const id of [9201, 9202, 9203]) await putProcess(countedProcess(c, id, 'RUNNING'));
+    // A process written without its count, and a count with no process (written through the data layer, around the writers).
+    await batchWriteAll(
+      [9204, 9205].flatMap((id) => [
+        { put: processItem(countedProcess(c, id, 'COMPLETED')) },
+        { put: processIdentifierItem(countedProcess(c, id, 'COMPLETED')) },
+      ]),
+    );
+    const ghost = processCountsChange(undefined, { id: 9299, customer: c, status: 'FAILED', type: 'domain', action: 'renew' });
+    if (ghost) await transact([ghost]);
+    expect((await listProcessesOf(c, { limit: '0' })).pagination.total).toBe(4);
+    expect((await listProcessesOf(c, { limit: '0', status: 'COMPLETED' })).pagination.total).toBe(0);
+
+    // Three processes a pass: the demo customer (before it in handle order) and this one take several passes each.
+    process.env.REPAIR_COUNTS_MAX_READ = '3';
+    const passes = [];
+    try {
+      for (let i = 0; i < 40; i++) {
+        const event: ScheduledEvent = {
+          version: '0',
+          id: `repair-${i}`,
+          'detail-type': 'Scheduled Event',
+          source: 'aws.events',
+          account: '000000000000',
+          time: new Date().toISOString(),
+          region: 'eu-west-1',
+          resources: ['arn:aws:events:eu-west-1:000000000000:rule/repair-counts'],
+          detail: {},
+        };
+        const context = { awsRequestId: `repair-${i}`, functionName: 'repair-counts', getRemainingTimeInMillis: () => 10_000 } as Context;
+        const pass = await repairCountsJob(event, context);
+        passes.push(pass);
+        if (pass.wrapped) break;
+      }
+    } finally {
+      delete process.env.REPAIR_COUNTS_MAX_READ;
+    }
+    expect(passes.at(-1)?.wrapped).toBe(true);
+    for (const pass of passes) expect(pass.processes).toBeLessThanOrEqual(3);
+    // Resumed where the last pass stopped: this customer was counted over more than one pass.
+    expect(passes.filter((p) => p.inProgress === c).length).toBeGreaterThan(0);
+    // Every writer kept the demo customer's counts: only this customer drifted.
+    expect(passes.flatMap((p) => p.drifted)).toEqual([
+      {
+        customer: c,
+        changed: {
+          'action:renew': { before: 4, after: 5 },
+          all: { before: 4, after: 5 },
+          'status:COMPLETED': { before: 0, after: 2 },
+          'status:FAILED': { before: 1, after: 0 },
+          'type:domain': { before: 4, after: 5 },
+        },
+      },
+    ]);
+    const filters: Record<string, string>[] = [
+      {},
+      { status: 'COMPLETED' },
+      { status: 'RUNNING' },
+      { status: 'FAILED' },
+      { type: 'domain' },
+      { action: 'renew' },
+    ];
+    for (const filter of filters) {
+      const counted = (await listProcessesOf(c, { limit: '0', ...filter })).pagination.total;
+      const read = (await listProcessesOf(c, { limit: '0', 'identifier:like': '*', ...filter })).pagination.total;
+      expect({ filter, counted }).toEqual({ filter, counted: read });
+    }
+    expect((await listProcessesOf(c, { limit: '0' })).pagination.total).toBe(5);
+    // The next pass starts again from the first customer; with the default bound it visits all three, and nothing drifted.
+    const again = await repairCountsJob({} as ScheduledEvent, { getRemainingTimeInMillis: () => 10_000 } as Context);
+    expect(again).toMatchObject({ customers: 3, drifted: [], raced: 0, wrapped: true });
   });
 });

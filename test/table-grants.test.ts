@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
 import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
+import { handler as repairCounts } from '../functions/repair-counts/handler.ts';
 import { handler as webhookDeliver } from '../functions/webhook-deliver/handler.ts';
 import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
 import { startPowerDns } from '../infra/local/powerdns.ts';
@@ -176,6 +177,7 @@ describe("each function's table use is what it declares", () => {
     await as('transfer-poll', () => poll(plus(new Date(), 30 * 86_400)));
     await as('dcv-check', () => dcvCheck(scheduled, jobContext));
     await as('exchange-rates', () => exchangeRates(scheduled, jobContext));
+    await as('repair-counts', () => repairCounts(scheduled, jobContext));
 
     // The SDKs' reads of data held: a name's latest transfer, the providers, the SSL products, the rates.
     await as('transfer-latest', () => call('GET', `/v2/domains/${waiting}/transfer`));

@@ -1,8 +1,8 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ProviderUnavailable } from '../errors.ts';
+import type { StackSecret } from '../integrations.ts';
 import { logger } from '../logger.ts';
-import type { StackSecret } from '../routes.ts';
 
 /**
  * The stack's secrets, read at run time: deployed, a function is told where its secret is

@@ -4,13 +4,12 @@ import * as acme from 'acme-client';
 import { secretValue } from '../aws/secrets.ts';
 import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
 import { absoluteName, type DnsProvider, putRecordSet, removeRecordSet } from '../dns/provider.ts';
-import { ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import type { CertificateAuthority, ValidationLevel } from '../model/certificate.ts';
 import type { AcmeChallenge, AuthorityOrder, DcvState, Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import { toWireTime } from '../time.ts';
-import { AcmePlanning } from './acme-plan.ts';
+import { AcmePlanning, AcmeRequests } from './acme-plan.ts';
 import type { CertificateAuthorityGateway, DcvChoice, Issued, RequestView, Step } from './authority.ts';
 
 /**
@@ -448,8 +447,30 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     for (const set of this.recordSets(order).values()) await this.changeTxt(dns, set, false);
   }
 
-  /** Withdraws the order: every authorization still pending is deactivated, and the challenge records go. */
-  async cancel(request: RequestView, _now: Date): Promise<void> {
+  /** The customer's cancel, resend and DCV change: answered without calling the CA (acme-plan.ts). */
+  private readonly requests = new AcmeRequests(this.authority);
+
+  cancel(request: RequestView, now: Date): Promise<{ withdrawLater: boolean }> {
+    return this.requests.cancel(request, now);
+  }
+
+  resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }> {
+    return this.requests.resendDcvEmails(request, entries, now);
+  }
+
+  changeDcv(
+    request: RequestView,
+    choices: readonly DcvChoice[],
+    now: Date,
+  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
+    return this.requests.changeDcv(request, choices, now);
+  }
+
+  /**
+   * Withdraws the order of a cancelled request (the DCV job, after the cancellation was recorded):
+   * every authorization still pending or valid is deactivated, and the challenge records go.
+   */
+  async withdraw(request: RequestView): Promise<void> {
     const order = request.order;
     if (!order?.url) return;
     const client = await accountClient(this.settings(request.validationLevel));
@@ -458,23 +479,6 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     } as unknown as acme.Order);
     for (const authz of current) if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
     await this.removeRecords(order);
-  }
-
-  async resendDcvEmails(
-    _request: RequestView,
-    _entries: readonly DcvState[],
-    _now: Date,
-  ): Promise<{ date: string; commonNames: string[] }> {
-    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: there are no DCV e-mails to send.`);
-  }
-
-  /** ACME validates every name by its dns-01 challenge: there is no other method or approver to change to. */
-  async changeDcv(
-    _request: RequestView,
-    _choices: readonly DcvChoice[],
-    _now: Date,
-  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
-    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: the validation method cannot be changed.`);
   }
 }
 

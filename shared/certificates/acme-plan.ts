@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
 import type { DcvState, Validations } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
-import type { AuthorityPlanning, DcvChoice, Issued, RequestView } from './authority.ts';
+import type { AuthorityPlanning, AuthorityRequests, DcvChoice, Issued, RequestView } from './authority.ts';
 import { caaStatus } from './caa.ts';
 import { dcvBase } from './dcv.ts';
 
@@ -59,5 +59,37 @@ export class AcmePlanning implements AuthorityPlanning {
 
   resolveAttention(validations: Validations): Validations {
     return validations;
+  }
+}
+
+/**
+ * The customer's requests on an ACME request, answered without calling the CA (and without the
+ * ACME client, so cancel and resend do not bundle it): a cancellation leaves the withdrawal of the
+ * order to the DCV job (acme-authority.ts `withdraw`), which has the client; there are no DCV
+ * e-mails to resend and no other method to change to.
+ */
+export class AcmeRequests implements AuthorityRequests {
+  constructor(readonly authority: CertificateAuthority) {}
+
+  /** Nothing to call now: an order the CA holds is withdrawn by the DCV job on its next pass. */
+  async cancel(request: RequestView, _now: Date): Promise<{ withdrawLater: boolean }> {
+    return { withdrawLater: request.order?.url !== undefined };
+  }
+
+  async resendDcvEmails(
+    _request: RequestView,
+    _entries: readonly DcvState[],
+    _now: Date,
+  ): Promise<{ date: string; commonNames: string[] }> {
+    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: there are no DCV e-mails to send.`);
+  }
+
+  /** ACME validates every name by its dns-01 challenge: there is no other method or approver to change to. */
+  async changeDcv(
+    _request: RequestView,
+    _choices: readonly DcvChoice[],
+    _now: Date,
+  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
+    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: the validation method cannot be changed.`);
   }
 }

@@ -1,5 +1,5 @@
+import { authorityImplementations, integrationSettings } from '../integrations.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
-import { authorityImplementations, integrationSettings } from '../routes.ts';
 import { requiredSetting } from '../settings.ts';
 import { AcmePlanning } from './acme-plan.ts';
 import { type AuthorityPlanning, SandboxAuthority } from './authority.ts';

@@ -1,5 +1,4 @@
 import type { CertificateAuthority } from '../model/certificate.ts';
-import { AcmeAuthority } from './acme-authority.ts';
 import { chosenAuthority } from './authorities.ts';
 import { type CertificateAuthorityGateway, SandboxAuthority } from './authority.ts';
 
@@ -11,8 +10,12 @@ async function dnsIntegration() {
   return (await import('../dns/select.ts')).dnsProvider();
 }
 
-/** The whole gateway of an authority (planning and work), through the chosen integration (authorities.ts). */
-export function authorityGateway(authority: CertificateAuthority): CertificateAuthorityGateway {
-  if (chosenAuthority === 'acme') return new AcmeAuthority(authority, dnsIntegration);
+/**
+ * The whole gateway of an authority (planning and work), through the chosen integration
+ * (authorities.ts). The ACME client (about 1 MB with its HTTP stack) is loaded only when the stage
+ * runs `acme`: a DCV job on the sandbox authority never evaluates it.
+ */
+export async function authorityGateway(authority: CertificateAuthority): Promise<CertificateAuthorityGateway> {
+  if (chosenAuthority === 'acme') return new (await import('./acme-authority.ts')).AcmeAuthority(authority, dnsIntegration);
   return new SandboxAuthority(authority);
 }

@@ -79,12 +79,17 @@ export interface AuthorityPlanning {
   resolveAttention(validations: Validations): Validations;
 }
 
-/** Everything the service asks of an authority: the planning, and the work with it (the DCV job, cancel, resend). */
-export interface CertificateAuthorityGateway extends AuthorityPlanning {
-  /** Takes the one step now due for a request still validating (the DCV job, once per pass), and answers what to record. */
-  advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date, run?: string): Promise<Step>;
-  /** Withdraws a request that is still validating (the customer cancelled it). */
-  cancel(request: RequestView, now: Date): Promise<void>;
+/**
+ * What the customer's requests on a certificate process ask of an authority (cancel, resend):
+ * authority-requests.ts gives it without the ACME client, so the functions serving those requests
+ * do not carry it. Work an ACME CA must do for them (withdrawing an order) is left to the DCV job.
+ */
+export interface AuthorityRequests {
+  /**
+   * Withdraws a request that is still validating (the customer cancelled it), or says the DCV job
+   * is to withdraw it at the authority afterwards (`withdrawLater`: an order an ACME CA holds).
+   */
+  cancel(request: RequestView, now: Date): Promise<{ withdrawLater: boolean }>;
   /** Sends the approval e-mails of these EMAIL DCV entries again; answers the record of the resend. */
   resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }>;
   /**
@@ -97,6 +102,14 @@ export interface CertificateAuthorityGateway extends AuthorityPlanning {
     choices: readonly DcvChoice[],
     now: Date,
   ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }>;
+}
+
+/** Everything the service asks of an authority: the planning, the customer's requests, and the work with it (the DCV job). */
+export interface CertificateAuthorityGateway extends AuthorityPlanning, AuthorityRequests {
+  /** Takes the one step now due for a request still validating (the DCV job, once per pass), and answers what to record. */
+  advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date, run?: string): Promise<Step>;
+  /** Withdraws at the authority a request the customer cancelled whose `cancel` said `withdrawLater` (the DCV job). */
+  withdraw(request: RequestView): Promise<void>;
 }
 
 const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
@@ -195,8 +208,14 @@ export class SandboxAuthority implements CertificateAuthorityGateway {
   }
 
   /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
-  async cancel(_request: RequestView, _now: Date): Promise<void> {
+  async cancel(_request: RequestView, _now: Date): Promise<{ withdrawLater: boolean }> {
     this.reachable();
+    return { withdrawLater: false };
+  }
+
+  /** Nothing is left to withdraw: the sandbox withdrew the request when it was cancelled. */
+  withdraw(_request: RequestView): Promise<void> {
+    return Promise.resolve();
   }
 
   /**

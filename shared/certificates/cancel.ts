@@ -11,13 +11,14 @@ import {
 } from '../model/certificate-process.ts';
 import { type ProcessRecord, refundOf } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { authorityGateway } from './authority-work.ts';
+import { authorityRequests } from './authority-requests.ts';
 import { catalogueAuthority } from './catalogue.ts';
 import { requestView } from './issue.ts';
 
 /**
  * Cancelling a certificate request that is still validating (DELETE /v2/processes/{processId}):
- * the authority withdraws it, then one transaction ends the process CANCELLED (refunding its
+ * the authority withdraws it (an ACME order: the DCV job does, after the transaction, so no call
+ * to the CA waits inside the request), then one transaction ends the process CANCELLED (refunding its
  * refundable billables, with a note), stops the DCV check from looking at it, lets the renewed
  * certificate be renewed again, and removes the DNS DCV records the request added to the caller's
  * zones. The process must still be RUNNING when the transaction commits: racing the DCV check,
@@ -50,11 +51,11 @@ function addedRecords(state: CertificateProcessState): ZoneRecordRef[] {
   );
 }
 
-/** The authority's gateway for a request's authority (configuration, cached). */
+/** What the customer's requests may ask of a request's authority (configuration, cached). */
 export async function gatewayFor(process: ProcessRecord, state: CertificateProcessState) {
   const authority = await catalogueAuthority(state.authority);
   if (!authority) throw new Error(`Process ${process.id} names unknown certificate authority '${state.authority}'`);
-  return authorityGateway(authority);
+  return authorityRequests(authority);
 }
 
 /** Cancels a certificate request at `at`; answers the process as it ends, CANCELLED. */
@@ -65,7 +66,10 @@ export async function cancelCertificateRequest(
 ): Promise<ProcessRecord> {
   const state = certificateStateOf(process);
   if (!certificateResumeTypes(process, state).includes('CANCEL')) throw prohibited(process, 'be cancelled');
-  await (await gatewayFor(process, state)).cancel(requestView(process.id, state, new Date(process.createdDate)), at);
+  const { withdrawLater } = await (await gatewayFor(process, state)).cancel(
+    requestView(process.id, state, new Date(process.createdDate)),
+    at,
+  );
   const now = toWireTime(at);
   const refund = refundOf(process.billables, process.currency);
   const note = { createdDate: now, type: 'OUTGOING' as const, message: 'Cancelled at the request of the customer.' };
@@ -79,6 +83,7 @@ export async function cancelCertificateRequest(
       note,
       at: now,
       dcvRecords: addedRecords(state),
+      withdrawLater,
       ...(commit ? { commitment: commit(ended) } : {}),
     });
     if (outcome === 'cancelled') return ended;

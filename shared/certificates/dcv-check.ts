@@ -25,6 +25,8 @@ export interface CheckReport {
   updated: number;
   issued: number[];
   closed: number;
+  /** Cancelled requests withdrawn at their authority (an ACME order). */
+  withdrawn: number;
   failed: number;
 }
 
@@ -45,30 +47,54 @@ export { allValidated };
 
 /** Checks every open certificate request once, at `at`. */
 export async function checkOpenRequests(at: Date, deadline = Date.now() + defaultBudgetMs): Promise<CheckReport> {
-  const report: CheckReport = { checked: 0, updated: 0, issued: [], closed: 0, failed: 0 };
+  const report: CheckReport = { checked: 0, updated: 0, issued: [], closed: 0, withdrawn: 0, failed: 0 };
   // This run's id: a step claimed by this run is known to be its own (acme-authority.ts).
   const run = randomUUID();
-  const open = await openRequests(report);
-  const authorities = await getCertificateAuthorities(open.map((r) => r.state.authority));
+  const { open, cancelled } = await openRequests(report);
+  const authorities = await getCertificateAuthorities([...open, ...cancelled].map((r) => r.state.authority));
+  for (const request of cancelled) await withdraw(request, authorities, report);
   for (let i = 0; i < open.length; i += concurrency) {
     await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report, run, deadline)));
   }
   return report;
 }
 
-/** The requests the open-request markers list; a marker whose process is gone or finished is removed (counted as closed). */
-async function openRequests(report: CheckReport): Promise<OpenRequest[]> {
+/**
+ * The requests the open-request markers list: those still validating, and those cancelled whose
+ * marker the cancellation kept for the authority to withdraw them (an ACME order); a marker whose
+ * process is gone or otherwise finished is removed (counted as closed).
+ */
+async function openRequests(report: CheckReport): Promise<{ open: OpenRequest[]; cancelled: OpenRequest[] }> {
   const open: OpenRequest[] = [];
+  const cancelled: OpenRequest[] = [];
   for (const id of await listOpenRequests()) {
     const process = await getProcessById(id);
-    if (process?.type !== 'certificate' || process.status !== 'RUNNING') {
-      await closeOpenRequest(id);
-      report.closed++;
+    if (process?.type === 'certificate' && (process.status === 'RUNNING' || process.status === 'CANCELLED')) {
+      (process.status === 'RUNNING' ? open : cancelled).push({ process, state: v.parse(CertificateProcessState, process.details) });
       continue;
     }
-    open.push({ process, state: v.parse(CertificateProcessState, process.details) });
+    await closeOpenRequest(id);
+    report.closed++;
   }
-  return open;
+  return { open, cancelled };
+}
+
+/** Withdraws a cancelled request at its authority, then removes its marker; a failure keeps the marker for the next run. */
+async function withdraw(
+  { process, state }: OpenRequest,
+  authorities: Map<string, CertificateAuthority>,
+  report: CheckReport,
+): Promise<void> {
+  try {
+    const authority = authorities.get(state.authority);
+    if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
+    await (await authorityGateway(authority)).withdraw(requestView(process.id, state, new Date(process.createdDate)));
+    await closeOpenRequest(process.id);
+    report.withdrawn++;
+  } catch (error) {
+    report.failed++;
+    logger.error('withdrawal at the authority failed', { processId: process.id, error: error as Error });
+  }
 }
 
 /** Checks one request and counts the outcome; a failure is logged and counted, and the run goes on. */
@@ -84,7 +110,7 @@ async function checkAndCount(
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    const outcome = await checkOne(process, state, authorityGateway(authority), at, run, deadline);
+    const outcome = await checkOne(process, state, await authorityGateway(authority), at, run, deadline);
     if (outcome === 'updated') report.updated++;
     else if (typeof outcome === 'number') report.issued.push(outcome);
   } catch (error) {

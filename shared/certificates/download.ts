@@ -1,4 +1,14 @@
-import { X509Certificate, X509Certificates } from '@peculiar/x509';
+import {
+  CertificateChoices,
+  CertificateSet,
+  ContentInfo,
+  EncapsulatedContent,
+  id_data,
+  id_signedData,
+  SignedData,
+} from '@peculiar/asn1-cms';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import { Certificate } from '@peculiar/asn1-x509';
 import { strToU8, zipSync } from 'fflate';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateRecord } from '../model/certificate.ts';
@@ -37,10 +47,26 @@ function pemLines(label: string, der: ArrayBuffer): string {
   return `-----BEGIN ${label}-----\n${b64.replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
 }
 
-/** The certificate and its chain as PKCS#7 certs-only, PEM. */
+/** The DER of a PEM block. */
+function derOf(pem: string): Buffer {
+  return Buffer.from(pem.replace(/-----(BEGIN|END) [^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+}
+
+/**
+ * The certificate and its chain as PKCS#7 certs-only (a SignedData with no signers), PEM: built with
+ * the CMS and X.509 ASN.1 schemas alone (the structure @peculiar/x509 writes, without its
+ * dependency-injection and reflection stack, which weighed on this GET function's cold start).
+ */
 function pkcs7Of(pems: readonly string[]): string {
-  const der = new X509Certificates(pems.map((pem) => new X509Certificate(pem))).export('raw');
-  return pemLines('PKCS7', der);
+  const signedData = new SignedData();
+  signedData.version = 1;
+  signedData.encapContentInfo.eContentType = id_data;
+  signedData.encapContentInfo.eContent = new EncapsulatedContent({ single: new OctetString() });
+  signedData.certificates = new CertificateSet(
+    pems.map((pem) => new CertificateChoices({ certificate: AsnConvert.parse(derOf(pem), Certificate) })),
+  );
+  const info = new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) });
+  return pemLines('PKCS7', AsnConvert.serialize(info));
 }
 
 /** One PEM block per line ending, joined. */

@@ -69,7 +69,15 @@ export const keys = {
   apiKeyByHash: (keyHash: string) => ({ pk: `${keyKinds.apiKey}${keyHash}`, sk: 'APIKEY' }),
   apiKeysOfCustomer: (customer: string) => ({ gsi1pk: `APIKEYS#${customer}` }),
 
-  customer: (handle: string): ItemKey => ({ pk: `CUSTOMER#${handle}`, sk: 'CUSTOMER' }),
+  /**
+   * A customer, by handle; listed by handle in one gsi1 partition, so the jobs that visit every
+   * customer (the process-count repair) find them by key, never by Scan. Customers are few and
+   * written rarely: the partition is never hot.
+   */
+  customer: (handle: string): ItemKey => listed(keys.customerByHandle(handle), 'CUSTOMERS', `CUSTOMER#${handle}`),
+  customerByHandle: (handle: string) => ({ pk: `CUSTOMER#${handle}`, sk: 'CUSTOMER' }),
+  /** Every customer, by handle (gsi1; its keys-only twin gsi1keys holds the handles alone). */
+  customers: () => ({ gsi1pk: 'CUSTOMERS', gsi1skPrefix: 'CUSTOMER#' }),
 
   /** Contacts live in their own partition per customer, so a handle lookup is one GetItem. */
   contact: (customer: string, handle: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
@@ -256,6 +264,8 @@ export const keys = {
    * partitions; a count is the sum of the shards, read with one BatchGet.
    */
   processCounts: (customer: string, shard: number): ItemKey => ({ pk: `PROCESSCOUNTS#${customer}#${shard}`, sk: 'PROCESSCOUNTS' }),
+  /** Where a scheduled job that works through many invocations stands (the count repair's cursor). */
+  jobState: (job: string): ItemKey => ({ pk: `JOBSTATE#${job}`, sk: 'JOBSTATE' }),
 
   /**
    * A customer's notification, by id, in the customer's partition; listed by fire date through

@@ -1,5 +1,5 @@
 import { requireSecret, secretValue } from '../aws/secrets.ts';
-import { dnsImplementations, integrationSettings } from '../routes.ts';
+import { dnsImplementations, integrationSettings } from '../integrations.ts';
 import { requiredSetting } from '../settings.ts';
 import { PowerDnsProvider } from './powerdns.ts';
 import type { DnsProvider } from './provider.ts';

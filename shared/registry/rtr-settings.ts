@@ -1,4 +1,4 @@
-import { rtrSettings } from '../routes.ts';
+import { rtrSettings } from '../integrations.ts';
 import type { RtrSettings } from './rtr-client.ts';
 
 /**

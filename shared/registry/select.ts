@@ -1,4 +1,4 @@
-import { integrationSettings, registryImplementations } from '../routes.ts';
+import { integrationSettings, registryImplementations } from '../integrations.ts';
 import { requiredSetting } from '../settings.ts';
 import type { RegistryGateway } from './gateway.ts';
 import { rtrRegistry } from './rtr.ts';

@@ -1,4 +1,5 @@
 import { db } from '../../shared/db/client.ts';
+import { table } from '../../shared/db/table.ts';
 
 /** One DynamoDB call as the SDK client saw it: the command and the partitions it names. */
 export interface TableCall {
@@ -34,6 +35,19 @@ function reads(command: string, input: unknown, output: unknown): { itemsRead: n
   }
   if (command.startsWith('Query')) return { itemsRead: out.ScannedCount ?? 0, ...answer };
   return { itemsRead: 0, ...answer };
+}
+
+/** The table's keys-only indexes (gsi1keys, gsi2keys): an entry read there is a key, not an item. */
+const keysOnlyIndexes = new Set<string>(table.globalSecondaryIndexes.filter((g) => g.projection === 'KEYS_ONLY').map((g) => g.indexName));
+
+/** Whether a call read keys only (a Query of a keys-only index). */
+export function readsKeysOnly(call: Pick<TableCall, 'command' | 'input'>): boolean {
+  return call.command.startsWith('Query') && keysOnlyIndexes.has(String(call.input.IndexName));
+}
+
+/** The whole items the calls read: every item read but the entries of keys-only indexes. */
+export function fullItemsRead(calls: readonly TableCall[]): number {
+  return calls.reduce((n, d) => n + (readsKeysOnly(d) ? 0 : d.itemsRead), 0);
 }
 
 /** A partition key as the document client (`'X'`) or a marshalled command (`{S: 'X'}`) carries it. */

@@ -297,12 +297,15 @@ export interface CertificateCancel {
   dcvRecords: readonly ZoneRecordRef[];
   /** What commits with the cancellation (commit-with.ts), after the zones' items. */
   commitment?: Commitment;
+  /** The authority withdraws the request afterwards (an ACME order): the open-request marker stays for the DCV job. */
+  withdrawLater?: boolean;
 }
 
 /**
  * Cancels a running certificate request in one transaction: the process becomes CANCELLED (with
  * its refund and a note) while it is still RUNNING, the open-request marker goes (so the DCV check
- * no longer looks at it), the renewed certificate drops its open renewal, and the DCV records the
+ * no longer looks at it; with `withdrawLater` it stays, and the DCV check withdraws the request at
+ * the authority and then removes it), the renewed certificate drops its open renewal, and the DCV records the
  * request added leave the zones. `'raced'` when the process had stopped running (the DCV check
  * issued it, or another cancel came first); `'zone-changed'` when a zone changed between its read
  * and the transaction (call again: each call reads the zones anew). Nothing is written then.
@@ -328,7 +331,8 @@ export async function recordCertificateCancel(c: CertificateCancel): Promise<'ca
         },
       },
     },
-    { Delete: { TableName: table, Key: keys.openCertificateRequest(c.process.id) } },
+    // Kept when the authority is to withdraw the request afterwards: the DCV job finds it, withdraws it, and removes it.
+    ...(c.withdrawLater ? [] : [{ Delete: { TableName: table, Key: keys.openCertificateRequest(c.process.id) } }]),
   ];
   if (c.renews !== undefined) {
     items.push({

@@ -1,8 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import type { ProcessRecord } from '../../model/process.ts';
 import { detailStatusOf } from '../../model/process-detail.ts';
 import { db } from '../client.ts';
-import { batchGetAll } from '../items.ts';
+import { batchGetAll, getItem, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import type { TransactItem } from '../transactions.ts';
@@ -115,18 +116,36 @@ export async function readProcessCounts(customer: string, consistent = false): P
   return { counts, versions, read: items.length };
 }
 
-/**
- * Replaces a customer's counts with those of `processes` (all of them, as the repair read them
- * after reading `versions`): each shard is written only if its version is still the one read,
- * so a process written meanwhile is not lost. Answers the shards that were not written (a write
- * raced the repair): read the versions and the processes again and repeat for them.
- */
-export async function writeProcessCounts(customer: string, processes: readonly Counted[], versions: readonly number[]): Promise<number[]> {
-  const shards = Array.from({ length: processCountShards }, () => new Map<string, number>());
+/** Counts by dimension, one map per shard (what a repair has counted so far). */
+export type ShardCounts = Record<string, number>[];
+
+/** Empty counts for every shard. */
+export function emptyShardCounts(): ShardCounts {
+  return Array.from({ length: processCountShards }, () => ({}));
+}
+
+/** Adds processes to counts by shard (in place). */
+export function countInto(shards: ShardCounts, processes: readonly Counted[]): void {
   for (const c of processes) {
-    const counts = shards[shardOf(c.id)] as Map<string, number>;
-    for (const d of dimensionsOf(c)) counts.set(d, (counts.get(d) ?? 0) + 1);
+    const counts = shards[shardOf(c.id)] as Record<string, number>;
+    for (const d of dimensionsOf(c)) counts[d] = (counts[d] ?? 0) + 1;
   }
+}
+
+/** The counts by dimension summed over the shards. */
+export function summed(shards: ShardCounts): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const counts of shards) for (const [d, n] of Object.entries(counts)) out.set(d, (out.get(d) ?? 0) + n);
+  return out;
+}
+
+/**
+ * Replaces a customer's counts with `shards` (every process of the customer, as the repair read
+ * them after reading `versions`): each shard is written only if its version is still the one
+ * read, so a process written meanwhile is not lost. Answers the shards that were not written (a
+ * write raced the repair): read the versions and the processes again and repeat for them.
+ */
+export async function writeProcessCounts(customer: string, shards: ShardCounts, versions: readonly number[]): Promise<number[]> {
   const raced: number[] = [];
   await Promise.all(
     shards.map(async (counts, shard) => {
@@ -135,7 +154,7 @@ export async function writeProcessCounts(customer: string, processes: readonly C
         ...keys.processCounts(customer, shard),
         entity,
         version: version + 1,
-        ...Object.fromEntries([...counts].map(([d, n]) => [`${prefix}${d}`, n])),
+        ...Object.fromEntries(Object.entries(counts).map(([d, n]) => [`${prefix}${d}`, n])),
       };
       try {
         await db().send(
@@ -153,4 +172,38 @@ export async function writeProcessCounts(customer: string, processes: readonly C
     }),
   );
   return raced.sort((a, b) => a - b);
+}
+
+const repairJob = 'repair-counts';
+const repairStateEntity = 'jobState';
+
+/**
+ * Where the scheduled count repair stands between invocations (it works through the customers in
+ * handle order, a bounded number of processes per invocation): `after`, the last customer done;
+ * `current`, the customer being counted, with the shards' versions and counts when it started,
+ * what it has counted so far and where its listing goes on.
+ */
+export const CountRepairState = v.object({
+  after: v.optional(v.string()),
+  current: v.optional(
+    v.object({
+      customer: v.string(),
+      versions: v.array(v.number()),
+      before: v.record(v.string(), v.number()),
+      counted: v.array(v.record(v.string(), v.number())),
+      processes: v.number(),
+      cursor: v.optional(v.record(v.string(), v.unknown())),
+    }),
+  ),
+});
+export type CountRepairState = v.InferOutput<typeof CountRepairState>;
+
+/** The count repair's state (strongly consistent: it is the job's own last write). */
+export async function readCountRepairState(): Promise<CountRepairState> {
+  return (await getItem(keys.jobState(repairJob), CountRepairState, repairStateEntity, true)) ?? {};
+}
+
+/** Stores the count repair's state for the next invocation. */
+export async function writeCountRepairState(state: CountRepairState): Promise<void> {
+  await putItem(toItem(keys.jobState(repairJob), repairStateEntity, state));
 }

@@ -177,11 +177,11 @@ export async function readProcessPage(
 }
 
 /**
- * The index a source skips over: the customer's listing over its keys-only twin (shared/db/table.ts);
- * the identifier listings are small items already; the status index has no keys-only twin yet
- * (CloudFormation adds one GSI per table update), so a status listing skips over gsi2 itself.
+ * The index a source skips over: the customer's listing and the status listing over their
+ * keys-only twins (gsi1keys, gsi2keys: shared/db/table.ts), never over whole items; the
+ * identifier listings are small key items already (the table itself).
  */
-const keysOnly = { all: 'gsi1keys', status: undefined, identifier: undefined } as const;
+const keysOnly = { all: 'gsi1keys', status: 'gsi2keys', identifier: undefined } as const;
 
 /**
  * Where a listing of `source` goes on after skipping `count` processes, counting them only

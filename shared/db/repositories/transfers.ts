@@ -197,7 +197,7 @@ export async function readTransferSnapshot(
 ): Promise<TransferSnapshot> {
   const candidates = registryCandidates(domainName);
   const named: Record<string, { pk: string; sk: string }> = {
-    customer: keys.customer(customer),
+    customer: keys.customerByHandle(customer),
     domain: keys.domainByName(domainName),
     zone: keys.zoneByName(domainName),
     lock: keys.domainTransferByName(domainName),
