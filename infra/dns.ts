@@ -3,32 +3,16 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { FunctionDeclaration } from './function.ts';
+import { callsOf, type FunctionDeclaration } from './function.ts';
 import { implementationsOf, type Stage } from './stages.ts';
 
 /**
- * The DNS provider's part of the stack (docs/dns.md). The functions that push zones (they declare
- * the `POWERDNS_API_KEY` secret: the zone sync and the reconcile job) get what the stage's provider
- * needs beyond the settings its stage file hands every function using the integration
- * (infra/stages.ts: PowerDNS's API URL and server id, Route 53's delegation set):
- * - `powerdns`: the API key's secret, which the stack creates and the operator fills with
- *   PowerDNS's key;
- * - `route53`: the Route 53 calls of the adapter and a KMS key for DNSSEC;
- * - `sandbox`: nothing (no PowerDNS secret either).
+ * The DNS provider's part of the stack (docs/dns.md) beyond what its stage file hands every function
+ * that calls the DNS integration (infra/stages.ts: PowerDNS's API URL, server id and API key's
+ * secret; Route 53's delegation set): under `route53`, the Route 53 calls of the adapter and a KMS
+ * key for DNSSEC, for the functions that call the integration (the zone sync, the reconcile job and
+ * the DCV job, which publishes ACME's dns-01 records).
  */
-
-/** Whether a declaration pushes zones to the provider. */
-export function pushesZones(declaration: FunctionDeclaration): boolean {
-  return declaration.integrations?.includes('dns') === true && declaration.secrets?.includes('POWERDNS_API_KEY') === true;
-}
-
-/** The declaration as the stage's DNS provider needs it: the PowerDNS secret only for PowerDNS. */
-export function withDnsSettings(stage: Stage, declaration: FunctionDeclaration): FunctionDeclaration {
-  if (!pushesZones(declaration)) return declaration;
-  const provider = implementationsOf(stage).dns;
-  const secrets = (declaration.secrets ?? []).filter((name) => name !== 'POWERDNS_API_KEY' || provider === 'powerdns');
-  return { ...declaration, secrets };
-}
 
 const dnssecKeys = new WeakMap<Construct, kms.Key>();
 
@@ -92,7 +76,7 @@ const route53Actions = [
  * DNSSEC key for Route 53.
  */
 export function grantRoute53(fn: lambda.Function, stage: Stage, declaration: FunctionDeclaration): void {
-  if (!pushesZones(declaration) || implementationsOf(stage).dns !== 'route53') return;
+  if (!callsOf(declaration).includes('dns') || implementationsOf(stage).dns !== 'route53') return;
   const stack = Stack.of(fn);
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: route53Actions, resources: ['*'] }));
   const key = dnssecKey(stack);

@@ -11,7 +11,7 @@ import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
-import { implementationsOf, integrationEnvironment, integrationHanded, type Stage } from './stages.ts';
+import { integrationEnvironment, integrationHanded, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -24,6 +24,12 @@ export interface FunctionDeclaration {
   environment?: Record<string, string>;
   secrets?: readonly StackSecret[];
   integrations?: readonly Integration[];
+  namesOnly?: readonly Integration[];
+}
+
+/** The integrations a function calls: those it works with but does not only name. */
+export function callsOf(declaration: FunctionDeclaration): Integration[] {
+  return (declaration.integrations ?? []).filter((integration) => !declaration.namesOnly?.includes(integration));
 }
 
 export interface RegistrarFunctionProps {
@@ -45,18 +51,11 @@ export class RegistrarFunction extends NodejsFunction {
     const { declaration, table } = props;
     // Secrets, then the log group, then the function: the order the stack has always created them
     // in, which keeps the synthesized template identical.
-    // Each integration the function uses hands it its implementation's settings and secrets (the
-    // stage file, infra/stages.ts). The authority's (ACME) go to the functions that work with the CA:
-    // those using the authority and DNS integrations (the DCV job, which withdraws cancelled orders
-    // too), which under a stage running `acme` with PowerDNS also read the PowerDNS key.
-    const chosen = implementationsOf(props.stage);
-    const used = declaration.integrations ?? [];
-    const worksWithCa = used.includes('authority') && used.includes('dns');
-    const handed = used
-      .filter((integration) => integration !== 'authority' || worksWithCa)
-      .map((integration) => integrationHanded(props.stage, integration));
-    const extraSecrets: StackSecret[] = worksWithCa && chosen.authority === 'acme' && chosen.dns === 'powerdns' ? ['POWERDNS_API_KEY'] : [];
-    const secrets = [...new Set([...(declaration.secrets ?? []), ...handed.flatMap((h) => h.secrets), ...extraSecrets])];
+    // Each integration the function calls hands it its implementation's settings and secrets (the
+    // stage file, infra/stages.ts); one it only names (`namesOnly`) hands it nothing.
+    const called = callsOf(declaration);
+    const handed = called.map((integration) => integrationHanded(props.stage, integration));
+    const secrets = [...new Set([...(declaration.secrets ?? []), ...handed.flatMap((h) => h.secrets)])];
     const secretEnvironment = props.secrets.environment(secrets);
     const logGroup = new logs.LogGroup(scope, `${id}-logs`, {
       retention: logs.RetentionDays.ONE_MONTH,

@@ -26,7 +26,7 @@ import {
   type StreamConsumer,
   streamConsumers,
 } from '../shared/routes.ts';
-import { grantRoute53, withDnsSettings } from './dns.ts';
+import { grantRoute53 } from './dns.ts';
 import { addWebAcl, checkEdgeLimits, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
@@ -108,14 +108,13 @@ export class RegistrarStack extends Stack {
   /** A function of the stack, with the table access, environment and secrets it declares. */
   private addFunction(id: string, declaration: FunctionDeclaration): RegistrarFunction {
     const fn = new RegistrarFunction(this, id, {
-      // The DNS provider's settings for the functions that push zones (infra/dns.ts).
-      declaration: withDnsSettings(this.stage, declaration),
+      declaration,
       table: this.table,
       secrets: this.secrets,
       stage: this.stage,
       sharedEnvironment: this.sharedEnvironment,
     });
-    // Route 53's calls and DNSSEC key for the functions that push zones, on a Route 53 stage (infra/dns.ts).
+    // Route 53's calls and DNSSEC key for the functions that call the DNS integration, on a Route 53 stage (infra/dns.ts).
     grantRoute53(fn, this.stage, declaration);
     this.functions.set(id, fn);
     return fn;

@@ -106,7 +106,7 @@ const implementations = {
       },
       hand: (s: { apiUrl: string; serverId: string }): Handed => ({
         environment: { POWERDNS_API_URL: s.apiUrl, POWERDNS_SERVER_ID: s.serverId },
-        secrets: [],
+        secrets: ['POWERDNS_API_KEY'],
       }),
     },
     /** Amazon Route 53, with the function's own role; its hosted zones in a reusable delegation set when one is named. */

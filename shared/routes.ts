@@ -41,7 +41,21 @@ export {
   type StackSecret,
 } from './integrations.ts';
 
-export interface Route {
+/** What a function reaches beyond the table: the stack's secrets and the outside parties. */
+export interface Reach {
+  /** Secrets of the stack it reads itself (an integration's come with the integration). */
+  secrets?: readonly StackSecret[];
+  /**
+   * The integrations it works with (the stage says which implementation; see integrationSettings).
+   * It is handed each one's settings, secrets and grants (infra/stages.ts, infra/dns.ts) unless it
+   * names the integration in `namesOnly`.
+   */
+  integrations?: readonly Integration[];
+  /** Those of `integrations` it only names and never calls: told which implementation runs, handed nothing of it. */
+  namesOnly?: readonly Integration[];
+}
+
+export interface Route extends Reach {
   /** Stable id: the function's name in the stack and the route's name in logs. */
   id: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -54,9 +68,6 @@ export interface Route {
   summary: string;
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
-  secrets?: readonly StackSecret[];
-  /** The integrations it talks to (the stage says which implementation; see integrationSettings). */
-  integrations?: readonly Integration[];
   /** False for a public route, served without the API-key authorizer (only the API description). */
   auth?: false;
 }
@@ -86,6 +97,7 @@ export const routes: readonly Route[] = [
     table: { actions: ['Query'], only: ['domain'] },
     // It says whether the DNS provider serves the zone (DNS_PROVIDER names it; nothing is called).
     integrations: ['dns'],
+    namesOnly: ['dns'],
     summary: "The DNS zone of a domain in the caller's account, as JSON or (Accept: text/dns) an RFC 1035 zone file.",
   },
   {
@@ -105,6 +117,7 @@ export const routes: readonly Route[] = [
     path: '/v2/ssl/certificates/{certificateId}/renew',
     dir: 'renew',
     integrations: ['authority'],
+    namesOnly: ['authority'],
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     secrets: ['ONE_TIME_LINK_SECRET'],
     summary: 'Renew a certificate in its renewal window with a fresh CSR (?quote=true prices it); opens a certificate process.',
@@ -142,6 +155,7 @@ export const routes: readonly Route[] = [
     dir: 'process-cancel',
     // The registry cancels a transfer; the authority a certificate request (an ACME order is withdrawn by the DCV job).
     integrations: ['registry', 'authority'],
+    namesOnly: ['authority'],
     // The process (owner-filtered Query), the registry's record or the zones' headers; one
     // transaction (updates, the open-request marker deleted, the identifier listing put); Idempotency-Key records.
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -153,6 +167,7 @@ export const routes: readonly Route[] = [
     path: '/v2/processes/{processId}/resend',
     dir: 'process-resend',
     integrations: ['registry', 'authority'],
+    namesOnly: ['authority'],
     // The process, the registry's record; one update or transaction; Idempotency-Key records (a
     // replay reads one, a refused request deletes its claim).
     table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -353,7 +368,7 @@ export const routes: readonly Route[] = [
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
-export interface Job {
+export interface Job extends Reach {
   id: string;
   dir: string;
   table: TableUse;
@@ -364,8 +379,6 @@ export interface Job {
   summary: string;
   /** Extra environment variables the deployed function needs (the stack sets TABLE_NAME itself). */
   environment?: Record<string, string>;
-  secrets?: readonly StackSecret[];
-  integrations?: readonly Integration[];
 }
 
 export const jobs: readonly Job[] = [
@@ -413,7 +426,6 @@ export const jobs: readonly Job[] = [
     id: 'zone-reconcile',
     dir: 'zone-reconcile',
     integrations: ['dns'],
-    secrets: ['POWERDNS_API_KEY'],
     // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection.
     table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], index: true },
     schedule: 'rate(1 hour)',
@@ -453,7 +465,7 @@ export const jobs: readonly Job[] = [
  * still fails after `retryAttempts` retries is reported to the consumer's on-failure queue and
  * skipped. A consumer is therefore idempotent: a record can arrive more than once.
  */
-export interface StreamConsumer {
+export interface StreamConsumer extends Reach {
   id: string;
   dir: string;
   /** What the function does to the table besides reading the stream (see TableUse). */
@@ -466,8 +478,6 @@ export interface StreamConsumer {
   retryAttempts: number;
   summary: string;
   environment?: Record<string, string>;
-  secrets?: readonly StackSecret[];
-  integrations?: readonly Integration[];
   /**
    * Fed through a queue rather than by the stream directly: deployed, an EventBridge Pipe reads the
    * stream (its `entities`' inserts only, `retryAttempts` retries, then its own failure queue) and
@@ -497,7 +507,6 @@ export const streamConsumers: readonly StreamConsumer[] = [
     batchSize: 100,
     retryAttempts: 20,
     integrations: ['dns'],
-    secrets: ['POWERDNS_API_KEY'],
     // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's
     // collection; a refused zone's notification goes with that write (a transaction).
     table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'PutItem'], only: ['domain', 'notification'] },

@@ -16,12 +16,15 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-function synth(dns: Record<string, unknown> & { implementation: string }) {
+function synth(
+  dns: Record<string, unknown> & { implementation: string },
+  authority?: Record<string, unknown> & { implementation: string },
+) {
   const folder = mkdtempSync(join(tmpdir(), `nag-dns-${dns.implementation}-`));
   folders.push(folder);
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: folder });
   const { name, ...base } = loadStage('sandbox');
-  const stage: Stage = stageFrom(name, { ...base, integrations: { ...base.integrations, dns } });
+  const stage: Stage = stageFrom(name, { ...base, integrations: { ...base.integrations, dns, ...(authority ? { authority } : {}) } });
   const stack = new RegistrarStack(app, `Dns${dns.implementation}`, { stage });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const template = Template.fromStack(stack);
@@ -31,7 +34,15 @@ function synth(dns: Record<string, unknown> & { implementation: string }) {
     const fn = stack.functions.get(id);
     return template.toJSON().Resources[stack.getLogicalId(fn?.node.defaultChild as never)].Properties.Environment.Variables;
   };
-  return { template, violations: nag.violations, variables };
+  /** Every action the function's role is allowed. */
+  const actions = (id: string): string[] => {
+    const role = stack.getLogicalId(stack.functions.get(id)?.role?.node.defaultChild as never);
+    return Object.values(template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, never> }>)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((x) => x.Ref === role))
+      .flatMap((r) => (r.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement)
+      .flatMap((statement) => [statement.Action].flat());
+  };
+  return { template, violations: nag.violations, variables, actions };
 }
 
 describe('the stack with each DNS provider', () => {
@@ -78,6 +89,28 @@ describe('the stack with each DNS provider', () => {
     });
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
   }, 120_000);
+
+  it('acme with each provider: the DCV job, which publishes the dns-01 records, gets what the provider needs, as the zone sync does', () => {
+    const acme = { implementation: 'acme', directoryUrl: 'https://acme.example.com/directory' };
+    const route53 = synth({ implementation: 'route53' }, acme);
+    expect(route53.violations).toEqual([]);
+    for (const id of ['dcv-check', 'zone-sync', 'zone-reconcile']) {
+      expect(route53.actions(id), id).toEqual(expect.arrayContaining(['route53:ChangeResourceRecordSets', 'route53:GetChange']));
+    }
+    expect(route53.actions('zone').filter((a) => a.startsWith('route53:'))).toEqual([]);
+    expect(route53.actions('renew').filter((a) => a.startsWith('route53:'))).toEqual([]);
+    const powerdns = synth({ implementation: 'powerdns', apiUrl: 'https://pdns.example.net:8081' }, acme);
+    expect(powerdns.variables('dcv-check')).toMatchObject({
+      POWERDNS_API_URL: 'https://pdns.example.net:8081',
+      POWERDNS_API_KEY_ARN: { Ref: expect.stringMatching(/^SecretPOWERDNSAPIKEY/) },
+      ACME_EAB_HMAC_KEY_ARN: expect.anything(),
+    });
+    // Cancel and resend only name the authority: nothing of ACME or of the DNS provider.
+    for (const id of ['renew', 'process-cancel', 'process-resend', 'zone']) {
+      expect(powerdns.variables(id).POWERDNS_API_KEY_ARN, id).toBeUndefined();
+      expect(powerdns.variables(id).ACME_EAB_HMAC_KEY_ARN, id).toBeUndefined();
+    }
+  }, 240_000);
 
   it('sandbox: no DNS provider settings, no key, no PowerDNS secret', () => {
     const { template, violations, variables } = synth({ implementation: 'sandbox' });
