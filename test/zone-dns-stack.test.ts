@@ -37,7 +37,7 @@ function synth(
   /** Every action the function's role is allowed. */
   const actions = (id: string): string[] => {
     const role = stack.getLogicalId(stack.functions.get(id)?.role?.node.defaultChild as never);
-    return Object.values(template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, never> }>)
+    return Object.values(template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>)
       .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((x) => x.Ref === role))
       .flatMap((r) => (r.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement)
       .flatMap((statement) => [statement.Action].flat());
