@@ -29,6 +29,11 @@ const jobContext = { awsRequestId: 'acme-test', functionName: 'dcv-check' } as C
 
 /** Every HTTP call acme-client makes to the CA, by method and path (counted per issuance). */
 const caCalls: string[] = [];
+/**
+ * Every answer the CA gave, as `<status> <method> <path> [<problem type>]`: a call acme-client
+ * sent again after a `badNonce` is two calls but one answer that did something.
+ */
+const caAnswers: string[] = [];
 
 beforeAll(async () => {
   pdns = await startPowerDns();
@@ -45,6 +50,9 @@ beforeAll(async () => {
     ACME_EAB_HMAC_KEY: pebble.eab.hmacKey,
     ACME_TIMEOUT_SECONDS: '2',
     ACME_RETRY_SECONDS: '1',
+    // The names the customer publishes elsewhere are looked up at the test's PowerDNS, every second.
+    ACME_DNS_RESOLVER: `${pdns.dnsAddress}:${pdns.dnsPort}`,
+    ACME_DNS_RECHECK_SECONDS: '1',
   });
   api = await import('./support/api.ts');
   certs = await import('./support/certificates.ts');
@@ -56,6 +64,14 @@ beforeAll(async () => {
   acme.axios.interceptors.request.use((config) => {
     caCalls.push(`${config.method?.toUpperCase()} ${new URL(config.url as string).pathname}`);
     return config;
+  });
+  acme.axios.interceptors.response.use((res) => {
+    const type = (res.data as { type?: unknown } | undefined)?.type;
+    const problem = typeof type === 'string' && type.startsWith('urn:ietf:params:acme:error:') ? ` ${type.slice(27)}` : '';
+    caAnswers.push(
+      `${res.status} ${res.config.method?.toUpperCase()} ${new URL(res.config.url as string).host}${new URL(res.config.url as string).pathname}${problem}`,
+    );
+    return res;
   });
   // The demo zones are served by PowerDNS, as the zone sync serves them.
   const { dnsProvider } = await import('../shared/dns/select.ts');
@@ -195,6 +211,52 @@ async function servedTxt(zone: string, name: string): Promise<string[]> {
   return body.rrsets.filter((r) => r.name === `${name}.` && r.type === 'TXT').flatMap((r) => r.records.map((x) => x.content));
 }
 
+/** The orders a Pebble created since `from` (answers to newOrder: 201 Created, never a rejected attempt). */
+async function ordersCreated(of: LocalPebble, from: number): Promise<number> {
+  const directory = (await (await fetch(of.directoryUrl)).json()) as { newOrder: string };
+  const url = new URL(directory.newOrder);
+  return caAnswers.slice(from).filter((a) => a === `201 POST ${url.host}${url.pathname}`).length;
+}
+
+/** Whether the certificate issued by a process certifies the CSR's key. */
+async function certifiesKeyOf(issuedId: number, csr: string): Promise<boolean> {
+  const crt = (await api.call('GET', `/v2/ssl/certificates/${issuedId}/download?format=CRT`)).raw;
+  const leaf = new x509.X509Certificate(crt);
+  return Buffer.from(leaf.publicKey.rawData).equals(Buffer.from(new x509.Pkcs10CertificateRequest(csr).publicKey.rawData));
+}
+
+/**
+ * Runs `fn` with a second DCV run started right after the write that records a claim of the step
+ * `order` went through (at the SDK client: the first run then goes on to create the order).
+ */
+async function afterClaimWrite<T>(
+  processId: string,
+  second: () => Promise<void>,
+  fn: () => Promise<T>,
+): Promise<{ result: T; hit: number }> {
+  const name = `acme-claim-${Math.random()}`;
+  let hit = 0;
+  db.db().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { Key?: { pk?: string }; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, any> };
+      const order = input.ExpressionAttributeValues?.[':order'];
+      const claim = order?.step === 'order' && order.orderingSince !== undefined && order.url === undefined;
+      const result = await next(args);
+      if (hit === 0 && input.Key?.pk === `PROCESS#${processId}` && input.UpdateExpression?.includes('details.#order') && claim) {
+        hit++;
+        await second();
+      }
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { result: await fn(), hit };
+  } finally {
+    db.db().middlewareStack.remove(name);
+  }
+}
+
 describe('ACME failures', () => {
   it('a second renewal reuses the stored account: no second registration, one account item', async () => {
     const { createHash } = await import('node:crypto');
@@ -212,11 +274,33 @@ describe('ACME failures', () => {
     expect(await accounts.getAcmeAccount(id)).toEqual(before);
   }, 60_000);
 
+  it('a second run while the first holds the claim of the order neither looks for the order nor creates one: one order', async () => {
+    const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
+    const from = caAnswers.length;
+    const { processId } = await renewal(csr);
+    let second: unknown;
+    const { hit } = await afterClaimWrite(
+      processId,
+      async () => {
+        second = await dcvCheck(scheduled, jobContext);
+      },
+      () => dcvCheck(scheduled, jobContext),
+    );
+    expect(hit).toBe(1);
+    // The second run found the claim, young, of another run: it recorded nothing.
+    expect(second).toMatchObject({ updated: 0, issued: [] });
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+  }, 60_000);
+
   it('a crash between creating the order and recording it resumes with the same order: one order, one certificate', async () => {
-    const directory = (await (await fetch(pebble.directoryUrl)).json()) as { newOrder: string };
-    const newOrder = `POST ${new URL(directory.newOrder).pathname}`;
-    const from = caCalls.length;
-    const { processId } = await renewal(makeCsr({ cn: names[0], san: names, key: 'p256' }));
+    // The account holds earlier valid orders for the same names by now, more than one page of
+    // Pebble's order list (3 a page): the resumed order is found on a later page, never an old one.
+    const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
+    const from = caAnswers.length;
+    const { processId } = await renewal(csr);
     const { hit } = await atStepWrite(
       processId,
       (order) => order.url !== undefined && order.step === 'present',
@@ -229,8 +313,10 @@ describe('ACME failures', () => {
     expect(state.order.url).toBeUndefined();
     const { process, info } = await runUntilDone(processId);
     expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
-    // One order was created: the one the next pass found among the account's orders and finished.
-    expect(caCalls.slice(from).filter((c) => c === newOrder)).toHaveLength(1);
+    // One order was created (acme-client may have sent newOrder again after a badNonce: Pebble
+    // rejects those before creating anything), the one the next pass found and finished, for this CSR.
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
   }, 60_000);
 
   it('Pebble stopped mid-order shows on the process and keeps the order; back, the order goes on to the certificate', async () => {
