@@ -395,7 +395,7 @@ describe('ACME failures', () => {
     expect(process.status).toBe('COMPLETED');
   }, 90_000);
 
-  it('cancelling mid-order deactivates the authorizations and removes the challenge records', async () => {
+  it('cancelling mid-order deactivates the authorizations and removes the challenge records (a 503 to retry while the CA does not answer)', async () => {
     const { name, processId } = await freshRenewal('cancel');
     await atStepWrite(
       processId,
@@ -405,6 +405,18 @@ describe('ACME failures', () => {
     );
     const state = await detailsOf(processId);
     expect(state.order.step).toBe('served');
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toHaveLength(1);
+    // The CA not answering: the cancel is refused as a 503 to retry, and the request and its records stay.
+    pebble.pause();
+    try {
+      const refused = await api.call('DELETE', `/v2/processes/${processId}`);
+      expect(refused.status, refused.raw).toBe(503);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.body.message).toContain('could not withdraw the order');
+    } finally {
+      pebble.resume();
+    }
+    expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('RUNNING');
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toHaveLength(1);
     const res = await api.call('DELETE', `/v2/processes/${processId}`);
     expect(res.status, res.raw).toBe(200);
@@ -426,4 +438,109 @@ describe('ACME failures', () => {
     await dcvCheck(scheduled, jobContext);
     expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('CANCELLED');
   }, 60_000);
+});
+
+describe('a name outside the caller managed zones', () => {
+  it('nextAction names the TXT record to publish; the DCV job asks the CA to validate only once DNS answers it, then issues', async () => {
+    // A zone the customer's DNS host serves (PowerDNS here, which Pebble resolves through), not managed with us.
+    const zone = `elsewhere-${Math.random().toString(36).slice(2, 8)}.test`;
+    const created = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones`, {
+      method: 'POST',
+      headers: { 'X-API-Key': pdns.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: `${zone}.`, kind: 'Native', nameservers: [`ns1.${zone}.`] }),
+    });
+    expect(created.status).toBe(201);
+    const name = `www.${zone}`;
+    const csr = makeCsr({ cn: name, san: [name], key: 'p256' });
+    const certificate = await certs.testCertificate({ commonName: name, san: [name] });
+    const res = await certs.renew(certificate.id, { period: 12, csr, san: [] });
+    expect(res.status, res.raw).toBe(202);
+    const processId = res.headers['x-process-id'] as string;
+    const record = `_acme-challenge.${name}`;
+
+    // Before the order exists, the step says which record, its contents to come.
+    let info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
+    expect(info.nextAction.steps).toContainEqual(expect.objectContaining({ kind: 'CREATE_DNS_RECORD', commonName: name }));
+
+    // The order is placed; nothing is published for the customer, and the CA is not asked while DNS does not answer.
+    const calls = caCalls.length;
+    await dcvCheck(scheduled, jobContext);
+    await sleep(1100);
+    await dcvCheck(scheduled, jobContext);
+    const state = await detailsOf(processId);
+    expect(state.order).toMatchObject({ step: 'served', url: expect.stringMatching(/^https:/) });
+    const challenge = state.order.challenges.find((c: { name: string }) => c.name === name);
+    expect(challenge).toMatchObject({ record, status: 'pending' });
+    expect(challenge.zone).toBeUndefined();
+    expect(caCalls.slice(calls)).not.toContain(`POST ${new URL(challenge.challenge).pathname}`);
+    info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
+    const step = info.nextAction.steps.find((s: { kind: string }) => s.kind === 'CREATE_DNS_RECORD');
+    expect(step).toMatchObject({ commonName: name });
+    expect(step.message).toContain(record);
+    expect(step.message).toContain(challenge.value);
+    expect(info.validations.dcv.find((e: { commonName: string }) => e.commonName === name)).toMatchObject({
+      dnsRecord: record,
+      dnsType: 'TXT',
+      dnsContents: challenge.value,
+      status: 'WAITING',
+    });
+
+    // The customer publishes it at their DNS host; the next checks find it, validate, and issue.
+    const published = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/${zone}.`, {
+      method: 'PATCH',
+      headers: { 'X-API-Key': pdns.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        rrsets: [
+          {
+            name: `${record}.`,
+            type: 'TXT',
+            ttl: 60,
+            changetype: 'REPLACE',
+            records: [{ content: `"${challenge.value}"`, disabled: false }],
+          },
+        ],
+      }),
+    });
+    expect(published.status).toBe(204);
+    await sleep(1100);
+    const done = await runUntilDone(processId);
+    expect(done.process.status, JSON.stringify(done.info)).toBe('COMPLETED');
+    expect(caCalls.slice(calls)).toContain(`POST ${new URL(challenge.challenge).pathname}`);
+    const issued = (await api.call('GET', `/v2/ssl/certificates/${done.info.issuedCertificateId}`)).body;
+    expect(issued).toMatchObject({ domainName: name, san: [name] });
+    expect(await certifiesKeyOf(done.info.issuedCertificateId, csr)).toBe(true);
+  }, 90_000);
+});
+
+describe('badNonce', () => {
+  it('a CA rejecting half of the nonces: the rejections happen, and the certificate is issued all the same', async () => {
+    // A Pebble of its own that rejects half of the good nonces (Pebble's default is 5 %), with an account of its own.
+    const rejecting = await startPebble({ dnsServer: `127.0.0.1:${pdns.dnsPort}`, nonceReject: 50 });
+    const saved = { url: process.env.ACME_DIRECTORY_URL, kid: process.env.ACME_EAB_KID, key: process.env.ACME_EAB_HMAC_KEY };
+    setDefaultCACertificates([...getCACertificates('default'), rejecting.tlsCertificate]);
+    Object.assign(process.env, {
+      ACME_DIRECTORY_URL: rejecting.directoryUrl,
+      ACME_EAB_KID: rejecting.eab.kid,
+      ACME_EAB_HMAC_KEY: rejecting.eab.hmacKey,
+    });
+    try {
+      const from = caAnswers.length;
+      const { name, processId } = await freshRenewal('bad-nonce');
+      const { process, info } = await runUntilDone(processId, 60);
+      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+      const host = new URL(rejecting.directoryUrl).host;
+      const answers = caAnswers.slice(from).filter((a) => a.includes(` ${host}/`));
+      const rejected = answers.filter((a) => a.endsWith(' badNonce'));
+      console.log(`acme: ${rejected.length} badNonce of ${answers.length} answers in one issuance`);
+      expect(rejected.length).toBeGreaterThan(0);
+      expect(rejected.every((a) => a.startsWith('400 POST '))).toBe(true);
+      expect(await ordersCreated(rejecting, from)).toBe(1);
+      const issued = (await api.call('GET', `/v2/ssl/certificates/${info.issuedCertificateId}`)).body;
+      expect(issued).toMatchObject({ domainName: name, san: [name] });
+    } finally {
+      Object.assign(process.env, { ACME_DIRECTORY_URL: saved.url, ACME_EAB_KID: saved.kid, ACME_EAB_HMAC_KEY: saved.key });
+      setDefaultCACertificates([...getCACertificates('default'), pebble.tlsCertificate]);
+      await rejecting.stop();
+    }
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import * as acme from 'acme-client';
 import { secretValue } from '../aws/secrets.ts';
 import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
 import { absoluteName, type DnsProvider, putRecordSet, removeRecordSet } from '../dns/provider.ts';
-import { ValidationError } from '../errors.ts';
+import { ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import type { CertificateAuthority, ValidationLevel } from '../model/certificate.ts';
 import type { AcmeChallenge, AuthorityOrder, DcvState, Validations } from '../model/certificate-process.ts';
@@ -521,11 +521,19 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
   async cancel(request: RequestView, _now: Date): Promise<void> {
     const order = request.order;
     if (!order?.url) return;
-    const client = await accountClient(this.settings(request.validationLevel));
-    const current = await client.getAuthorizations({
-      authorizations: order.challenges.map((c) => c.authorization),
-    } as unknown as acme.Order);
-    for (const authz of current) if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
+    try {
+      const client = await accountClient(this.settings(request.validationLevel));
+      const current = await client.getAuthorizations({
+        authorizations: order.challenges.map((c) => c.authorization),
+      } as unknown as acme.Order);
+      for (const authz of current) if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
+    } catch (error) {
+      // The order is kept as it is (the request stays open): the customer's cancel can be retried.
+      throw new ProviderUnavailable(
+        `The certificate authority could not withdraw the order (${problemOf(error)}); retry.`,
+        Math.ceil(retryAfterOf(error) ?? retrySeconds),
+      );
+    }
     await this.removeRecords(order);
   }
 
