@@ -1,5 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
+import { Pkcs10CertificateRequest } from '@peculiar/x509';
 import * as acme from 'acme-client';
 import { secretValue } from '../aws/secrets.ts';
 import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
@@ -497,6 +498,15 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     const pem = await client.getCertificate({ ...current, url: order.url as string });
     const [leaf, ...chain] = splitPem(pem);
     if (!leaf) throw new Error('The CA delivered no certificate');
+    if (!certifiesKeyOf(leaf, request.csr)) {
+      // Another request's order (two requests for the same names, one resumed after a crash took the
+      // other's order), finalized with its CSR: never this request's certificate. A new order of its own.
+      const problem = "The order was finalized with another request's CSR; a new order is placed.";
+      return {
+        order: { step: 'order', directory: order.directory, challenges: [], problem, notBefore: later(now, pollSeconds) },
+        note: problem,
+      };
+    }
     await this.removeRecords(order);
     const x = new X509Certificate(leaf);
     const issued: Issued = {
@@ -506,7 +516,6 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       certificate: leaf,
       chain,
     };
-    void request;
     return { order, issued };
   }
 
@@ -581,6 +590,12 @@ function withChallenges(validations: Validations, challenges: readonly AcmeChall
       return { ...entry, dnsRecord: challenge.record, dnsType: 'TXT' as const, dnsContents: challenge.value, status };
     }),
   };
+}
+
+/** Whether a certificate (PEM) certifies the key of a CSR (PEM): the same SubjectPublicKeyInfo. */
+function certifiesKeyOf(certificate: string, csr: string): boolean {
+  const certified = new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' });
+  return certified.equals(Buffer.from(new Pkcs10CertificateRequest(csr).publicKey.rawData));
 }
 
 /** The PEM blocks of a chain, in order. */
