@@ -29,6 +29,11 @@ const jobContext = { awsRequestId: 'acme-test', functionName: 'dcv-check' } as C
 
 /** Every HTTP call acme-client makes to the CA, by method and path (counted per issuance). */
 const caCalls: string[] = [];
+/**
+ * Every answer the CA gave, as `<status> <method> <path> [<problem type>]`: a call acme-client
+ * sent again after a `badNonce` is two calls but one answer that did something.
+ */
+const caAnswers: string[] = [];
 
 beforeAll(async () => {
   pdns = await startPowerDns();
@@ -45,6 +50,9 @@ beforeAll(async () => {
     ACME_EAB_HMAC_KEY: pebble.eab.hmacKey,
     ACME_TIMEOUT_SECONDS: '2',
     ACME_RETRY_SECONDS: '1',
+    // The names the customer publishes elsewhere are looked up at the test's PowerDNS, every second.
+    ACME_DNS_RESOLVER: `${pdns.dnsAddress}:${pdns.dnsPort}`,
+    ACME_DNS_RECHECK_SECONDS: '1',
   });
   api = await import('./support/api.ts');
   certs = await import('./support/certificates.ts');
@@ -56,6 +64,14 @@ beforeAll(async () => {
   acme.axios.interceptors.request.use((config) => {
     caCalls.push(`${config.method?.toUpperCase()} ${new URL(config.url as string).pathname}`);
     return config;
+  });
+  acme.axios.interceptors.response.use((res) => {
+    const type = (res.data as { type?: unknown } | undefined)?.type;
+    const problem = typeof type === 'string' && type.startsWith('urn:ietf:params:acme:error:') ? ` ${type.slice(27)}` : '';
+    caAnswers.push(
+      `${res.status} ${res.config.method?.toUpperCase()} ${new URL(res.config.url as string).host}${new URL(res.config.url as string).pathname}${problem}`,
+    );
+    return res;
   });
   // The demo zones are served by PowerDNS, as the zone sync serves them.
   const { dnsProvider } = await import('../shared/dns/select.ts');
@@ -195,6 +211,52 @@ async function servedTxt(zone: string, name: string): Promise<string[]> {
   return body.rrsets.filter((r) => r.name === `${name}.` && r.type === 'TXT').flatMap((r) => r.records.map((x) => x.content));
 }
 
+/** The orders a Pebble created since `from` (answers to newOrder: 201 Created, never a rejected attempt). */
+async function ordersCreated(of: LocalPebble, from: number): Promise<number> {
+  const directory = (await (await fetch(of.directoryUrl)).json()) as { newOrder: string };
+  const url = new URL(directory.newOrder);
+  return caAnswers.slice(from).filter((a) => a === `201 POST ${url.host}${url.pathname}`).length;
+}
+
+/** Whether the certificate issued by a process certifies the CSR's key. */
+async function certifiesKeyOf(issuedId: number, csr: string): Promise<boolean> {
+  const crt = (await api.call('GET', `/v2/ssl/certificates/${issuedId}/download?format=CRT`)).raw;
+  const leaf = new x509.X509Certificate(crt);
+  return Buffer.from(leaf.publicKey.rawData).equals(Buffer.from(new x509.Pkcs10CertificateRequest(csr).publicKey.rawData));
+}
+
+/**
+ * Runs `fn` with a second DCV run started right after the write that records a claim of the step
+ * `order` went through (at the SDK client: the first run then goes on to create the order).
+ */
+async function afterClaimWrite<T>(
+  processId: string,
+  second: () => Promise<void>,
+  fn: () => Promise<T>,
+): Promise<{ result: T; hit: number }> {
+  const name = `acme-claim-${Math.random()}`;
+  let hit = 0;
+  db.db().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { Key?: { pk?: string }; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, any> };
+      const order = input.ExpressionAttributeValues?.[':order'];
+      const claim = order?.step === 'order' && order.orderingSince !== undefined && order.url === undefined;
+      const result = await next(args);
+      if (hit === 0 && input.Key?.pk === `PROCESS#${processId}` && input.UpdateExpression?.includes('details.#order') && claim) {
+        hit++;
+        await second();
+      }
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { result: await fn(), hit };
+  } finally {
+    db.db().middlewareStack.remove(name);
+  }
+}
+
 describe('ACME failures', () => {
   it('a second renewal reuses the stored account: no second registration, one account item', async () => {
     const { createHash } = await import('node:crypto');
@@ -212,11 +274,33 @@ describe('ACME failures', () => {
     expect(await accounts.getAcmeAccount(id)).toEqual(before);
   }, 60_000);
 
+  it('a second run while the first holds the claim of the order neither looks for the order nor creates one: one order', async () => {
+    const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
+    const from = caAnswers.length;
+    const { processId } = await renewal(csr);
+    let second: unknown;
+    const { hit } = await afterClaimWrite(
+      processId,
+      async () => {
+        second = await dcvCheck(scheduled, jobContext);
+      },
+      () => dcvCheck(scheduled, jobContext),
+    );
+    expect(hit).toBe(1);
+    // The second run found the claim, young, of another run: it recorded nothing.
+    expect(second).toMatchObject({ updated: 0, issued: [] });
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+  }, 60_000);
+
   it('a crash between creating the order and recording it resumes with the same order: one order, one certificate', async () => {
-    const directory = (await (await fetch(pebble.directoryUrl)).json()) as { newOrder: string };
-    const newOrder = `POST ${new URL(directory.newOrder).pathname}`;
-    const from = caCalls.length;
-    const { processId } = await renewal(makeCsr({ cn: names[0], san: names, key: 'p256' }));
+    // The account holds earlier valid orders for the same names by now, more than one page of
+    // Pebble's order list (3 a page): the resumed order is found on a later page, never an old one.
+    const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
+    const from = caAnswers.length;
+    const { processId } = await renewal(csr);
     const { hit } = await atStepWrite(
       processId,
       (order) => order.url !== undefined && order.step === 'present',
@@ -229,8 +313,10 @@ describe('ACME failures', () => {
     expect(state.order.url).toBeUndefined();
     const { process, info } = await runUntilDone(processId);
     expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
-    // One order was created: the one the next pass found among the account's orders and finished.
-    expect(caCalls.slice(from).filter((c) => c === newOrder)).toHaveLength(1);
+    // One order was created (acme-client may have sent newOrder again after a badNonce: Pebble
+    // rejects those before creating anything), the one the next pass found and finished, for this CSR.
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
   }, 60_000);
 
   it('Pebble stopped mid-order shows on the process and keeps the order; back, the order goes on to the certificate', async () => {
@@ -343,4 +429,109 @@ describe('ACME failures', () => {
     expect(await dcvCheck(scheduled, jobContext)).toMatchObject({ withdrawn: 0 });
     expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('CANCELLED');
   }, 60_000);
+});
+
+describe('a name outside the caller managed zones', () => {
+  it('nextAction names the TXT record to publish; the DCV job asks the CA to validate only once DNS answers it, then issues', async () => {
+    // A zone the customer's DNS host serves (PowerDNS here, which Pebble resolves through), not managed with us.
+    const zone = `elsewhere-${Math.random().toString(36).slice(2, 8)}.test`;
+    const created = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones`, {
+      method: 'POST',
+      headers: { 'X-API-Key': pdns.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: `${zone}.`, kind: 'Native', nameservers: [`ns1.${zone}.`] }),
+    });
+    expect(created.status).toBe(201);
+    const name = `www.${zone}`;
+    const csr = makeCsr({ cn: name, san: [name], key: 'p256' });
+    const certificate = await certs.testCertificate({ commonName: name, san: [name] });
+    const res = await certs.renew(certificate.id, { period: 12, csr, san: [] });
+    expect(res.status, res.raw).toBe(202);
+    const processId = res.headers['x-process-id'] as string;
+    const record = `_acme-challenge.${name}`;
+
+    // Before the order exists, the step says which record, its contents to come.
+    let info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
+    expect(info.nextAction.steps).toContainEqual(expect.objectContaining({ kind: 'CREATE_DNS_RECORD', commonName: name }));
+
+    // The order is placed; nothing is published for the customer, and the CA is not asked while DNS does not answer.
+    const calls = caCalls.length;
+    await dcvCheck(scheduled, jobContext);
+    await sleep(1100);
+    await dcvCheck(scheduled, jobContext);
+    const state = await detailsOf(processId);
+    expect(state.order).toMatchObject({ step: 'served', url: expect.stringMatching(/^https:/) });
+    const challenge = state.order.challenges.find((c: { name: string }) => c.name === name);
+    expect(challenge).toMatchObject({ record, status: 'pending' });
+    expect(challenge.zone).toBeUndefined();
+    expect(caCalls.slice(calls)).not.toContain(`POST ${new URL(challenge.challenge).pathname}`);
+    info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
+    const step = info.nextAction.steps.find((s: { kind: string }) => s.kind === 'CREATE_DNS_RECORD');
+    expect(step).toMatchObject({ commonName: name });
+    expect(step.message).toContain(record);
+    expect(step.message).toContain(challenge.value);
+    expect(info.validations.dcv.find((e: { commonName: string }) => e.commonName === name)).toMatchObject({
+      dnsRecord: record,
+      dnsType: 'TXT',
+      dnsContents: challenge.value,
+      status: 'WAITING',
+    });
+
+    // The customer publishes it at their DNS host; the next checks find it, validate, and issue.
+    const published = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/${zone}.`, {
+      method: 'PATCH',
+      headers: { 'X-API-Key': pdns.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        rrsets: [
+          {
+            name: `${record}.`,
+            type: 'TXT',
+            ttl: 60,
+            changetype: 'REPLACE',
+            records: [{ content: `"${challenge.value}"`, disabled: false }],
+          },
+        ],
+      }),
+    });
+    expect(published.status).toBe(204);
+    await sleep(1100);
+    const done = await runUntilDone(processId);
+    expect(done.process.status, JSON.stringify(done.info)).toBe('COMPLETED');
+    expect(caCalls.slice(calls)).toContain(`POST ${new URL(challenge.challenge).pathname}`);
+    const issued = (await api.call('GET', `/v2/ssl/certificates/${done.info.issuedCertificateId}`)).body;
+    expect(issued).toMatchObject({ domainName: name, san: [name] });
+    expect(await certifiesKeyOf(done.info.issuedCertificateId, csr)).toBe(true);
+  }, 90_000);
+});
+
+describe('badNonce', () => {
+  it('a CA rejecting half of the nonces: the rejections happen, and the certificate is issued all the same', async () => {
+    // A Pebble of its own that rejects half of the good nonces (Pebble's default is 5 %), with an account of its own.
+    const rejecting = await startPebble({ dnsServer: `127.0.0.1:${pdns.dnsPort}`, nonceReject: 50 });
+    const saved = { url: process.env.ACME_DIRECTORY_URL, kid: process.env.ACME_EAB_KID, key: process.env.ACME_EAB_HMAC_KEY };
+    setDefaultCACertificates([...getCACertificates('default'), rejecting.tlsCertificate]);
+    Object.assign(process.env, {
+      ACME_DIRECTORY_URL: rejecting.directoryUrl,
+      ACME_EAB_KID: rejecting.eab.kid,
+      ACME_EAB_HMAC_KEY: rejecting.eab.hmacKey,
+    });
+    try {
+      const from = caAnswers.length;
+      const { name, processId } = await freshRenewal('bad-nonce');
+      const { process, info } = await runUntilDone(processId, 60);
+      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+      const host = new URL(rejecting.directoryUrl).host;
+      const answers = caAnswers.slice(from).filter((a) => a.includes(` ${host}/`));
+      const rejected = answers.filter((a) => a.endsWith(' badNonce'));
+      console.log(`acme: ${rejected.length} badNonce of ${answers.length} answers in one issuance`);
+      expect(rejected.length).toBeGreaterThan(0);
+      expect(rejected.every((a) => a.startsWith('400 POST '))).toBe(true);
+      expect(await ordersCreated(rejecting, from)).toBe(1);
+      const issued = (await api.call('GET', `/v2/ssl/certificates/${info.issuedCertificateId}`)).body;
+      expect(issued).toMatchObject({ domainName: name, san: [name] });
+    } finally {
+      Object.assign(process.env, { ACME_DIRECTORY_URL: saved.url, ACME_EAB_KID: saved.kid, ACME_EAB_HMAC_KEY: saved.key });
+      setDefaultCACertificates([...getCACertificates('default'), pebble.tlsCertificate]);
+      await rejecting.stop();
+    }
+  }, 120_000);
 });

@@ -52,9 +52,13 @@ export class PebbleFailed extends Error {}
 async function tlsPair(): Promise<{ certificate: string; key: string }> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const serialNumber = randomBytes(8).toString('hex');
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: randomBytes(8).toString('hex'),
-    name: 'CN=localhost',
+    serialNumber,
+    // A name of its own: two trusted self-signed certificates with one name (two Pebbles in one
+    // process) make OpenSSL pick either as the issuer, and the other's handshake fails
+    // (DEPTH_ZERO_SELF_SIGNED_CERT).
+    name: `CN=localhost, O=Local Pebble ${serialNumber}`,
     notBefore: new Date(Date.now() - 3_600_000),
     notAfter: new Date(Date.now() + 30 * 86_400_000),
     keys,

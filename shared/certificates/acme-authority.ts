@@ -1,5 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
+import { Pkcs10CertificateRequest } from '@peculiar/x509';
 import * as acme from 'acme-client';
 import { secretValue } from '../aws/secrets.ts';
 import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
@@ -56,9 +57,52 @@ function backoffSeconds(failures: number): number {
 
 /** Where a step is tried again while the CA is still working (pending authorizations, processing orders), seconds. */
 const pollSeconds = 2;
-/** Where a step waits for records to be served: the DNS integration (seconds), the customer (seconds). */
+/** Where a step waits for records to be served: the DNS integration (seconds). */
 const servedPollSeconds = 5;
-const externalPollSeconds = 60;
+/** How often a record the customer publishes outside the managed zones is looked up again: `ACME_DNS_RECHECK_SECONDS` (default 60). */
+const externalPollSeconds = Number(process.env.ACME_DNS_RECHECK_SECONDS) || 60;
+
+/**
+ * How long a claim of the step `order` by one run holds (seconds): another run finding the claim
+ * younger than this neither looks for the order nor creates one, since the claimant may still be
+ * creating it (its call to the CA times out within `ACME_TIMEOUT_SECONDS`, and it sends it right
+ * after recording the claim). Older, the claimant died: the order is looked for, then created.
+ */
+const claimSeconds = (2 * callTimeoutMs) / 1000 + 2;
+
+/** How many pages of the account's order list are read when looking for an order after a crash. */
+const maxOrderPages = 50;
+
+/**
+ * The resolver that looks up the records customers publish outside the managed zones:
+ * `ACME_DNS_RESOLVER` (`host:port`, comma-separated), else the system's.
+ */
+export function resolverFor(env: Record<string, string | undefined> = process.env): Pick<Resolver, 'resolveTxt'> {
+  const resolver = new Resolver({ timeout: 2000, tries: 2 });
+  const servers = (env.ACME_DNS_RESOLVER ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (servers.length > 0) resolver.setServers(servers);
+  return resolver;
+}
+
+/** The URL of a Link header's `rel="next"` (RFC 8288), read without a regular expression. */
+export function nextLink(header: string | string[] | undefined): string | undefined {
+  const links = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const link of links.split(',')) {
+    const open = link.indexOf('<');
+    const close = link.indexOf('>', open + 1);
+    if (open < 0 || close < 0) continue;
+    const params = link
+      .slice(close + 1)
+      .replaceAll('"', '')
+      .replaceAll(' ', '')
+      .toLowerCase();
+    if (params.split(';').includes('rel=next')) return link.slice(open + 1, close);
+  }
+  return undefined;
+}
 
 /** The directory and External Account Binding of one authority and validation level. */
 export interface AcmeSettings {
@@ -158,6 +202,12 @@ function retryAfterOf(error: unknown): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) : undefined;
 }
 
+/** One page of an account's order list, as acme-client's HTTP layer answers it. */
+interface ListPage {
+  data: { orders?: string[] };
+  headers: Record<string, string | string[] | undefined>;
+}
+
 const later = (now: Date, seconds: number) => toWireTime(new Date(now.getTime() + seconds * 1000));
 
 /** The TXT value as it is served (quoted). */
@@ -176,7 +226,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     authority: CertificateAuthority,
     private readonly dns: () => Promise<DnsProvider | undefined>,
     private readonly env: Record<string, string | undefined> = process.env,
-    private readonly resolver: Pick<Resolver, 'resolveTxt'> = new Resolver(),
+    private readonly resolver: Pick<Resolver, 'resolveTxt'> = resolverFor(env),
   ) {
     super(authority);
   }
@@ -189,6 +239,10 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     const directory = this.settings(request.validationLevel).directoryUrl;
     const order: AuthorityOrder = request.order ?? { step: 'order', directory, challenges: [] };
     if (order.notBefore !== undefined && Date.parse(order.notBefore) > now.getTime()) return { validations: request.validations, order };
+    // Another run's claim of the step `order`, young enough that it may still be creating the order: nothing is done meanwhile.
+    if (order.step === 'order' && order.orderingSince !== undefined && (order.claimedBy !== run || run === '')) {
+      if (Date.parse(order.orderingSince) + claimSeconds * 1000 > Date.now()) return { validations: request.validations, order };
+    }
     try {
       // A step that goes through clears the last failure (a step that fails anew records its own).
       const { failures: _failures, problem: _problem, notBefore: _notBefore, ...base } = order;
@@ -240,7 +294,9 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
   private async placeOrder(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date, run: string): Promise<Taken> {
     // First claim the step (recorded before any order exists): a pass that finds a claim of another
     // pass and no order may be after a crash between creating the order and recording it.
-    if (order.orderingSince === undefined) return { order: { ...order, orderingSince: toWireTime(now), claimedBy: run } };
+    // The claim's time is the wall clock's (not the run's start): other runs hold off for claimSeconds from it.
+    if (order.orderingSince === undefined) return { order: { ...order, orderingSince: toWireTime(new Date()), claimedBy: run } };
+    void now;
     const other = request.validations.dcv.find((e) => e.type !== 'DNS');
     // A request opened under another authority integration (the sandbox's demo requests) may ask for EMAIL or FILE.
     if (other)
@@ -280,20 +336,34 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     return { order: placed, validations: withChallenges(request.validations, challenges) };
   }
 
-  /** An order of the account for exactly these names, still usable (a pass that created it crashed before recording it). */
+  /**
+   * An order of the account for exactly these names that was never finalized (a pass that created
+   * it crashed before recording it): `pending` or `ready`. An order already `processing` or `valid`
+   * was finalized, so it was recorded by the request that placed it (an earlier renewal of the same
+   * names): never taken. The account's order list (RFC 8555 7.1.2.1) is paged (`Link: rel="next"`;
+   * Pebble lists 3 orders a page, oldest first): every page is read, at most maxOrderPages, and the
+   * 20 listed last are looked at, last first.
+   */
   private async findOrder(client: acme.Client, names: string[]): Promise<acme.Order | undefined> {
     const account = (await client.updateAccount({})) as { orders?: string };
     if (!account.orders) return undefined;
-    // The account's order list (RFC 8555 7.1.2.1) is read like an order: a POST-as-GET of its URL.
-    const list = (await client.getOrder({ url: account.orders } as unknown as acme.Order)) as unknown as { orders?: string[] };
+    // A POST-as-GET of each page; acme-client's own getOrder would drop the Link header.
+    const api = (client as unknown as { api: { apiRequest(url: string, payload: null, codes: number[]): Promise<ListPage> } }).api;
+    const urls: string[] = [];
+    let page: string | undefined = account.orders;
+    for (let read = 0; page !== undefined && read < maxOrderPages; read++) {
+      const res: ListPage = await api.apiRequest(page, null, [200]);
+      urls.push(...(res.data.orders ?? []));
+      page = nextLink(res.headers.link);
+    }
     const wanted = [...names].sort().join(',');
-    for (const url of (list.orders ?? []).slice(-20).reverse()) {
+    for (const url of urls.slice(-20).reverse()) {
       const found = await client.getOrder({ url } as unknown as acme.Order);
       const got = found.identifiers
         .map((i) => i.value.toLowerCase())
         .sort()
         .join(',');
-      if (got === wanted && found.status !== 'invalid') return { ...found, url };
+      if (got === wanted && (found.status === 'pending' || found.status === 'ready')) return { ...found, url };
     }
     return undefined;
   }
@@ -427,6 +497,15 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     const pem = await client.getCertificate({ ...current, url: order.url as string });
     const [leaf, ...chain] = splitPem(pem);
     if (!leaf) throw new Error('The CA delivered no certificate');
+    if (!certifiesKeyOf(leaf, request.csr)) {
+      // Another request's order (two requests for the same names, one resumed after a crash took the
+      // other's order), finalized with its CSR: never this request's certificate. A new order of its own.
+      const problem = "The order was finalized with another request's CSR; a new order is placed.";
+      return {
+        order: { step: 'order', directory: order.directory, challenges: [], problem, notBefore: later(now, pollSeconds) },
+        note: problem,
+      };
+    }
     await this.removeRecords(order);
     const x = new X509Certificate(leaf);
     const issued: Issued = {
@@ -436,7 +515,6 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       certificate: leaf,
       chain,
     };
-    void request;
     return { order, issued };
   }
 
@@ -508,6 +586,12 @@ function withChallenges(validations: Validations, challenges: readonly AcmeChall
       return { ...entry, dnsRecord: challenge.record, dnsType: 'TXT' as const, dnsContents: challenge.value, status };
     }),
   };
+}
+
+/** Whether a certificate (PEM) certifies the key of a CSR (PEM): the same SubjectPublicKeyInfo. */
+function certifiesKeyOf(certificate: string, csr: string): boolean {
+  const certified = new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' });
+  return certified.equals(Buffer.from(new Pkcs10CertificateRequest(csr).publicKey.rawData));
 }
 
 /** The PEM blocks of a chain, in order. */

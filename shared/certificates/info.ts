@@ -36,7 +36,10 @@ const wording = {
   request: {
     zoneRecord: (e: DcvState, name: string) =>
       `Nothing to do for ${name}: the ${e.dnsType} record ${e.dnsRecord} was added to the zone ${e.zone} and is checked shortly.`,
-    createRecord: (e: DcvState) => `Create the ${e.dnsType} record ${e.dnsRecord} with contents ${e.dnsContents}.`,
+    createRecord: (e: DcvState) =>
+      e.dnsContents === undefined
+        ? `Create the ${e.dnsType} record ${e.dnsRecord} with the contents given here once the certificate authority has the order (the next DCV check).`
+        : `Create the ${e.dnsType} record ${e.dnsRecord} with contents ${e.dnsContents}.`,
     placeFile: (e: DcvState) => `Publish ${e.fileLocation} with the given fileContents.`,
     approveEmail: (e: DcvState) => `Approve the validation e-mail sent to ${e.email}.`,
     answer: (checks: string) => `Answer the certificate authority's questions on the ${checks} validation.`,
