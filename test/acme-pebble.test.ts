@@ -390,6 +390,17 @@ describe('ACME failures', () => {
     });
     expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(`refused the validation of ${name}`);
     expect(info.nextAction.steps).toContainEqual(expect.objectContaining({ kind: 'FIX_DNS_RECORD' }));
+    // The customer is told, with the step that recorded the failure.
+    const told = await api.call('GET', `/v2/customers/demo/notifications?process=${processId}&eventType=AcmeOrderFailedEvent`);
+    expect(told.body.entities).toHaveLength(1);
+    expect(told.body.entities[0]).toMatchObject({
+      notificationType: 'SSLCertificateNotification',
+      subjectStatus: 'PENDING',
+      statusDetail: 'SSL_REQUIRES_ATTENTION',
+      reason: expect.any(String),
+    });
+    // Its reason is the CA's problem, as the process's note gives it.
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(told.body.entities[0].reason);
     await sleep(1100);
     const { process } = await runUntilDone(processId);
     expect(process.status).toBe('COMPLETED');

@@ -5,7 +5,8 @@ import { allocateCertificateId, getCertificateAuthorities, listOpenRequests } fr
 import { getProcessById } from '../db/repositories/processes.ts';
 import { logger } from '../logger.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
-import { allValidated, CertificateProcessState } from '../model/certificate-process.ts';
+import { type AuthorityOrder, allValidated, CertificateProcessState } from '../model/certificate-process.ts';
+import { acmeOrderFailed, type NotificationRecord } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
 import type { CertificateAuthorityGateway, Issued, RequestView } from './authority.ts';
@@ -130,6 +131,17 @@ const defaultBudgetMs = 20_000;
  * customer). Stops when a step changes nothing, when another run recorded a step meanwhile, or
  * at the run's deadline (no step starts after it); issues once the authority delivers the certificate.
  */
+/** The customer's notification when a step failed the order at the CA (the next order starts over, with a problem and one more failure). */
+function orderFailure(
+  process: ProcessRecord,
+  before: AuthorityOrder | undefined,
+  after: AuthorityOrder | undefined,
+  at: string,
+): NotificationRecord | undefined {
+  const failed = after?.step === 'order' && after.problem !== undefined && before?.url !== undefined && after.url === undefined;
+  return failed ? acmeOrderFailed(process, after.failures ?? 1, after.problem as string, at) : undefined;
+}
+
 async function checkOne(
   process: ProcessRecord,
   state: CertificateProcessState,
@@ -155,10 +167,12 @@ async function checkOne(
     if (same) return outcome;
     const stamp = toWireTime(at);
     const note = step.note ? { createdDate: stamp, type: 'INCOMING' as const, message: step.note } : undefined;
+    const notification = orderFailure(current.process, current.state.order, step.order, stamp);
     const recorded = await recordAuthorityStep(current.process, {
       validations: step.validations,
       ...(step.order ? { order: step.order } : {}),
       ...(note ? { note } : {}),
+      ...(notification ? { notification } : {}),
       steps: current.state.steps,
       at: stamp,
     });

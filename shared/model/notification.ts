@@ -18,6 +18,7 @@ export const eventTypes = [
   'DcvRecordsAddedEvent',
   'DcvRecordsRemovedEvent',
   'DnsZoneRefusedEvent',
+  'AcmeOrderFailedEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -74,6 +75,8 @@ export type NotificationRecord = v.InferOutput<typeof NotificationRecord>;
  */
 export const slotsPerProcess = 1000;
 const certificateSlots = { requested: 900, dcvAdded: 901, issued: 902, cancelled: 903, dcvRemoved: 904 } as const;
+/** A failed ACME order's slot: one per failure from 910, the 89th and later sharing the last. */
+const orderFailedSlots = { first: 910, last: 998 } as const;
 
 /**
  * A zone's notifications have no process: their ids are `zoneNotificationBase + zone id * 10,000 +
@@ -234,5 +237,23 @@ export function zoneRefused(
     subjectStatus: 'FAILED',
     statusDetail: 'refused',
     payload: { zone: zone.domainName, revision, provider },
+  };
+}
+
+/**
+ * An order at the ACME CA failed (its validation was refused): the request stays open, its entry
+ * needs attention, and a new order is placed after the back-off. `failures`: the request's failed
+ * orders so far (each gets a notification of its own).
+ */
+export function acmeOrderFailed(process: CertificateSubject, failures: number, problem: string, at: string): NotificationRecord {
+  const slot = Math.min(orderFailedSlots.first + Math.max(failures, 1) - 1, orderFailedSlots.last);
+  return {
+    ...aboutProcess(process as ProcessRecord, slot, at),
+    eventType: 'AcmeOrderFailedEvent',
+    notificationType: 'SSLCertificateNotification',
+    message: `The certificate authority failed the order for ${process.identifier}; a new order is placed after a back-off.`,
+    reason: problem,
+    subjectStatus: 'PENDING',
+    statusDetail: 'SSL_REQUIRES_ATTENTION',
   };
 }

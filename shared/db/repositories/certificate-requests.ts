@@ -1,13 +1,19 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateRecord } from '../../model/certificate.ts';
-import { certificateCancelled, certificateIssued, certificateRequested, dcvRecordsChanged } from '../../model/notification.ts';
+import {
+  certificateCancelled,
+  certificateIssued,
+  certificateRequested,
+  dcvRecordsChanged,
+  type NotificationRecord,
+} from '../../model/notification.ts';
 import type { Amounts, ProcessRecord } from '../../model/process.ts';
 import type { ZoneRecordEntry } from '../../model/zone.ts';
 import { db } from '../client.ts';
 import { readItems } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transactWithIds } from '../transactions.ts';
+import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transact, transactWithIds } from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
@@ -186,6 +192,8 @@ export interface AuthorityStepRecord {
   /** The step count as read (undefined: none recorded yet); the write makes it one more. */
   steps: number | undefined;
   at: string;
+  /** The customer's notification of what the step found, written with it (the outbox). */
+  notification?: NotificationRecord;
 }
 
 /**
@@ -199,28 +207,29 @@ export async function recordAuthorityStep(process: Pick<ProcessRecord, 'id' | 'u
   const sets = ['details.validations = :validations', 'updatedDate = :now', 'details.steps = :next'];
   if (step.order !== undefined) sets.push('details.#order = :order');
   if (step.note !== undefined) sets.push('details.notes = list_append(details.notes, :note)');
+  const update = {
+    TableName: tableName(),
+    Key: keys.processById(process.id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: `${condition.ConditionExpression} AND ${counted}`,
+    ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...(step.order !== undefined ? { '#order': 'order' } : {}) },
+    ExpressionAttributeValues: {
+      ':validations': step.validations,
+      ':now': step.at,
+      ':next': (step.steps ?? 0) + 1,
+      ...(step.steps !== undefined ? { ':steps': step.steps } : {}),
+      ...(step.order !== undefined ? { ':order': step.order } : {}),
+      ...(step.note !== undefined ? { ':note': [step.note] } : {}),
+      ...values,
+    },
+  };
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.processById(process.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `${condition.ConditionExpression} AND ${counted}`,
-        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...(step.order !== undefined ? { '#order': 'order' } : {}) },
-        ExpressionAttributeValues: {
-          ':validations': step.validations,
-          ':now': step.at,
-          ':next': (step.steps ?? 0) + 1,
-          ...(step.steps !== undefined ? { ':steps': step.steps } : {}),
-          ...(step.order !== undefined ? { ':order': step.order } : {}),
-          ...(step.note !== undefined ? { ':note': [step.note] } : {}),
-          ...values,
-        },
-      }),
-    );
+    if (step.notification) await transact([{ Update: update }, ...notificationWrites(step.notification)]);
+    else await db().send(new UpdateCommand(update));
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }
