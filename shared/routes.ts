@@ -516,8 +516,9 @@ export const streamConsumers: readonly StreamConsumer[] = [
     id: 'webhook-deliver',
     dir: 'webhook-deliver',
     entities: ['notification'],
-    // Customers are delivered side by side within a batch; each attempt is short (firstAttemptMs).
-    batchSize: 10,
+    // One message an invocation: a customer's first attempt (at most firstAttemptMs) never holds another
+    // customer's message in the same batch; the customers' message groups are worked side by side.
+    batchSize: 1,
     retryAttempts: 10,
     // One message group per customer: a customer whose delivery fails holds only its own notifications.
     queue: { groupBy: 'customer', deduplicateBy: 'id', maxReceiveCount: 5, visibilityTimeoutSeconds: 60 },
