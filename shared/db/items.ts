@@ -137,6 +137,32 @@ export async function listByGsi1<S extends v.GenericSchema>(gsi1pk: string, sche
   return items.map((item) => parseItem(schema, entity, item));
 }
 
+/** A range of gsi1 sort keys in one gsi1 partition: the things due at a time, keyed by when they are due. */
+export interface Gsi1Range {
+  gsi1pk: string;
+  gsi1skMin: string;
+  gsi1skMax: string;
+}
+
+/** The items of a gsi1 range, oldest first: one Query page of at most `limit` (the rest wait for the next run). */
+export async function listGsi1Range<S extends v.GenericSchema>(
+  range: Gsi1Range,
+  limit: number,
+  schema: S,
+  entity: string,
+): Promise<v.InferOutput<S>[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
+      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':min': range.gsi1skMin, ':max': range.gsi1skMax },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => parseItem(schema, entity, item));
+}
+
 /** BatchGet's limit of keys per request. */
 const batchGetLimit = 100;
 

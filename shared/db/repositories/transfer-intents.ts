@@ -1,8 +1,8 @@
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { WireTime } from '../../schemas/primitives.ts';
 import { db } from '../client.ts';
-import { parseItem, putItem, toItem } from '../items.ts';
+import { listGsi1Range, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 
@@ -26,18 +26,8 @@ export async function recordTransferIntent(intent: TransferIntent): Promise<void
 }
 
 /** Intents requested at or before `at`, oldest first: one gsi1 Query page of at most `limit`. */
-export async function listTransferIntents(at: string, limit = 50): Promise<TransferIntent[]> {
-  const k = keys.transferIntentsBefore(at);
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':min': k.gsi1skMin, ':max': k.gsi1skMax },
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((item) => parseItem(TransferIntent, entity, item));
+export function listTransferIntents(at: string, limit = 50): Promise<TransferIntent[]> {
+  return listGsi1Range(keys.transferIntentsBefore(at), limit, TransferIntent, entity);
 }
 
 /** Forgets an intent once it is settled (one DeleteItem; an intent already gone is fine). */

@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type * as v from 'valibot';
 import { ContactRecord } from '../../model/contact.ts';
 import { CustomerRecord } from '../../model/customer.ts';
@@ -8,8 +7,7 @@ import type { ProcessRecord } from '../../model/process.ts';
 import type { ProviderRecord } from '../../model/provider.ts';
 import { processStatusOf, TransferLock, type TransferMove, type ZoneEffect } from '../../model/transfer.ts';
 import { TemplateRecord, type ZoneHeader } from '../../model/zone.ts';
-import { db } from '../client.ts';
-import { parseItem, putItem, queryAll, readItems, toItem } from '../items.ts';
+import { listGsi1Range, parseItem, putItem, queryAll, readItems, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import {
@@ -74,18 +72,8 @@ export async function readDomainCollection(domainName: string): Promise<{ domain
  * Pending transfers whose actionDate is at or before `at`, oldest first: one gsi1 Query page of at
  * most `limit` (a run takes the oldest; the rest are still due at the next run).
  */
-export async function listDueTransfers(at: string, limit = 100): Promise<TransferLock[]> {
-  const k = keys.transfersDue(at);
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':min': k.gsi1skMin, ':max': k.gsi1skMax },
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((item) => parseItem(TransferLock, lockEntity, item));
+export function listDueTransfers(at: string, limit = 100): Promise<TransferLock[]> {
+  return listGsi1Range(keys.transfersDue(at), limit, TransferLock, lockEntity);
 }
 
 /** Why a new transfer could not be recorded: a transfer runs for the name, an account holds it, or its zone changed meanwhile. */

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { WebhookDeadLetter, WebhookDelivery } from '../../model/webhook.ts';
 import { db } from '../client.ts';
-import { parseItem, toItem } from '../items.ts';
+import { listGsi1Range, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, transact } from '../transactions.ts';
@@ -46,18 +46,8 @@ export async function firstWaitingDelivery(customer: string): Promise<WebhookDel
 }
 
 /** Deliveries due at `at`, oldest due first, at most `limit` (the rest wait for the next run). */
-export async function listDueDeliveries(at: string, limit: number): Promise<WebhookDelivery[]> {
-  const k = keys.webhookDeliveriesDue(at);
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':min': k.gsi1skMin, ':max': k.gsi1skMax },
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((item) => parseItem(WebhookDelivery, deliveryEntity, item));
+export function listDueDeliveries(at: string, limit: number): Promise<WebhookDelivery[]> {
+  return listGsi1Range(keys.webhookDeliveriesDue(at), limit, WebhookDelivery, deliveryEntity);
 }
 
 /**
