@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db } from './client.ts';
 import { keys } from './keys.ts';
@@ -31,6 +31,23 @@ export async function transact(items: TransactItem[]): Promise<void> {
       if (!conflictOnly || attempt >= 9) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20 * 2 ** Math.min(attempt, 6)));
     }
+  }
+}
+
+/**
+ * One conditional update, alone (one UpdateItem) or, with items to commit along (a notification,
+ * an Idempotency-Key's answer), first in one transaction with them. False when its condition
+ * failed: nothing was written.
+ */
+export async function conditionalUpdate(update: UpdateCommandInput, along: TransactItem[] = []): Promise<boolean> {
+  try {
+    if (along.length > 0) await transact([{ Update: update } as TransactItem, ...along]);
+    else await db().send(new UpdateCommand(update));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
   }
 }
 

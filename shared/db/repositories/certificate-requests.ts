@@ -13,7 +13,15 @@ import { db } from '../client.ts';
 import { readItems } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { cancellationCodes, counterKey, counterValue, putNew, type TransactItem, transact, transactWithIds } from '../transactions.ts';
+import {
+  cancellationCodes,
+  conditionalUpdate,
+  counterKey,
+  counterValue,
+  putNew,
+  type TransactItem,
+  transactWithIds,
+} from '../transactions.ts';
 import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
@@ -223,15 +231,7 @@ export async function recordAuthorityStep(process: Pick<ProcessRecord, 'id' | 'u
       ...values,
     },
   };
-  try {
-    if (step.notification) await transact([{ Update: update }, ...notificationWrites(step.notification)]);
-    else await db().send(new UpdateCommand(update));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  return conditionalUpdate(update, notificationWrites(step.notification));
 }
 
 /**
@@ -404,17 +404,8 @@ export async function recordDcvEmailResend(
       ':max': max,
     },
   };
-  const others = itemsOf(commitment);
-  try {
-    // With something to commit along (an Idempotency-Key's answer), one transaction; else one update.
-    if (others.length > 0) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...others] }));
-    else await db().send(new UpdateCommand(update));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  // With something to commit along (an Idempotency-Key's answer), one transaction; else one update.
+  return conditionalUpdate(update, itemsOf(commitment));
 }
 
 /**
@@ -449,14 +440,5 @@ export async function recordDcvChange(
       ':max': max,
     },
   };
-  const others = itemsOf(commitment);
-  try {
-    if (others.length > 0) await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...others] }));
-    else await db().send(new UpdateCommand(update));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  return conditionalUpdate(update, itemsOf(commitment));
 }

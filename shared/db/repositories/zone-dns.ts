@@ -5,7 +5,7 @@ import { db } from '../client.ts';
 import { getItem, listByGsi1 } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { cancellationCodes, transact } from '../transactions.ts';
+import { conditionalUpdate } from '../transactions.ts';
 import { notificationWrites } from './notifications.ts';
 
 /**
@@ -122,14 +122,7 @@ export async function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> 
       ...(p.pendingChange ? { ':change': p.pendingChange } : {}),
     },
   };
-  if (!p.notification) return conditional(new UpdateCommand(update));
-  try {
-    await transact([{ Update: update }, ...notificationWrites(p.notification)]);
-    return true;
-  } catch (error) {
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  return conditionalUpdate(update, notificationWrites(p.notification));
 }
 
 /** Forgets the zone's standing: the provider no longer serves it (the zone was removed or is no longer managed). */
