@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { table } from '../../shared/db/table.ts';
+import { diesWithParent, freePort, stopChild } from './child-process.ts';
 
 /** A running DynamoDB Local and how to stop it. */
 export interface LocalDynamo {
@@ -88,19 +88,6 @@ function checkJava(): void {
   }
 }
 
-/** A port that was free a moment ago (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 /**
  * Starts DynamoDB Local and waits until it answers. The java process is started with a parent-death
  * signal (util-linux `setpriv --pdeathsig`): if this launcher dies, even by SIGKILL, the kernel
@@ -127,9 +114,7 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Lo
   } else {
     javaArgs.push('-inMemory');
   }
-  const guarded = existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv');
-  const [command, args] = guarded ? ['setpriv', ['--pdeathsig', 'TERM', '--', 'java', ...javaArgs]] : ['java', javaArgs];
-  if (!guarded) console.warn('warning: setpriv (util-linux) not found; DynamoDB Local will not stop by itself if this process is killed.');
+  const [command, args] = diesWithParent('java', javaArgs, 'DynamoDB Local');
 
   const child = spawn(command, args, {
     cwd: dirname(jar),
@@ -187,19 +172,6 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, storageFail
   } finally {
     client.destroy();
   }
-}
-
-/** `signal` (SIGTERM: DynamoDB Local shuts down cleanly), then SIGKILL after 5 s; resolves when the process is gone. */
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-    child.kill(signal);
-  });
 }
 
 /**

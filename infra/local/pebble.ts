@@ -5,8 +5,8 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
+import { diesWithParent, freePort, stopChild } from './child-process.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
-import { freePort } from './dynamodb-local.ts';
 
 /**
  * Pebble, Let's Encrypt's ACME test CA, for the tests, the benchmark and `npm start` against a
@@ -121,8 +121,7 @@ export async function startPebble(options: PebbleOptions): Promise<LocalPebble> 
   };
   writeFileSync(join(home, 'pebble-config.json'), JSON.stringify(config), { mode: 0o600 });
   const args = ['-config', join(home, 'pebble-config.json'), '-dnsserver', options.dnsServer];
-  const guarded = existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv');
-  const [command, commandArgs] = guarded ? ['setpriv', ['--pdeathsig', 'TERM', '--', binary, ...args]] : [binary, args];
+  const [command, commandArgs] = diesWithParent(binary, args, 'Pebble');
   const env: NodeJS.ProcessEnv = { ...process.env, PEBBLE_VA_NOSLEEP: '1' };
   if (options.nonceReject !== undefined) env.PEBBLE_WFE_NONCEREJECT = String(options.nonceReject);
   else delete env.PEBBLE_WFE_NONCEREJECT;
@@ -175,17 +174,4 @@ async function waitUntilReady(directoryUrl: string, ca: string, child: ChildProc
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new PebbleFailed(`Pebble did not answer within 30 s: ${output().slice(-400)}`);
-}
-
-/** `signal`, then SIGKILL after 5 s; resolves when the process is gone. */
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-    child.kill(signal);
-  });
 }

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { diesWithParent, freePort, stopChild } from './child-process.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
-import { freePort } from './dynamodb-local.ts';
 
 /**
  * A PowerDNS Authoritative server for the sandbox and the tests: Debian's `pdns-server` with its
@@ -120,9 +120,7 @@ async function startOnce(root: string, libraryPath: string, binary: string, home
   writeFileSync(join(configDir, 'pdns.conf'), config({ root, database, socketDir, dnsPort, apiPort, apiKey }), { mode: 0o600 });
 
   const serverArgs = [`--config-dir=${configDir}`, '--daemon=no', '--guardian=no', '--disable-syslog', '--write-pid=no'];
-  const guarded = existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv');
-  const [command, args] = guarded ? ['setpriv', ['--pdeathsig', 'TERM', '--', binary, ...serverArgs]] : [binary, serverArgs];
-  if (!guarded) console.warn('warning: setpriv (util-linux) not found; PowerDNS will not stop by itself if this process is killed.');
+  const [command, args] = diesWithParent(binary, serverArgs, 'PowerDNS');
   const child = spawn(command, args, {
     cwd: home,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -190,17 +188,4 @@ async function waitUntilReady(apiUrl: string, apiKey: string, child: ChildProces
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new PowerDnsFailed(`PowerDNS did not answer within 30 s: ${failureOf(output())}`);
-}
-
-/** `signal`, then SIGKILL after 5 s; resolves when the process is gone. */
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-    child.kill(signal);
-  });
 }
