@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
-import { DatasetCertificate, putDatasetProcess, resolveDatasetCertificate } from '../shared/db/repositories/certificate-dataset.ts';
+import {
+  DatasetCertificate,
+  DatasetProcess,
+  putDatasetProcess,
+  resolveDatasetCertificate,
+  resolveDatasetProcess,
+} from '../shared/db/repositories/certificate-dataset.ts';
 import { putCertificate, putCertificateAuthority, putCertificateProduct } from '../shared/db/repositories/certificates.ts';
 import { putContact } from '../shared/db/repositories/contacts.ts';
 import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
@@ -19,7 +25,6 @@ import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
 import { DomainRecord } from '../shared/model/domain.ts';
 import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
-import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { RateRecord } from '../shared/model/rate.ts';
 import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/registry-domain.ts';
@@ -78,7 +83,8 @@ export const DatasetSchema = v.strictObject({
   certificateProducts: v.optional(v.array(CertificateProduct)),
   /** Certificates; dates may be relative (`now+25d`), resolved at load time. */
   certificates: v.optional(v.array(DatasetCertificate)),
-  processes: v.optional(v.array(ProcessRecord)),
+  /** Processes; dates may be relative like a certificate's (the demo certificates' issuing processes). */
+  processes: v.optional(v.array(DatasetProcess)),
   /** Transfers in progress: the domain's pending state beside its process (an export carries them). */
   transferLocks: v.optional(v.array(TransferLock)),
   /** Floors for id sequences (`process`, `zone`, ...), above the ids the dataset itself uses. */
@@ -129,7 +135,9 @@ export async function readDatasetFile(file: string): Promise<Dataset> {
 /** Loads a dataset through the repositories; idempotent unless `overwrite` is set. */
 export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): Promise<LoadReport> {
   const ifAbsent = !options.overwrite;
-  const now = toWireTime(new Date());
+  // One instant for every relative date, so a demo certificate and the process that issued it agree.
+  const loadedAt = new Date();
+  const now = toWireTime(loadedAt);
   const sections: [string, (() => Promise<boolean>)[]][] = [
     ['customers', (dataset.customers ?? []).map((c) => () => putCustomer(c, ifAbsent))],
     [
@@ -158,8 +166,8 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['zones', (dataset.zones ?? []).map((z) => () => putZone(z, ifAbsent))],
     ['certificateAuthorities', (dataset.certificateAuthorities ?? []).map((a) => () => putCertificateAuthority(a, ifAbsent))],
     ['certificateProducts', (dataset.certificateProducts ?? []).map((p) => () => putCertificateProduct(p, ifAbsent))],
-    ['certificates', (dataset.certificates ?? []).map((c) => () => putCertificate(resolveDatasetCertificate(c, new Date()), ifAbsent))],
-    ['processes', (dataset.processes ?? []).map((p) => () => putDatasetProcess(p, ifAbsent))],
+    ['certificates', (dataset.certificates ?? []).map((c) => () => putCertificate(resolveDatasetCertificate(c, loadedAt), ifAbsent))],
+    ['processes', (dataset.processes ?? []).map((p) => () => putDatasetProcess(resolveDatasetProcess(p, loadedAt), ifAbsent))],
     ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
     ['registryTransfers', (dataset.registryTransfers ?? []).map((t) => () => putRegistryTransfer(t, ifAbsent))],
     ['transferLocks', (dataset.transferLocks ?? []).map((l) => () => putTransferLock(l, ifAbsent))],

@@ -35,6 +35,8 @@ describe('GET /v2/ssl/certificates/{certificateId}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: 1001,
+      // The completed request that issued it (the PHP SDK's Certificate::fromArray requires it).
+      process: 101,
       product: 'ssl_sectigo_dv',
       validationType: 'DOMAIN_VALIDATION',
       certificateType: 'SINGLE_DOMAIN',

@@ -201,14 +201,16 @@ describe("the PHP client's process listing", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.pagination).toEqual({ limit: 10, offset: 0, total: 1 });
     // processes->list(null, null, 'other-site'): the search is `q`.
+    // 601, and 201: the completed request that issued certificate 2001 (other-site.com).
     const searched = await call('GET', '/v2/processes?q=other-site', { key });
-    expect(searched.body.entities.map((p: { id: number }) => p.id)).toEqual([601]);
-    expect(searched.body.pagination.total).toBe(1);
+    expect(searched.body.entities.map((p: { id: number }) => p.id)).toEqual([601, 201]);
+    expect(searched.body.pagination.total).toBe(2);
     // processes->export(['type' => 'certificate']): every match, identifying fields.
     const exported = await call('GET', '/v2/processes?type=certificate&export=true', { key });
     expect(exported.status).toBe(200);
     expect(exported.body.entities).toEqual([
       { id: 601, type: 'certificate', action: 'request', identifier: 'blog.other-site.com', status: 'RUNNING' },
+      { id: 201, type: 'certificate', action: 'request', identifier: 'other-site.com', status: 'COMPLETED' },
     ]);
   });
 });

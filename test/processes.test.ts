@@ -110,14 +110,16 @@ describe('GET /v2/processes', () => {
   it("lists the caller's processes newest first with the default page of 10, counted by default", async () => {
     const res = await call('GET', '/v2/processes/');
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ limit: 10, offset: 0, total: 2 });
+    // 501 and 502, and the completed requests 101-103 that issued the demo certificates 1001-1003.
+    expect(res.body.pagination).toEqual({ limit: 10, offset: 0, total: 5 });
     expect((await call('GET', '/v2/processes?total=false')).body.pagination).toEqual({ limit: 10, offset: 0 });
-    expect(res.body.entities.map((p: { id: number }) => p.id)).toEqual([502, 501]);
+    expect(res.body.entities.map((p: { id: number }) => p.id)).toEqual([502, 501, 103, 102, 101]);
     expect(res.body.entities[1]).toEqual(process501);
     const counted = await call('GET', '/v2/processes?total=true');
-    expect(counted.body.pagination).toEqual({ limit: 10, offset: 0, total: 2 });
+    expect(counted.body.pagination).toEqual({ limit: 10, offset: 0, total: 5 });
     const theirs = await call('GET', '/v2/processes?total=true', { key: otherKey });
-    expect(theirs.body.entities.map((p: { id: number }) => p.id)).toEqual([601]);
+    expect(theirs.body.entities.map((p: { id: number }) => p.id)).toEqual([601, 201]);
+    expect(theirs.body.pagination.total).toBe(2);
   });
 
   it('pages with limit and offset, orders by id or createdDate either way, and limits the fields', async () => {
@@ -216,7 +218,7 @@ describe('GET /v2/processes', () => {
   it('detailStatus=SSL_REQUIRES_ATTENTION lists exactly the certificate requests whose info says requiresAttention', async () => {
     const attention = await call('GET', '/v2/processes?detailStatus=SSL_REQUIRES_ATTENTION&total=true&fields=id');
     expect(attention.body).toEqual({ entities: [{ id: 501 }], pagination: { limit: 10, offset: 0, total: 1 } });
-    for (const id of [501, 502]) {
+    for (const id of [101, 102, 103, 501, 502]) {
       const info = await call('GET', `/v2/processes/${id}/info`);
       expect({ id, listed: id === 501 }).toEqual({ id, listed: info.body.requiresAttention === true && id === 501 });
     }
@@ -231,6 +233,9 @@ describe('GET /v2/processes', () => {
     expect((await call('GET', '/v2/processes?detailStatus:ne=SSL_REQUIRES_ATTENTION&fields=id')).body.entities).toEqual([
       { id: 502 },
       { id: 501 },
+      { id: 103 },
+      { id: 102 },
+      { id: 101 },
     ]);
   });
 

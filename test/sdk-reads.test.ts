@@ -1,5 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { demoDataFile, readDatasetFile } from '../infra/dataset.ts';
 import { migrateTable } from '../infra/migrate.ts';
 import { db } from '../shared/db/client.ts';
 import { putItem, toItem } from '../shared/db/items.ts';
@@ -8,7 +9,7 @@ import { getProvider } from '../shared/db/repositories/providers.ts';
 import { listRates, putRates } from '../shared/db/repositories/rates.ts';
 import { tableName } from '../shared/db/table.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
-import { call, otherKey } from './support/api.ts';
+import { call, demoKey, otherKey } from './support/api.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
@@ -196,6 +197,32 @@ describe("GET /v2/ssl/certificates/{certificateId}: the validation type in the S
       expect(res.body).toMatchObject({ id, validationType, certificateType: expect.stringMatching(/^(SINGLE|MULTI)_DOMAIN$/) });
       const product = await call('GET', `/v2/ssl/products/${res.body.product}`);
       expect(product.body.validationType).toBe(res.body.validationType);
+    }
+  });
+
+  it('answers every demo certificate with process: the completed certificate request of the same customer that issued it', async () => {
+    // The PHP SDK's Certificate::fromArray takes `process` as an int: without it certificates->get() fails.
+    const keys: Record<string, string> = { demo: demoKey, other: otherKey };
+    const certificates = (await readDatasetFile(demoDataFile)).certificates ?? [];
+    expect(certificates.map((c) => c.id)).toEqual([1001, 1002, 1003, 2001]);
+    for (const { id, customer } of certificates) {
+      const key = keys[customer];
+      if (key === undefined) throw new Error(`No API key of customer ${customer} for certificate ${id}`);
+      const certificate = await call('GET', `/v2/ssl/certificates/${id}`, { key });
+      expect(certificate.status).toBe(200);
+      const processId = certificate.body.process;
+      expect({ id, integer: Number.isInteger(processId) }).toEqual({ id, integer: true });
+      const issuing = await call('GET', `/v2/processes/${processId}`, { key });
+      expect(issuing.status).toBe(200);
+      expect(issuing.body).toMatchObject({ id: processId, customer, type: 'certificate', action: 'request', status: 'COMPLETED' });
+      expect(issuing.body.identifier).toBe(certificate.body.domainName);
+      expect(Date.parse(issuing.body.createdDate)).toBeLessThan(Date.parse(certificate.body.startDate));
+      const info = await call('GET', `/v2/processes/${processId}/info`, { key });
+      expect(info.status).toBe(200);
+      expect(info.body).toMatchObject({ commonName: certificate.body.domainName, issuedCertificateId: id, requiresAttention: false });
+      // The issuing process is the customer's own: the other customer reads it as missing.
+      const foreign = await call('GET', `/v2/processes/${processId}/info`, { key: key === demoKey ? otherKey : demoKey });
+      expect(foreign.status).toBe(404);
     }
   });
 });

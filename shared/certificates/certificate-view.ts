@@ -10,7 +10,7 @@ import { validationTypeNames } from './validation-type.ts';
  */
 export const CertificateView = v.strictObject({
   id: v.number(),
-  /** The process that issued it; absent for a certificate loaded from the dataset. */
+  /** The process that issued it; absent only for a certificate a dataset loads without a processId. */
   process: v.optional(v.number()),
   product: v.string(),
   validationType: v.picklist(Object.values(validationTypeNames)),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CertificateRecord } from '../../model/certificate.ts';
-import type { ProcessRecord } from '../../model/process.ts';
+import { ProcessRecord } from '../../model/process.ts';
 import { toWireTime } from '../../time.ts';
 import { putItem } from '../items.ts';
 import { openRequestItem } from './certificates.ts';
@@ -47,6 +47,18 @@ export function resolveDatasetCertificate(c: DatasetCertificate, at: Date): Cert
     createdDate: resolveDatasetTime(c.createdDate, at),
     updatedDate: resolveDatasetTime(c.updatedDate, at),
   };
+}
+
+/**
+ * A process in a dataset: its dates may be relative like a certificate's, so that the process
+ * that issued a demo certificate stays before it whenever the demo data is loaded.
+ */
+export const DatasetProcess = v.object({ ...ProcessRecord.entries, createdDate: DatasetTime, updatedDate: DatasetTime });
+export type DatasetProcess = v.InferOutput<typeof DatasetProcess>;
+
+/** A dataset process as a record, its relative dates resolved against `at`. */
+export function resolveDatasetProcess(p: DatasetProcess, at: Date): ProcessRecord {
+  return { ...p, createdDate: resolveDatasetTime(p.createdDate, at), updatedDate: resolveDatasetTime(p.updatedDate, at) };
 }
 
 /** The statuses the service gives a certificate request: its list filters rely on it (a running request is the only open one). */
