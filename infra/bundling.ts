@@ -17,12 +17,15 @@ const requireBanner = "import { createRequire } from 'node:module'; const requir
  * an alias from its working directory, which is the project root for CDK and for the bench):
  * - the SDK's default credential chain by the environment-variable provider, the only source a
  *   Lambda function uses (the runtime puts the role's credentials there);
- * - the SDK's lazily loaded event-stream support, which no DynamoDB operation uses.
+ * - the SDK's lazily loaded event-stream support, which no DynamoDB operation uses;
+ * - `node:http`, read with `process.getBuiltinModule` instead of an ESM import, whose facade would
+ *   load all of undici at start (shared/aws/lambda-node-http.ts).
  * Local runs, tests and the admin CLI import the real modules.
  */
 export const lambdaAliases: Record<string, string> = {
   '@aws-sdk/credential-provider-node': './shared/aws/lambda-credentials.ts',
   '@smithy/core/event-streams': './shared/aws/no-event-streams.ts',
+  'node:http': './shared/aws/lambda-node-http.ts',
 };
 
 /** The `bundling` options of every NodejsFunction in the stack. */
