@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../infra/bundling.ts';
 import { localSandboxEnvironment } from '../infra/stages.ts';
+import type { AuthorityImplementation } from '../shared/integrations.ts';
 import { authorizerDir, integrationSettings, jobs, routes, streamConsumers } from '../shared/routes.ts';
 
 /** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
@@ -26,13 +27,17 @@ export function stackFunctions(): { id: string; entry: string; get?: true }[] {
 /** The baseline: only the DynamoDB document client (bench/baseline.ts). */
 export const baselineEntry = join('bench', 'baseline.ts');
 
+/** The certificate authority of the stage the bench bundles for and runs as: the sandbox stage's. */
+export const benchAuthority = localSandboxEnvironment[integrationSettings.authority] as AuthorityImplementation;
+
 /**
- * Bundles `entry` into `outDir/<name>/index.mjs` (+ .map) as deployed; `trimmed: false` leaves out
- * the Lambda-only module substitutions, to show what they save. Answers the file and its size.
+ * Bundles `entry` into `outDir/<name>/index.mjs` (+ .map) as deployed on the sandbox stage;
+ * `trimmed: false` leaves out the Lambda-only module substitutions, to show what they save.
+ * Answers the file and its size.
  */
 export async function bundle(entry: string, outDir: string, name: string, trimmed = true): Promise<{ file: string; bytes: number }> {
   const file = join(outDir, name, 'index.mjs');
-  const options = esbuildOptions(entry, file, projectRoot);
+  const options = esbuildOptions(entry, file, projectRoot, benchAuthority);
   await build(trimmed ? options : { ...options, alias: {} });
   return { file, bytes: statSync(file).size };
 }

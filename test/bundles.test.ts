@@ -18,7 +18,10 @@ describe('Lambda bundles (as deployed)', () => {
   const file = join(outDir, 'provider-info', 'index.mjs');
 
   it('leave out the credential chain and event streams, and keep the environment provider', async () => {
-    const result = await build({ ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot), metafile: true });
+    const result = await build({
+      ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot, 'sandbox'),
+      metafile: true,
+    });
     const inputs = Object.keys(result.metafile.inputs);
     expect(
       inputs.filter((f) =>
@@ -32,7 +35,7 @@ describe('Lambda bundles (as deployed)', () => {
     // The project's modules are free of import side effects ("sideEffects": false in package.json),
     // so the openapi function, which imports schemas that live beside repository code, bundles none of it.
     const result = await build({
-      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot),
+      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot, 'sandbox'),
       metafile: true,
     });
     const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -51,7 +54,7 @@ describe('Lambda bundles (as deployed)', () => {
     // with a body; the SDK's HTTP handler loads it lazily, for an http: endpoint.
     for (const route of ['transfer', 'renew', 'process-resend', 'zone']) {
       const result = await build({
-        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot),
+        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot, 'sandbox'),
         metafile: true,
       });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -80,19 +83,29 @@ describe('Lambda bundles (as deployed)', () => {
     }
   });
 
-  it('carry the ACME client only in the function that works with the CA: the DCV job, not renew, cancel or resend', async () => {
-    for (const fn of ['dcv-check', 'renew', 'process-cancel', 'process-resend']) {
+  it('carry the ACME client only in the function that works with the CA, the DCV job, and only for a stage on ACME', async () => {
+    const acmeIn = async (fn: string, authority: 'sandbox' | 'acme') => {
       const result = await build({
-        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, fn, 'index.mjs'), projectRoot),
+        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${authority}`, 'index.mjs'), projectRoot, authority),
         metafile: true,
       });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
       const bundled = Object.entries(output?.inputs ?? {})
         .filter(([, i]) => i.bytesInOutput > 0)
         .map(([f]) => f);
-      const acme = bundled.filter((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f));
-      expect(acme.length > 0, fn).toBe(fn === 'dcv-check');
-      expect(output?.bytes ?? 0, fn).toBeLessThan(fn === 'dcv-check' ? 2_000_000 : 500_000);
+      return {
+        acme: bundled.some((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f)),
+        bytes: output?.bytes ?? 0,
+      };
+    };
+    for (const fn of ['dcv-check', 'renew', 'process-cancel', 'process-resend']) {
+      const onAcme = await acmeIn(fn, 'acme');
+      expect(onAcme.acme, fn).toBe(fn === 'dcv-check');
+      expect(onAcme.bytes, fn).toBeLessThan(fn === 'dcv-check' ? 2_000_000 : 500_000);
+      // On a stage whose authority is not ACME, not even the DCV job carries it.
+      const onSandbox = await acmeIn(fn, 'sandbox');
+      expect(onSandbox.acme, fn).toBe(false);
+      expect(onSandbox.bytes, fn).toBeLessThan(500_000);
     }
   });
 
