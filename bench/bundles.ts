@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { esbuildOptions } from '../infra/bundling.ts';
+import { type BundledImplementations, esbuildOptions } from '../infra/bundling.ts';
 import { localSandboxEnvironment } from '../infra/stages.ts';
 import type { AuthorityImplementation } from '../shared/integrations.ts';
 import { authorizerDir, integrationSettings, jobs, routes, streamConsumers } from '../shared/routes.ts';
@@ -27,8 +27,11 @@ export function stackFunctions(): { id: string; entry: string; get?: true }[] {
 /** The baseline: only the DynamoDB document client (bench/baseline.ts). */
 export const baselineEntry = join('bench', 'baseline.ts');
 
-/** The certificate authority of the stage the bench bundles for and runs as: the sandbox stage's. */
-export const benchAuthority = localSandboxEnvironment[integrationSettings.authority] as AuthorityImplementation;
+/** The implementations of the stage the bench bundles for and runs as: the sandbox stage's (deployedSettings below). */
+export const benchImplementations: BundledImplementations = {
+  authority: localSandboxEnvironment[integrationSettings.authority] as AuthorityImplementation,
+  dns: 'sandbox',
+};
 
 /**
  * Bundles `entry` into `outDir/<name>/index.mjs` (+ .map) as deployed on the sandbox stage;
@@ -37,7 +40,7 @@ export const benchAuthority = localSandboxEnvironment[integrationSettings.author
  */
 export async function bundle(entry: string, outDir: string, name: string, trimmed = true): Promise<{ file: string; bytes: number }> {
   const file = join(outDir, name, 'index.mjs');
-  const options = esbuildOptions(entry, file, projectRoot, benchAuthority);
+  const options = esbuildOptions(entry, file, projectRoot, benchImplementations);
   await build(trimmed ? options : { ...options, alias: {} });
   return { file, bytes: statSync(file).size };
 }
@@ -49,7 +52,7 @@ export async function bundle(entry: string, outDir: string, name: string, trimme
 const deployedSettings = {
   ...localSandboxEnvironment,
   // The sandbox stage's DNS choice (the jobs and stream consumers that push zones read it at start).
-  [integrationSettings.dns]: 'sandbox',
+  [integrationSettings.dns]: benchImplementations.dns,
   ONE_TIME_LINK_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:bench-one-time-link',
 };
 

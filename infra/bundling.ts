@@ -1,6 +1,6 @@
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import type { AuthorityImplementation } from '../shared/integrations.ts';
+import type { AuthorityImplementation, DnsImplementation } from '../shared/integrations.ts';
 
 /**
  * How every function is bundled, in one place: the CDK stack deploys with `lambdaBundling`, and
@@ -29,19 +29,31 @@ export const lambdaAliases: Record<string, string> = {
   'node:http': './shared/aws/lambda-node-http.ts',
 };
 
-/**
- * Constants a stage's bundles are built with: for a stage whose certificate authority is not ACME,
- * `process.env.ACME_CLIENT_BUNDLED` is `'false'`, and the branch that loads the ACME client
- * (shared/certificates/authority-work.ts) is left out of the bundle, with acme-client and its HTTP
- * stack (about 1 MB: the DCV job's bundle goes from about 1.3 MB to 270 KB). Local runs and tests
- * define nothing and load it as the setting says.
- */
-export function stageDefines(authority: AuthorityImplementation): Record<string, string> {
-  return authority === 'acme' ? {} : { 'process.env.ACME_CLIENT_BUNDLED': JSON.stringify('false') };
+/** The implementations a stage runs that decide what its bundles carry. */
+export interface BundledImplementations {
+  authority: AuthorityImplementation;
+  dns: DnsImplementation;
 }
 
-/** The `bundling` options of every NodejsFunction of a stack whose stage runs `authority`. */
-export const lambdaBundling = (authority: AuthorityImplementation): BundlingOptions => ({
+/**
+ * Constants a stage's bundles are built with, so that a bundle leaves out the clients of
+ * integrations the stage does not run (local runs and tests define nothing and have them all):
+ * - for a stage whose certificate authority is not ACME, `process.env.ACME_CLIENT_BUNDLED` is
+ *   `'false'`, and the branch that loads the ACME client (shared/certificates/authority-work.ts) is
+ *   left out, with acme-client and its HTTP stack (about 1 MB: the DCV job's bundle goes from
+ *   about 1.3 MB to 270 KB);
+ * - `process.env.BUNDLED_DNS_PROVIDER` is the stage's DNS provider, and the other providers'
+ *   branches of shared/dns/select.ts are left out (the Route 53 client, the PowerDNS provider).
+ */
+export function stageDefines({ authority, dns }: BundledImplementations): Record<string, string> {
+  return {
+    ...(authority === 'acme' ? {} : { 'process.env.ACME_CLIENT_BUNDLED': JSON.stringify('false') }),
+    'process.env.BUNDLED_DNS_PROVIDER': JSON.stringify(dns),
+  };
+}
+
+/** The `bundling` options of every NodejsFunction of a stack whose stage runs `implementations`. */
+export const lambdaBundling = (implementations: BundledImplementations): BundlingOptions => ({
   minify: true,
   sourceMap: true,
   // Stack traces need the mappings only. Without the sources' text the map is about a third of its
@@ -54,11 +66,11 @@ export const lambdaBundling = (authority: AuthorityImplementation): BundlingOpti
   externalModules: [],
   banner: requireBanner,
   esbuildArgs: { '--alias': Object.entries(lambdaAliases).map(([from, to]) => `${from}=${to}`) },
-  define: stageDefines(authority),
+  define: stageDefines(implementations),
 });
 
-/** The esbuild options equivalent to `lambdaBundling(authority)` (what NodejsFunction passes on its command line). */
-export function esbuildOptions(entry: string, outfile: string, projectRoot: string, authority: AuthorityImplementation): BuildOptions {
+/** The esbuild options equivalent to `lambdaBundling(implementations)` (what NodejsFunction passes on its command line). */
+export function esbuildOptions(entry: string, outfile: string, projectRoot: string, implementations: BundledImplementations): BuildOptions {
   return {
     absWorkingDir: projectRoot,
     entryPoints: [entry],
@@ -73,7 +85,7 @@ export function esbuildOptions(entry: string, outfile: string, projectRoot: stri
     mainFields: ['module', 'main'],
     banner: { js: requireBanner },
     alias: lambdaAliases,
-    define: stageDefines(authority),
+    define: stageDefines(implementations),
     logLevel: 'error',
   };
 }

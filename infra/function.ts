@@ -81,7 +81,7 @@ export class RegistrarFunction extends NodejsFunction {
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
-      bundling: lambdaBundling(implementationsOf(props.stage).authority),
+      bundling: lambdaBundling(implementationsOf(props.stage)),
     });
     for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets)]) {
       if (statement) this.addToRolePolicy(statement);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { invokeBundle, projectRoot } from '../bench/bundles.ts';
-import { esbuildOptions } from '../infra/bundling.ts';
+import { type BundledImplementations, esbuildOptions } from '../infra/bundling.ts';
 import { apiEvent } from './support/api.ts';
 
 /**
@@ -12,6 +12,9 @@ import { apiEvent } from './support/api.ts';
  * leave out its event-stream support (infra/bundling.ts). Built exactly as deployed, a bundle must
  * hold none of the replaced code, and must still sign its requests with environment credentials.
  */
+/** What a sandbox stage runs: no integration but the sandboxes. */
+const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandbox' };
+
 describe('Lambda bundles (as deployed)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'registrar-bundle-test-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -19,7 +22,7 @@ describe('Lambda bundles (as deployed)', () => {
 
   it('leave out the credential chain and event streams, and keep the environment provider', async () => {
     const result = await build({
-      ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot, 'sandbox'),
+      ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot, sandboxStage),
       metafile: true,
     });
     const inputs = Object.keys(result.metafile.inputs);
@@ -35,7 +38,7 @@ describe('Lambda bundles (as deployed)', () => {
     // The project's modules are free of import side effects ("sideEffects": false in package.json),
     // so the openapi function, which imports schemas that live beside repository code, bundles none of it.
     const result = await build({
-      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot, 'sandbox'),
+      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot, sandboxStage),
       metafile: true,
     });
     const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -54,7 +57,7 @@ describe('Lambda bundles (as deployed)', () => {
     // with a body; the SDK's HTTP handler loads it lazily, for an http: endpoint.
     for (const route of ['transfer', 'renew', 'process-resend', 'zone']) {
       const result = await build({
-        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot, 'sandbox'),
+        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot, sandboxStage),
         metafile: true,
       });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -86,7 +89,10 @@ describe('Lambda bundles (as deployed)', () => {
   it('carry the ACME client only in the function that works with the CA, the DCV job, and only for a stage on ACME', async () => {
     const acmeIn = async (fn: string, authority: 'sandbox' | 'acme') => {
       const result = await build({
-        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${authority}`, 'index.mjs'), projectRoot, authority),
+        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${authority}`, 'index.mjs'), projectRoot, {
+          ...sandboxStage,
+          authority,
+        }),
         metafile: true,
       });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -106,6 +112,31 @@ describe('Lambda bundles (as deployed)', () => {
       const onSandbox = await acmeIn(fn, 'sandbox');
       expect(onSandbox.acme, fn).toBe(false);
       expect(onSandbox.bytes, fn).toBeLessThan(500_000);
+    }
+  });
+
+  it('carry the client of the DNS provider the stage runs, and none of another', async () => {
+    const clients = async (fn: string, dns: BundledImplementations['dns']) => {
+      const result = await build({
+        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${dns}`, 'index.mjs'), projectRoot, {
+          ...sandboxStage,
+          dns,
+        }),
+        metafile: true,
+      });
+      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+      const bundled = Object.entries(output?.inputs ?? {})
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([f]) => f);
+      return {
+        route53: bundled.some((f) => f.includes('node_modules/@aws-sdk/client-route-53/')),
+        powerdns: bundled.some((f) => f.endsWith('shared/dns/powerdns.ts')),
+      };
+    };
+    for (const fn of ['zone-sync', 'zone-reconcile']) {
+      expect(await clients(fn, 'sandbox'), fn).toEqual({ route53: false, powerdns: false });
+      expect(await clients(fn, 'route53'), fn).toEqual({ route53: true, powerdns: false });
+      expect(await clients(fn, 'powerdns'), fn).toEqual({ route53: false, powerdns: true });
     }
   });
 
