@@ -3,8 +3,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { esbuildOptions } from '../infra/bundling.ts';
+import { type BundledImplementations, esbuildOptions } from '../infra/bundling.ts';
 import { localSandboxEnvironment } from '../infra/stages.ts';
+import type { AuthorityImplementation } from '../shared/integrations.ts';
 import { authorizerDir, integrationSettings, jobs, routes, streamConsumers } from '../shared/routes.ts';
 
 /** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
@@ -26,13 +27,20 @@ export function stackFunctions(): { id: string; entry: string; get?: true }[] {
 /** The baseline: only the DynamoDB document client (bench/baseline.ts). */
 export const baselineEntry = join('bench', 'baseline.ts');
 
+/** The implementations of the stage the bench bundles for and runs as: the sandbox stage's (deployedSettings below). */
+export const benchImplementations: BundledImplementations = {
+  authority: localSandboxEnvironment[integrationSettings.authority] as AuthorityImplementation,
+  dns: 'sandbox',
+};
+
 /**
- * Bundles `entry` into `outDir/<name>/index.mjs` (+ .map) as deployed; `trimmed: false` leaves out
- * the Lambda-only module substitutions, to show what they save. Answers the file and its size.
+ * Bundles `entry` into `outDir/<name>/index.mjs` (+ .map) as deployed on the sandbox stage;
+ * `trimmed: false` leaves out the Lambda-only module substitutions, to show what they save.
+ * Answers the file and its size.
  */
 export async function bundle(entry: string, outDir: string, name: string, trimmed = true): Promise<{ file: string; bytes: number }> {
   const file = join(outDir, name, 'index.mjs');
-  const options = esbuildOptions(entry, file, projectRoot);
+  const options = esbuildOptions(entry, file, projectRoot, benchImplementations);
   await build(trimmed ? options : { ...options, alias: {} });
   return { file, bytes: statSync(file).size };
 }
@@ -44,7 +52,7 @@ export async function bundle(entry: string, outDir: string, name: string, trimme
 const deployedSettings = {
   ...localSandboxEnvironment,
   // The sandbox stage's DNS choice (the jobs and stream consumers that push zones read it at start).
-  [integrationSettings.dns]: 'sandbox',
+  [integrationSettings.dns]: benchImplementations.dns,
   ONE_TIME_LINK_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:bench-one-time-link',
 };
 

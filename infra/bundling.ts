@@ -1,5 +1,6 @@
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import type { AuthorityImplementation, DnsImplementation } from '../shared/integrations.ts';
 
 /**
  * How every function is bundled, in one place: the CDK stack deploys with `lambdaBundling`, and
@@ -17,18 +18,47 @@ const requireBanner = "import { createRequire } from 'node:module'; const requir
  * an alias from its working directory, which is the project root for CDK and for the bench):
  * - the SDK's default credential chain by the environment-variable provider, the only source a
  *   Lambda function uses (the runtime puts the role's credentials there);
- * - the SDK's lazily loaded event-stream support, which no DynamoDB operation uses.
+ * - the SDK's lazily loaded event-stream support, which no DynamoDB operation uses;
+ * - `node:http`, read with `process.getBuiltinModule` instead of an ESM import, whose facade would
+ *   load all of undici at start (shared/aws/lambda-node-http.ts).
  * Local runs, tests and the admin CLI import the real modules.
  */
 export const lambdaAliases: Record<string, string> = {
   '@aws-sdk/credential-provider-node': './shared/aws/lambda-credentials.ts',
   '@smithy/core/event-streams': './shared/aws/no-event-streams.ts',
+  'node:http': './shared/aws/lambda-node-http.ts',
 };
 
-/** The `bundling` options of every NodejsFunction in the stack. */
-export const lambdaBundling: BundlingOptions = {
+/** The implementations a stage runs that decide what its bundles carry. */
+export interface BundledImplementations {
+  authority: AuthorityImplementation;
+  dns: DnsImplementation;
+}
+
+/**
+ * Constants a stage's bundles are built with, so that a bundle leaves out the clients of
+ * integrations the stage does not run (local runs and tests define nothing and have them all):
+ * - for a stage whose certificate authority is not ACME, `process.env.ACME_CLIENT_BUNDLED` is
+ *   `'false'`, and the branch that loads the ACME client (shared/certificates/authority-work.ts) is
+ *   left out, with acme-client and its HTTP stack (about 1 MB: the DCV job's bundle goes from
+ *   about 1.3 MB to 270 KB);
+ * - `process.env.BUNDLED_DNS_PROVIDER` is the stage's DNS provider, and the other providers'
+ *   branches of shared/dns/select.ts are left out (the Route 53 client, the PowerDNS provider).
+ */
+export function stageDefines({ authority, dns }: BundledImplementations): Record<string, string> {
+  return {
+    ...(authority === 'acme' ? {} : { 'process.env.ACME_CLIENT_BUNDLED': JSON.stringify('false') }),
+    'process.env.BUNDLED_DNS_PROVIDER': JSON.stringify(dns),
+  };
+}
+
+/** The `bundling` options of every NodejsFunction of a stack whose stage runs `implementations`. */
+export const lambdaBundling = (implementations: BundledImplementations): BundlingOptions => ({
   minify: true,
   sourceMap: true,
+  // Stack traces need the mappings only. Without the sources' text the map is about a third of its
+  // size, and Node (--enable-source-maps) reads and parses it at every cold start.
+  sourcesContent: false,
   target: bundleTarget,
   format: 'esm' as OutputFormat,
   mainFields: ['module', 'main'],
@@ -36,10 +66,11 @@ export const lambdaBundling: BundlingOptions = {
   externalModules: [],
   banner: requireBanner,
   esbuildArgs: { '--alias': Object.entries(lambdaAliases).map(([from, to]) => `${from}=${to}`) },
-};
+  define: stageDefines(implementations),
+});
 
-/** The esbuild options equivalent to `lambdaBundling` (what NodejsFunction passes on its command line). */
-export function esbuildOptions(entry: string, outfile: string, projectRoot: string): BuildOptions {
+/** The esbuild options equivalent to `lambdaBundling(implementations)` (what NodejsFunction passes on its command line). */
+export function esbuildOptions(entry: string, outfile: string, projectRoot: string, implementations: BundledImplementations): BuildOptions {
   return {
     absWorkingDir: projectRoot,
     entryPoints: [entry],
@@ -50,9 +81,11 @@ export function esbuildOptions(entry: string, outfile: string, projectRoot: stri
     format: 'esm',
     minify: true,
     sourcemap: true,
+    sourcesContent: false,
     mainFields: ['module', 'main'],
     banner: { js: requireBanner },
     alias: lambdaAliases,
+    define: stageDefines(implementations),
     logLevel: 'error',
   };
 }

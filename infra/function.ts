@@ -11,7 +11,7 @@ import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
 import type { StackSecrets } from './secrets.ts';
-import { integrationEnvironment, integrationHanded, type Stage } from './stages.ts';
+import { implementationsOf, integrationEnvironment, integrationHanded, type Stage } from './stages.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -81,7 +81,7 @@ export class RegistrarFunction extends NodejsFunction {
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
-      bundling: lambdaBundling,
+      bundling: lambdaBundling(implementationsOf(props.stage)),
     });
     for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets)]) {
       if (statement) this.addToRolePolicy(statement);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { invokeBundle, projectRoot } from '../bench/bundles.ts';
-import { esbuildOptions } from '../infra/bundling.ts';
+import { type BundledImplementations, esbuildOptions } from '../infra/bundling.ts';
 import { apiEvent } from './support/api.ts';
 
 /**
@@ -12,13 +12,19 @@ import { apiEvent } from './support/api.ts';
  * leave out its event-stream support (infra/bundling.ts). Built exactly as deployed, a bundle must
  * hold none of the replaced code, and must still sign its requests with environment credentials.
  */
+/** What a sandbox stage runs: no integration but the sandboxes. */
+const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandbox' };
+
 describe('Lambda bundles (as deployed)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'registrar-bundle-test-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
   const file = join(outDir, 'provider-info', 'index.mjs');
 
   it('leave out the credential chain and event streams, and keep the environment provider', async () => {
-    const result = await build({ ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot), metafile: true });
+    const result = await build({
+      ...esbuildOptions(join('functions', 'provider-info', 'handler.ts'), file, projectRoot, sandboxStage),
+      metafile: true,
+    });
     const inputs = Object.keys(result.metafile.inputs);
     expect(
       inputs.filter((f) =>
@@ -32,7 +38,7 @@ describe('Lambda bundles (as deployed)', () => {
     // The project's modules are free of import side effects ("sideEffects": false in package.json),
     // so the openapi function, which imports schemas that live beside repository code, bundles none of it.
     const result = await build({
-      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot),
+      ...esbuildOptions(join('functions', 'openapi', 'handler.ts'), join(outDir, 'openapi', 'index.mjs'), projectRoot, sandboxStage),
       metafile: true,
     });
     const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -43,12 +49,15 @@ describe('Lambda bundles (as deployed)', () => {
     expect(inputs.filter((f) => /@aws-sdk\/client-dynamodb|@smithy\/core/.test(f))).toEqual([]);
   });
 
-  it('read JSON bodies through @middy/http-json-body-parser in the functions that take one, and load no node:http elsewhere', async () => {
-    // The parser's @middy/util loads node:http at import (for its status texts): the cost the bench
-    // measures (docs/performance.md). A function without a body (zone) still loads only node:https.
+  it('read JSON bodies through @middy/http-json-body-parser in the functions that take one, and import node:http in none', async () => {
+    // The parser's @middy/util imports node:http (for its status texts). An ESM import of node:http
+    // makes Node load undici at start (the builtin's lazy WebSocket getters), so the bundles read it
+    // through shared/aws/lambda-node-http.ts (process.getBuiltinModule); the bench measures the
+    // cost (docs/performance.md). Only @middy/util imports it at start, and only in the functions
+    // with a body; the SDK's HTTP handler loads it lazily, for an http: endpoint.
     for (const route of ['transfer', 'renew', 'process-resend', 'zone']) {
       const result = await build({
-        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot),
+        ...esbuildOptions(join('functions', route, 'handler.ts'), join(outDir, route, 'index.mjs'), projectRoot, sandboxStage),
         metafile: true,
       });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -57,16 +66,19 @@ describe('Lambda bundles (as deployed)', () => {
         .map(([f]) => f);
       const parser = bundled.some((f) => f.includes('node_modules/@middy/http-json-body-parser/'));
       expect(parser, route).toBe(route !== 'zone');
-      const eager = (output?.imports ?? []).filter((i) => /^(node:)?http$/.test(i.path) && i.kind !== 'dynamic-import');
-      expect(eager.length > 0, route).toBe(route !== 'zone');
-      const httpImporters = Object.entries(result.metafile.inputs)
-        .filter(([, input]) => input.imports.some((i) => /^(node:)?http$/.test(i.path) && i.kind !== 'dynamic-import'))
+      expect(
+        (output?.imports ?? []).filter((i) => /^(node:)?http$/.test(i.path)),
+        route,
+      ).toEqual([]);
+      const standInImporters = Object.entries(result.metafile.inputs)
+        .filter(([, input]) => input.imports.some((i) => i.path === 'shared/aws/lambda-node-http.ts' && i.kind === 'import-statement'))
         .map(([f]) => f)
         .filter((f) => bundled.includes(f));
       expect(
-        httpImporters.filter((f) => !f.includes('node_modules/@middy/util/')),
+        standInImporters.filter((f) => !f.includes('node_modules/@middy/util/')),
         route,
       ).toEqual([]);
+      expect(standInImporters.length > 0, route).toBe(route !== 'zone');
       expect(
         output?.imports.some((i) => i.path === 'node:https'),
         route,
@@ -74,19 +86,57 @@ describe('Lambda bundles (as deployed)', () => {
     }
   });
 
-  it('carry the ACME client only in the function that works with the CA: the DCV job, not renew, cancel or resend', async () => {
-    for (const fn of ['dcv-check', 'renew', 'process-cancel', 'process-resend']) {
+  it('carry the ACME client only in the function that works with the CA, the DCV job, and only for a stage on ACME', async () => {
+    const acmeIn = async (fn: string, authority: 'sandbox' | 'acme') => {
       const result = await build({
-        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, fn, 'index.mjs'), projectRoot),
+        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${authority}`, 'index.mjs'), projectRoot, {
+          ...sandboxStage,
+          authority,
+        }),
         metafile: true,
       });
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
       const bundled = Object.entries(output?.inputs ?? {})
         .filter(([, i]) => i.bytesInOutput > 0)
         .map(([f]) => f);
-      const acme = bundled.filter((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f));
-      expect(acme.length > 0, fn).toBe(fn === 'dcv-check');
-      expect(output?.bytes ?? 0, fn).toBeLessThan(fn === 'dcv-check' ? 2_000_000 : 500_000);
+      return {
+        acme: bundled.some((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f)),
+        bytes: output?.bytes ?? 0,
+      };
+    };
+    for (const fn of ['dcv-check', 'renew', 'process-cancel', 'process-resend']) {
+      const onAcme = await acmeIn(fn, 'acme');
+      expect(onAcme.acme, fn).toBe(fn === 'dcv-check');
+      expect(onAcme.bytes, fn).toBeLessThan(fn === 'dcv-check' ? 2_000_000 : 500_000);
+      // On a stage whose authority is not ACME, not even the DCV job carries it.
+      const onSandbox = await acmeIn(fn, 'sandbox');
+      expect(onSandbox.acme, fn).toBe(false);
+      expect(onSandbox.bytes, fn).toBeLessThan(500_000);
+    }
+  });
+
+  it('carry the client of the DNS provider the stage runs, and none of another', async () => {
+    const clients = async (fn: string, dns: BundledImplementations['dns']) => {
+      const result = await build({
+        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${dns}`, 'index.mjs'), projectRoot, {
+          ...sandboxStage,
+          dns,
+        }),
+        metafile: true,
+      });
+      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+      const bundled = Object.entries(output?.inputs ?? {})
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([f]) => f);
+      return {
+        route53: bundled.some((f) => f.includes('node_modules/@aws-sdk/client-route-53/')),
+        powerdns: bundled.some((f) => f.endsWith('shared/dns/powerdns.ts')),
+      };
+    };
+    for (const fn of ['zone-sync', 'zone-reconcile']) {
+      expect(await clients(fn, 'sandbox'), fn).toEqual({ route53: false, powerdns: false });
+      expect(await clients(fn, 'route53'), fn).toEqual({ route53: true, powerdns: false });
+      expect(await clients(fn, 'powerdns'), fn).toEqual({ route53: false, powerdns: true });
     }
   });
 

@@ -1,15 +1,3 @@
-import {
-  CertificateChoices,
-  CertificateSet,
-  ContentInfo,
-  EncapsulatedContent,
-  id_data,
-  id_signedData,
-  SignedData,
-} from '@peculiar/asn1-cms';
-import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { Certificate } from '@peculiar/asn1-x509';
-import { strToU8, zipSync } from 'fflate';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
 import type { CertificateRecord } from '../model/certificate.ts';
 import { ownCertificate } from './certificate-info.ts';
@@ -42,31 +30,14 @@ function baseName(commonName: string): string {
   return commonName.replace(/^\*/, 'STAR').replaceAll('.', '_');
 }
 
-function pemLines(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64');
-  return `-----BEGIN ${label}-----\n${b64.replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
+/** The UTF-8 bytes of a text file. */
+function utf8(content: string): Uint8Array {
+  return new TextEncoder().encode(content);
 }
 
-/** The DER of a PEM block. */
-function derOf(pem: string): Buffer {
-  return Buffer.from(pem.replace(/-----(BEGIN|END) [^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
-}
-
-/**
- * The certificate and its chain as PKCS#7 certs-only (a SignedData with no signers), PEM: built with
- * the CMS and X.509 ASN.1 schemas alone (the structure @peculiar/x509 writes, without its
- * dependency-injection and reflection stack, which weighed on this GET function's cold start).
- */
-function pkcs7Of(pems: readonly string[]): string {
-  const signedData = new SignedData();
-  signedData.version = 1;
-  signedData.encapContentInfo.eContentType = id_data;
-  signedData.encapContentInfo.eContent = new EncapsulatedContent({ single: new OctetString() });
-  signedData.certificates = new CertificateSet(
-    pems.map((pem) => new CertificateChoices({ certificate: AsnConvert.parse(derOf(pem), Certificate) })),
-  );
-  const info = new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) });
-  return pemLines('PKCS7', AsnConvert.serialize(info));
+/** The PKCS#7 and ZIP writers, loaded on first use (pkcs7.ts). */
+function writers() {
+  return import('./pkcs7.ts');
 }
 
 /** One PEM block per line ending, joined. */
@@ -80,9 +51,9 @@ function noFile(record: CertificateRecord, what: string): ObjectStatusProhibitsO
 }
 
 /** The file of one format for a certificate record. */
-export function certificateFile(record: CertificateRecord, format: DownloadFormat): CertificateFile {
+export async function certificateFile(record: CertificateRecord, format: DownloadFormat): Promise<CertificateFile> {
   const base = baseName(record.commonName);
-  const text = (fileName: string, content: string): CertificateFile => ({ fileName, bytes: strToU8(content) });
+  const text = (fileName: string, content: string): CertificateFile => ({ fileName, bytes: utf8(content) });
   if (format === 'CSR') {
     if (record.csr === undefined) throw noFile(record, 'CSR');
     return text(`${base}.csr`, joined([record.csr]));
@@ -106,13 +77,14 @@ export function certificateFile(record: CertificateRecord, format: DownloadForma
       if (chain.length === 0) throw noFile(record, 'issuer certificate');
       return text(`${base}.ca-bundle`, joined(chain));
     case 'PKCS7':
-      return text(`${base}.p7b`, pkcs7Of([certificate, ...chain]));
+      return text(`${base}.p7b`, (await writers()).pkcs7Of([certificate, ...chain]));
     case 'ZIP': {
-      const files: Record<string, Uint8Array> = { [`${base}.crt`]: strToU8(joined([certificate])) };
-      if (chain.length > 0) files[`${base}.ca-bundle`] = strToU8(joined(chain));
-      files[`${base}.p7b`] = strToU8(pkcs7Of([certificate, ...chain]));
-      if (record.csr !== undefined) files[`${base}.csr`] = strToU8(joined([record.csr]));
-      return { fileName: `${base}.zip`, bytes: zipSync(files, { level: 6, mtime: new Date(record.startDate) }) };
+      const { pkcs7Of, zipOf } = await writers();
+      const files: Record<string, Uint8Array> = { [`${base}.crt`]: utf8(joined([certificate])) };
+      if (chain.length > 0) files[`${base}.ca-bundle`] = utf8(joined(chain));
+      files[`${base}.p7b`] = utf8(pkcs7Of([certificate, ...chain]));
+      if (record.csr !== undefined) files[`${base}.csr`] = utf8(joined([record.csr]));
+      return { fileName: `${base}.zip`, bytes: zipOf(files, new Date(record.startDate)) };
     }
   }
 }

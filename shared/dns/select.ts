@@ -22,21 +22,39 @@ if (chosen === 'powerdns') {
 
 let provider: DnsProvider | undefined;
 
+/**
+ * A provider's client is in a Lambda bundle only when the stage runs that provider:
+ * `process.env.BUNDLED_DNS_PROVIDER` is replaced by the stage's choice when the function is bundled
+ * (infra/bundling.ts), which leaves the other branches, and the Route 53 client or the PowerDNS
+ * provider with them, out of the bundle. Local runs and tests define nothing and have both.
+ */
+function notBundled(implementation: string): never {
+  throw new Error(
+    `${integrationSettings.dns} is '${implementation}', but this function was bundled for a stage running '${process.env.BUNDLED_DNS_PROVIDER}': it carries no client for it`,
+  );
+}
+
 /** The provider that serves the zones; undefined when the stage has none (`sandbox`). */
 export function dnsProvider(): DnsProvider | undefined {
   if (chosen === 'sandbox') return undefined;
   if (!provider) {
     if (chosen === 'powerdns') {
-      provider = new PowerDnsProvider({
-        apiUrl: process.env.POWERDNS_API_URL as string,
-        apiKey: () => secretValue('POWERDNS_API_KEY'),
-        serverId: process.env.POWERDNS_SERVER_ID || 'localhost',
-      });
+      provider =
+        process.env.BUNDLED_DNS_PROVIDER === undefined || process.env.BUNDLED_DNS_PROVIDER === 'powerdns'
+          ? new PowerDnsProvider({
+              apiUrl: process.env.POWERDNS_API_URL as string,
+              apiKey: () => secretValue('POWERDNS_API_KEY'),
+              serverId: process.env.POWERDNS_SERVER_ID || 'localhost',
+            })
+          : notBundled(chosen);
     } else {
-      provider = new Route53Provider({
-        ...(process.env.ROUTE53_DELEGATION_SET_ID ? { delegationSetId: process.env.ROUTE53_DELEGATION_SET_ID } : {}),
-        ...(process.env.ROUTE53_KSK_KMS_KEY_ARN ? { kskKmsKeyArn: process.env.ROUTE53_KSK_KMS_KEY_ARN } : {}),
-      });
+      provider =
+        process.env.BUNDLED_DNS_PROVIDER === undefined || process.env.BUNDLED_DNS_PROVIDER === 'route53'
+          ? new Route53Provider({
+              ...(process.env.ROUTE53_DELEGATION_SET_ID ? { delegationSetId: process.env.ROUTE53_DELEGATION_SET_ID } : {}),
+              ...(process.env.ROUTE53_KSK_KMS_KEY_ARN ? { kskKmsKeyArn: process.env.ROUTE53_KSK_KMS_KEY_ARN } : {}),
+            })
+          : notBundled(chosen);
     }
   }
   return provider;
