@@ -132,31 +132,45 @@ export async function readNotificationPage(
 }
 
 /**
- * Counts a customer's notifications of a source (Select COUNT, paged), reading at most `max`;
- * `complete` false when there were more.
+ * Counts a customer's notifications of a source in the listing's order (Select COUNT, paged),
+ * stopping at `upTo`: how many, and where the next page would start (undefined when none is left).
  */
-export async function countNotifications(
+async function countAlong(
   customer: string,
   source: NotificationSource,
-  max: number,
-): Promise<{ count: number; complete: boolean }> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
+  upTo: number,
+  ascending: boolean,
+): Promise<{ counted: number; next: Record<string, unknown> | undefined }> {
+  let counted = 0;
+  let next: Record<string, unknown> | undefined;
   do {
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
         ...sourceQuery(customer, source),
         Select: 'COUNT',
-        Limit: Math.max(1, max + 1 - count),
-        ...(start ? { ExclusiveStartKey: start } : {}),
+        ScanIndexForward: ascending,
+        Limit: Math.max(1, upTo - counted),
+        ...(next ? { ExclusiveStartKey: next } : {}),
       }),
     );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-    if (count > max) return { count, complete: false };
-  } while (start);
-  return { count, complete: true };
+    counted += out.Count ?? 0;
+    next = out.LastEvaluatedKey;
+  } while (counted < upTo && next);
+  return { counted, next };
+}
+
+/**
+ * Counts a customer's notifications of a source, reading at most `max`; `complete` false when
+ * there were more.
+ */
+export async function countNotifications(
+  customer: string,
+  source: NotificationSource,
+  max: number,
+): Promise<{ count: number; complete: boolean }> {
+  const { counted } = await countAlong(customer, source, max + 1, false);
+  return { count: counted, complete: counted <= max };
 }
 
 /** A notification from a stream record's image (DynamoDB's attribute-value form), parsed. */
@@ -166,8 +180,7 @@ export function notificationFromStreamImage(image: Parameters<typeof unmarshall>
 
 /**
  * Skips `count` of a customer's notifications of a source in the listing's order, counting
- * (Select COUNT, paged) without answering them: where the page after them starts, undefined when
- * nothing is left.
+ * without answering them: where the page after them starts, undefined when nothing is left.
  */
 export async function skipNotifications(
   customer: string,
@@ -175,21 +188,6 @@ export async function skipNotifications(
   count: number,
   ascending: boolean,
 ): Promise<Record<string, unknown> | undefined> {
-  let skipped = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...sourceQuery(customer, source),
-        Select: 'COUNT',
-        ScanIndexForward: ascending,
-        Limit: count - skipped,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    skipped += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (skipped < count && start);
-  return skipped === count ? start : undefined;
+  const { counted, next } = await countAlong(customer, source, count, ascending);
+  return counted === count ? next : undefined;
 }
