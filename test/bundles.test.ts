@@ -18,6 +18,22 @@ const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandb
 describe('Lambda bundles (as deployed)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'registrar-bundle-test-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  /** A function bundled for a sandbox stage but for `stage`: the source files it carries, and its size. */
+  const bundleFor = async (fn: string, label: string, stage: Partial<BundledImplementations>) => {
+    const result = await build({
+      ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${label}`, 'index.mjs'), projectRoot, {
+        ...sandboxStage,
+        ...stage,
+      }),
+      metafile: true,
+    });
+    const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+    const bundled = Object.entries(output?.inputs ?? {})
+      .filter(([, i]) => i.bytesInOutput > 0)
+      .map(([f]) => f);
+    return { bundled, bytes: output?.bytes ?? 0 };
+  };
   const file = join(outDir, 'provider-info', 'index.mjs');
 
   it('leave out the credential chain and event streams, and keep the environment provider', async () => {
@@ -88,21 +104,8 @@ describe('Lambda bundles (as deployed)', () => {
 
   it('carry the ACME client only in the function that works with the CA, the DCV job, and only for a stage on ACME', async () => {
     const acmeIn = async (fn: string, authority: 'sandbox' | 'acme') => {
-      const result = await build({
-        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${authority}`, 'index.mjs'), projectRoot, {
-          ...sandboxStage,
-          authority,
-        }),
-        metafile: true,
-      });
-      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
-      const bundled = Object.entries(output?.inputs ?? {})
-        .filter(([, i]) => i.bytesInOutput > 0)
-        .map(([f]) => f);
-      return {
-        acme: bundled.some((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f)),
-        bytes: output?.bytes ?? 0,
-      };
+      const { bundled, bytes } = await bundleFor(fn, authority, { authority });
+      return { acme: bundled.some((f) => /node_modules\/(acme-client|axios|follow-redirects|form-data)\//.test(f)), bytes };
     };
     for (const fn of ['dcv-check', 'renew', 'process-cancel', 'process-resend']) {
       const onAcme = await acmeIn(fn, 'acme');
@@ -117,17 +120,7 @@ describe('Lambda bundles (as deployed)', () => {
 
   it('carry the client of the DNS provider the stage runs, and none of another', async () => {
     const clients = async (fn: string, dns: BundledImplementations['dns']) => {
-      const result = await build({
-        ...esbuildOptions(join('functions', fn, 'handler.ts'), join(outDir, `${fn}-${dns}`, 'index.mjs'), projectRoot, {
-          ...sandboxStage,
-          dns,
-        }),
-        metafile: true,
-      });
-      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
-      const bundled = Object.entries(output?.inputs ?? {})
-        .filter(([, i]) => i.bytesInOutput > 0)
-        .map(([f]) => f);
+      const { bundled } = await bundleFor(fn, dns, { dns });
       return {
         route53: bundled.some((f) => f.includes('node_modules/@aws-sdk/client-route-53/')),
         powerdns: bundled.some((f) => f.endsWith('shared/dns/powerdns.ts')),

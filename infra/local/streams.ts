@@ -384,11 +384,7 @@ class ConsumerRunner {
     batch: DynamoDBRecord[],
   ): Promise<{ index: number; reason: string; thrown: boolean } | undefined> {
     const started = Date.now();
-    const context = {
-      functionName: this.consumer.id,
-      awsRequestId: randomUUID(),
-      getRemainingTimeInMillis: () => Math.max(0, 60_000 - (Date.now() - started)),
-    } as Context;
+    const context = invocationContext(this.consumer.id, started);
     try {
       const answer = await handler({ Records: batch }, context);
       const failed = answer?.batchItemFailures ?? [];
@@ -439,6 +435,15 @@ interface QueuedMessage {
   receives: number;
   /** When it may be received (again), ms since the epoch. */
   visibleAt: number;
+}
+
+/** The Lambda context of one local invocation of `functionName` started at `started`: a minute to run, as the stack gives it. */
+function invocationContext(functionName: string, started: number): Context {
+  return {
+    functionName,
+    awsRequestId: randomUUID(),
+    getRemainingTimeInMillis: () => Math.max(0, 60_000 - (Date.now() - started)),
+  } as Context;
 }
 
 /** Invocations at once: Lambda's SQS poller hands batches of different message groups to concurrent invocations. */
@@ -562,11 +567,7 @@ class QueueRunner {
   /** Hands the batch over; the ids of the messages to receive again. */
   private async invoke(handler: QueueHandler, batch: QueuedMessage[]): Promise<Set<string>> {
     const started = Date.now();
-    const context = {
-      functionName: this.consumer.id,
-      awsRequestId: randomUUID(),
-      getRemainingTimeInMillis: () => Math.max(0, 60_000 - (Date.now() - started)),
-    } as Context;
+    const context = invocationContext(this.consumer.id, started);
     for (const message of batch) message.receives++;
     const event: SQSEvent = { Records: batch.map((m) => this.sqsRecord(m, started)) };
     try {
