@@ -1,6 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { Pkcs10CertificateRequest } from '@peculiar/x509';
 import * as acme from 'acme-client';
 import { secretValue } from '../aws/secrets.ts';
 import { claimAcmeAccount, getAcmeAccount, recordAcmeAccountUrl } from '../db/repositories/acme-accounts.ts';
@@ -12,6 +11,7 @@ import type { ZoneRecord } from '../model/zone.ts';
 import { toWireTime } from '../time.ts';
 import { AcmePlanning, AcmeRequests } from './acme-plan.ts';
 import type { CertificateAuthorityGateway, DcvChoice, Issued, RequestView, Step } from './authority.ts';
+import { csrPublicKey } from './csr.ts';
 
 /**
  * The ACME authority (RFC 8555), on acme-client: one client path to every CA resellers buy from
@@ -590,8 +590,7 @@ function withChallenges(validations: Validations, challenges: readonly AcmeChall
 
 /** Whether a certificate (PEM) certifies the key of a CSR (PEM): the same SubjectPublicKeyInfo. */
 function certifiesKeyOf(certificate: string, csr: string): boolean {
-  const certified = new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' });
-  return certified.equals(Buffer.from(new Pkcs10CertificateRequest(csr).publicKey.rawData));
+  return new X509Certificate(certificate).publicKey.equals(csrPublicKey(csr));
 }
 
 /** The PEM blocks of a chain, in order. */

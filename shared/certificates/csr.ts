@@ -1,14 +1,14 @@
 import { constants, createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { CertificationRequest } from '@peculiar/asn1-csr';
-import { AsnConvert, AsnProp, AsnPropTypes } from '@peculiar/asn1-schema';
-import { AlgorithmIdentifier, Extensions, id_ce_subjectAltName, type Name, SubjectAlternativeName } from '@peculiar/asn1-x509';
+import * as asn1 from 'asn1js';
 import { Convert } from 'pvtsutils';
 import type { CsrSummary } from '../model/certificate-process.ts';
 
 /**
  * PKCS#10 parsing and verification (contract 3.2: "the CSR is parsed and its signature verified").
- * The request is read with the ASN.1 schemas of `@peculiar/asn1-csr` and `@peculiar/asn1-x509`;
- * the key and the self-signature are checked by `node:crypto`. Only the renew function imports it.
+ * The request is decoded by asn1js (with its limits for untrusted input) and its structure read
+ * here, field by field (RFC 2986); the key and the self-signature are checked by `node:crypto`.
+ * No ASN.1 schema classes are built: their decorators cost the renew function's cold start
+ * (docs/performance.md).
  */
 
 /** Why a CSR is refused: the message goes to the caller as the violation of `csr`. */
@@ -24,6 +24,9 @@ const notACsr = 'is not a PEM encoded PKCS#10 certificate signing request';
 
 /** PKCS#9 extensionRequest: the attribute that carries the extensions a CSR asks for. */
 const extensionRequestOid = '1.2.840.113549.1.9.14';
+
+/** The subjectAltName extension (RFC 5280 section 4.2.1.6). */
+const subjectAltNameOid = '2.5.29.17';
 
 /** Subject attribute types read into the summary. */
 const subjectOids = {
@@ -66,23 +69,6 @@ const ecdsa: Record<string, string> = {
 /** RSASSA-PSS (RFC 4055): its digest and salt length are in the algorithm's parameters. */
 const rsassaPssOid = '1.2.840.113549.1.1.10';
 
-/**
- * RSASSA-PSS-params (RFC 4055 section 3.1), declared with the schema library's property
- * decorators (applied as calls). A field left out takes its default: SHA-1, MGF1 with SHA-1,
- * salt length 20, trailer field 1. Declared here rather than imported from @peculiar/asn1-rsa,
- * whose other schemas and constants are built at load time and cost the function's cold start.
- */
-class RsaPssParameters {
-  hashAlgorithm?: AlgorithmIdentifier;
-  maskGenAlgorithm?: AlgorithmIdentifier;
-  saltLength?: number;
-  trailerField?: number;
-}
-AsnProp({ type: AlgorithmIdentifier, context: 0, optional: true })(RsaPssParameters.prototype, 'hashAlgorithm');
-AsnProp({ type: AlgorithmIdentifier, context: 1, optional: true })(RsaPssParameters.prototype, 'maskGenAlgorithm');
-AsnProp({ type: AsnPropTypes.Integer, context: 2, optional: true })(RsaPssParameters.prototype, 'saltLength');
-AsnProp({ type: AsnPropTypes.Integer, context: 3, optional: true })(RsaPssParameters.prototype, 'trailerField');
-
 /** SHA-1 signatures are refused, as every public authority refuses them. */
 const weakSignatures = new Set(['sha1WithRSAEncryption', 'ecdsa-with-SHA1', 'rsassaPss-SHA1']);
 
@@ -93,12 +79,68 @@ interface Scheme {
   pssSaltLength?: number;
 }
 
+/** Thrown by the readers below when the DER is not shaped as RFC 2986 says: the CSR is refused. */
+function malformed(): never {
+  throw new CsrRejected(notACsr);
+}
+
+/** The one ASN.1 value in `bytes` (BER, as the schema parsers read it), with asn1js's default limits on depth and nodes. */
+function decodeAsn1(bytes: ArrayBuffer | Uint8Array): asn1.AsnType {
+  const { offset, result } = asn1.fromBER(bytes, { parseEmbedded: false });
+  if (offset === -1 || result.error !== '') malformed();
+  return result;
+}
+
+/** The elements of a SEQUENCE (or of a SET when `set`), at least `min` of them. */
+function elementsOf(block: unknown, min = 0, set = false): asn1.AsnType[] {
+  if (!(block instanceof (set ? asn1.Set : asn1.Sequence))) malformed();
+  const elements = block.valueBlock.value as asn1.AsnType[];
+  if (elements.length < min) malformed();
+  return elements;
+}
+
+/** The dotted text of an OBJECT IDENTIFIER. */
+function oidOf(block: unknown): string {
+  if (!(block instanceof asn1.ObjectIdentifier)) malformed();
+  return block.getValue();
+}
+
+/** Whether a value carries the context-specific tag [n]. */
+function isContext(block: asn1.AsnType | undefined, n: number): boolean {
+  return block !== undefined && block.idBlock.tagClass === 3 && block.idBlock.tagNumber === n;
+}
+
+/** An AlgorithmIdentifier (RFC 5280): its OID and its parameters, if any. */
+function algorithmOf(block: unknown): { oid: string; parameters?: asn1.AsnType } {
+  const [oid, parameters] = elementsOf(block, 1);
+  return { oid: oidOf(oid), ...(parameters && !(parameters instanceof asn1.Null) ? { parameters } : {}) };
+}
+
+/**
+ * RSASSA-PSS-params (RFC 4055 section 3.1): the hash's OID and the salt length. Each field is
+ * explicitly tagged and optional; one left out takes its default (SHA-1, salt length 20).
+ */
+function pssParametersOf(parameters: asn1.AsnType): { hashOid: string; saltLength: number } {
+  let hashOid = '1.3.14.3.2.26';
+  let saltLength = 20;
+  for (const field of elementsOf(parameters)) {
+    if (!(field instanceof asn1.Constructed) || field.idBlock.tagClass !== 3) malformed();
+    const [inner] = field.valueBlock.value as asn1.AsnType[];
+    if (isContext(field, 0)) hashOid = algorithmOf(inner).oid;
+    if (isContext(field, 2)) {
+      if (!(inner instanceof asn1.Integer)) malformed();
+      saltLength = inner.valueBlock.valueDec;
+    }
+  }
+  return { hashOid, saltLength };
+}
+
 /**
  * The conventional name of a CSR's signature algorithm and how to check it. An algorithm this
  * module cannot check has no scheme: such a signature does not verify.
  */
-function signatureAlgorithm(algorithm: AlgorithmIdentifier): { name: string; scheme?: Scheme } {
-  const oid = algorithm.algorithm;
+function signatureAlgorithm(algorithm: { oid: string; parameters?: asn1.AsnType }): { name: string; scheme?: Scheme } {
+  const oid = algorithm.oid;
   const pkcs1 = rsaPkcs1[oid];
   if (pkcs1) return { name: `${pkcs1.toLowerCase()}WithRSAEncryption`, scheme: { keyType: 'RSA', digest: pkcs1 } };
   const ec = ecdsa[oid];
@@ -107,16 +149,15 @@ function signatureAlgorithm(algorithm: AlgorithmIdentifier): { name: string; sch
   // RSASSA-PSS names its digest and salt length in its parameters (RFC 4055); without them it
   // cannot be checked. MGF1 is taken with the same digest, the only combination in use.
   if (!algorithm.parameters) return { name: 'rsassaPss-' };
-  let params: RsaPssParameters;
+  let params: { hashOid: string; saltLength: number };
   try {
-    params = AsnConvert.parse(algorithm.parameters, RsaPssParameters);
+    params = pssParametersOf(algorithm.parameters);
   } catch {
     throw new CsrRejected('is signed with an unsupported signature algorithm');
   }
-  const hashOid = params.hashAlgorithm?.algorithm ?? '1.3.14.3.2.26';
-  const digest = digests[hashOid];
-  if (!digest) return { name: `rsassaPss-${hashOid}` };
-  const salt = params.saltLength ?? 20;
+  const digest = digests[params.hashOid];
+  if (!digest) return { name: `rsassaPss-${params.hashOid}` };
+  const salt = params.saltLength;
   // A negative salt length would mean "any" to OpenSSL; the parameters name an exact one.
   const scheme = Number.isSafeInteger(salt) && salt >= 0 ? { keyType: 'RSA' as const, digest, pssSaltLength: salt } : undefined;
   return { name: `rsassaPss-${digest}`, ...(scheme ? { scheme } : {}) };
@@ -177,22 +218,47 @@ function bytesOf(text: string): ArrayBuffer {
   throw new CsrRejected(notACsr);
 }
 
+/** A CertificationRequest (RFC 2986 section 4) as this module reads it. */
+interface CertificationRequest {
+  /** certificationRequestInfo exactly as it appears in the input: the signed bytes. */
+  info: Uint8Array;
+  subject: asn1.AsnType[];
+  /** SubjectPublicKeyInfo's DER, as it appears in the input. */
+  spki: Uint8Array;
+  attributes: asn1.AsnType[];
+  signatureAlgorithm: { oid: string; parameters?: asn1.AsnType };
+  signature: Uint8Array;
+}
+
+/** The parts of a CertificationRequest; anything not shaped as RFC 2986 says is no CSR. */
+function requestOf(der: ArrayBuffer): CertificationRequest {
+  const [infoBlock, algorithm, signature] = elementsOf(decodeAsn1(der), 3);
+  const [version, subject, spki, attributes] = elementsOf(infoBlock, 4);
+  if (!(version instanceof asn1.Integer) || !(spki instanceof asn1.Sequence) || !(signature instanceof asn1.BitString)) malformed();
+  if (!isContext(attributes, 0) || !(attributes instanceof asn1.Constructed)) malformed();
+  // The signed bytes exactly as they appear in the input, so that a different re-encoding can
+  // never change what is verified.
+  return {
+    info: (infoBlock as asn1.Sequence).valueBeforeDecodeView,
+    subject: elementsOf(subject),
+    spki: spki.valueBeforeDecodeView,
+    attributes: attributes.valueBlock.value as asn1.AsnType[],
+    signatureAlgorithm: algorithmOf(algorithm),
+    signature: signature.valueBlock.valueHexView,
+  };
+}
+
 /** Reads the PEM (or base64 DER) text of a CSR; any failure is the caller's CSR, never a 500. */
-function decode(text: string): { der: ArrayBuffer; csr: CertificationRequest; info: Uint8Array } {
+function decode(text: string): { der: ArrayBuffer; csr: CertificationRequest } {
   try {
     const der = bytesOf(text.replace(/\r\n/g, '\n'));
-    const csr = AsnConvert.parse(der, CertificationRequest);
-    // The signed bytes exactly as they appear in the input (the parser keeps them), so that a
-    // different re-encoding can never change what is verified.
-    const raw = csr.certificationRequestInfoRaw as ArrayBuffer | Uint8Array | undefined;
-    if (!raw) throw new CsrRejected(notACsr);
-    return { der, csr, info: ArrayBuffer.isView(raw) ? raw : new Uint8Array(raw) };
+    return { der, csr: requestOf(der) };
   } catch {
     throw new CsrRejected(notACsr);
   }
 }
 
-function describeKey(spki: ArrayBuffer): { key: KeyObject; summary: { keyType: 'RSA' | 'EC'; keySize: number; curve?: string } } {
+function describeKey(spki: Uint8Array): { key: KeyObject; summary: { keyType: 'RSA' | 'EC'; keySize: number; curve?: string } } {
   let key: KeyObject;
   try {
     key = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
@@ -227,24 +293,43 @@ function verifies(scheme: Scheme | undefined, keyType: 'RSA' | 'EC', key: KeyObj
   }
 }
 
-/** The first value of a subject attribute, as text. */
-function first(name: Name, oid: string): string | undefined {
-  for (const rdn of name) for (const attribute of rdn) if (attribute.type === oid) return attribute.value.toString();
+/** The first value of a subject attribute (in a Name's RDNs), as text: undefined when absent or not a string. */
+function first(subject: readonly asn1.AsnType[], oid: string): string | undefined {
+  for (const rdn of subject) {
+    for (const attribute of elementsOf(rdn, 0, true)) {
+      const [type, value] = elementsOf(attribute, 2);
+      if (oidOf(type) === oid) return value instanceof asn1.BaseStringBlock ? value.getValue() : undefined;
+    }
+  }
   return undefined;
 }
 
 /** The DNS names of the subjectAltName extension the CSR requests (lower-cased), if any. */
 function requestedDnsNames(csr: CertificationRequest): string[] {
-  const request = csr.certificationRequestInfo.attributes.find((a) => a.type === extensionRequestOid);
-  const value = request?.values[0];
+  const request = csr.attributes.map((a) => elementsOf(a, 2)).find(([type]) => oidOf(type) === extensionRequestOid);
+  const value = request ? elementsOf(request[1], 0, true)[0] : undefined;
   if (!value) return [];
-  const extension = AsnConvert.parse(value, Extensions).find((e) => e.extnID === id_ce_subjectAltName);
+  const extension = elementsOf(value)
+    .map((e) => elementsOf(e, 2))
+    .find(([id]) => oidOf(id) === subjectAltNameOid);
+  const extnValue = extension?.at(-1);
   if (!extension) return [];
+  if (!(extnValue instanceof asn1.OctetString)) malformed();
   const names: string[] = [];
-  for (const name of AsnConvert.parse(extension.extnValue.buffer, SubjectAlternativeName)) {
-    if (name.dNSName !== undefined) names.push(name.dNSName.toLowerCase());
+  for (const name of elementsOf(decodeAsn1(extnValue.valueBlock.valueHexView))) {
+    // dNSName is [2] IMPLICIT IA5String: its content is the name's ASCII.
+    if (isContext(name, 2) && name instanceof asn1.Primitive)
+      names.push(Buffer.from(name.valueBlock.valueHexView).toString('latin1').toLowerCase());
   }
   return names;
+}
+
+/**
+ * The public key a CSR (PEM or base64 DER, as parseCsr takes it) asks to certify, without
+ * checking it or the signature: for a CSR that parseCsr accepted when it was received.
+ */
+export function csrPublicKey(text: string): KeyObject {
+  return createPublicKey({ key: Buffer.from(decode(text).csr.spki), format: 'der', type: 'spki' });
 }
 
 /**
@@ -252,30 +337,32 @@ function requestedDnsNames(csr: CertificationRequest): string[] {
  * which proves the requester holds the private key. Throws CsrRejected with the reason.
  */
 export async function parseCsr(text: string): Promise<ParsedCsr> {
-  const { der, csr, info } = decode(text);
-  const { key, summary: keySummary } = describeKey(AsnConvert.serialize(csr.certificationRequestInfo.subjectPKInfo));
+  const { der, csr } = decode(text);
+  const { key, summary: keySummary } = describeKey(csr.spki);
   const { name: signatureName, scheme } = signatureAlgorithm(csr.signatureAlgorithm);
   if (weakSignatures.has(signatureName)) throw new CsrRejected(`is signed with ${signatureName}; use SHA-256 or stronger`);
-  if (!verifies(scheme, keySummary.keyType, key, info, new Uint8Array(csr.signature))) {
+  if (!verifies(scheme, keySummary.keyType, key, csr.info, csr.signature)) {
     throw new CsrRejected('has a signature that does not verify against its own public key');
   }
 
-  const subject = csr.certificationRequestInfo.subject;
+  const subject = csr.subject;
   let san: string[];
+  let commonName: string | undefined;
+  let fields: Record<string, string | undefined>;
   try {
     san = requestedDnsNames(csr);
+    commonName = first(subject, subjectOids.commonName)?.toLowerCase();
+    fields = {
+      organization: first(subject, subjectOids.organization),
+      organizationalUnit: first(subject, subjectOids.organizationalUnit),
+      locality: first(subject, subjectOids.locality),
+      state: first(subject, subjectOids.state),
+      country: first(subject, subjectOids.country),
+      email: first(subject, subjectOids.email),
+    };
   } catch {
     throw new CsrRejected(notACsr);
   }
-  const commonName = first(subject, subjectOids.commonName)?.toLowerCase();
-  const fields = {
-    organization: first(subject, subjectOids.organization),
-    organizationalUnit: first(subject, subjectOids.organizationalUnit),
-    locality: first(subject, subjectOids.locality),
-    state: first(subject, subjectOids.state),
-    country: first(subject, subjectOids.country),
-    email: first(subject, subjectOids.email),
-  };
   const subjectFields = Object.fromEntries(Object.entries(fields).filter(([, val]) => val !== undefined)) as CsrSummary['subject'];
   const bytes = new Uint8Array(der);
   return {
