@@ -126,9 +126,10 @@ async function renewal(csr: string) {
 async function freshRenewal(label: string) {
   const name = `${label}-${Math.random().toString(36).slice(2, 8)}.demo-shop.nl`;
   const certificate = await certs.testCertificate({ commonName: name, san: [name] });
-  const res = await certs.renew(certificate.id, { period: 12, csr: makeCsr({ cn: name, san: [name], key: 'p256' }), san: [] });
+  const csr = makeCsr({ cn: name, san: [name], key: 'p256' });
+  const res = await certs.renew(certificate.id, { period: 12, csr, san: [] });
   expect(res.status, res.raw).toBe(202);
-  return { name, processId: res.headers['x-process-id'] as string };
+  return { name, csr, processId: res.headers['x-process-id'] as string };
 }
 
 describe('renewal issued by a real ACME CA (Pebble)', () => {
@@ -519,6 +520,95 @@ describe('a name outside the caller managed zones', () => {
     expect(issued).toMatchObject({ domainName: name, san: [name] });
     expect(await certifiesKeyOf(done.info.issuedCertificateId, csr)).toBe(true);
   }, 90_000);
+});
+
+describe('the CA answers an order as processing, with Retry-After', () => {
+  it('the next read of the order waits the Retry-After (seconds, or an HTTP-date), not the fixed poll', async () => {
+    const { name, csr, processId } = await freshRenewal('retry-after');
+    const acme = await import('acme-client');
+    // Pebble 2.4 sends no Retry-After (Pebble 2.5 added it): the test adds it at the HTTP layer,
+    // acme-client's axios instance. Pebble answers the finalization with the order `processing`:
+    // that answer gets `Retry-After: 7`. Pebble issues within milliseconds, so the order's next read
+    // is shown as still processing (a slower CA), with an HTTP-date 6 s ahead; the read after that is Pebble's own.
+    const injected: string[] = [];
+    const interceptor = acme.axios.interceptors.response.use((res) => {
+      const order = res.data as { status?: string; finalize?: string; identifiers?: { value: string }[]; certificate?: string };
+      if (typeof order?.finalize !== 'string' || !order.identifiers?.some((i) => i.value === name)) return res;
+      if (res.config.url === order.finalize && order.status === 'processing') {
+        res.headers['retry-after'] = '7';
+        injected.push('finalize 7');
+      } else if (res.config.url !== order.finalize && order.status === 'valid' && !injected.includes('order date')) {
+        res.data = { ...order, status: 'processing', certificate: undefined };
+        res.headers['retry-after'] = new Date(Date.now() + 6000).toUTCString();
+        injected.push('order date');
+      }
+      return res;
+    });
+    try {
+      // Passes until the order is finalized (one pass, unless a step had to wait).
+      let state: Record<string, any> = {};
+      let window = { from: 0, to: 0 };
+      for (let pass = 0; pass < 20; pass++) {
+        window = { from: Date.now(), to: 0 };
+        await dcvCheck(scheduled, jobContext);
+        window.to = Date.now();
+        state = await detailsOf(processId);
+        if (state.order?.step === 'download') break;
+        await sleep(500);
+      }
+      expect(injected).toEqual(['finalize 7']);
+      expect(state.order.step).toBe('download');
+      // The run's time plus 7 s, in whole seconds (the fixed poll was 2 s; before, none at all).
+      const notBefore = Date.parse(state.order.notBefore);
+      expect(notBefore).toBeGreaterThanOrEqual(window.from + 6000);
+      expect(notBefore).toBeLessThanOrEqual(window.to + 7000);
+      // Meanwhile the order is not read.
+      const orderPath = `POST ${new URL(state.order.url).pathname}`;
+      const calls = caCalls.length;
+      await dcvCheck(scheduled, jobContext);
+      expect(caCalls.slice(calls)).not.toContain(orderPath);
+      expect((await detailsOf(processId)).order).toEqual(state.order);
+
+      // Then it is read: still processing, with an HTTP-date 6 s ahead: the next read waits that long.
+      await sleep(Math.max(0, notBefore - Date.now()) + 100);
+      window = { from: Date.now(), to: 0 };
+      await dcvCheck(scheduled, jobContext);
+      window.to = Date.now();
+      expect(injected).toEqual(['finalize 7', 'order date']);
+      state = await detailsOf(processId);
+      expect(state.order.step).toBe('download');
+      const next = Date.parse(state.order.notBefore);
+      expect(next).toBeGreaterThanOrEqual(window.from + 4000);
+      expect(next).toBeLessThanOrEqual(window.to + 6000);
+      expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('RUNNING');
+
+      await sleep(Math.max(0, next - Date.now()) + 100);
+      const { process, info } = await runUntilDone(processId);
+      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+      expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    } finally {
+      acme.axios.interceptors.response.eject(interceptor);
+    }
+  }, 60_000);
+});
+
+describe('Retry-After of a poll', () => {
+  it('reads delta-seconds and an HTTP-date, bounded to 1 s .. 15 min; anything else is no Retry-After', () => {
+    const now = Date.parse('2026-11-26T00:00:00Z');
+    const wait = (header: unknown) => acmeAuthority.pollWaitSeconds(header, now);
+    expect(wait('7')).toBe(7);
+    expect(wait(' 120 ')).toBe(120);
+    expect(wait('Thu, 26 Nov 2026 00:00:30 GMT')).toBe(30);
+    expect(wait(['5'])).toBe(5);
+    // Bounded: a tenth of a second waits 1 s; a day waits 15 min.
+    expect(wait('Thu, 26 Nov 2026 00:00:00 GMT')).toBeUndefined();
+    expect(acmeAuthority.pollWaitSeconds('Thu, 26 Nov 2026 00:00:01 GMT', now + 900)).toBe(1);
+    expect(wait('86400')).toBe(900);
+    expect(wait('Fri, 27 Nov 2026 00:00:00 GMT')).toBe(900);
+    // In the past, zero, negative, unreadable, absent: none.
+    for (const header of ['0', '-5', 'Wed, 25 Nov 2026 23:59:00 GMT', 'soon', '1.5', '', undefined, 7])
+      expect(wait(header), String(header)).toBeUndefined();
+  });
 });
 
 describe('badNonce', () => {
