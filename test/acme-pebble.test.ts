@@ -132,6 +132,18 @@ async function freshRenewal(label: string) {
   return { name, csr, processId: res.headers['x-process-id'] as string };
 }
 
+/** An acme-client of the service's account at the test's Pebble, with the stored key: the test acting at the CA behind the job's back. */
+async function storedAccountClient() {
+  const acme = await import('acme-client');
+  const { createHash } = await import('node:crypto');
+  const account = await accounts.getAcmeAccount(createHash('sha256').update(pebble.directoryUrl).digest('hex').slice(0, 32));
+  return new acme.Client({
+    directoryUrl: pebble.directoryUrl,
+    accountKey: account?.accountKey as string,
+    accountUrl: account?.accountUrl as string,
+  });
+}
+
 describe('renewal issued by a real ACME CA (Pebble)', () => {
   it('renews end to end: the downloaded certificate has the CSR key, the request SANs and a chain to Pebble root', async () => {
     const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
@@ -609,6 +621,44 @@ describe('Retry-After of a poll', () => {
     for (const header of ['0', '-5', 'Wed, 25 Nov 2026 23:59:00 GMT', 'soon', '1.5', '', undefined, 7])
       expect(wait(header), String(header)).toBeUndefined();
   });
+});
+
+describe('orders the CA killed', () => {
+  it('an authorization deactivated at the CA behind the job: the order is replaced once, and the certificate is issued', async () => {
+    const { name, csr, processId } = await freshRenewal('deactivated');
+    // The order is placed and its record published (the pass stops before asking for validation).
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    const state = await detailsOf(processId);
+    expect(state.order.step).toBe('served');
+    // Someone holding the account key deactivates the authorization (RFC 8555 7.5.2): the order is dead at Pebble.
+    const client = await storedAccountClient();
+    const [authz] = await client.getAuthorizations({ authorizations: [state.order.challenges[0].authorization] } as never);
+    await client.deactivateAuthorization(authz as never);
+    const dead = await client.getOrder({ url: state.order.url } as never);
+    // RFC 8555 says `invalid`; Pebble 2.4 answers `deactivated`.
+    expect(['invalid', 'deactivated']).toContain(dead.status);
+
+    const from = caAnswers.length;
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    const after = await detailsOf(processId);
+    expect(after.order.replaced).toBe(1);
+    expect(after.order.url).not.toBe(state.order.url);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(
+      `The authorization of ${name} is deactivated at the certificate authority: a new order is placed.`,
+    );
+    // Nothing failed that the customer must act on: no order-failed notification.
+    const told = await api.call('GET', `/v2/customers/demo/notifications?process=${processId}&eventType=AcmeOrderFailedEvent`);
+    expect(told.body.entities).toEqual([]);
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
+  }, 60_000);
 });
 
 describe('badNonce', () => {

@@ -31,7 +31,8 @@ import type { CertificateAuthorityGateway, DcvChoice, Issued, RequestView, Step 
  * - `served`: the CA is asked to validate only once the DNS integration says the records are
  *   served (a name outside the managed zones: once the resolver answers the value).
  * - `validate`: each pending challenge is answered; `validating`: the authorizations are read once
- *   per pass (an invalid one shows its problem and starts a new order after a back-off).
+ *   per pass (an invalid one shows its problem and starts a new order after a back-off; one
+ *   expired or deactivated, no challenge having failed, has the order replaced at once).
  * - `finalize`: the order is finalized with the customer's CSR exactly as received (an order
  *   already finalized is not finalized again); `download`: the certificate and its chain, once the
  *   order is no longer processing (read again after the CA's Retry-After), then the challenge
@@ -378,6 +379,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       url: created.url,
       finalize: created.finalize,
       challenges,
+      ...(order.replaced ? { replaced: order.replaced } : {}),
     };
     return { order: placed, validations: withChallenges(request.validations, challenges) };
   }
@@ -512,6 +514,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
           step: 'order',
           directory: order.directory,
           challenges: [],
+          ...(order.replaced ? { replaced: order.replaced } : {}),
           problem,
           failures,
           notBefore: later(now, backoffSeconds(failures)),
@@ -520,6 +523,8 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
         note: `The certificate authority refused the validation of ${invalid.identifier.value}: ${problem}`,
       };
     }
+    const dead = current.find((a) => isDead(a.status));
+    if (dead) return this.replace(request, { ...order, challenges }, dead, validations);
     if (challenges.every((c) => c.status === 'valid')) return { order: { ...order, challenges, step: 'finalize' }, validations };
     return { order: { ...order, challenges, notBefore: later(now, pollSeconds) }, validations };
   }
@@ -541,6 +546,8 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       return { order: { ...order, step: 'download', ...(wait !== undefined ? { notBefore: later(now, wait) } : {}) } };
     }
     if (current.status === 'pending') return { order: { ...order, step: 'validating', notBefore: later(now, pollSeconds) } };
+    const dead = await this.deadAuthorization(client, current);
+    if (dead) return this.replace(request, order, dead);
     throw new Error(`The order is ${current.status}${current.error ? `: ${JSON.stringify(current.error).slice(0, 200)}` : ''}`);
   }
 
@@ -549,7 +556,11 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     const current = read.result;
     // Still issuing: read again after the CA's Retry-After (RFC 8555 7.4), else after pollSeconds.
     if (current.status === 'processing') return { order: { ...order, notBefore: later(now, read.retryAfter ?? pollSeconds) } };
-    if (current.status !== 'valid') throw new Error(`The order is ${current.status}, not valid`);
+    if (current.status !== 'valid') {
+      const dead = await this.deadAuthorization(client, current);
+      if (dead) return this.replace(request, order, dead);
+      throw new Error(`The order is ${current.status}, not valid`);
+    }
     const pem = await client.getCertificate({ ...current, url: order.url as string });
     const [leaf, ...chain] = splitPem(pem);
     if (!leaf) throw new Error('The CA delivered no certificate');
@@ -562,6 +573,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
           step: 'order',
           directory: order.directory,
           challenges: [],
+          ...(order.replaced ? { replaced: order.replaced } : {}),
           problem,
           notBefore: later(now, pollSeconds),
         },
@@ -578,6 +590,37 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       chain,
     };
     return { order, issued };
+  }
+
+  /**
+   * The authorization that killed an order no longer `pending`, `ready`, `processing` or `valid`,
+   * when it expired or was deactivated (by the account's holder, elsewhere; or Pebble's order
+   * status `deactivated`); undefined when a challenge failed instead (an `invalid` authorization).
+   */
+  private async deadAuthorization(client: acme.Client, current: acme.Order): Promise<acme.Authorization | undefined> {
+    const authorizations = await client.getAuthorizations(current);
+    if (authorizations.some((a) => a.status === 'invalid')) return undefined;
+    return authorizations.find((a) => isDead(a.status));
+  }
+
+  /**
+   * Replaces an order one of whose authorizations expired or was deactivated at the CA: no
+   * challenge failed, so nothing needs the customer's attention. Its records go, and a new order
+   * for the same CSR is placed at once (recorded as one step: one new order per dead order);
+   * `replaced` counts the orders replaced so, and a note says why.
+   */
+  private async replace(
+    request: RequestView,
+    order: AuthorityOrder,
+    dead: acme.Authorization,
+    validations: Validations = request.validations,
+  ): Promise<Taken> {
+    await this.removeRecords(order);
+    return {
+      order: { step: 'order', directory: order.directory, challenges: [], replaced: (order.replaced ?? 0) + 1 },
+      validations,
+      note: `The authorization of ${dead.identifier.value} is ${dead.status} at the certificate authority: a new order is placed.`,
+    };
   }
 
   /** Removes the challenge records the order published (a record already gone is no error). */
@@ -635,6 +678,11 @@ function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
     })
     .catch(() => undefined);
   return next;
+}
+
+/** An authorization that can no longer become valid without a challenge having failed: the order must be replaced. */
+function isDead(status: string): boolean {
+  return status === 'expired' || status === 'deactivated';
 }
 
 /** The DCV entries with the challenges' TXT values and statuses. */

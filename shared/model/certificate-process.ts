@@ -142,6 +142,8 @@ export const AuthorityOrder = v.object({
   failures: v.optional(NonNegative),
   /** The authority's last problem (RFC 7807 detail), shown in the process's notes. */
   problem: v.optional(v.string()),
+  /** How many orders of this request were replaced because an authorization expired or was deactivated at the CA. */
+  replaced: v.optional(NonNegative),
 });
 export type AuthorityOrder = v.InferOutput<typeof AuthorityOrder>;
 
