@@ -191,7 +191,7 @@ async function atStepWrite<T>(
   processId: string,
   match: (order: Record<string, any>) => boolean,
   fn: () => Promise<T>,
-  effect: { fail?: true; before?: () => Promise<void> },
+  effect: { fail?: true; before?: (order: Record<string, any>) => Promise<void> },
 ): Promise<{ result: T; hit: number }> {
   const name = `acme-fault-${Math.random()}`;
   let hit = 0;
@@ -202,7 +202,7 @@ async function atStepWrite<T>(
       const own = input.Key?.pk === `PROCESS#${processId}`;
       if (hit === 0 && own && input.UpdateExpression?.includes('details.#order') && order && match(order)) {
         hit++;
-        if (effect.before) await effect.before();
+        if (effect.before) await effect.before(order);
         if (effect.fail)
           throw Object.assign(new Error('injected: the function died before recording the step'), { name: 'InternalServerError' });
       }
@@ -623,7 +623,7 @@ describe('Retry-After of a poll', () => {
   });
 });
 
-describe('orders the CA killed', () => {
+describe('orders the CA killed or finalized elsewhere', () => {
   it('an authorization deactivated at the CA behind the job: the order is replaced once, and the certificate is issued', async () => {
     const { name, csr, processId } = await freshRenewal('deactivated');
     // The order is placed and its record published (the pass stops before asking for validation).
@@ -659,6 +659,60 @@ describe('orders the CA killed', () => {
     expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
   }, 60_000);
+
+  it('an order finalized behind the job with another key: that certificate is never stored; a new order issues one for the CSR key', async () => {
+    const { name, csr, processId } = await freshRenewal('other-key');
+    // Another key (makeCsr keeps one key per kind: the request's is its P-256 key).
+    const otherCsr = makeCsr({ cn: name, san: [name], key: 'p384' });
+    const client = await storedAccountClient();
+    let rogue: { url: string; status: string } | undefined;
+    const from = caAnswers.length;
+    // Once the authorizations are valid (the order `ready`), just before the job records the step
+    // `finalize`, the order is finalized at Pebble with a CSR of the same names and another key.
+    const { hit } = await atStepWrite(
+      processId,
+      (order) => order.step === 'finalize',
+      async () => {
+        for (let pass = 0; pass < 20 && rogue === undefined; pass++) {
+          if (pass > 0) await sleep(500);
+          await dcvCheck(scheduled, jobContext);
+        }
+      },
+      {
+        before: async (order) => {
+          const ready = await client.getOrder({ url: order.url } as never);
+          rogue = { url: order.url, status: ready.status };
+          await client.finalizeOrder({ ...ready, url: order.url }, otherCsr);
+        },
+      },
+    );
+    expect(hit).toBe(1);
+    expect(rogue?.status).toBe('ready');
+
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    // The first order and the one that replaced it.
+    expect(await ordersCreated(pebble, from)).toBe(2);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain("finalized with another request's CSR");
+    const issued = (await api.call('GET', `/v2/ssl/certificates/${info.issuedCertificateId}`)).body;
+    expect(issued).toMatchObject({ domainName: name, san: [name], process: Number(processId) });
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    // The other key's certificate, as Pebble delivers it, is nowhere in the table.
+    const finalized = await client.getOrder({ url: rogue?.url } as never);
+    expect(finalized.status).toBe('valid');
+    const otherPem = (await client.getCertificate(finalized)).split('-----END CERTIFICATE-----')[0] as string;
+    const otherSerial = new X509Certificate(`${otherPem}-----END CERTIFICATE-----\n`).serialNumber.toUpperCase();
+    expect(issued.serialNumber).not.toBe(otherSerial);
+    // A line of its PEM (64 characters of its signed body, the same wherever the PEM is kept).
+    const line = otherPem.split('\n').filter((l) => l.length === 64)[2] as string;
+    expect(line).toHaveLength(64);
+    const { snapshotTable } = await import('./support/table-writes.ts');
+    const stored = [...(await snapshotTable()).values()];
+    expect(stored.filter((item) => item.includes(line))).toEqual([]);
+    expect(stored.filter((item) => item.includes(`"${otherSerial}"`))).toEqual([]);
+    // The challenge records of both orders are gone.
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
+  }, 90_000);
 });
 
 describe('badNonce', () => {

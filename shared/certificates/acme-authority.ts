@@ -35,8 +35,8 @@ import type { CertificateAuthorityGateway, DcvChoice, Issued, RequestView, Step 
  *   expired or deactivated, no challenge having failed, has the order replaced at once).
  * - `finalize`: the order is finalized with the customer's CSR exactly as received (an order
  *   already finalized is not finalized again); `download`: the certificate and its chain, once the
- *   order is no longer processing (read again after the CA's Retry-After), then the challenge
- *   records are removed.
+ *   order is no longer processing (read again after the CA's Retry-After), issued only if it
+ *   certifies the CSR's key; then the challenge records are removed.
  *
  * A failure (the CA unreachable, a problem document) keeps the order and its step; it is recorded
  * with the problem's detail and retried after a back-off or the CA's Retry-After. No call polls:
@@ -567,6 +567,8 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     if (!certifiesKeyOf(leaf, request.csr)) {
       // Another request's order (two requests for the same names, one resumed after a crash took the
       // other's order), finalized with its CSR: never this request's certificate. A new order of its own.
+      // Its challenge records go with it: the new order publishes its own.
+      await this.removeRecords(order);
       const problem = "The order was finalized with another request's CSR; a new order is placed.";
       return {
         order: {
