@@ -660,6 +660,50 @@ describe('orders the CA killed or finalized elsewhere', () => {
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
   }, 60_000);
 
+  it('an order past its expiry before it was finalized is replaced once, without asking the CA about it', async () => {
+    const { name, csr, processId } = await freshRenewal('expired');
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    const state = await detailsOf(processId);
+    expect(state.order).toMatchObject({ step: 'served', expires: expect.any(String) });
+    expect(Date.parse(state.order.expires)).toBeGreaterThan(Date.now());
+    // Pebble's orders live a day: the recorded expiry is moved into the past, as if the order had
+    // waited that long (for a record outside the managed zones, say). Pebble's order itself lives on.
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { keys } = await import('../shared/db/keys.ts');
+    const { tableName } = await import('../shared/db/table.ts');
+    const expired = new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await db.db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(Number(processId)),
+        UpdateExpression: 'SET details.#order.expires = :expires',
+        ExpressionAttributeNames: { '#order': 'order' },
+        ExpressionAttributeValues: { ':expires': expired },
+      }),
+    );
+    const from = caAnswers.length;
+    const calls = caCalls.length;
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    // Neither the expired order nor its authorization or challenge was asked anything.
+    for (const url of [state.order.url, state.order.challenges[0].authorization, state.order.challenges[0].challenge])
+      expect(caCalls.slice(calls)).not.toContain(`POST ${new URL(url).pathname}`);
+    const after = await detailsOf(processId);
+    expect(after.order).toMatchObject({ replaced: 1 });
+    expect(after.order.url).not.toBe(state.order.url);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(
+      `The order expired at the certificate authority (${expired}): a new order is placed.`,
+    );
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
+  }, 60_000);
+
   it('an order finalized behind the job with another key: that certificate is never stored; a new order issues one for the CSR key', async () => {
     const { name, csr, processId } = await freshRenewal('other-key');
     // Another key (makeCsr keeps one key per kind: the request's is its P-256 key).

@@ -315,6 +315,11 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
 
   private async take(request: RequestView, order: AuthorityOrder, now: Date, run: string, failures: number): Promise<Taken> {
     const client = await accountClient(this.settings(request.validationLevel));
+    // An order past its expiry before it was finalized is invalid at the CA (RFC 8555 7.1.3), and
+    // its authorizations may no longer be readable (Boulder answers an expired one 404): replaced.
+    const unfinalized = order.step !== 'order' && order.step !== 'download';
+    if (unfinalized && order.expires !== undefined && Date.parse(order.expires) <= now.getTime())
+      return this.replace(request, order, `The order expired at the certificate authority (${order.expires}): a new order is placed.`);
     switch (order.step) {
       case 'order':
         return this.placeOrder(client, request, order, now, run);
@@ -373,11 +378,13 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
         status: authz.status,
       });
     }
+    const expires = Date.parse(created.expires ?? '');
     const placed: AuthorityOrder = {
       step: 'present',
       directory: order.directory,
       url: created.url,
       finalize: created.finalize,
+      ...(Number.isFinite(expires) ? { expires: toWireTime(expires) } : {}),
       challenges,
       ...(order.replaced ? { replaced: order.replaced } : {}),
     };
@@ -524,7 +531,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       };
     }
     const dead = current.find((a) => isDead(a.status));
-    if (dead) return this.replace(request, { ...order, challenges }, dead, validations);
+    if (dead) return this.replace(request, { ...order, challenges }, killedBy(dead), validations);
     if (challenges.every((c) => c.status === 'valid')) return { order: { ...order, challenges, step: 'finalize' }, validations };
     return { order: { ...order, challenges, notBefore: later(now, pollSeconds) }, validations };
   }
@@ -547,7 +554,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     }
     if (current.status === 'pending') return { order: { ...order, step: 'validating', notBefore: later(now, pollSeconds) } };
     const dead = await this.deadAuthorization(client, current);
-    if (dead) return this.replace(request, order, dead);
+    if (dead) return this.replace(request, order, killedBy(dead));
     throw new Error(`The order is ${current.status}${current.error ? `: ${JSON.stringify(current.error).slice(0, 200)}` : ''}`);
   }
 
@@ -558,7 +565,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     if (current.status === 'processing') return { order: { ...order, notBefore: later(now, read.retryAfter ?? pollSeconds) } };
     if (current.status !== 'valid') {
       const dead = await this.deadAuthorization(client, current);
-      if (dead) return this.replace(request, order, dead);
+      if (dead) return this.replace(request, order, killedBy(dead));
       throw new Error(`The order is ${current.status}, not valid`);
     }
     const pem = await client.getCertificate({ ...current, url: order.url as string });
@@ -606,22 +613,22 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
   }
 
   /**
-   * Replaces an order one of whose authorizations expired or was deactivated at the CA: no
-   * challenge failed, so nothing needs the customer's attention. Its records go, and a new order
-   * for the same CSR is placed at once (recorded as one step: one new order per dead order);
-   * `replaced` counts the orders replaced so, and a note says why.
+   * Replaces an order that expired, or one of whose authorizations expired or was deactivated at
+   * the CA: no challenge failed, so nothing needs the customer's attention. Its records go, and a
+   * new order for the same CSR is placed at once (recorded as one step: one new order per dead
+   * order); `replaced` counts the orders replaced so, and the note says why.
    */
   private async replace(
     request: RequestView,
     order: AuthorityOrder,
-    dead: acme.Authorization,
+    note: string,
     validations: Validations = request.validations,
   ): Promise<Taken> {
     await this.removeRecords(order);
     return {
       order: { step: 'order', directory: order.directory, challenges: [], replaced: (order.replaced ?? 0) + 1 },
       validations,
-      note: `The authorization of ${dead.identifier.value} is ${dead.status} at the certificate authority: a new order is placed.`,
+      note,
     };
   }
 
@@ -685,6 +692,11 @@ function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
 /** An authorization that can no longer become valid without a challenge having failed: the order must be replaced. */
 function isDead(status: string): boolean {
   return status === 'expired' || status === 'deactivated';
+}
+
+/** The note of an order replaced because of an authorization. */
+function killedBy(authorization: acme.Authorization): string {
+  return `The authorization of ${authorization.identifier.value} is ${authorization.status} at the certificate authority: a new order is placed.`;
 }
 
 /** The DCV entries with the challenges' TXT values and statuses. */

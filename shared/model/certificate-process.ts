@@ -133,6 +133,8 @@ export const AuthorityOrder = v.object({
   claimedBy: v.optional(v.string()),
   url: v.optional(v.string()),
   finalize: v.optional(v.string()),
+  /** When the CA considers the order invalid (its `expires`): an order not finalized by then is replaced. */
+  expires: v.optional(WireTime),
   challenges: v.array(AcmeChallenge),
   /** The DNS provider's handles of the records published, to ask whether they are served. */
   published: v.optional(v.array(v.object({ zone: v.string(), id: v.optional(v.string()) }))),
