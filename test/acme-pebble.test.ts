@@ -126,9 +126,22 @@ async function renewal(csr: string) {
 async function freshRenewal(label: string) {
   const name = `${label}-${Math.random().toString(36).slice(2, 8)}.demo-shop.nl`;
   const certificate = await certs.testCertificate({ commonName: name, san: [name] });
-  const res = await certs.renew(certificate.id, { period: 12, csr: makeCsr({ cn: name, san: [name], key: 'p256' }), san: [] });
+  const csr = makeCsr({ cn: name, san: [name], key: 'p256' });
+  const res = await certs.renew(certificate.id, { period: 12, csr, san: [] });
   expect(res.status, res.raw).toBe(202);
-  return { name, processId: res.headers['x-process-id'] as string };
+  return { name, csr, processId: res.headers['x-process-id'] as string };
+}
+
+/** An acme-client of the service's account at the test's Pebble, with the stored key: the test acting at the CA behind the job's back. */
+async function storedAccountClient() {
+  const acme = await import('acme-client');
+  const { createHash } = await import('node:crypto');
+  const account = await accounts.getAcmeAccount(createHash('sha256').update(pebble.directoryUrl).digest('hex').slice(0, 32));
+  return new acme.Client({
+    directoryUrl: pebble.directoryUrl,
+    accountKey: account?.accountKey as string,
+    accountUrl: account?.accountUrl as string,
+  });
 }
 
 describe('renewal issued by a real ACME CA (Pebble)', () => {
@@ -178,7 +191,7 @@ async function atStepWrite<T>(
   processId: string,
   match: (order: Record<string, any>) => boolean,
   fn: () => Promise<T>,
-  effect: { fail?: true; before?: () => Promise<void> },
+  effect: { fail?: true; before?: (order: Record<string, any>) => Promise<void> },
 ): Promise<{ result: T; hit: number }> {
   const name = `acme-fault-${Math.random()}`;
   let hit = 0;
@@ -189,7 +202,7 @@ async function atStepWrite<T>(
       const own = input.Key?.pk === `PROCESS#${processId}`;
       if (hit === 0 && own && input.UpdateExpression?.includes('details.#order') && order && match(order)) {
         hit++;
-        if (effect.before) await effect.before();
+        if (effect.before) await effect.before(order);
         if (effect.fail)
           throw Object.assign(new Error('injected: the function died before recording the step'), { name: 'InternalServerError' });
       }
@@ -321,14 +334,21 @@ describe('ACME failures', () => {
 
   it('Pebble stopped mid-order shows on the process and keeps the order; back, the order goes on to the certificate', async () => {
     const { processId } = await renewal(makeCsr({ cn: names[0], san: names, key: 'p256' }));
-    // The order is placed and its records published; then the CA stops answering.
-    await atStepWrite(
-      processId,
-      (order) => order.step === 'validate',
-      () => dcvCheck(scheduled, jobContext),
-      { before: async () => pebble.pause() },
-    );
+    // The order is placed and its records published; then the CA stops answering. A step that
+    // failed before that (one transient answer of the CA) waits out its back-off: passes are run
+    // until the pause happened, never assumed after the first.
+    let paused = 0;
     try {
+      for (let pass = 0; paused === 0 && pass < 20; pass++) {
+        if (pass > 0) await sleep(500);
+        ({ hit: paused } = await atStepWrite(
+          processId,
+          (order) => order.step === 'validate',
+          () => dcvCheck(scheduled, jobContext),
+          { before: async () => pebble.pause() },
+        ));
+      }
+      expect(paused, JSON.stringify((await detailsOf(processId)).order)).toBe(1);
       await dcvCheck(scheduled, jobContext);
       const info = (await api.call('GET', `/v2/processes/${processId}/info`)).body;
       const state = await detailsOf(processId);
@@ -511,6 +531,231 @@ describe('a name outside the caller managed zones', () => {
     const issued = (await api.call('GET', `/v2/ssl/certificates/${done.info.issuedCertificateId}`)).body;
     expect(issued).toMatchObject({ domainName: name, san: [name] });
     expect(await certifiesKeyOf(done.info.issuedCertificateId, csr)).toBe(true);
+  }, 90_000);
+});
+
+describe('the CA answers an order as processing, with Retry-After', () => {
+  it('the next read of the order waits the Retry-After (seconds, or an HTTP-date), not the fixed poll', async () => {
+    const { name, csr, processId } = await freshRenewal('retry-after');
+    const acme = await import('acme-client');
+    // Pebble 2.4 sends no Retry-After (Pebble 2.5 added it): the test adds it at the HTTP layer,
+    // acme-client's axios instance. Pebble answers the finalization with the order `processing`:
+    // that answer gets `Retry-After: 7`. Pebble issues within milliseconds, so the order's next read
+    // is shown as still processing (a slower CA), with an HTTP-date 6 s ahead; the read after that is Pebble's own.
+    const injected: string[] = [];
+    const interceptor = acme.axios.interceptors.response.use((res) => {
+      const order = res.data as { status?: string; finalize?: string; identifiers?: { value: string }[]; certificate?: string };
+      if (typeof order?.finalize !== 'string' || !order.identifiers?.some((i) => i.value === name)) return res;
+      if (res.config.url === order.finalize && order.status === 'processing') {
+        res.headers['retry-after'] = '7';
+        injected.push('finalize 7');
+      } else if (res.config.url !== order.finalize && order.status === 'valid' && !injected.includes('order date')) {
+        res.data = { ...order, status: 'processing', certificate: undefined };
+        res.headers['retry-after'] = new Date(Date.now() + 6000).toUTCString();
+        injected.push('order date');
+      }
+      return res;
+    });
+    try {
+      // Passes until the order is finalized (one pass, unless a step had to wait).
+      let state: Record<string, any> = {};
+      let window = { from: 0, to: 0 };
+      for (let pass = 0; pass < 20; pass++) {
+        window = { from: Date.now(), to: 0 };
+        await dcvCheck(scheduled, jobContext);
+        window.to = Date.now();
+        state = await detailsOf(processId);
+        if (state.order?.step === 'download') break;
+        await sleep(500);
+      }
+      expect(injected).toEqual(['finalize 7']);
+      expect(state.order.step).toBe('download');
+      // The run's time plus 7 s, in whole seconds (the fixed poll was 2 s; before, none at all).
+      const notBefore = Date.parse(state.order.notBefore);
+      expect(notBefore).toBeGreaterThanOrEqual(window.from + 6000);
+      expect(notBefore).toBeLessThanOrEqual(window.to + 7000);
+      // Meanwhile the order is not read.
+      const orderPath = `POST ${new URL(state.order.url).pathname}`;
+      const calls = caCalls.length;
+      await dcvCheck(scheduled, jobContext);
+      expect(caCalls.slice(calls)).not.toContain(orderPath);
+      expect((await detailsOf(processId)).order).toEqual(state.order);
+
+      // Then it is read: still processing, with an HTTP-date 6 s ahead: the next read waits that long.
+      await sleep(Math.max(0, notBefore - Date.now()) + 100);
+      window = { from: Date.now(), to: 0 };
+      await dcvCheck(scheduled, jobContext);
+      window.to = Date.now();
+      expect(injected).toEqual(['finalize 7', 'order date']);
+      state = await detailsOf(processId);
+      expect(state.order.step).toBe('download');
+      const next = Date.parse(state.order.notBefore);
+      expect(next).toBeGreaterThanOrEqual(window.from + 4000);
+      expect(next).toBeLessThanOrEqual(window.to + 6000);
+      expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('RUNNING');
+
+      await sleep(Math.max(0, next - Date.now()) + 100);
+      const { process, info } = await runUntilDone(processId);
+      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+      expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    } finally {
+      acme.axios.interceptors.response.eject(interceptor);
+    }
+  }, 60_000);
+});
+
+describe('Retry-After of a poll', () => {
+  it('reads delta-seconds and an HTTP-date, bounded to 1 s .. 15 min; anything else is no Retry-After', () => {
+    const now = Date.parse('2026-11-26T00:00:00Z');
+    const wait = (header: unknown) => acmeAuthority.pollWaitSeconds(header, now);
+    expect(wait('7')).toBe(7);
+    expect(wait(' 120 ')).toBe(120);
+    expect(wait('Thu, 26 Nov 2026 00:00:30 GMT')).toBe(30);
+    expect(wait(['5'])).toBe(5);
+    // Bounded: a tenth of a second waits 1 s; a day waits 15 min.
+    expect(wait('Thu, 26 Nov 2026 00:00:00 GMT')).toBeUndefined();
+    expect(acmeAuthority.pollWaitSeconds('Thu, 26 Nov 2026 00:00:01 GMT', now + 900)).toBe(1);
+    expect(wait('86400')).toBe(900);
+    expect(wait('Fri, 27 Nov 2026 00:00:00 GMT')).toBe(900);
+    // In the past, zero, negative, unreadable, absent: none.
+    for (const header of ['0', '-5', 'Wed, 25 Nov 2026 23:59:00 GMT', 'soon', '1.5', '', undefined, 7])
+      expect(wait(header), String(header)).toBeUndefined();
+  });
+});
+
+describe('orders the CA killed or finalized elsewhere', () => {
+  it('an authorization deactivated at the CA behind the job: the order is replaced once, and the certificate is issued', async () => {
+    const { name, csr, processId } = await freshRenewal('deactivated');
+    // The order is placed and its record published (the pass stops before asking for validation).
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    const state = await detailsOf(processId);
+    expect(state.order.step).toBe('served');
+    // Someone holding the account key deactivates the authorization (RFC 8555 7.5.2): the order is dead at Pebble.
+    const client = await storedAccountClient();
+    const [authz] = await client.getAuthorizations({ authorizations: [state.order.challenges[0].authorization] } as never);
+    await client.deactivateAuthorization(authz as never);
+    const dead = await client.getOrder({ url: state.order.url } as never);
+    // RFC 8555 says `invalid`; Pebble 2.4 answers `deactivated`.
+    expect(['invalid', 'deactivated']).toContain(dead.status);
+
+    const from = caAnswers.length;
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    const after = await detailsOf(processId);
+    expect(after.order.replaced).toBe(1);
+    expect(after.order.url).not.toBe(state.order.url);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(
+      `The authorization of ${name} is deactivated at the certificate authority: a new order is placed.`,
+    );
+    // Nothing failed that the customer must act on: no order-failed notification.
+    const told = await api.call('GET', `/v2/customers/demo/notifications?process=${processId}&eventType=AcmeOrderFailedEvent`);
+    expect(told.body.entities).toEqual([]);
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
+  }, 60_000);
+
+  it('an order past its expiry before it was finalized is replaced once, without asking the CA about it', async () => {
+    const { name, csr, processId } = await freshRenewal('expired');
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    const state = await detailsOf(processId);
+    expect(state.order).toMatchObject({ step: 'served', expires: expect.any(String) });
+    expect(Date.parse(state.order.expires)).toBeGreaterThan(Date.now());
+    // Pebble's orders live a day: the recorded expiry is moved into the past, as if the order had
+    // waited that long (for a record outside the managed zones, say). Pebble's order itself lives on.
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { keys } = await import('../shared/db/keys.ts');
+    const { tableName } = await import('../shared/db/table.ts');
+    const expired = new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await db.db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(Number(processId)),
+        UpdateExpression: 'SET details.#order.expires = :expires',
+        ExpressionAttributeNames: { '#order': 'order' },
+        ExpressionAttributeValues: { ':expires': expired },
+      }),
+    );
+    const from = caAnswers.length;
+    const calls = caCalls.length;
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    // Neither the expired order nor its authorization or challenge was asked anything.
+    for (const url of [state.order.url, state.order.challenges[0].authorization, state.order.challenges[0].challenge])
+      expect(caCalls.slice(calls)).not.toContain(`POST ${new URL(url).pathname}`);
+    const after = await detailsOf(processId);
+    expect(after.order).toMatchObject({ replaced: 1 });
+    expect(after.order.url).not.toBe(state.order.url);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(
+      `The order expired at the certificate authority (${expired}): a new order is placed.`,
+    );
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
+  }, 60_000);
+
+  it('an order finalized behind the job with another key: that certificate is never stored; a new order issues one for the CSR key', async () => {
+    const { name, csr, processId } = await freshRenewal('other-key');
+    // Another key (makeCsr keeps one key per kind: the request's is its P-256 key).
+    const otherCsr = makeCsr({ cn: name, san: [name], key: 'p384' });
+    const client = await storedAccountClient();
+    let rogue: { url: string; status: string } | undefined;
+    const from = caAnswers.length;
+    // Once the authorizations are valid (the order `ready`), just before the job records the step
+    // `finalize`, the order is finalized at Pebble with a CSR of the same names and another key.
+    const { hit } = await atStepWrite(
+      processId,
+      (order) => order.step === 'finalize',
+      async () => {
+        for (let pass = 0; pass < 20 && rogue === undefined; pass++) {
+          if (pass > 0) await sleep(500);
+          await dcvCheck(scheduled, jobContext);
+        }
+      },
+      {
+        before: async (order) => {
+          const ready = await client.getOrder({ url: order.url } as never);
+          rogue = { url: order.url, status: ready.status };
+          await client.finalizeOrder({ ...ready, url: order.url }, otherCsr);
+        },
+      },
+    );
+    expect(hit).toBe(1);
+    expect(rogue?.status).toBe('ready');
+
+    const { process, info } = await runUntilDone(processId);
+    expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+    // The first order and the one that replaced it.
+    expect(await ordersCreated(pebble, from)).toBe(2);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain("finalized with another request's CSR");
+    const issued = (await api.call('GET', `/v2/ssl/certificates/${info.issuedCertificateId}`)).body;
+    expect(issued).toMatchObject({ domainName: name, san: [name], process: Number(processId) });
+    expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    // The other key's certificate, as Pebble delivers it, is nowhere in the table.
+    const finalized = await client.getOrder({ url: rogue?.url } as never);
+    expect(finalized.status).toBe('valid');
+    const otherPem = (await client.getCertificate(finalized)).split('-----END CERTIFICATE-----')[0] as string;
+    const otherSerial = new X509Certificate(`${otherPem}-----END CERTIFICATE-----\n`).serialNumber.toUpperCase();
+    expect(issued.serialNumber).not.toBe(otherSerial);
+    // A line of its PEM (64 characters of its signed body, the same wherever the PEM is kept).
+    const line = otherPem.split('\n').filter((l) => l.length === 64)[2] as string;
+    expect(line).toHaveLength(64);
+    const { snapshotTable } = await import('./support/table-writes.ts');
+    const stored = [...(await snapshotTable()).values()];
+    expect(stored.filter((item) => item.includes(line))).toEqual([]);
+    expect(stored.filter((item) => item.includes(`"${otherSerial}"`))).toEqual([]);
+    // The challenge records of both orders are gone.
+    expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
   }, 90_000);
 });
 

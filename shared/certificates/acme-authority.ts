@@ -31,10 +31,12 @@ import { csrPublicKey } from './csr.ts';
  * - `served`: the CA is asked to validate only once the DNS integration says the records are
  *   served (a name outside the managed zones: once the resolver answers the value).
  * - `validate`: each pending challenge is answered; `validating`: the authorizations are read once
- *   per pass (an invalid one shows its problem and starts a new order after a back-off).
+ *   per pass (an invalid one shows its problem and starts a new order after a back-off; one
+ *   expired or deactivated, no challenge having failed, has the order replaced at once).
  * - `finalize`: the order is finalized with the customer's CSR exactly as received (an order
- *   already finalized is not finalized again); `download`: the certificate and its chain, then the
- *   challenge records are removed.
+ *   already finalized is not finalized again); `download`: the certificate and its chain, once the
+ *   order is no longer processing (read again after the CA's Retry-After), issued only if it
+ *   certifies the CSR's key; then the challenge records are removed.
  *
  * A failure (the CA unreachable, a problem document) keeps the order and its step; it is recorded
  * with the problem's detail and retried after a back-off or the CA's Retry-After. No call polls:
@@ -194,12 +196,57 @@ export function problemOf(error: unknown): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
-/** The CA's Retry-After on a failed call, in seconds, when it sent one. */
+/**
+ * A Retry-After header (RFC 9110 10.2.3) in seconds from `nowMs`: delta-seconds or an HTTP-date;
+ * undefined when absent, unreadable, or not in the future.
+ */
+export function retryAfterSeconds(header: unknown, nowMs = Date.now()): number | undefined {
+  const text = Array.isArray(header) ? header[0] : header;
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  const value = text.trim();
+  const seconds = /^\d+$/.test(value) ? Number(value) : (Date.parse(value) - nowMs) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** The CA's Retry-After on a failed call, in seconds, when it sent one (at most an hour). */
 function retryAfterOf(error: unknown): number | undefined {
-  const header = (error as { response?: { headers?: Record<string, string> } }).response?.headers?.['retry-after'];
-  if (header === undefined) return undefined;
-  const seconds = /^\d+$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) : undefined;
+  const seconds = retryAfterSeconds((error as { response?: { headers?: Record<string, unknown> } }).response?.headers?.['retry-after']);
+  return seconds === undefined ? undefined : Math.min(seconds, 3600);
+}
+
+/** Where the CA's Retry-After on a successful poll is honoured: at least 1 s, at most 15 min (RFC 8555 7.4). */
+export function pollWaitSeconds(header: unknown, nowMs = Date.now()): number | undefined {
+  const seconds = retryAfterSeconds(header, nowMs);
+  return seconds === undefined ? undefined : Math.min(Math.max(seconds, 1), 900);
+}
+
+/**
+ * The headers of the last answer to each URL a step watches (an order, its finalization):
+ * acme-client answers an order's body only, so its own axios instance (public: `acme.axios`) is
+ * asked for the response. The response is kept, not its headers copied, so a header is read once
+ * every interceptor has seen it. Only watched URLs are kept, and each is forgotten when read.
+ */
+const watched = new Map<string, { watchers: number; last?: { headers?: Record<string, unknown> } }>();
+acme.axios.interceptors.response.use((res) => {
+  const watch = res.config.url === undefined ? undefined : watched.get(res.config.url);
+  if (watch) watch.last = res as unknown as { headers?: Record<string, unknown> };
+  return res;
+});
+
+/** Runs `call`, answering its result and the Retry-After (bounded) of the last answer to `url`, if it sent one. */
+async function withRetryAfter<T>(url: string, call: () => Promise<T>): Promise<{ result: T; retryAfter: number | undefined }> {
+  const watch = watched.get(url) ?? { watchers: 0 };
+  watch.watchers++;
+  delete watch.last;
+  watched.set(url, watch);
+  try {
+    const result = await call();
+    // Set by the interceptor meanwhile (a narrowing of `last` at `delete` does not see that).
+    const last = watched.get(url)?.last;
+    return { result, retryAfter: pollWaitSeconds(last?.headers?.['retry-after']) };
+  } finally {
+    if (--watch.watchers === 0) watched.delete(url);
+  }
 }
 
 /** One page of an account's order list, as acme-client's HTTP layer answers it. */
@@ -268,6 +315,11 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
 
   private async take(request: RequestView, order: AuthorityOrder, now: Date, run: string, failures: number): Promise<Taken> {
     const client = await accountClient(this.settings(request.validationLevel));
+    // An order past its expiry before it was finalized is invalid at the CA (RFC 8555 7.1.3), and
+    // its authorizations may no longer be readable (Boulder answers an expired one 404): replaced.
+    const unfinalized = order.step !== 'order' && order.step !== 'download';
+    if (unfinalized && order.expires !== undefined && Date.parse(order.expires) <= now.getTime())
+      return this.replace(request, order, `The order expired at the certificate authority (${order.expires}): a new order is placed.`);
     switch (order.step) {
       case 'order':
         return this.placeOrder(client, request, order, now, run);
@@ -326,12 +378,15 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
         status: authz.status,
       });
     }
+    const expires = Date.parse(created.expires ?? '');
     const placed: AuthorityOrder = {
       step: 'present',
       directory: order.directory,
       url: created.url,
       finalize: created.finalize,
+      ...(Number.isFinite(expires) ? { expires: toWireTime(expires) } : {}),
       challenges,
+      ...(order.replaced ? { replaced: order.replaced } : {}),
     };
     return { order: placed, validations: withChallenges(request.validations, challenges) };
   }
@@ -466,6 +521,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
           step: 'order',
           directory: order.directory,
           challenges: [],
+          ...(order.replaced ? { replaced: order.replaced } : {}),
           problem,
           failures,
           notBefore: later(now, backoffSeconds(failures)),
@@ -474,35 +530,62 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
         note: `The certificate authority refused the validation of ${invalid.identifier.value}: ${problem}`,
       };
     }
+    const dead = current.find((a) => isDead(a.status));
+    if (dead) return this.replace(request, { ...order, challenges }, killedBy(dead), validations);
     if (challenges.every((c) => c.status === 'valid')) return { order: { ...order, challenges, step: 'finalize' }, validations };
     return { order: { ...order, challenges, notBefore: later(now, pollSeconds) }, validations };
   }
 
   private async finalize(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date): Promise<Taken> {
-    const current = await client.getOrder({ url: order.url } as acme.Order);
+    const read = await withRetryAfter(order.url as string, () => client.getOrder({ url: order.url } as acme.Order));
+    const current = read.result;
     if (current.status === 'ready') {
-      await client.finalizeOrder({ ...current, url: order.url as string }, request.csr);
-      return { order: { ...order, step: 'download' } };
+      // The finalization answers the order (RFC 8555 7.4): `processing`, with the CA's Retry-After for the first read.
+      const finalized = await withRetryAfter(current.finalize, () =>
+        client.finalizeOrder({ ...current, url: order.url as string }, request.csr),
+      );
+      const wait = finalized.result.status === 'processing' ? finalized.retryAfter : undefined;
+      return { order: { ...order, step: 'download', ...(wait !== undefined ? { notBefore: later(now, wait) } : {}) } };
     }
     // Already finalized (a pass that crashed after finalizing): never a second finalization.
-    if (current.status === 'processing' || current.status === 'valid') return { order: { ...order, step: 'download' } };
+    if (current.status === 'processing' || current.status === 'valid') {
+      const wait = current.status === 'processing' ? read.retryAfter : undefined;
+      return { order: { ...order, step: 'download', ...(wait !== undefined ? { notBefore: later(now, wait) } : {}) } };
+    }
     if (current.status === 'pending') return { order: { ...order, step: 'validating', notBefore: later(now, pollSeconds) } };
+    const dead = await this.deadAuthorization(client, current);
+    if (dead) return this.replace(request, order, killedBy(dead));
     throw new Error(`The order is ${current.status}${current.error ? `: ${JSON.stringify(current.error).slice(0, 200)}` : ''}`);
   }
 
   private async download(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date): Promise<Taken> {
-    const current = await client.getOrder({ url: order.url } as acme.Order);
-    if (current.status === 'processing') return { order: { ...order, notBefore: later(now, pollSeconds) } };
-    if (current.status !== 'valid') throw new Error(`The order is ${current.status}, not valid`);
+    const read = await withRetryAfter(order.url as string, () => client.getOrder({ url: order.url } as acme.Order));
+    const current = read.result;
+    // Still issuing: read again after the CA's Retry-After (RFC 8555 7.4), else after pollSeconds.
+    if (current.status === 'processing') return { order: { ...order, notBefore: later(now, read.retryAfter ?? pollSeconds) } };
+    if (current.status !== 'valid') {
+      const dead = await this.deadAuthorization(client, current);
+      if (dead) return this.replace(request, order, killedBy(dead));
+      throw new Error(`The order is ${current.status}, not valid`);
+    }
     const pem = await client.getCertificate({ ...current, url: order.url as string });
     const [leaf, ...chain] = splitPem(pem);
     if (!leaf) throw new Error('The CA delivered no certificate');
     if (!certifiesKeyOf(leaf, request.csr)) {
       // Another request's order (two requests for the same names, one resumed after a crash took the
       // other's order), finalized with its CSR: never this request's certificate. A new order of its own.
+      // Its challenge records go with it: the new order publishes its own.
+      await this.removeRecords(order);
       const problem = "The order was finalized with another request's CSR; a new order is placed.";
       return {
-        order: { step: 'order', directory: order.directory, challenges: [], problem, notBefore: later(now, pollSeconds) },
+        order: {
+          step: 'order',
+          directory: order.directory,
+          challenges: [],
+          ...(order.replaced ? { replaced: order.replaced } : {}),
+          problem,
+          notBefore: later(now, pollSeconds),
+        },
         note: problem,
       };
     }
@@ -516,6 +599,37 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       chain,
     };
     return { order, issued };
+  }
+
+  /**
+   * The authorization that killed an order no longer `pending`, `ready`, `processing` or `valid`,
+   * when it expired or was deactivated (by the account's holder, elsewhere; or Pebble's order
+   * status `deactivated`); undefined when a challenge failed instead (an `invalid` authorization).
+   */
+  private async deadAuthorization(client: acme.Client, current: acme.Order): Promise<acme.Authorization | undefined> {
+    const authorizations = await client.getAuthorizations(current);
+    if (authorizations.some((a) => a.status === 'invalid')) return undefined;
+    return authorizations.find((a) => isDead(a.status));
+  }
+
+  /**
+   * Replaces an order that expired, or one of whose authorizations expired or was deactivated at
+   * the CA: no challenge failed, so nothing needs the customer's attention. Its records go, and a
+   * new order for the same CSR is placed at once (recorded as one step: one new order per dead
+   * order); `replaced` counts the orders replaced so, and the note says why.
+   */
+  private async replace(
+    request: RequestView,
+    order: AuthorityOrder,
+    note: string,
+    validations: Validations = request.validations,
+  ): Promise<Taken> {
+    await this.removeRecords(order);
+    return {
+      order: { step: 'order', directory: order.directory, challenges: [], replaced: (order.replaced ?? 0) + 1 },
+      validations,
+      note,
+    };
   }
 
   /** Removes the challenge records the order published (a record already gone is no error). */
@@ -573,6 +687,16 @@ function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
     })
     .catch(() => undefined);
   return next;
+}
+
+/** An authorization that can no longer become valid without a challenge having failed: the order must be replaced. */
+function isDead(status: string): boolean {
+  return status === 'expired' || status === 'deactivated';
+}
+
+/** The note of an order replaced because of an authorization. */
+function killedBy(authorization: acme.Authorization): string {
+  return `The authorization of ${authorization.identifier.value} is ${authorization.status} at the certificate authority: a new order is placed.`;
 }
 
 /** The DCV entries with the challenges' TXT values and statuses. */

@@ -133,6 +133,8 @@ export const AuthorityOrder = v.object({
   claimedBy: v.optional(v.string()),
   url: v.optional(v.string()),
   finalize: v.optional(v.string()),
+  /** When the CA considers the order invalid (its `expires`): an order not finalized by then is replaced. */
+  expires: v.optional(WireTime),
   challenges: v.array(AcmeChallenge),
   /** The DNS provider's handles of the records published, to ask whether they are served. */
   published: v.optional(v.array(v.object({ zone: v.string(), id: v.optional(v.string()) }))),
@@ -142,6 +144,8 @@ export const AuthorityOrder = v.object({
   failures: v.optional(NonNegative),
   /** The authority's last problem (RFC 7807 detail), shown in the process's notes. */
   problem: v.optional(v.string()),
+  /** How many orders of this request were replaced because an authorization expired or was deactivated at the CA. */
+  replaced: v.optional(NonNegative),
 });
 export type AuthorityOrder = v.InferOutput<typeof AuthorityOrder>;
 
