@@ -604,6 +604,55 @@ describe('the CA answers an order as processing, with Retry-After', () => {
   }, 60_000);
 });
 
+describe('the CA answers an authorization as pending, with Retry-After', () => {
+  it('the next read of the authorizations waits the longest Retry-After they sent, not the fixed poll', async () => {
+    const { name, csr, processId } = await freshRenewal('authz-retry-after');
+    const acme = await import('acme-client');
+    // Pebble 2.4 sends no Retry-After, and validates at once: the first read of the authorization
+    // once it is valid is shown as still pending (a slower CA), with `Retry-After: 5`.
+    const injected: string[] = [];
+    const interceptor = acme.axios.interceptors.response.use((res) => {
+      const authz = res.data as { status?: string; identifier?: { value: string }; challenges?: { status: string }[] };
+      if (!Array.isArray(authz?.challenges) || authz.identifier?.value !== name) return res;
+      if (authz.status === 'valid' && injected.length === 0) {
+        res.data = { ...authz, status: 'pending', challenges: authz.challenges.map((c) => ({ ...c, status: 'processing' })) };
+        res.headers['retry-after'] = '5';
+        injected.push(String(res.config.url));
+      }
+      return res;
+    });
+    try {
+      let state: Record<string, any> = {};
+      let window = { from: 0, to: 0 };
+      for (let pass = 0; pass < 20 && injected.length === 0; pass++) {
+        window = { from: Date.now(), to: 0 };
+        await dcvCheck(scheduled, jobContext);
+        window.to = Date.now();
+        state = await detailsOf(processId);
+        if (injected.length === 0) await sleep(500);
+      }
+      expect(injected).toHaveLength(1);
+      expect(state.order.step).toBe('validating');
+      // The run's time plus 5 s (the fixed poll is 2 s).
+      const notBefore = Date.parse(state.order.notBefore);
+      expect(notBefore).toBeGreaterThanOrEqual(window.from + 4000);
+      expect(notBefore).toBeLessThanOrEqual(window.to + 5000);
+      // Meanwhile the authorization is not read.
+      const authzPath = `POST ${new URL(injected[0] as string).pathname}`;
+      const calls = caCalls.length;
+      await dcvCheck(scheduled, jobContext);
+      expect(caCalls.slice(calls)).not.toContain(authzPath);
+
+      await sleep(Math.max(0, notBefore - Date.now()) + 100);
+      const { process, info } = await runUntilDone(processId);
+      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+      expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+    } finally {
+      acme.axios.interceptors.response.eject(interceptor);
+    }
+  }, 60_000);
+});
+
 describe('Retry-After of a poll', () => {
   it('reads delta-seconds and an HTTP-date, bounded to 1 s .. 15 min; anything else is no Retry-After', () => {
     const now = Date.parse('2026-11-26T00:00:00Z');

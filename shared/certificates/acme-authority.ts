@@ -221,7 +221,7 @@ export function pollWaitSeconds(header: unknown, nowMs = Date.now()): number | u
 }
 
 /**
- * The headers of the last answer to each URL a step watches (an order, its finalization):
+ * The headers of the last answer to each URL a step watches (an order, its finalization, its authorizations):
  * acme-client answers an order's body only, so its own axios instance (public: `acme.axios`) is
  * asked for the response. The response is kept, not its headers copied, so a header is read once
  * every interceptor has seen it. Only watched URLs are kept, and each is forgotten when read.
@@ -233,19 +233,29 @@ acme.axios.interceptors.response.use((res) => {
   return res;
 });
 
-/** Runs `call`, answering its result and the Retry-After (bounded) of the last answer to `url`, if it sent one. */
-async function withRetryAfter<T>(url: string, call: () => Promise<T>): Promise<{ result: T; retryAfter: number | undefined }> {
-  const watch = watched.get(url) ?? { watchers: 0 };
-  watch.watchers++;
-  delete watch.last;
-  watched.set(url, watch);
+/**
+ * Runs `call`, answering its result and the Retry-After (bounded) of the last answers to `urls`:
+ * the longest any of them asked for, undefined when none sent one.
+ */
+async function withRetryAfter<T>(
+  urls: string | readonly string[],
+  call: () => Promise<T>,
+): Promise<{ result: T; retryAfter: number | undefined }> {
+  const watches = [...new Set(typeof urls === 'string' ? [urls] : urls)].map((url) => {
+    const watch = watched.get(url) ?? { watchers: 0 };
+    watch.watchers++;
+    delete watch.last;
+    watched.set(url, watch);
+    return [url, watch] as const;
+  });
   try {
     const result = await call();
     // Set by the interceptor meanwhile (a narrowing of `last` at `delete` does not see that).
-    const last = watched.get(url)?.last;
-    return { result, retryAfter: pollWaitSeconds(last?.headers?.['retry-after']) };
+    const waits = watches.map(([url]) => pollWaitSeconds(watched.get(url)?.last?.headers?.['retry-after']));
+    const asked = waits.filter((wait) => wait !== undefined);
+    return { result, retryAfter: asked.length > 0 ? Math.max(...asked) : undefined };
   } finally {
-    if (--watch.watchers === 0) watched.delete(url);
+    for (const [url, watch] of watches) if (--watch.watchers === 0) watched.delete(url);
   }
 }
 
@@ -501,9 +511,10 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
   }
 
   private async validating(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date, failed: number): Promise<Taken> {
-    const current = await client.getAuthorizations({
-      authorizations: order.challenges.map((c) => c.authorization),
-    } as unknown as acme.Order);
+    const urls = order.challenges.map((c) => c.authorization);
+    // Still pending: read again after the longest Retry-After the CA sent with them, else after pollSeconds.
+    const read = await withRetryAfter(urls, () => client.getAuthorizations({ authorizations: urls } as unknown as acme.Order));
+    const current = read.result;
     const status = new Map(current.map((a) => [a.url, a]));
     const challenges = order.challenges.map((c) => ({ ...c, status: status.get(c.authorization)?.status ?? c.status }));
     const validations = withChallenges(request.validations, challenges);
@@ -533,7 +544,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     const dead = current.find((a) => isDead(a.status));
     if (dead) return this.replace(request, { ...order, challenges }, killedBy(dead), validations);
     if (challenges.every((c) => c.status === 'valid')) return { order: { ...order, challenges, step: 'finalize' }, validations };
-    return { order: { ...order, challenges, notBefore: later(now, pollSeconds) }, validations };
+    return { order: { ...order, challenges, notBefore: later(now, read.retryAfter ?? pollSeconds) }, validations };
   }
 
   private async finalize(client: acme.Client, request: RequestView, order: AuthorityOrder, now: Date): Promise<Taken> {
@@ -666,9 +677,10 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     const order = request.order;
     if (!order?.url) return;
     const client = await accountClient(this.settings(request.validationLevel));
-    const current = await client.getAuthorizations({
-      authorizations: order.challenges.map((c) => c.authorization),
-    } as unknown as acme.Order);
+    const urls = order.challenges.map((c) => c.authorization);
+    // Still pending: read again after the longest Retry-After the CA sent with them, else after pollSeconds.
+    const read = await withRetryAfter(urls, () => client.getAuthorizations({ authorizations: urls } as unknown as acme.Order));
+    const current = read.result;
     for (const authz of current) if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
     await this.removeRecords(order);
   }
