@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ProcessRecord } from '../../model/process.ts';
 import { type ProcessSummary, processSummaryOf, storedDetailStatusOf } from '../../model/process-summary.ts';
@@ -20,6 +20,30 @@ const identifierEntity = 'processIdentifier';
  */
 export function processItem(record: ProcessRecord): Record<string, unknown> {
   return { ...toItem(keys.process(record.id, record.customer, record.status), entity, record), detailStatus: storedDetailStatusOf(record) };
+}
+
+/**
+ * Stores the detail status on a process item written before items carried it (the migration):
+ * only if the process is still as read (`updatedDate`) and has none yet; false when it changed
+ * meanwhile (its writer stored the detail status then).
+ */
+export async function storeDetailStatus(record: ProcessRecord): Promise<boolean> {
+  const detail = detailStatusUpdate(record);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(record.id),
+        UpdateExpression: `SET ${detail.set}`,
+        ConditionExpression: 'updatedDate = :was AND attribute_not_exists(detailStatus)',
+        ExpressionAttributeValues: { ...detail.values, ':was': record.updatedDate },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
 /**
