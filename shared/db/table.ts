@@ -35,7 +35,7 @@ export const table = {
     /**
      * gsi1 again, with the small attributes a process listing filters and searches on (and the
      * stored `detailStatus`, derived from the process's details when it is written): a listing
-     * with filters no index answers checks them here, about 200 bytes an entry, and reads whole
+     * with filters no index answers checks them here, about 250 bytes an entry, and reads whole
      * only the processes of its page (shared/db/repositories/processes.ts, readProcessSummaries).
      * Added after gsi2keys: one GSI per table update (docs/performance.md, "Filtering over summaries").
      */

@@ -82,7 +82,7 @@ export interface ListingPage<V> {
 
 /** The largest Query page a listing asks for while its filters skip items. */
 const maxPageItems = 1_000;
-/** The same for summaries: index entries of about 200 bytes, about 1 MB (DynamoDB's most a Query answers). */
+/** The same for summaries: index entries of about 250 bytes, about 1 MB (DynamoDB's most a Query answers). */
 const maxPageEntries = 5_000;
 
 /**

@@ -24,7 +24,7 @@ import { processViewOf, selectFields, sslRequiresAttention } from './view.ts';
  * identifier's listing, an exact `status` (or a `detailStatus`, which implies one) only the status
  * index's partition. Anything else checks its filters and search on the customer's process
  * summaries (gsi1list: status, type, action, identifier, createdDate and the stored detail status,
- * about 200 bytes an entry) and reads whole only the processes of its page; an exact identifier
+ * about 250 bytes an entry) and reads whole only the processes of its page; an exact identifier
  * with further filters checks them on that identifier's processes, read whole. `total` comes from the counts kept with every process write
  * (shared/db/repositories/process-counts.ts) for no filter and for one filter on status, type,
  * action or detailStatus (eq, in, ne, null, not_null); an exact identifier is counted on its own

@@ -230,7 +230,7 @@ export interface ProcessSummaryPage {
 /**
  * One page of a customer's process summaries in id order (newest first unless `ascending`): one
  * Query of at most `limit` entries of gsi1list, the customer's listing with only the attributes
- * its filters and search read (shared/db/table.ts), about 200 bytes an entry instead of the whole
+ * its filters and search read (shared/db/table.ts), about 250 bytes an entry instead of the whole
  * process. A process written before it stored its detail status is read whole (one BatchGet for
  * the page's such processes) and summarized from its details.
  */
