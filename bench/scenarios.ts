@@ -122,6 +122,11 @@ export const processListShapes = (identifier: string, processes: number): [name:
   ['exact status, offset 9990', 'status=COMPLETED&offset=9990'],
   ['q', `q=${identifier.slice(0, 12)}`],
   ['export', 'export=true'],
+  ['type, offset 9950', 'type=domain&offset=9950'],
+  ['exact action renew', 'action=renew'],
+  ['identifier:like', 'identifier:like=www.*'],
+  ['createdDate:gt', 'createdDate:gt=2026-05-31'],
+  ['status and type', 'status=RUNNING&type=certificate'],
 ];
 
 /** A fresh pending transfer of demo (cancel and resend act on it): its process id. */

@@ -278,6 +278,9 @@ async function migrate(args: string[]): Promise<void> {
   console.log(
     `Customers not yet listed: ${report.customersUnlisted ?? 0}, ${values['dry-run'] ? (report.customersUnlisted ?? 0) : (report.customersListed ?? 0)} ${verb}.`,
   );
+  console.log(
+    `Processes without their stored detail status: ${report.processesWithoutDetail ?? 0}, ${values['dry-run'] ? (report.processesWithoutDetail ?? 0) : (report.processesDetailed ?? 0)} ${verb}.`,
+  );
 }
 
 /** Checks a dataset file and names every error with its path; exit code 1 when it has any. */

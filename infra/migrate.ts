@@ -3,11 +3,13 @@ import { db } from '../shared/db/client.ts';
 import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
+import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
+import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { forEachLimited } from './dataset.ts';
 import { scanTable } from './export.ts';
@@ -30,6 +32,9 @@ import { scanTable } from './export.ts';
  *   with their listing keys (with their extension index, as the dataset loader writes them).
  * - Customers written before they were listed (gsi1 `CUSTOMERS`, which the scheduled count repair
  *   goes through) are written again as they are, now with their listing keys.
+ * - Processes written before their items stored their detail status (`detailStatus`, which the
+ *   listing's summaries in gsi1list read) get it, derived from their details, unless they changed
+ *   meanwhile (their writer then stored it). Until then the listing reads such a process whole.
  */
 
 /** What a migration found and did. */
@@ -44,6 +49,9 @@ export interface MigrationReport {
   /** Customers written before they were listed in gsi1 (the count repair job visits them once migrated). */
   customersUnlisted?: number;
   customersListed?: number;
+  /** Processes written before their items stored their detail status (the listing reads them whole until migrated). */
+  processesWithoutDetail?: number;
+  processesDetailed?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -80,6 +88,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const prices = items.filter(oldPriceKey);
   const unlisted = items.filter((item) => item.entity === 'provider' && item.gsi1pk === undefined);
   const customers = items.filter((item) => item.entity === 'customer' && item.gsi1pk === undefined);
+  const undetailed = items.filter((item) => item.entity === 'process' && item.detailStatus === undefined);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -89,6 +98,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     providersListed: 0,
     customersUnlisted: customers.length,
     customersListed: 0,
+    processesWithoutDetail: undetailed.length,
+    processesDetailed: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -99,6 +110,9 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     await putCustomer(parseItem(CustomerRecord, 'customer', item));
     report.customersListed = (report.customersListed ?? 0) + 1;
   }
+  await forEachLimited(undetailed, 8, async (item) => {
+    if (await storeDetailStatus(parseItem(ProcessRecord, 'process', item))) report.processesDetailed = (report.processesDetailed ?? 0) + 1;
+  });
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);
     report.pricesMigrated++;

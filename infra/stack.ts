@@ -166,7 +166,7 @@ export class RegistrarStack extends Stack {
     ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
     ack(
       `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
-      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys); no other table.",
+      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys, gsi1list); no other table.",
     );
     ack(
       'AwsSolutions-APIG2',
@@ -205,7 +205,8 @@ function addTable(scope: Construct): dynamodb.Table {
       indexName: gsi.indexName,
       partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: gsi.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
+      projectionType: dynamodb.ProjectionType[gsi.projection],
+      ...('nonKeyAttributes' in gsi ? { nonKeyAttributes: [...gsi.nonKeyAttributes] } : {}),
     });
   }
   return table;

@@ -44,6 +44,10 @@ describe('CDK stack', () => {
               { AttributeName: g.partitionKey, KeyType: 'HASH' },
               { AttributeName: g.sortKey, KeyType: 'RANGE' },
             ],
+            Projection: {
+              ProjectionType: g.projection,
+              ...('nonKeyAttributes' in g ? { NonKeyAttributes: [...g.nonKeyAttributes] } : {}),
+            },
           }),
         ),
       }),

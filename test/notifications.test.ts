@@ -4,7 +4,7 @@ import { NotificationView } from '../shared/notifications/notification-view.ts';
 import { type ApiResponse, call, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
-import { beforeFirstCall } from './support/sdk-calls.ts';
+import { beforeFirstCall, readsEntries, recordTableCalls } from './support/sdk-calls.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
@@ -211,6 +211,23 @@ describe('the listing: total by default, limit=0, fields, q, filters', () => {
       expect(filtered.body.entities).toEqual(transfers.slice(1, 3));
       const beyond = await call('GET', `${base}?order=${order}&offset=${ids.length}&limit=2`);
       expect(beyond.body.entities).toEqual([]);
+      // The count and the offset are read over the keys-only twins of the indexes (gsi2keys, and
+      // gsi1keys for the unacknowledged): whole notifications only for the page.
+      for (const [query, keysIndex, pageIndex] of [
+        ['', 'gsi2keys', 'gsi2'],
+        ['&acknowledgeDate:null=', 'gsi1keys', 'gsi1'],
+      ] as const) {
+        const skipped = await recordTableCalls(() => call('GET', `${base}?order=${order}&offset=2&limit=1&fields=id${query}`));
+        expect(skipped.result.status).toBe(200);
+        const reads = skipped.details.filter((d) => d.command === 'QueryCommand' && !d.partitions.some((p) => p.startsWith('APIKEY#')));
+        expect(reads.map((d) => [d.input.IndexName, d.input.Select ?? 'ITEMS'])).toEqual([
+          [keysIndex, 'COUNT'],
+          [keysIndex, 'COUNT'],
+          [pageIndex, 'ITEMS'],
+        ]);
+        expect(reads.filter(readsEntries)).toHaveLength(2);
+        expect(reads[2]?.itemsRead).toBeLessThanOrEqual(1);
+      }
     }
     const bad = await call('GET', `${base}?id=abc`);
     expect(bad.status).toBe(400);

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { scaleProcess } from '../bench/process-scale.ts';
 import { handler as listHandler } from '../functions/processes/handler.ts';
+import { migrateTable } from '../infra/migrate.ts';
 import { completeValidationManager } from '../shared/certificates/validation-manager.ts';
-import { putProcess } from '../shared/db/repositories/processes.ts';
+import { batchWriteAll } from '../shared/db/items.ts';
+import { processItem, putProcess } from '../shared/db/repositories/processes.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 import { process501 } from '../shared/processes/process-view.ts';
+import { processFields } from '../shared/processes/view.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
-import { recordTableCalls } from './support/sdk-calls.ts';
+import { readsEntries, recordTableCalls } from './support/sdk-calls.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
 /** A demo process written straight to the table (a customer of its own keeps listings small and exact). */
@@ -386,6 +390,97 @@ describe('GET /v2/processes: the generic listing of the real API', () => {
     expect((await list(deep, { offset: '29', fields: 'id', order: 'id' })).body.entities).toEqual([{ id: 7430 }]);
   });
 });
+
+/** Listing shapes with filters no index answers (the customer `summaries` of the test below). */
+const summaryShapes: Record<string, string>[] = [
+  { type: 'certificate' },
+  { type: 'domain', offset: '25', limit: '5' },
+  { type: 'domain', offset: '60' },
+  { action: 'renew', order: 'id' },
+  { detailStatus: 'SSL_REQUIRES_ATTENTION' },
+  { detailStatus: 'pendingfoa', offset: '2', limit: '3' },
+  { 'detailStatus:null': '' },
+  { 'detailStatus:in': 'completed,SSL_REQUIRES_ATTENTION', offset: '40' },
+  { 'identifier:like': 'www.*' },
+  { 'identifier:ne': 'scale-8511.com', offset: '50' },
+  { q: 'FOA' },
+  { q: 'scale-852', order: 'createdDate' },
+  { 'createdDate:gt': '2026-10-20' },
+  { 'createdDate:gte': '2026-10-03', 'createdDate:lt': '2026-10-06', limit: '4' },
+  { status: 'RUNNING', type: 'domain' },
+  { 'status:ne': 'COMPLETED', 'action:like': 'tr*' },
+  { 'type:in': 'certificate,acme', 'createdDate:lte': '2026-10-05' },
+];
+
+describe('GET /v2/processes: filters no index answers, checked on the summaries (gsi1list)', () => {
+  it('answers as reading every process whole does (same entities, same totals), reading whole only the page', async () => {
+    const c = 'summaries';
+    // Certificate requests (one of two needing attention), running transfers waiting for their
+    // FOA, completed transfers, over 28 creation days.
+    const indexes = [...Array.from({ length: 30 }, (_, i) => i), ...Array.from({ length: 30 }, (_, i) => 500 + i)];
+    const dated = (i: number): ProcessRecord => ({
+      ...scaleProcess(i, c, 8001),
+      createdDate: `2026-10-${String(1 + (i % 28)).padStart(2, '0')}T12:00:00Z`,
+    });
+    await Promise.all(indexes.map((i) => putProcess(dated(i))));
+    // A process written before processes stored their detail status (a request needing attention):
+    // its summary is taken from the whole process.
+    const older = dated(1000);
+    await putProcess(older);
+    const { detailStatus, ...withoutDetail } = processItem(older);
+    expect(detailStatus).toBe('SSL_REQUIRES_ATTENTION');
+    await batchWriteAll([{ put: withoutDetail }]);
+
+    const ids = async (query: Record<string, string>) => (await list(c, { ...query, fields: 'id' })).body.entities;
+    expect(await ids({ detailStatus: 'SSL_REQUIRES_ATTENTION' })).toEqual([{ id: 9001 }, { id: 8501 }, { id: 8001 }]);
+    expect(await ids({ type: 'domain', offset: '52' })).toEqual([{ id: 8006 }, { id: 8005 }, { id: 8004 }, { id: 8003 }]);
+    // The shapes twice: with the older process read whole, and once the migration stored its detail status.
+    await checkShapes();
+    expect(await migrateTable()).toMatchObject({ processesDetailed: 1 });
+    expect(await migrateTable()).toMatchObject({ processesWithoutDetail: 0, processesDetailed: 0 });
+    const attention = await recordTableCalls(() => list(c, { detailStatus: 'SSL_REQUIRES_ATTENTION', fields: 'id' }));
+    expect(attention.result.body.entities).toEqual([{ id: 9001 }, { id: 8501 }, { id: 8001 }]);
+    // The 8 count shards and the 3 of the page: nothing else whole.
+    expect(attention.details.filter((d) => !readsEntries(d)).reduce((n, d) => n + d.itemsRead, 0)).toBe(11);
+    await checkShapes();
+  });
+});
+
+/**
+ * Each of summaryShapes answers as reading every process whole does (the export, which reads them
+ * whole and checks each one's own summary): the same entities and the same total; its filters read
+ * gsi1list entries, and whole processes only its page (and the older process of the test when its
+ * entry is read).
+ */
+async function checkShapes(): Promise<void> {
+  const c = 'summaries';
+  for (const shape of summaryShapes) {
+    const { offset, limit, ...filters } = shape;
+    const from = Number(offset ?? 0);
+    const size = Number(limit ?? 10);
+    const page = await recordTableCalls(() => list(c, shape));
+    const whole = await list(c, { ...filters, export: 'true', fields: processFields.join(',') });
+    expect(page.result.status, JSON.stringify(shape)).toBe(200);
+    expect(whole.status, JSON.stringify(shape)).toBe(200);
+    expect({ shape, ...page.result.body }).toEqual({
+      shape,
+      entities: whole.body.entities.slice(from, from + size),
+      pagination: { limit: size, offset: from, total: whole.body.entities.length },
+    });
+    // The filters read index entries of gsi1list; whole processes only for the page (one BatchGet of
+    // at most `limit`), the count shards where they answer, and the older process when its entry is read.
+    const queries = page.details.filter((d) => d.command === 'QueryCommand');
+    expect(
+      queries.map((d) => d.input.IndexName),
+      JSON.stringify(shape),
+    ).toEqual(queries.map(() => 'gsi1list'));
+    expect(queries.every(readsEntries)).toBe(true);
+    const wholeItems = page.details
+      .filter((d) => !readsEntries(d) && !d.partitions.every((p) => p.startsWith('PROCESSCOUNTS#')))
+      .reduce((n, d) => n + d.itemsRead, 0);
+    expect(wholeItems, JSON.stringify(shape)).toBeLessThanOrEqual(Math.min(size, page.result.body.entities.length) + 1);
+  }
+}
 
 describe('GET /v2/processes/{processId} of a transfer', () => {
   it('answers a pending transfer with its transfer status as statusDetail, CANCEL, and a command without the auth code', async () => {

@@ -12,7 +12,8 @@ import { createTableInput, table } from '../../shared/db/table.ts';
 /**
  * Creates the table from the shared definition when it does not exist yet (the same definition the
  * CDK stack deploys), with its TTL attribute and its stream. A table kept from a build without the
- * stream (a data dir) gets the stream turned on. `stream: false` leaves the stream off, for a table
+ * stream (a data dir) gets the stream turned on, and one without an index the definition has
+ * gained since (gsi1list, ...) gets it, one index per update as DynamoDB takes them. `stream: false` leaves the stream off, for a table
  * no stream consumer reads (most test files: see createTableInput). True when it was created.
  */
 export async function ensureTable(name: string, { stream = true }: { stream?: boolean } = {}): Promise<boolean> {
@@ -20,6 +21,7 @@ export async function ensureTable(name: string, { stream = true }: { stream?: bo
   try {
     try {
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+      await addMissingIndexes(client, name, new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName)));
       if (stream && !Table?.StreamSpecification?.StreamEnabled) {
         await client.send(
           new UpdateTableCommand({
@@ -49,5 +51,25 @@ export async function ensureTable(name: string, { stream = true }: { stream?: bo
     return true;
   } finally {
     client.destroy();
+  }
+}
+
+/** Adds the indexes of the definition a kept table lacks, one UpdateTable each, waiting for each to be ACTIVE. */
+async function addMissingIndexes(client: DynamoDBClient, name: string, present: Set<string | undefined>): Promise<void> {
+  const input = createTableInput(name);
+  for (const index of input.GlobalSecondaryIndexes.filter((g) => !present.has(g.IndexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    for (let attempt = 0; ; attempt++) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+      if (Table?.GlobalSecondaryIndexes?.find((g) => g.IndexName === index.IndexName)?.IndexStatus === 'ACTIVE') break;
+      if (attempt >= 600) throw new Error(`The index ${index.IndexName} of table ${name} did not become ACTIVE`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }

@@ -32,6 +32,20 @@ export const table = {
      * deployment and this one from the next (docs/performance.md, "Skipping over keys").
      */
     { indexName: 'gsi2keys', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
+    /**
+     * gsi1 again, with the small attributes a process listing filters and searches on (and the
+     * stored `detailStatus`, derived from the process's details when it is written): a listing
+     * with filters no index answers checks them here, about 250 bytes an entry, and reads whole
+     * only the processes of its page (shared/db/repositories/processes.ts, readProcessSummaries).
+     * Added after gsi2keys: one GSI per table update (docs/performance.md, "Filtering over summaries").
+     */
+    {
+      indexName: 'gsi1list',
+      partitionKey: 'gsi1pk',
+      sortKey: 'gsi1sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: ['id', 'status', 'type', 'action', 'identifier', 'createdDate', 'detailStatus'],
+    },
   ],
 } as const;
 
@@ -70,7 +84,10 @@ export function createTableInput(name: string, { stream = true }: { stream?: boo
         { AttributeName: gsi.partitionKey, KeyType: 'HASH' as const },
         { AttributeName: gsi.sortKey, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: gsi.projection },
+      Projection: {
+        ProjectionType: gsi.projection,
+        ...('nonKeyAttributes' in gsi ? { NonKeyAttributes: [...gsi.nonKeyAttributes] } : {}),
+      },
     })),
   };
 }

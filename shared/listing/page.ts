@@ -8,38 +8,61 @@ import type { ListQuery } from './query.ts';
  *   that the request is refused (`tooBroad`) with a message saying how to narrow it.
  * - When the source answers every filter itself (an index partition holding exactly the matches),
  *   a page skips `offset` entries over keys only (`ListingSource.skip`, a keys-only index) and then
- *   reads `limit` full items. With filters left to check on the records, the records are read in
- *   order until the page is full, at most `maxRead` in all.
- * - `limit=0` reads nothing but the count; `export=true` reads every match, at most `maxExport`
- *   (past that `tooLarge`).
+ *   reads `limit` full items. With filters left to check, they are checked on summaries where the
+ *   plan has them (`ListingPlan.summaries`: an index holding only what the filters read), read in
+ *   order until the page is full (or all of them, to count), at most `maxRead` entries in all;
+ *   then only the page's records are read whole (`Summaries.fetch`, at most `limit`). Without
+ *   summaries the records themselves are read in order, at most `maxRead`.
+ * - `limit=0` reads nothing but the count; `export=true` reads every record, at most `maxExport`
+ *   (past that `tooLarge`), and answers the matches (it answers them whole: the records are read).
  *
  * A listing (shared/processes/list-processes.ts) gives its plan: the source, whether it is exact,
- * and the count where its counts answer; the check of the filters left; and the view of a record.
+ * the count where its counts answer, and summaries where an index holds what its filters read;
+ * the check of the filters left (on a summary: `summaryOf` makes one of a record); and the view
+ * of a record.
  */
 
 /** Where a listing stopped reading, to go on from (opaque: the table's key). */
 export type Cursor = Record<string, unknown>;
 
+/** Things in the listing's order, read a page at a time. */
+export interface PageReader<T> {
+  /** Up to `limit` things from `start`, with the items (or index entries) read and where to go on (absent at the end). */
+  readPage(options: { limit: number; ascending: boolean; start?: Cursor }): Promise<{ records: T[]; read: number; next?: Cursor }>;
+}
+
 /** Records in the listing's order, read a page at a time. */
-export interface ListingSource<R> {
-  /** Up to `limit` records from `start`, with the items read and where to go on (absent at the end). */
-  readPage(options: { limit: number; ascending: boolean; start?: Cursor }): Promise<{ records: R[]; read: number; next?: Cursor }>;
+export interface ListingSource<R> extends PageReader<R> {
   /** Skips `count` entries reading keys only: where the page after them starts (undefined: nothing is left). */
   skip(count: number, ascending: boolean): Promise<Cursor | undefined>;
 }
 
+/**
+ * The summaries of the source's records, in the same order, from an index that holds only what
+ * the filters and the search read (shared/db/table.ts, gsi1list): the filters are checked on
+ * them, and `fetch` reads whole only the records that make the page.
+ */
+export interface Summaries<S, R> extends PageReader<S> {
+  /** The records of these summaries, in their order (one gone meanwhile is left out). */
+  fetch(summaries: readonly S[]): Promise<R[]>;
+}
+
 /** How a listing serves one query's filters. */
-export interface ListingPlan<R> {
+export interface ListingPlan<R, S = R> {
   source: ListingSource<R>;
   /** True when the source holds exactly the matches (no filter or search left to check on records). */
   exact: boolean;
   /** The number of matches from kept counts, where they answer the filters. */
   count?: () => Promise<number>;
+  /** Where the filters left are checked on summaries rather than on records read whole. */
+  summaries?: Summaries<S, R>;
 }
 
-export interface ListingRules<R, V> {
-  /** Whether a record passes the filters and search the source does not answer. */
-  matches: (record: R) => boolean;
+export interface ListingRules<R, V, S = R> {
+  /** Whether a summary passes the filters and search the source does not answer. */
+  matches: (summary: S) => boolean;
+  /** The summary of a record (what `matches` reads), for a listing that reads the records themselves. */
+  summaryOf: (record: R) => S;
   view: (record: R) => V;
   /** The most items one request reads (its page and its count together). */
   maxRead: number;
@@ -59,27 +82,30 @@ export interface ListingPage<V> {
 
 /** The largest Query page a listing asks for while its filters skip items. */
 const maxPageItems = 1_000;
+/** The same for summaries: index entries of about 250 bytes, about 1 MB (DynamoDB's most a Query answers). */
+const maxPageEntries = 5_000;
 
 /**
  * The first `wanted` records of the source that pass `matches`, in order (all of them when
  * `wanted` is Infinity), reading at most `max` items (else `refuse`). Each Query asks for what is
  * still wanted; once records were skipped, for as many as were read so far (doubling), up to
- * maxPageItems.
+ * `maxPage` (maxPageItems, or maxPageEntries for summaries).
  */
 async function collect<R>(
-  source: ListingSource<R>,
+  source: PageReader<R>,
   ascending: boolean,
   matches: (record: R) => boolean,
   wanted: number,
   max: number,
   refuse: () => Error,
+  maxPage = maxPageItems,
 ): Promise<R[]> {
   const found: R[] = [];
   let read = 0;
   let start: Cursor | undefined;
   do {
     const missing = wanted - found.length;
-    const size = Math.min(maxPageItems, Math.max(Number.isFinite(missing) ? missing : maxPageItems, read), max + 1 - read);
+    const size = Math.min(maxPage, Math.max(Number.isFinite(missing) ? missing : maxPage, read), max + 1 - read);
     const page = await source.readPage({ limit: size, ascending, ...(start ? { start } : {}) });
     read += page.read;
     start = page.next;
@@ -92,15 +118,16 @@ async function collect<R>(
 }
 
 /** Answers a listing query with a plan (see above). */
-export async function listPage<R, V, F extends string, Field extends string>(
-  plan: ListingPlan<R>,
+export async function listPage<R, V, F extends string, Field extends string, S = R>(
+  plan: ListingPlan<R, S>,
   query: ListQuery<F, Field>,
-  rules: ListingRules<R, V>,
+  rules: ListingRules<R, V, S>,
 ): Promise<ListingPage<V>> {
   const ascending = query.order[0]?.ascending ?? false;
   const tooBroad = () => rules.tooBroad(rules.maxRead);
+  const recordMatches = (record: R) => rules.matches(rules.summaryOf(record));
   if (query.export) {
-    const all = await collect(plan.source, ascending, rules.matches, Number.POSITIVE_INFINITY, rules.maxExport, () =>
+    const all = await collect(plan.source, ascending, recordMatches, Number.POSITIVE_INFINITY, rules.maxExport, () =>
       rules.tooLarge(rules.maxExport),
     );
     return {
@@ -120,15 +147,16 @@ export async function listPage<R, V, F extends string, Field extends string>(
         records = (await plan.source.readPage({ limit: query.limit, ascending, ...(start ? { start } : {}) })).records;
       }
     }
+  } else if ((query.limit > 0 || countByReading) && plan.summaries) {
+    // The filters on summaries; whole records only for the page.
+    const wanted = countByReading ? Number.POSITIVE_INFINITY : end;
+    const matches = await collect(plan.summaries, ascending, rules.matches, wanted, rules.maxRead, tooBroad, maxPageEntries);
+    const page = matches.slice(query.offset, end);
+    records = page.length > 0 ? await plan.summaries.fetch(page) : [];
+    if (countByReading) total = matches.length;
   } else if (query.limit > 0 || countByReading) {
-    const matches = await collect(
-      plan.source,
-      ascending,
-      rules.matches,
-      countByReading ? Number.POSITIVE_INFINITY : end,
-      rules.maxRead,
-      tooBroad,
-    );
+    const wanted = countByReading ? Number.POSITIVE_INFINITY : end;
+    const matches = await collect(plan.source, ascending, recordMatches, wanted, rules.maxRead, tooBroad);
     records = matches.slice(query.offset, end);
     if (countByReading) total = matches.length;
   }

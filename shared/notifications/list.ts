@@ -76,6 +76,7 @@ export async function listNotifications(caller: string, customer: string, query:
   };
   return (await listPage(plan, query, {
     matches: matcherOf(notificationListSpec, fieldValue, rest, query.search),
+    summaryOf: (n) => n,
     view: (n) => selectFields(n, query.fields),
     maxRead: max,
     maxExport: max,

@@ -1,25 +1,35 @@
 import { readProcessCounts } from '../db/repositories/process-counts.ts';
-import { countProcesses, type ProcessSource, readProcessPage, skipProcesses } from '../db/repositories/processes.ts';
+import {
+  countProcesses,
+  type ProcessSource,
+  readProcessesById,
+  readProcessPage,
+  readProcessSummaries,
+  skipProcesses,
+} from '../db/repositories/processes.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
-import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
+import { type ListingPlan, type ListingSource, listPage, type Summaries } from '../listing/page.ts';
 import type { ProcessRecord, ProcessStatus } from '../model/process.ts';
+import { type ProcessSummary, processSummaryOf } from '../model/process-summary.ts';
 import { processStatusOf, type TransferStatus } from '../model/transfer.ts';
 import type { FilterField, ProcessFilter, ProcessQuery } from './list-request.ts';
 import { processListSpec } from './list-request.ts';
 import type { ProcessPage } from './process-view.ts';
-import { processViewOf, selectFields, sslRequiresAttention, statusDetailOf } from './view.ts';
+import { processViewOf, selectFields, sslRequiresAttention } from './view.ts';
 
 /**
  * The caller's processes (`GET /v2/processes`), through the generic listing (shared/listing/):
  * never a Scan, and never another customer's. An exact `identifier` filter reads only that
  * identifier's listing, an exact `status` (or a `detailStatus`, which implies one) only the status
- * index's partition; anything else reads the customer's listing, checking the filters no index
- * answers on what it returns. `total` comes from the counts kept with every process write
+ * index's partition. Anything else checks its filters and search on the customer's process
+ * summaries (gsi1list: status, type, action, identifier, createdDate and the stored detail status,
+ * about 250 bytes an entry) and reads whole only the processes of its page; an exact identifier
+ * with further filters checks them on that identifier's processes, read whole. `total` comes from the counts kept with every process write
  * (shared/db/repositories/process-counts.ts) for no filter and for one filter on status, type,
  * action or detailStatus (eq, in, ne, null, not_null); an exact identifier is counted on its own
- * listing (that identifier's processes only); anything else is counted by reading the matches,
- * at most maxRead() items.
+ * listing (that identifier's processes only); anything else is counted by reading the summaries,
+ * at most maxRead() entries.
  */
 
 /** The most items one request reads, its page and its count together: `PROCESS_LIST_MAX_READ`, default 20000. */
@@ -83,8 +93,36 @@ function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, numbe
   }
 }
 
-/** The listing's plan: its source, whether it is exact, and its count where one is kept. */
-function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecord> {
+/**
+ * The customer's process summaries (gsi1list), in id order: what a listing with filters no index
+ * answers checks them on; the page's processes are then read whole, in one BatchGet.
+ */
+function summariesOf(customer: string): Summaries<ProcessSummary, ProcessRecord> {
+  return {
+    readPage: async (options) => {
+      const page = await readProcessSummaries(customer, options);
+      return { records: page.summaries, read: page.read, ...(page.next ? { next: page.next } : {}) };
+    },
+    fetch: (summaries) =>
+      readProcessesById(
+        customer,
+        summaries.map((s) => s.id),
+      ),
+  };
+}
+
+/**
+ * The filters checked on what the listing reads: with an index partition that answers one of
+ * them (an exact identifier or status), the others; over the summaries, all of them.
+ */
+function filtersLeft(filters: readonly ProcessFilter[], search: string | undefined): ProcessFilter[] {
+  const { source, rest } = sourceOf(filters);
+  const exact = rest.length === 0 && search === undefined;
+  return exact || source.index === 'identifier' ? rest : [...filters];
+}
+
+/** The listing's plan: its source, whether it is exact, its count where one is kept, and its summaries where it has filters left. */
+function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecord, ProcessSummary> {
   const { source, rest } = sourceOf(query.filters);
   const reader: ListingSource<ProcessRecord> = {
     readPage: async (options) => {
@@ -94,6 +132,13 @@ function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecor
     skip: (count, ascending) => skipProcesses(customer, source, count, ascending),
   };
   const exact = rest.length === 0 && query.search === undefined;
+  if (!exact && source.index !== 'identifier') {
+    // Filters no index answers: checked on the summaries of the customer's every process (the
+    // status too, where one was given: the status index holds whole items only).
+    // An export reads the source's processes whole (it answers them all), checking every filter.
+    const count = query.search === undefined ? countOf(customer, query.filters) : undefined;
+    return { source: reader, exact, summaries: summariesOf(customer), ...(count ? { count } : {}) };
+  }
   if (query.search !== undefined) return { source: reader, exact };
   if (source.index === 'identifier' && exact) {
     // One identifier's processes: counted on its own listing, whatever the size of the account.
@@ -107,23 +152,27 @@ function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecor
       },
     };
   }
-  if (query.filters.length > 1 || (query.filters.length === 1 && fromCounts(query.filters, new Map()) === undefined)) {
-    return { source: reader, exact };
-  }
-  return { source: reader, exact, count: async () => fromCounts(query.filters, (await readProcessCounts(customer)).counts) as number };
+  const count = countOf(customer, query.filters);
+  return { source: reader, exact, ...(count ? { count } : {}) };
+}
+
+/** The count of the matches of the filters from the kept counts, where they answer them (at most one filter). */
+function countOf(customer: string, filters: readonly ProcessFilter[]): (() => Promise<number>) | undefined {
+  if (filters.length > 1 || (filters.length === 1 && fromCounts(filters, new Map()) === undefined)) return undefined;
+  return async () => fromCounts(filters, (await readProcessCounts(customer)).counts) as number;
 }
 
 /** Lists the caller's processes (a page, and by default the number of matches). */
 export function listProcesses(customer: string, query: ProcessQuery): Promise<ProcessPage> {
-  const { rest } = sourceOf(query.filters);
   return listPage(planOf(customer, query), query, {
     matches: matcherOf(
       processListSpec,
-      (p: ProcessRecord, field: FilterField) => (field === 'detailStatus' ? statusDetailOf(p) : p[field]),
-      rest,
+      (s: ProcessSummary, field: FilterField) => s[field],
+      filtersLeft(query.filters, query.search),
       query.search,
     ),
-    view: (p) => selectFields(processViewOf(p), query.fields),
+    summaryOf: processSummaryOf,
+    view: (p: ProcessRecord) => selectFields(processViewOf(p), query.fields),
     maxRead: maxRead(),
     maxExport: maxRead(),
     tooBroad,

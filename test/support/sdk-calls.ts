@@ -37,17 +37,20 @@ function reads(command: string, input: unknown, output: unknown): { itemsRead: n
   return { itemsRead: 0, ...answer };
 }
 
-/** The table's keys-only indexes (gsi1keys, gsi2keys): an entry read there is a key, not an item. */
-const keysOnlyIndexes = new Set<string>(table.globalSecondaryIndexes.filter((g) => g.projection === 'KEYS_ONLY').map((g) => g.indexName));
+/**
+ * The table's indexes that do not hold whole items: keys only (gsi1keys, gsi2keys) or keys and a
+ * few small attributes (gsi1list): an entry read there is an index entry, not an item.
+ */
+const entryIndexes = new Set<string>(table.globalSecondaryIndexes.filter((g) => g.projection !== 'ALL').map((g) => g.indexName));
 
-/** Whether a call read keys only (a Query of a keys-only index). */
-export function readsKeysOnly(call: Pick<TableCall, 'command' | 'input'>): boolean {
-  return call.command.startsWith('Query') && keysOnlyIndexes.has(String(call.input.IndexName));
+/** Whether a call read index entries only (a Query of a keys-only or INCLUDE index). */
+export function readsEntries(call: Pick<TableCall, 'command' | 'input'>): boolean {
+  return call.command.startsWith('Query') && entryIndexes.has(String(call.input.IndexName));
 }
 
-/** The whole items the calls read: every item read but the entries of keys-only indexes. */
+/** The whole items the calls read: every item read but the entries of keys-only and INCLUDE indexes. */
 export function fullItemsRead(calls: readonly TableCall[]): number {
-  return calls.reduce((n, d) => n + (readsKeysOnly(d) ? 0 : d.itemsRead), 0);
+  return calls.reduce((n, d) => n + (readsEntries(d) ? 0 : d.itemsRead), 0);
 }
 
 /** A partition key as the document client (`'X'`) or a marshalled command (`{S: 'X'}`) carries it. */

@@ -26,7 +26,7 @@ import { certificateItem, openRequestItem } from './certificates.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
 import { countedOf } from './process-counts.ts';
-import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
+import { changedProcessItems, detailStatusUpdate, newProcessItems, processItem } from './processes.ts';
 import { appendDcvRecordsItem, removeDcvRecordsItems, type ZoneRecordRef } from './zone-writes.ts';
 import { parseZoneHead, type ZoneHead } from './zones.ts';
 
@@ -170,15 +170,17 @@ function unchanged(process: Pick<ProcessRecord, 'updatedDate'>, whileRunning: bo
  */
 export async function recordValidations(process: ProcessRecord, validations: object, at: string, whileRunning: boolean): Promise<boolean> {
   const { values, ...condition } = unchanged(process, whileRunning);
+  const after: ProcessRecord = { ...process, details: { ...process.details, validations } };
+  const detail = detailStatusUpdate(after);
   const update = {
     TableName: tableName(),
     Key: keys.processById(process.id),
-    UpdateExpression: 'SET details.validations = :validations, updatedDate = :now',
+    UpdateExpression: `SET details.validations = :validations, updatedDate = :now, ${detail.set}`,
     ...condition,
-    ExpressionAttributeValues: { ':validations': validations, ':now': at, ...values },
+    ExpressionAttributeValues: { ':validations': validations, ':now': at, ...detail.values, ...values },
   };
   // A change of whether the request needs attention moves its counts: then one transaction.
-  const counts = changedProcessItems(countedOf(process), { ...process, details: { ...process.details, validations } });
+  const counts = changedProcessItems(countedOf(process), after);
   try {
     if (counts.length === 0) await db().send(new UpdateCommand(update));
     else await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...counts] }));
@@ -209,10 +211,11 @@ export interface AuthorityStepRecord {
  * note, unless the process changed since it was read or another run recorded a step meanwhile
  * (the step count moved). False then: someone else moved first, and this step is not recorded.
  */
-export async function recordAuthorityStep(process: Pick<ProcessRecord, 'id' | 'updatedDate'>, step: AuthorityStepRecord): Promise<boolean> {
+export async function recordAuthorityStep(process: ProcessRecord, step: AuthorityStepRecord): Promise<boolean> {
   const { values, ...condition } = unchanged(process, true);
   const counted = step.steps === undefined ? 'attribute_not_exists(details.steps)' : 'details.steps = :steps';
-  const sets = ['details.validations = :validations', 'updatedDate = :now', 'details.steps = :next'];
+  const detail = detailStatusUpdate({ ...process, status: 'RUNNING', details: { ...process.details, validations: step.validations } });
+  const sets = ['details.validations = :validations', 'updatedDate = :now', 'details.steps = :next', detail.set];
   if (step.order !== undefined) sets.push('details.#order = :order');
   if (step.note !== undefined) sets.push('details.notes = list_append(details.notes, :note)');
   const update = {
@@ -225,6 +228,7 @@ export async function recordAuthorityStep(process: Pick<ProcessRecord, 'id' | 'u
       ':validations': step.validations,
       ':now': step.at,
       ':next': (step.steps ?? 0) + 1,
+      ...detail.values,
       ...(step.steps !== undefined ? { ':steps': step.steps } : {}),
       ...(step.order !== undefined ? { ':order': step.order } : {}),
       ...(step.note !== undefined ? { ':note': [step.note] } : {}),
@@ -249,15 +253,17 @@ export async function issueCertificate(
 ): Promise<boolean> {
   const table = tableName();
   const { values, ...condition } = unchanged(process, true);
+  const after: ProcessRecord = { ...process, status: 'COMPLETED', details: { ...process.details, validations } };
+  const detail = detailStatusUpdate(after);
   const items: TransactItem[] = [
     {
       Update: {
         TableName: table,
         Key: keys.processById(process.id),
-        UpdateExpression:
-          'SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, gsi2pk = :listing, updatedDate = :now',
+        UpdateExpression: `SET details.validations = :validations, details.issuedCertificateId = :id, #status = :completed, gsi2pk = :listing, updatedDate = :now, ${detail.set}`,
         ...condition,
         ExpressionAttributeValues: {
+          ...detail.values,
           ':validations': validations,
           ':id': certificate.id,
           ':completed': 'COMPLETED',
@@ -281,7 +287,7 @@ export async function issueCertificate(
       },
     });
   }
-  items.push(...changedProcessItems(countedOf(process), { ...process, status: 'COMPLETED', details: { ...process.details, validations } }));
+  items.push(...changedProcessItems(countedOf(process), after));
   const subject = { id: process.id, customer: certificate.customer, type: 'certificate', identifier: certificate.commonName };
   items.push(...notificationWrites(certificateIssued(subject, certificate, at)));
   try {
@@ -321,15 +327,17 @@ export interface CertificateCancel {
  */
 export async function recordCertificateCancel(c: CertificateCancel): Promise<'cancelled' | 'raced' | 'zone-changed'> {
   const table = tableName();
+  const detail = detailStatusUpdate({ ...c.process, status: 'CANCELLED' });
   const items: TransactItem[] = [
     {
       Update: {
         TableName: table,
         Key: keys.processById(c.process.id),
-        UpdateExpression: `SET #status = :cancelled, gsi2pk = :listing, updatedDate = :now, details.notes = list_append(details.notes, :note)${c.refund ? ', refund = :refund' : ''}`,
+        UpdateExpression: `SET #status = :cancelled, gsi2pk = :listing, updatedDate = :now, details.notes = list_append(details.notes, :note), ${detail.set}${c.refund ? ', refund = :refund' : ''}`,
         ConditionExpression: '#status = :running AND customer = :customer',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
+          ...detail.values,
           ':cancelled': 'CANCELLED',
           ':running': 'RUNNING',
           ':customer': c.process.customer,
@@ -414,23 +422,24 @@ export async function recordDcvEmailResend(
  * read (the DCV check moved first) or reached `max` resends. False when a condition failed.
  */
 export async function recordDcvChange(
-  process: Pick<ProcessRecord, 'id' | 'updatedDate'>,
+  process: ProcessRecord,
   validations: object,
   resend: { date: string; commonNames: string[] },
   note: object,
   max: number,
   commitment?: Commitment,
 ): Promise<boolean> {
+  const detail = detailStatusUpdate({ ...process, status: 'RUNNING', details: { ...process.details, validations } });
   const update = {
     TableName: tableName(),
     Key: keys.processById(process.id),
-    UpdateExpression:
-      'SET details.validations = :validations, details.dcvEmailResends = list_append(if_not_exists(details.dcvEmailResends, :none), :resend), details.notes = list_append(details.notes, :note), updatedDate = :now',
+    UpdateExpression: `SET details.validations = :validations, details.dcvEmailResends = list_append(if_not_exists(details.dcvEmailResends, :none), :resend), details.notes = list_append(details.notes, :note), updatedDate = :now, ${detail.set}`,
     ConditionExpression:
       '#status = :running AND updatedDate = :was AND (attribute_not_exists(details.dcvEmailResends) OR size(details.dcvEmailResends) < :max)',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':validations': validations,
+      ...detail.values,
       ':none': [],
       ':resend': [resend],
       ':note': [note],

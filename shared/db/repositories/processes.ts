@@ -1,6 +1,7 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ProcessRecord } from '../../model/process.ts';
+import { type ProcessSummary, processSummaryOf, storedDetailStatusOf } from '../../model/process-summary.ts';
 import { db } from '../client.ts';
 import { batchGetAll, getItem, getItemOf, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
@@ -12,9 +13,46 @@ import { type Counted, countedOf, processCountsChange } from './process-counts.t
 const entity = 'process';
 const identifierEntity = 'processIdentifier';
 
-/** The item a process is stored as (for use inside a caller's transaction); its keys list it by customer and by status. */
+/**
+ * The item a process is stored as (for use inside a caller's transaction); its keys list it by
+ * customer and by status, and it carries its detail status (`detailStatus`, '' for none) for the
+ * listing's summaries (gsi1list), derived from its details.
+ */
 export function processItem(record: ProcessRecord): Record<string, unknown> {
-  return toItem(keys.process(record.id, record.customer, record.status), entity, record);
+  return { ...toItem(keys.process(record.id, record.customer, record.status), entity, record), detailStatus: storedDetailStatusOf(record) };
+}
+
+/**
+ * Stores the detail status on a process item written before items carried it (the migration):
+ * only if the process is still as read (`updatedDate`) and has none yet; false when it changed
+ * meanwhile (its writer stored the detail status then).
+ */
+export async function storeDetailStatus(record: ProcessRecord): Promise<boolean> {
+  const detail = detailStatusUpdate(record);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(record.id),
+        UpdateExpression: `SET ${detail.set}`,
+        ConditionExpression: 'updatedDate = :was AND attribute_not_exists(detailStatus)',
+        ExpressionAttributeValues: { ...detail.values, ':was': record.updatedDate },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/**
+ * The clause and value an update of a process adds to its SET when it changes the process's
+ * status or details (validations): the stored detail status of the process as written (`after`),
+ * so that the listing's summaries (gsi1list) follow every write.
+ */
+export function detailStatusUpdate(after: ProcessRecord): { set: string; values: { ':detailStatus': string } } {
+  return { set: 'detailStatus = :detailStatus', values: { ':detailStatus': storedDetailStatusOf(after) } };
 }
 
 /**
@@ -166,14 +204,73 @@ export async function readProcessPage(
     return { processes: items.map((item) => parseItem(ProcessRecord, entity, item)), read: items.length, ...next };
   }
   const ids = items.map((item) => parseItem(IdentifierListing, identifierEntity, item).processId);
+  // A listing's process is written in the same transaction; one missing would be a bug, not a reason to fail the page.
+  const processes = await readProcessesById(customer, ids);
+  return { processes, read: items.length + processes.length, ...next };
+}
+
+/** A summary as gsi1list holds it (`detailStatus` '' for none; absent on an item written before the attribute). */
+const SummaryEntry = v.object({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  status: v.string(),
+  type: v.string(),
+  action: v.string(),
+  identifier: v.string(),
+  createdDate: v.string(),
+  detailStatus: v.optional(v.string()),
+});
+
+/** One page of a customer's process summaries: in id order, the entries read (and whole items, for old ones), where to go on. */
+export interface ProcessSummaryPage {
+  summaries: ProcessSummary[];
+  read: number;
+  next?: ProcessCursor;
+}
+
+/**
+ * One page of a customer's process summaries in id order (newest first unless `ascending`): one
+ * Query of at most `limit` entries of gsi1list, the customer's listing with only the attributes
+ * its filters and search read (shared/db/table.ts), about 250 bytes an entry instead of the whole
+ * process. A process written before it stored its detail status is read whole (one BatchGet for
+ * the page's such processes) and summarized from its details.
+ */
+export async function readProcessSummaries(
+  customer: string,
+  options: { limit: number; ascending: boolean; start?: ProcessCursor },
+): Promise<ProcessSummaryPage> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1list',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.processesOfCustomer(customer).gsi1pk },
+      ScanIndexForward: options.ascending,
+      Limit: options.limit,
+      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
+    }),
+  );
+  const entries = (out.Items ?? []).map((item) => v.parse(SummaryEntry, item));
+  const older = entries.filter((e) => e.detailStatus === undefined).map((e) => e.id);
+  const whole = new Map((await readProcessesById(customer, older)).map((p) => [p.id, processSummaryOf(p)]));
+  const summaries = entries.flatMap(({ detailStatus, ...summary }): ProcessSummary[] => {
+    if (detailStatus === undefined) return whole.has(summary.id) ? [whole.get(summary.id) as ProcessSummary] : [];
+    return [{ ...summary, ...(detailStatus !== '' ? { detailStatus } : {}) }];
+  });
+  return { summaries, read: entries.length + older.length, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/**
+ * A customer's processes by id, whole, in the order asked (one BatchGet of up to 100 keys at a
+ * time): what a listing shows of the summaries that make its page. A process gone meanwhile, or
+ * another customer's, is left out.
+ */
+export async function readProcessesById(customer: string, ids: readonly number[]): Promise<ProcessRecord[]> {
   const found = ids.length > 0 ? await batchGetAll(ids.map((id) => keys.processById(id))) : [];
   const byId = new Map(found.map((item) => [item.id, parseItem(ProcessRecord, entity, item)]));
-  // A listing's process is written in the same transaction; one missing would be a bug, not a reason to fail the page.
-  const processes = ids.flatMap((id) => {
+  return ids.flatMap((id) => {
     const p = byId.get(id);
     return p && p.customer === customer ? [p] : [];
   });
-  return { processes, read: items.length + found.length, ...next };
 }
 
 /**
