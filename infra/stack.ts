@@ -166,7 +166,7 @@ export class RegistrarStack extends Stack {
     ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
     ack(
       `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
-      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys, gsi1list); no other table.",
+      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys, gsi1list, gsi2list); no other table.",
     );
     ack(
       'AwsSolutions-APIG2',

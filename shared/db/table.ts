@@ -46,6 +46,18 @@ export const table = {
       projection: 'INCLUDE',
       nonKeyAttributes: ['id', 'status', 'type', 'action', 'identifier', 'createdDate', 'detailStatus'],
     },
+    /**
+     * gsi2 again, with the same attributes: a listing whose exact status (or detailStatus, which
+     * implies one) names its status partition, with further filters, checks them on that
+     * partition's summaries only. Added after gsi1list, in the next table update.
+     */
+    {
+      indexName: 'gsi2list',
+      partitionKey: 'gsi2pk',
+      sortKey: 'gsi2sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: ['id', 'status', 'type', 'action', 'identifier', 'createdDate', 'detailStatus'],
+    },
   ],
 } as const;
 

@@ -94,13 +94,14 @@ function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, numbe
 }
 
 /**
- * The customer's process summaries (gsi1list), in id order: what a listing with filters no index
- * answers checks them on; the page's processes are then read whole, in one BatchGet.
+ * The process summaries of a source (the customer's, gsi1list; one status's, gsi2list), in id
+ * order: what a listing with filters no index answers checks them on; the page's processes are
+ * then read whole, in one BatchGet.
  */
-function summariesOf(customer: string): Summaries<ProcessSummary, ProcessRecord> {
+function summariesOf(customer: string, source: Exclude<ProcessSource, { index: 'identifier' }>): Summaries<ProcessSummary, ProcessRecord> {
   return {
     readPage: async (options) => {
-      const page = await readProcessSummaries(customer, options);
+      const page = await readProcessSummaries(customer, source, options);
       return { records: page.summaries, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
     fetch: (summaries) =>
@@ -133,11 +134,11 @@ function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecor
   };
   const exact = rest.length === 0 && query.search === undefined;
   if (!exact && source.index !== 'identifier') {
-    // Filters no index answers: checked on the summaries of the customer's every process (the
-    // status too, where one was given: the status index holds whole items only).
+    // Filters no index answers: checked on the summaries of the source's partition (every
+    // process of the customer's, or one status's where an exact status or detailStatus names it).
     // An export reads the source's processes whole (it answers them all), checking every filter.
     const count = query.search === undefined ? countOf(customer, query.filters) : undefined;
-    return { source: reader, exact, summaries: summariesOf(customer), ...(count ? { count } : {}) };
+    return { source: reader, exact, summaries: summariesOf(customer, source), ...(count ? { count } : {}) };
   }
   if (query.search !== undefined) return { source: reader, exact };
   if (source.index === 'identifier' && exact) {

@@ -227,23 +227,27 @@ export interface ProcessSummaryPage {
   next?: ProcessCursor;
 }
 
+/** The summary twin of the index partition a source reads: the customer's listing (gsi1list) or one status's (gsi2list). */
+const summaryIndex = { all: 'gsi1list', status: 'gsi2list' } as const;
+
 /**
- * One page of a customer's process summaries in id order (newest first unless `ascending`): one
- * Query of at most `limit` entries of gsi1list, the customer's listing with only the attributes
- * its filters and search read (shared/db/table.ts), about 250 bytes an entry instead of the whole
- * process. A process written before it stored its detail status is read whole (one BatchGet for
- * the page's such processes) and summarized from its details.
+ * One page of the process summaries of a source (all the customer's processes, or one status's)
+ * in id order (newest first unless `ascending`): one Query of at most `limit` entries of its
+ * summary index, the listing with only the attributes its filters and search read
+ * (shared/db/table.ts), about 250 bytes an entry instead of the whole process. A process written
+ * before it stored its detail status is read whole (one BatchGet for the page's such processes)
+ * and summarized from its details.
  */
 export async function readProcessSummaries(
   customer: string,
+  source: Exclude<ProcessSource, { index: 'identifier' }>,
   options: { limit: number; ascending: boolean; start?: ProcessCursor },
 ): Promise<ProcessSummaryPage> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1list',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.processesOfCustomer(customer).gsi1pk },
+      ...partitionOf(customer, source),
+      IndexName: summaryIndex[source.index],
       ScanIndexForward: options.ascending,
       Limit: options.limit,
       ...(options.start ? { ExclusiveStartKey: options.start } : {}),
