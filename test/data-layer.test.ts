@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ensureTable } from '../infra/local/ensure-table.ts';
-import { clientConfig, db } from '../shared/db/client.ts';
+import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
 import { ensureIdFloor, nextId } from '../shared/db/repositories/counters.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
@@ -12,7 +9,7 @@ import { allocateProcessId, getProcess } from '../shared/db/repositories/process
 import { findRegistryForDomain } from '../shared/db/repositories/providers.ts';
 import { getLatestRates, listRates, putRates } from '../shared/db/repositories/rates.ts';
 import { listZones } from '../shared/db/repositories/zones.ts';
-import { createTableInput, table, tableName } from '../shared/db/table.ts';
+import { tableName } from '../shared/db/table.ts';
 import { extensionCandidates } from '../shared/model/provider.ts';
 
 describe('id sequences', () => {
@@ -124,38 +121,5 @@ describe('keys', () => {
     });
     expect(keys.zone('demo-shop.nl', 'demo').pk).toBe(keys.domain('demo-shop.nl', 'demo').pk);
     expect(keys.zone('demo-shop.nl', 'demo').sk).toBe('ZONE');
-  });
-});
-
-describe('a local table kept from an earlier build (a data dir)', () => {
-  it('gets the indexes the definition gained since, with their projections', async () => {
-    const name = `test-${randomUUID()}`;
-    const client = new DynamoDBClient(clientConfig());
-    try {
-      const input = createTableInput(name, { stream: false });
-      const earlier = input.GlobalSecondaryIndexes.filter((g) => g.IndexName !== 'gsi1list' && g.IndexName !== 'gsi2keys');
-      await client.send(new CreateTableCommand({ ...input, GlobalSecondaryIndexes: earlier }));
-      expect(await ensureTable(name, { stream: false })).toBe(false);
-      const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
-      const indexes = (Table?.GlobalSecondaryIndexes ?? []).map((g) => ({
-        name: g.IndexName,
-        status: g.IndexStatus,
-        projection: g.Projection?.ProjectionType,
-        attributes: g.Projection?.NonKeyAttributes ?? [],
-      }));
-      expect(indexes.sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(
-        table.globalSecondaryIndexes
-          .map((g) => ({
-            name: g.indexName,
-            status: 'ACTIVE',
-            projection: g.projection,
-            attributes: 'nonKeyAttributes' in g ? [...g.nonKeyAttributes] : [],
-          }))
-          .sort((a, b) => a.name.localeCompare(b.name)),
-      );
-    } finally {
-      await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
-      client.destroy();
-    }
   });
 });
