@@ -534,6 +534,35 @@ describe('a name outside the caller managed zones', () => {
   }, 90_000);
 });
 
+/**
+ * Runs the DCV job a pass at a time (at most 20, 500 ms apart) until `done` says so: the process's
+ * details after the last pass, and when that pass ran.
+ */
+async function passesUntil(
+  processId: string,
+  done: (state: Record<string, any>) => boolean,
+): Promise<{ state: Record<string, any>; window: { from: number; to: number } }> {
+  let state: Record<string, any> = {};
+  let window = { from: 0, to: 0 };
+  for (let pass = 0; pass < 20; pass++) {
+    if (pass > 0) await sleep(500);
+    window = { from: Date.now(), to: 0 };
+    await dcvCheck(scheduled, jobContext);
+    window.to = Date.now();
+    state = await detailsOf(processId);
+    if (done(state)) break;
+  }
+  return { state, window };
+}
+
+/** Once `notBefore` has passed, the job runs until the process is done: completed, with a certificate for the CSR's key. */
+async function issuesAfter(notBefore: number, processId: string, csr: string): Promise<void> {
+  await sleep(Math.max(0, notBefore - Date.now()) + 100);
+  const { process, info } = await runUntilDone(processId);
+  expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
+  expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+}
+
 describe('the CA answers an order as processing, with Retry-After', () => {
   it('the next read of the order waits the Retry-After (seconds, or an HTTP-date), not the fixed poll', async () => {
     const { name, csr, processId } = await freshRenewal('retry-after');
@@ -558,16 +587,7 @@ describe('the CA answers an order as processing, with Retry-After', () => {
     });
     try {
       // Passes until the order is finalized (one pass, unless a step had to wait).
-      let state: Record<string, any> = {};
-      let window = { from: 0, to: 0 };
-      for (let pass = 0; pass < 20; pass++) {
-        window = { from: Date.now(), to: 0 };
-        await dcvCheck(scheduled, jobContext);
-        window.to = Date.now();
-        state = await detailsOf(processId);
-        if (state.order?.step === 'download') break;
-        await sleep(500);
-      }
+      let { state, window } = await passesUntil(processId, (details) => details.order?.step === 'download');
       expect(injected).toEqual(['finalize 7']);
       expect(state.order.step).toBe('download');
       // The run's time plus 7 s, in whole seconds (the fixed poll was 2 s; before, none at all).
@@ -594,10 +614,7 @@ describe('the CA answers an order as processing, with Retry-After', () => {
       expect(next).toBeLessThanOrEqual(window.to + 6000);
       expect((await api.call('GET', `/v2/processes/${processId}`)).body.status).toBe('RUNNING');
 
-      await sleep(Math.max(0, next - Date.now()) + 100);
-      const { process, info } = await runUntilDone(processId);
-      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
-      expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+      await issuesAfter(next, processId, csr);
     } finally {
       acme.axios.interceptors.response.eject(interceptor);
     }
@@ -622,15 +639,7 @@ describe('the CA answers an authorization as pending, with Retry-After', () => {
       return res;
     });
     try {
-      let state: Record<string, any> = {};
-      let window = { from: 0, to: 0 };
-      for (let pass = 0; pass < 20 && injected.length === 0; pass++) {
-        window = { from: Date.now(), to: 0 };
-        await dcvCheck(scheduled, jobContext);
-        window.to = Date.now();
-        state = await detailsOf(processId);
-        if (injected.length === 0) await sleep(500);
-      }
+      const { state, window } = await passesUntil(processId, () => injected.length > 0);
       expect(injected).toHaveLength(1);
       expect(state.order.step).toBe('validating');
       // The run's time plus 5 s (the fixed poll is 2 s).
@@ -643,10 +652,7 @@ describe('the CA answers an authorization as pending, with Retry-After', () => {
       await dcvCheck(scheduled, jobContext);
       expect(caCalls.slice(calls)).not.toContain(authzPath);
 
-      await sleep(Math.max(0, notBefore - Date.now()) + 100);
-      const { process, info } = await runUntilDone(processId);
-      expect(process.status, JSON.stringify(info)).toBe('COMPLETED');
-      expect(await certifiesKeyOf(info.issuedCertificateId, csr)).toBe(true);
+      await issuesAfter(notBefore, processId, csr);
     } finally {
       acme.axios.interceptors.response.eject(interceptor);
     }

@@ -528,15 +528,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       await this.removeRecords(order);
       const failures = failed + 1;
       return {
-        order: {
-          step: 'order',
-          directory: order.directory,
-          challenges: [],
-          ...(order.replaced ? { replaced: order.replaced } : {}),
-          problem,
-          failures,
-          notBefore: later(now, backoffSeconds(failures)),
-        },
+        order: anew(order, { problem, failures, notBefore: later(now, backoffSeconds(failures)) }),
         validations,
         note: `The certificate authority refused the validation of ${invalid.identifier.value}: ${problem}`,
       };
@@ -589,14 +581,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       await this.removeRecords(order);
       const problem = "The order was finalized with another request's CSR; a new order is placed.";
       return {
-        order: {
-          step: 'order',
-          directory: order.directory,
-          challenges: [],
-          ...(order.replaced ? { replaced: order.replaced } : {}),
-          problem,
-          notBefore: later(now, pollSeconds),
-        },
+        order: anew(order, { problem, notBefore: later(now, pollSeconds) }),
         note: problem,
       };
     }
@@ -637,7 +622,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
   ): Promise<Taken> {
     await this.removeRecords(order);
     return {
-      order: { step: 'order', directory: order.directory, challenges: [], replaced: (order.replaced ?? 0) + 1 },
+      order: anew(order, { replaced: (order.replaced ?? 0) + 1 }),
       validations,
       note,
     };
@@ -699,6 +684,11 @@ function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
     })
     .catch(() => undefined);
   return next;
+}
+
+/** A new order in place of `order` (its directory, and its count of orders replaced), with `rest` recorded beside. */
+function anew(order: AuthorityOrder, rest: Partial<AuthorityOrder> = {}): AuthorityOrder {
+  return { step: 'order', directory: order.directory, challenges: [], ...(order.replaced ? { replaced: order.replaced } : {}), ...rest };
 }
 
 /** An authorization that can no longer become valid without a challenge having failed: the order must be replaced. */
