@@ -715,6 +715,54 @@ describe('orders the CA killed or finalized elsewhere', () => {
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toEqual([]);
   }, 60_000);
 
+  it('an order killed again and again: from the third replacement, the next order waits a back-off', async () => {
+    const { name, csr, processId } = await freshRenewal('killed-again');
+    await atStepWrite(
+      processId,
+      (order) => order.step === 'validate',
+      () => dcvCheck(scheduled, jobContext),
+      { fail: true },
+    );
+    const state = await detailsOf(processId);
+    expect(state.order.step).toBe('served');
+    // As if four orders had died before this one (each replaced): the record says so.
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { keys } = await import('../shared/db/keys.ts');
+    const { tableName } = await import('../shared/db/table.ts');
+    await db.db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.processById(Number(processId)),
+        UpdateExpression: 'SET details.#order.replaced = :four',
+        ExpressionAttributeNames: { '#order': 'order' },
+        ExpressionAttributeValues: { ':four': 4 },
+      }),
+    );
+    const client = await storedAccountClient();
+    const [authz] = await client.getAuthorizations({ authorizations: [state.order.challenges[0].authorization] } as never);
+    await client.deactivateAuthorization(authz as never);
+
+    // The fifth replacement waits the third back-off step: 4 s with ACME_RETRY_SECONDS=1.
+    const from = caAnswers.length;
+    const started = Date.now();
+    const { state: waiting } = await passesUntil(processId, (details) => details.order?.replaced === 5);
+    expect(waiting.order).toMatchObject({ step: 'order', replaced: 5, challenges: [] });
+    const notBefore = Date.parse(waiting.order.notBefore);
+    expect(notBefore).toBeGreaterThanOrEqual(started + 3000);
+    expect(notBefore).toBeLessThanOrEqual(Date.now() + 4000);
+    // Meanwhile no order is placed.
+    await dcvCheck(scheduled, jobContext);
+    expect(await ordersCreated(pebble, from)).toBe(0);
+    expect((await detailsOf(processId)).order.replaced).toBe(5);
+
+    await issuesAfter(notBefore, processId, csr);
+    expect(await ordersCreated(pebble, from)).toBe(1);
+    const { info } = await runUntilDone(processId);
+    expect(info.notes.map((n: { message: string }) => n.message).join('\n')).toContain(
+      `The authorization of ${name} is deactivated at the certificate authority: a new order is placed in 4 s (order 5 replaced).`,
+    );
+  }, 60_000);
+
   it('an order past its expiry before it was finalized is replaced once, without asking the CA about it', async () => {
     const { name, csr, processId } = await freshRenewal('expired');
     await atStepWrite(

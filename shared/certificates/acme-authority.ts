@@ -329,7 +329,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     // its authorizations may no longer be readable (Boulder answers an expired one 404): replaced.
     const unfinalized = order.step !== 'order' && order.step !== 'download';
     if (unfinalized && order.expires !== undefined && Date.parse(order.expires) <= now.getTime())
-      return this.replace(request, order, `The order expired at the certificate authority (${order.expires}): a new order is placed.`);
+      return this.replace(request, order, `The order expired at the certificate authority (${order.expires}): a new order is placed.`, now);
     switch (order.step) {
       case 'order':
         return this.placeOrder(client, request, order, now, run);
@@ -534,7 +534,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
       };
     }
     const dead = current.find((a) => isDead(a.status));
-    if (dead) return this.replace(request, { ...order, challenges }, killedBy(dead), validations);
+    if (dead) return this.replace(request, { ...order, challenges }, killedBy(dead), now, validations);
     if (challenges.every((c) => c.status === 'valid')) return { order: { ...order, challenges, step: 'finalize' }, validations };
     return { order: { ...order, challenges, notBefore: later(now, read.retryAfter ?? pollSeconds) }, validations };
   }
@@ -557,7 +557,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     }
     if (current.status === 'pending') return { order: { ...order, step: 'validating', notBefore: later(now, pollSeconds) } };
     const dead = await this.deadAuthorization(client, current);
-    if (dead) return this.replace(request, order, killedBy(dead));
+    if (dead) return this.replace(request, order, killedBy(dead), now);
     throw new Error(`The order is ${current.status}${current.error ? `: ${JSON.stringify(current.error).slice(0, 200)}` : ''}`);
   }
 
@@ -568,7 +568,7 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     if (current.status === 'processing') return { order: { ...order, notBefore: later(now, read.retryAfter ?? pollSeconds) } };
     if (current.status !== 'valid') {
       const dead = await this.deadAuthorization(client, current);
-      if (dead) return this.replace(request, order, killedBy(dead));
+      if (dead) return this.replace(request, order, killedBy(dead), now);
       throw new Error(`The order is ${current.status}, not valid`);
     }
     const pem = await client.getCertificate({ ...current, url: order.url as string });
@@ -611,20 +611,25 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
   /**
    * Replaces an order that expired, or one of whose authorizations expired or was deactivated at
    * the CA: no challenge failed, so nothing needs the customer's attention. Its records go, and a
-   * new order for the same CSR is placed at once (recorded as one step: one new order per dead
-   * order); `replaced` counts the orders replaced so, and the note says why.
+   * new order for the same CSR is placed (recorded as one step: one new order per dead order);
+   * `replaced` counts the orders replaced so, and the note says why. The first two are placed at
+   * once; from the third, after the back-off of a failure (doubling from ACME_RETRY_SECONDS, at most
+   * 15 minutes), so that orders a CA keeps killing cost it a few orders an hour, not one a pass.
    */
   private async replace(
     request: RequestView,
     order: AuthorityOrder,
     note: string,
+    now: Date,
     validations: Validations = request.validations,
   ): Promise<Taken> {
     await this.removeRecords(order);
+    const replaced = (order.replaced ?? 0) + 1;
+    const wait = replaced > freeReplacements ? backoffSeconds(replaced - freeReplacements) : undefined;
     return {
-      order: anew(order, { replaced: (order.replaced ?? 0) + 1 }),
+      order: anew(order, { replaced, ...(wait !== undefined ? { notBefore: later(now, wait) } : {}) }),
       validations,
-      note,
+      note: wait !== undefined ? `${note.slice(0, -1)} in ${wait} s (order ${replaced} replaced).` : note,
     };
   }
 
@@ -685,6 +690,9 @@ function serialized<T>(zone: string, fn: () => Promise<T>): Promise<T> {
     .catch(() => undefined);
   return next;
 }
+
+/** How many dead orders are replaced at once before a replacement waits a back-off. */
+const freeReplacements = 2;
 
 /** A new order in place of `order` (its directory, and its count of orders replaced), with `rest` recorded beside. */
 function anew(order: AuthorityOrder, rest: Partial<AuthorityOrder> = {}): AuthorityOrder {
