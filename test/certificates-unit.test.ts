@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caaStatus, parseCaa } from '../shared/certificates/caa.ts';
 import { CsrRejected, parseCsr } from '../shared/certificates/csr.ts';
@@ -211,6 +212,44 @@ describe('CSR parsing and verification', () => {
     expect(await rejection('')).toBe(message);
     // Signed correctly, but the extension request is an INTEGER instead of a list of extensions.
     expect(await rejection(makeCsr({ extensionRequestValue: new Uint8Array([0x02, 0x01, 0x05]) }))).toBe(message);
+  });
+
+  it("answers any change of a CSR's bytes with its parse or a CsrRejected, never another error", async () => {
+    // The reader walks the DER itself (asn1js decodes, csr.ts reads the fields): flipped,
+    // replaced, cut and inserted bytes anywhere, in an RSA CSR with SANs and subject fields and in
+    // an EC one, must end as a parse (a change the signature does not cover, or none) or as the
+    // caller's error.
+    const ders = [
+      derOf(
+        makeCsr({
+          subject: 'CN=www.example.nl, O=Example B.V., OU=Web, L=Delft, ST=Zuid-Holland, C=NL',
+          san: ['www.example.nl', 'example.nl'],
+        }),
+      ),
+      derOf(makeCsr({ key: 'p256', san: ['a.example.com'] })),
+    ];
+    const mutation = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+      fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), byte: fc.constant(0) }),
+      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: ders.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (which, changes) => {
+        let bytes = Buffer.from(ders[which] as Uint8Array);
+        for (const { kind, at, byte } of changes) {
+          const i = at % (bytes.length + 1);
+          if (kind === 'set' && i < bytes.length) bytes[i] = byte;
+          if (kind === 'cut') bytes = bytes.subarray(0, i);
+          if (kind === 'insert') bytes = Buffer.concat([bytes.subarray(0, i), Buffer.from([byte]), bytes.subarray(i)]);
+        }
+        try {
+          await parseCsr(pemOf(bytes));
+        } catch (error) {
+          if (!(error instanceof CsrRejected)) throw error;
+        }
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it('reads a CSR without common name and without SANs', async () => {
