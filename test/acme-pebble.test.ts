@@ -428,13 +428,7 @@ describe('ACME failures', () => {
 
   it('cancelling mid-order answers at once; the next DCV run deactivates the authorizations and removes the challenge records', async () => {
     const { name, processId } = await freshRenewal('cancel');
-    await atStepWrite(
-      processId,
-      (order) => order.step === 'validate',
-      () => dcvCheck(scheduled, jobContext),
-      { fail: true },
-    );
-    const state = await detailsOf(processId);
+    const state = await publishedOrder(processId);
     expect(state.order.step).toBe('served');
     expect(await servedTxt('demo-shop.nl', `_acme-challenge.${name}`)).toHaveLength(1);
     // The request calls no CA (cancel carries no ACME client): the order is withdrawn by the DCV job.
@@ -678,22 +672,50 @@ describe('Retry-After of a poll', () => {
   });
 });
 
+/** The order placed and its record published: the job's pass stops before asking for validation. */
+async function publishedOrder(processId: string): Promise<Record<string, any>> {
+  await atStepWrite(
+    processId,
+    (order) => order.step === 'validate',
+    () => dcvCheck(scheduled, jobContext),
+    { fail: true },
+  );
+  return detailsOf(processId);
+}
+
+/**
+ * Someone holding the account key deactivates the order's first authorization (RFC 8555 7.5.2):
+ * the order is dead at Pebble. Answers that account's client.
+ */
+async function deactivateAuthorization(state: Record<string, any>) {
+  const client = await storedAccountClient();
+  const [authz] = await client.getAuthorizations({ authorizations: [state.order.challenges[0].authorization] } as never);
+  await client.deactivateAuthorization(authz as never);
+  return client;
+}
+
+/** Writes one field of the process's recorded order, as if the order's history had been otherwise. */
+async function recordOnOrder(processId: string, field: string, value: unknown): Promise<void> {
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { keys } = await import('../shared/db/keys.ts');
+  const { tableName } = await import('../shared/db/table.ts');
+  await db.db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.processById(Number(processId)),
+      UpdateExpression: 'SET details.#order.#field = :value',
+      ExpressionAttributeNames: { '#order': 'order', '#field': field },
+      ExpressionAttributeValues: { ':value': value },
+    }),
+  );
+}
+
 describe('orders the CA killed or finalized elsewhere', () => {
   it('an authorization deactivated at the CA behind the job: the order is replaced once, and the certificate is issued', async () => {
     const { name, csr, processId } = await freshRenewal('deactivated');
-    // The order is placed and its record published (the pass stops before asking for validation).
-    await atStepWrite(
-      processId,
-      (order) => order.step === 'validate',
-      () => dcvCheck(scheduled, jobContext),
-      { fail: true },
-    );
-    const state = await detailsOf(processId);
+    const state = await publishedOrder(processId);
     expect(state.order.step).toBe('served');
-    // Someone holding the account key deactivates the authorization (RFC 8555 7.5.2): the order is dead at Pebble.
-    const client = await storedAccountClient();
-    const [authz] = await client.getAuthorizations({ authorizations: [state.order.challenges[0].authorization] } as never);
-    await client.deactivateAuthorization(authz as never);
+    const client = await deactivateAuthorization(state);
     const dead = await client.getOrder({ url: state.order.url } as never);
     // RFC 8555 says `invalid`; Pebble 2.4 answers `deactivated`.
     expect(['invalid', 'deactivated']).toContain(dead.status);
@@ -717,30 +739,11 @@ describe('orders the CA killed or finalized elsewhere', () => {
 
   it('an order killed again and again: from the third replacement, the next order waits a back-off', async () => {
     const { name, csr, processId } = await freshRenewal('killed-again');
-    await atStepWrite(
-      processId,
-      (order) => order.step === 'validate',
-      () => dcvCheck(scheduled, jobContext),
-      { fail: true },
-    );
-    const state = await detailsOf(processId);
+    const state = await publishedOrder(processId);
     expect(state.order.step).toBe('served');
     // As if four orders had died before this one (each replaced): the record says so.
-    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { keys } = await import('../shared/db/keys.ts');
-    const { tableName } = await import('../shared/db/table.ts');
-    await db.db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.processById(Number(processId)),
-        UpdateExpression: 'SET details.#order.replaced = :four',
-        ExpressionAttributeNames: { '#order': 'order' },
-        ExpressionAttributeValues: { ':four': 4 },
-      }),
-    );
-    const client = await storedAccountClient();
-    const [authz] = await client.getAuthorizations({ authorizations: [state.order.challenges[0].authorization] } as never);
-    await client.deactivateAuthorization(authz as never);
+    await recordOnOrder(processId, 'replaced', 4);
+    await deactivateAuthorization(state);
 
     // The fifth replacement waits the third back-off step: 4 s with ACME_RETRY_SECONDS=1.
     const from = caAnswers.length;
@@ -765,30 +768,13 @@ describe('orders the CA killed or finalized elsewhere', () => {
 
   it('an order past its expiry before it was finalized is replaced once, without asking the CA about it', async () => {
     const { name, csr, processId } = await freshRenewal('expired');
-    await atStepWrite(
-      processId,
-      (order) => order.step === 'validate',
-      () => dcvCheck(scheduled, jobContext),
-      { fail: true },
-    );
-    const state = await detailsOf(processId);
+    const state = await publishedOrder(processId);
     expect(state.order).toMatchObject({ step: 'served', expires: expect.any(String) });
     expect(Date.parse(state.order.expires)).toBeGreaterThan(Date.now());
     // Pebble's orders live a day: the recorded expiry is moved into the past, as if the order had
     // waited that long (for a record outside the managed zones, say). Pebble's order itself lives on.
-    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { keys } = await import('../shared/db/keys.ts');
-    const { tableName } = await import('../shared/db/table.ts');
     const expired = new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    await db.db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.processById(Number(processId)),
-        UpdateExpression: 'SET details.#order.expires = :expires',
-        ExpressionAttributeNames: { '#order': 'order' },
-        ExpressionAttributeValues: { ':expires': expired },
-      }),
-    );
+    await recordOnOrder(processId, 'expires', expired);
     const from = caAnswers.length;
     const calls = caCalls.length;
     const { process, info } = await runUntilDone(processId);
