@@ -43,9 +43,7 @@ try {
   await loadDataset(await readDatasetFile(demoDataFile));
   const { dnsProvider } = await import('../shared/dns/select.ts');
   const { syncZone } = await import('../shared/dns/sync.ts');
-  const provider = dnsProvider();
-  if (!provider) throw new Error('no DNS provider');
-  await syncZone(provider, 'demo-shop.nl');
+  await syncZone(dnsProvider(), 'demo-shop.nl');
 
   const acme = await import('acme-client');
   let calls = 0;

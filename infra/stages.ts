@@ -42,7 +42,8 @@ const nothing: Handed = { environment: {}, secrets: [] };
 /**
  * Every implementation of every integration: its settings in the stage file (valibot entries
  * beside `implementation`) and what a function using it is handed. Adding an implementation is
- * one entry here (and its code in shared/); the stage file's schema follows.
+ * its name in the integration's list (shared/integrations.ts), one entry here keyed by it (the
+ * compiler asks for it), and its adapter in the port's selector; the stage file's schema follows.
  */
 const implementations = {
   registry: {
@@ -95,7 +96,7 @@ const implementations = {
     },
   },
   dns: {
-    /** No DNS server: the zones are kept and answered by the API only. */
+    /** No DNS server: the in-memory sandbox provider (shared/dns/sandbox.ts); the zones are answered by the API only. */
     sandbox: { entries: {}, hand: () => nothing },
     /** PowerDNS Authoritative's HTTP API; its key is the secret POWERDNS_API_KEY. */
     powerdns: {
@@ -121,7 +122,13 @@ const implementations = {
       }),
     },
   },
-} as const;
+} as const satisfies {
+  // One entry per name of the integration's list in shared/integrations.ts, no more and no fewer:
+  // a name added there without its entry here (or the other way round) does not compile.
+  registry: { [name in RegistryImplementation]: unknown };
+  authority: { [name in AuthorityImplementation]: unknown };
+  dns: { [name in DnsImplementation]: unknown };
+};
 
 /** One integration's setting in the stage file: `{ "implementation": <name>, ...its settings }`. */
 function integrationSchema<I extends Integration>(integration: I) {

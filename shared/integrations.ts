@@ -35,7 +35,9 @@ export const rtrSettings = {
 export type RegistryImplementation = (typeof registryImplementations)[number];
 /**
  * What serves the managed zones over DNS (`DNS_PROVIDER`, docs/dns.md): PowerDNS Authoritative's
- * HTTP API, or Amazon Route 53; `sandbox`: nothing does (the zones are kept and answered by the API only).
+ * HTTP API, or Amazon Route 53; `sandbox`: the in-memory provider (no name server answers the zones).
+ * The one list of the DNS adapters' names: the stage file's schema (infra/stages.ts), the selector
+ * (shared/dns/select.ts), `npm start` (infra/local/dns.ts) and the bundles follow it.
  */
 export const dnsImplementations = ['sandbox', 'powerdns', 'route53'] as const;
 /**

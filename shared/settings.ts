@@ -6,13 +6,14 @@
  */
 
 /** The value of a required setting, one of `allowed`; throws at start when it is unset or another value. */
-export function requiredSetting(name: string, allowed: readonly string[]): string {
+export function requiredSetting<T extends string>(name: string, allowed: readonly T[]): T {
   const value = process.env[name]?.trim();
   if (!value) {
     throw new Error(
       `${name} is not set: this function needs it (one of: ${allowed.join(', ')}); the stack sets it from the stage's integrations`,
     );
   }
-  if (!allowed.includes(value)) throw new Error(`${name} is '${value}'; this build knows only: ${allowed.join(', ')}`);
-  return value;
+  if (!(allowed as readonly string[]).includes(value))
+    throw new Error(`${name} is '${value}'; this build knows only: ${allowed.join(', ')}`);
+  return value as T;
 }

@@ -118,18 +118,19 @@ describe('Lambda bundles (as deployed)', () => {
     }
   });
 
-  it('carry the client of the DNS provider the stage runs, and none of another', async () => {
+  it('carry the DNS adapter the stage runs (the sandbox provider included), and none of another', async () => {
     const clients = async (fn: string, dns: BundledImplementations['dns']) => {
       const { bundled } = await bundleFor(fn, dns, { dns });
       return {
         route53: bundled.some((f) => f.includes('node_modules/@aws-sdk/client-route-53/')),
         powerdns: bundled.some((f) => f.endsWith('shared/dns/powerdns.ts')),
+        sandbox: bundled.some((f) => f.endsWith('shared/dns/sandbox.ts')),
       };
     };
     for (const fn of ['zone-sync', 'zone-reconcile']) {
-      expect(await clients(fn, 'sandbox'), fn).toEqual({ route53: false, powerdns: false });
-      expect(await clients(fn, 'route53'), fn).toEqual({ route53: true, powerdns: false });
-      expect(await clients(fn, 'powerdns'), fn).toEqual({ route53: false, powerdns: true });
+      expect(await clients(fn, 'sandbox'), fn).toEqual({ route53: false, powerdns: false, sandbox: true });
+      expect(await clients(fn, 'route53'), fn).toEqual({ route53: true, powerdns: false, sandbox: false });
+      expect(await clients(fn, 'powerdns'), fn).toEqual({ route53: false, powerdns: true, sandbox: false });
     }
   });
 

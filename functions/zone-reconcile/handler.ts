@@ -5,9 +5,8 @@ import { dnsProvider } from '../../shared/dns/select.ts';
 import { logger } from '../../shared/logger.ts';
 
 /** The scheduled reconcile job (docs/dns.md): repairs every zone that drifted from the table at the DNS provider. */
-export async function handler(_event: ScheduledEvent, context: Context): Promise<ReconcileSummary | undefined> {
+export async function handler(_event: ScheduledEvent, context: Context): Promise<ReconcileSummary> {
   const provider = dnsProvider();
-  if (!provider) return undefined;
   try {
     const summary = await reconcileZones(provider);
     if (summary.zones > 0) logger.info('zone reconcile', { job: 'zone-reconcile', requestId: context?.awsRequestId, ...summary });

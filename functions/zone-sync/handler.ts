@@ -10,7 +10,6 @@ import { syncZonesOfBatch } from '../../shared/dns/zone-stream.ts';
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const provider = dnsProvider();
-  if (!provider) return { batchItemFailures: [] };
   const records = (event.Records ?? []).map((record) => ({
     keys: { pk: record.dynamodb?.Keys?.pk?.S, sk: record.dynamodb?.Keys?.sk?.S },
     sequenceNumber: record.dynamodb?.SequenceNumber ?? '',

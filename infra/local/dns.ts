@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type DnsImplementation, dnsImplementations } from '../../shared/integrations.ts';
 import { type LocalPowerDns, startPowerDns } from './powerdns.ts';
 
 /**
@@ -8,7 +9,8 @@ import { type LocalPowerDns, startPowerDns } from './powerdns.ts';
  * - `DNS_PROVIDER=powerdns` with `POWERDNS_API_URL` and `POWERDNS_API_KEY` (and optionally
  *   `POWERDNS_SERVER_ID`): that PowerDNS;
  * - `DNS_PROVIDER=route53`: Amazon Route 53, with the AWS credentials of the environment;
- * - `DNS_PROVIDER=sandbox`: none; the zones are answered by the API only.
+ * - `DNS_PROVIDER=sandbox`: the in-memory sandbox provider; no name server answers the zones;
+ * - any other adapter of `dnsImplementations`: that adapter, with its settings from the environment.
  * When the PowerDNS to be started here cannot be had, the sandbox runs without DNS and says why.
  */
 export interface LocalDns {
@@ -19,8 +21,10 @@ export interface LocalDns {
 
 export async function openDns(dataDir: string | undefined): Promise<LocalDns> {
   const chosen = process.env.DNS_PROVIDER?.trim();
-  if (chosen === 'sandbox') return { line: 'no DNS server (DNS_PROVIDER=sandbox)' };
-  if (chosen === 'route53') return { line: 'DNS on Amazon Route 53' };
+  if (chosen && !(dnsImplementations as readonly string[]).includes(chosen)) {
+    throw new Error(`DNS_PROVIDER is '${chosen}'; one of: ${dnsImplementations.join(', ')} (or unset for a local PowerDNS)`);
+  }
+  if (chosen === 'sandbox') return { line: 'no DNS server (DNS_PROVIDER=sandbox: the zones are kept in memory)' };
   if (chosen === 'powerdns') {
     if (!process.env.POWERDNS_API_URL || !process.env.POWERDNS_API_KEY) {
       throw new Error(
@@ -29,7 +33,7 @@ export async function openDns(dataDir: string | undefined): Promise<LocalDns> {
     }
     return { line: `DNS through the PowerDNS at ${process.env.POWERDNS_API_URL}` };
   }
-  if (chosen) throw new Error(`DNS_PROVIDER is '${chosen}'; one of: sandbox, powerdns, route53 (or unset for a local PowerDNS)`);
+  if (chosen) return { line: `DNS on ${chosen as DnsImplementation}` };
   try {
     const powerDns = await startPowerDns(dataDir !== undefined ? { dataDir: join(dataDir, 'powerdns') } : {});
     process.env.DNS_PROVIDER = 'powerdns';

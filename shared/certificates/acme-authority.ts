@@ -281,7 +281,7 @@ interface Taken {
 export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityGateway {
   constructor(
     authority: CertificateAuthority,
-    private readonly dns: () => Promise<DnsProvider | undefined>,
+    private readonly dns: () => Promise<DnsProvider>,
     private readonly env: Record<string, string | undefined> = process.env,
     private readonly resolver: Pick<Resolver, 'resolveTxt'> = resolverFor(env),
   ) {
@@ -446,10 +446,8 @@ export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityG
     return sets;
   }
 
-  private async dnsProvider(): Promise<DnsProvider> {
-    const dns = await this.dns();
-    if (!dns) throw new Error('No DNS integration is configured (DNS_PROVIDER): the dns-01 records cannot be published');
-    return dns;
+  private dnsProvider(): Promise<DnsProvider> {
+    return this.dns();
   }
 
   /**
