@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../shared/errors.ts';
+import { registryImplementations } from '../shared/integrations.ts';
+import type { RegistryGateway, RegistryTransferState, TransferReference } from '../shared/registry/gateway.ts';
+import { rtrRegistry } from '../shared/registry/rtr.ts';
+import { resetCircuit } from '../shared/registry/rtr-client.ts';
+import { sandboxRegistry } from '../shared/registry/sandbox.ts';
+import { toWireTime } from '../shared/time.ts';
+import { readyWithinMs, startUpstream, type Upstream } from './support/upstream.ts';
+
+// The contract of the registry port (shared/registry/gateway.ts): the same cases over every
+// adapter of it. The sandbox registry answers from the demo dataset in this file's table; `rtr`
+// is the upstream Realtime Register account's adapter, against a second instance of this
+// service's sandbox started here (test/support/upstream.ts), whose demo account `demo` holds the
+// same dataset. Each adapter gets the same names, auth codes and scripts, so each case reads alike.
+
+vi.hoisted(() => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+});
+
+let upstream: Upstream | undefined;
+
+afterAll(async () => {
+  await upstream?.stop();
+});
+
+/** Every adapter, by the name `REGISTRY_GATEWAY` gives it, made once its counterpart runs. */
+const adapters: Record<string, () => Promise<RegistryGateway>> = {
+  sandbox: async () => sandboxRegistry,
+  rtr: async () => {
+    upstream = await startUpstream(inject('dynamodbEndpoint'));
+    process.env.RTR_API_KEY = 'demo-key';
+    resetCircuit();
+    return rtrRegistry({ apiUrl: upstream.proxyUrl, customer: 'demo', registries: ['sidn', 'verisign', 'nominet'], timeoutMs: 5000 });
+  },
+};
+
+it('covers every adapter the selector knows', () => {
+  expect(Object.keys(adapters).sort()).toEqual([...registryImplementations].sort());
+});
+
+/** What the transfer asks of the registry besides the name, as the transfer use case hands it. */
+const order = { registrant: 'demo-registrant', contacts: [] };
+
+describe.each(Object.keys(adapters))('the registry port over %s', (name) => {
+  let registry: RegistryGateway;
+  beforeAll(async () => {
+    registry = await (adapters[name] as () => Promise<RegistryGateway>)();
+  }, readyWithinMs + 10_000);
+
+  /** A transfer submitted now, and the reference the service keeps of it (with the registry's own id, when it gives one). */
+  async function submitted(domainName: string, registryName: string, authcode: string) {
+    const base: TransferReference = { domainName, registry: registryName, requestedDate: toWireTime(new Date()), periodMonths: 12 };
+    const candidate = await registry.prepareTransfer({ domainName, registry: registryName, authcode, periodMonths: 12, order });
+    const first: RegistryTransferState = await registry.requestTransfer({ ...base, authcode, order, candidate, customer: 'demo' });
+    const reference: TransferReference = {
+      ...base,
+      ...(first.registryReference !== undefined ? { registryReference: first.registryReference } : {}),
+    };
+    return { first, reference };
+  }
+
+  it('looks a name up for a transfer: its registry and what it holds now', async () => {
+    const candidate = await registry.prepareTransfer({
+      domainName: 'transfer-now.nl',
+      registry: 'sidn',
+      authcode: 'NL-TRANSFER-2026',
+      periodMonths: 12,
+      order,
+    });
+    expect(candidate).toMatchObject({ domainName: 'transfer-now.nl', registry: 'sidn', ns: expect.any(Array), keyData: expect.any(Array) });
+  });
+
+  it('refuses a wrong auth code on `authcode`, an unknown name as unknown, and a locked name as prohibited', async () => {
+    const wrong = registry.prepareTransfer({ domainName: 'transfer-rejected.com', registry: 'verisign', authcode: 'WRONG-CODE-1', order });
+    await expect(wrong).rejects.toBeInstanceOf(ValidationError);
+    await expect(wrong).rejects.toMatchObject({ extra: { violations: [expect.objectContaining({ field: 'authcode' })] } });
+    await expect(
+      registry.prepareTransfer({ domainName: 'nobody-holds-this.com', registry: 'verisign', authcode: 'X-1', order }),
+    ).rejects.toBeInstanceOf(ObjectDoesNotExist);
+    await expect(
+      registry.prepareTransfer({ domainName: 'transfer-locked.com', registry: 'verisign', authcode: 'COM-TRANSFER-2026', order }),
+    ).rejects.toBeInstanceOf(ObjectStatusProhibitsOperation);
+  });
+
+  it('completes a transfer the registry completes at once', async () => {
+    const { first } = await submitted('transfer-now.nl', 'sidn', 'NL-TRANSFER-2026');
+    expect(first.status).toBe('completed');
+  });
+
+  it('keeps a waiting transfer waiting, cancels it, and answers a second cancellation alike', async () => {
+    const { first, reference } = await submitted('transfer-wait.com', 'verisign', 'COM-TRANSFER-2026');
+    expect(first.status).toBe('pending');
+    expect((await registry.transferState(reference, new Date())).status).toBe('pending');
+    expect((await registry.cancelTransfer(reference, new Date())).status).toBe('cancelled');
+    expect((await registry.cancelTransfer(reference, new Date())).status).toBe('cancelled');
+    expect((await registry.transferState(reference, new Date())).status).toBe('cancelled');
+  });
+
+  it('resends the FOA of a transfer that waits for it, and refuses once it no longer does', async () => {
+    const { first, reference } = await submitted('transfer-foa.net', 'verisign', 'NET-TRANSFER-2026');
+    expect(first.status).toBe('pendingfoa');
+    await expect(registry.resendFoa(reference, new Date())).resolves.toBeUndefined();
+    expect((await registry.cancelTransfer(reference, new Date())).status).toBe('cancelled');
+    await expect(registry.resendFoa(reference, new Date())).rejects.toBeInstanceOf(ObjectStatusProhibitsOperation);
+  });
+});
