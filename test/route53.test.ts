@@ -11,7 +11,8 @@ import { fakeRoute53 } from './support/route53.ts';
 // The Route 53 adapter at the AWS SDK client boundary: a middleware on a real Route53Client answers
 // each command as Route 53 documents it (test/support/route53.ts: its limits per
 // ChangeResourceRecordSets enforced, changes PENDING until GetChange says INSYNC, throttling
-// injected), the way DynamoDB faults are injected elsewhere. The adapter has not run against AWS itself (docs/dns.md).
+// injected), the way DynamoDB faults are injected elsewhere. The adapter has not run against AWS
+// itself (docs/dns.md).
 
 function zoneOf(domainName: string, records: ZoneRecord['records'], overrides: Partial<ZoneRecord> = {}): ZoneRecord {
   return {
