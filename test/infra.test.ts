@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
@@ -11,6 +11,7 @@ import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table } from '../shared/db/table.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { authorizerCacheSeconds, jobs, methodsOf, routes, streamConsumers } from '../shared/routes.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 let app: App;
 let stack: RegistrarStack;
@@ -20,7 +21,7 @@ beforeAll(() => {
   // Bundling is skipped here (it is exercised by `npm run synth` in CI); the template is the same.
   app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new RegistrarStack(app, 'TestStack', { stage: loadStage('sandbox') });
-  template = Template.fromStack(stack);
+  template = deployedTemplate(stack);
 });
 
 describe('CDK stack', () => {
