@@ -220,7 +220,7 @@ describe('a stream consumer in the stack', () => {
     const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
     const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
     expect(nag.violations).toEqual([]);
-  });
+  }, 120_000);
 
   it('fed through a queue, as webhook-deliver is: a pipe from the stream (its inserts only) into a FIFO queue grouped by customer, with a dead-letter queue, consumed with partial batch failures; least privilege; cdk-nag clean', () => {
     const folder = mkdtempSync(join(tmpdir(), 'nag-queue-'));
@@ -296,5 +296,5 @@ describe('a stream consumer in the stack', () => {
     const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
     const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
     expect(nag.violations).toEqual([]);
-  });
+  }, 120_000);
 });
