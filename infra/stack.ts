@@ -144,9 +144,9 @@ export class RegistrarStack extends Stack {
    * invoke permission and its methods are in its feature's nested stack (infra/route-groups.ts),
    * but for the routes whose methods were deployed in the root stack before (`methodsInRoot`).
    */
-  private addRoutes(authorizer: apigateway.IAuthorizer, table: readonly Route[]): void {
+  private addRoutes(authorizer: apigateway.IAuthorizer, routeTable: readonly Route[]): void {
     const pathsWithAnswer = new Set<string>();
-    for (const [stackId, members] of routeStacks(table)) {
+    for (const [stackId, members] of routeStacks(routeTable)) {
       const nested = new NestedStack(this, stackId, {
         description: `Registrar API routes, ${stackId} (infra/route-groups.ts): ${members.length} routes`,
       });
@@ -170,9 +170,9 @@ export class RegistrarStack extends Stack {
             });
         }
         if (!pathsWithAnswer.has(route.path)) {
-          const allow = table.filter((r) => r.path === route.path).flatMap(methodsOf);
+          const allow = routeTable.filter((r) => r.path === route.path).flatMap(methodsOf);
           const options = { methodResponses: [{ statusCode: '405', responseParameters: methodNotAllowedHeaders }] };
-          const answeredInRoot = table.some((r) => r.path === route.path && methodsInRoot.has(r.id));
+          const answeredInRoot = routeTable.some((r) => r.path === route.path && methodsInRoot.has(r.id));
           if (answeredInRoot) resource.addMethod('ANY', methodNotAllowed(allow), options);
           else
             new apigateway.Method(nested, `${route.id}-ANY`, {
