@@ -93,6 +93,24 @@ describe('CDK stack', () => {
     });
   });
 
+  it("gives each route's function one invoke permission, for this API's stage and the route's path, none per method or for the console's test", () => {
+    const permissions = Object.values(
+      template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } }),
+    );
+    // One a route, and the authorizer's.
+    expect(permissions).toHaveLength(routes.length + 1);
+    const apiId = stack.getLogicalId(stack.api.node.defaultChild as never);
+    for (const route of routes) {
+      const fnId = stack.getLogicalId(stack.functions.get(route.id)?.node.defaultChild as never);
+      const own = permissions.filter((p) => JSON.stringify(p.Properties.FunctionName).includes(`"${fnId}"`));
+      expect(own, route.id).toHaveLength(1);
+      const [, parts] = (own[0] as { Properties: { SourceArn: { 'Fn::Join': [string, unknown[]] } } }).Properties.SourceArn['Fn::Join'];
+      expect(parts, route.id).toContainEqual({ Ref: apiId });
+      expect(parts.at(-1), route.id).toBe(`/sandbox/*${route.path.replace(/\{[^}]+\}/g, '*')}`);
+    }
+    expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
+  });
+
   it('tells only the functions that declare a generated secret where it is, never its value', () => {
     const fns = template.findResources('AWS::Lambda::Function');
     for (const route of routes) {
