@@ -77,7 +77,9 @@ const route53Actions = [
  */
 export function grantRoute53(fn: lambda.Function, stage: Stage, declaration: FunctionDeclaration): void {
   if (!callsOf(declaration).includes('dns') || implementationsOf(stage).dns !== 'route53') return;
-  const stack = Stack.of(fn);
+  // The key is the root stack's, whichever stack holds the function.
+  let stack = Stack.of(fn);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: route53Actions, resources: ['*'] }));
   const key = dnssecKey(stack);
   if (key) {

@@ -10,13 +10,15 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dnsMetricNames } from '../shared/dns/dns-metrics.ts';
 import { metricNames, metricNamespace, serviceName } from '../shared/metrics.ts';
-import { jobs, routes } from '../shared/routes.ts';
+import { jobs, type Route, routes } from '../shared/routes.ts';
 
 export interface ObservabilityProps {
   api: apigateway.RestApi;
   table: dynamodb.Table;
   /** Every function of the stack, by id (routes, jobs, authorizer). */
   functions: ReadonlyMap<string, lambda.IFunction>;
+  /** The routes the dashboard graphs; default: the route table's. */
+  routes?: readonly Route[];
   /** Each stream consumer's on-failure queue, by consumer id: a batch there was skipped. */
   streamFailureQueues?: ReadonlyMap<string, sqs.IQueue>;
   /** Where alarm notifications go by e-mail (optional; the topic is there either way). */
@@ -179,7 +181,7 @@ export class Observability extends Construct {
         height: 2,
       }),
     );
-    dashboard.addWidgets(...routeWidgets(props.api));
+    dashboard.addWidgets(...routeWidgets(props.api, props.routes ?? routes));
     dashboard.addWidgets(...serviceWidgets(props));
     dashboard.addWidgets(...jobWidgets(props.functions, rateAge));
     dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
@@ -199,7 +201,7 @@ function exchangeRateAge(): cloudwatch.Metric {
 }
 
 /** One series per route, from API Gateway's detailed metrics (metricsEnabled on the stage: per method and resource). */
-function perRoute(api: apigateway.RestApi, metricName: string, statistic: string): cloudwatch.Metric[] {
+function perRoute(api: apigateway.RestApi, routes: readonly Route[], metricName: string, statistic: string): cloudwatch.Metric[] {
   return routes.map(
     (r) =>
       new cloudwatch.Metric({
@@ -219,16 +221,16 @@ function perRoute(api: apigateway.RestApi, metricName: string, statistic: string
 }
 
 /** Requests, errors and latency per route. */
-function routeWidgets(api: apigateway.RestApi): cloudwatch.IWidget[] {
+function routeWidgets(api: apigateway.RestApi, routes: readonly Route[]): cloudwatch.IWidget[] {
   return [
-    new cloudwatch.GraphWidget({ title: 'Requests per route', left: perRoute(api, 'Count', 'Sum'), width: 8 }),
+    new cloudwatch.GraphWidget({ title: 'Requests per route', left: perRoute(api, routes, 'Count', 'Sum'), width: 8 }),
     new cloudwatch.GraphWidget({
       title: 'Errors per route (4xx left, 5xx right)',
-      left: perRoute(api, '4XXError', 'Sum'),
-      right: perRoute(api, '5XXError', 'Sum'),
+      left: perRoute(api, routes, '4XXError', 'Sum'),
+      right: perRoute(api, routes, '5XXError', 'Sum'),
       width: 8,
     }),
-    new cloudwatch.GraphWidget({ title: 'Latency per route (p99, ms)', left: perRoute(api, 'Latency', 'p99'), width: 8 }),
+    new cloudwatch.GraphWidget({ title: 'Latency per route (p99, ms)', left: perRoute(api, routes, 'Latency', 'p99'), width: 8 }),
   ];
 }
 

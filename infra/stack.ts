@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Duration, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -30,6 +30,7 @@ import { grantRoute53 } from './dns.ts';
 import { addWebAcl, checkEdgeLimits, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
 import { Observability } from './observability.ts';
+import { methodsInRoot, routeStacks } from './route-groups.ts';
 import { StackSecrets } from './secrets.ts';
 import { checkStage, type Stage, serviceEnvironment } from './stages.ts';
 import { addUsagePlan, type KeyLimits, keyLimitsFromContext } from './usage-plan.ts';
@@ -49,16 +50,23 @@ export interface RegistrarStackProps extends StackProps {
   edgeLimits?: EdgeLimits;
   /** The functions fed by the table's stream; default: the route table's `streamConsumers`. */
   streamConsumers?: readonly StreamConsumer[];
+  /** The routes; default: the route table's `routes`. */
+  routes?: readonly Route[];
 }
 
 /**
  * The deployed service, generated from the route table and the table definition: one DynamoDB
- * table, one Lambda per route and per scheduled job, a REST API with an API-key authorizer.
+ * table, one Lambda per route and per scheduled job, a REST API with an API-key authorizer. The
+ * root stack holds the table, the secrets, the API, its paths and stage, the jobs, the stream
+ * consumers and their queues, and the alarms; each feature's routes (functions, permissions,
+ * methods) are a nested stack of their own (infra/route-groups.ts).
  */
 export class RegistrarStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: apigateway.RestApi;
   readonly functions = new Map<string, RegistrarFunction>();
+  /** The nested stacks of the routes, by id (infra/route-groups.ts). */
+  readonly routeStacks = new Map<string, NestedStack>();
   readonly observability: Observability;
   private readonly secrets = new StackSecrets(this);
   private readonly sharedEnvironment: Record<string, string> | undefined;
@@ -76,7 +84,7 @@ export class RegistrarStack extends Stack {
     this.api = addRestApi(this, this.stage.name, throttle);
     addGatewayResponses(this.api);
     if (this.stage.customDomain) addCustomDomain(this, this.api, this.stage.customDomain);
-    this.addRoutes(authorizer);
+    this.addRoutes(authorizer, props.routes ?? routes);
     addUsagePlan(this, this.api, keyLimitsFromContext(this, props.keyLimits));
     // The public edge: per-IP rate limits in front of the stage (infra/edge.ts).
     addWebAcl(this, this.api, checkEdgeLimits(edgeLimitsFromContext(this, props.edgeLimits), throttle.rateLimit));
@@ -98,6 +106,7 @@ export class RegistrarStack extends Stack {
       api: this.api,
       table: this.table,
       functions: this.functions,
+      routes: props.routes ?? routes,
       streamFailureQueues,
       alarmEmail: props.alarmEmail ?? this.stage.alarmEmail,
     });
@@ -105,11 +114,16 @@ export class RegistrarStack extends Stack {
     this.acknowledgeFindings();
   }
 
-  /** A function of the stack, with the table access, environment and secrets it declares. */
-  private addFunction(id: string, declaration: FunctionDeclaration): RegistrarFunction {
-    const fn = new RegistrarFunction(this, id, {
+  /** A function of the stack (or of a nested stack of it), with the table access, environment and secrets it declares. */
+  private addFunction(
+    id: string,
+    declaration: FunctionDeclaration,
+    scope: Construct = this,
+    table: dynamodb.ITable = this.table,
+  ): RegistrarFunction {
+    const fn = new RegistrarFunction(scope, id, {
       declaration,
-      table: this.table,
+      table,
       secrets: this.secrets,
       stage: this.stage,
       sharedEnvironment: this.sharedEnvironment,
@@ -125,23 +139,66 @@ export class RegistrarStack extends Stack {
    * Gateway itself, no function invoked: a path no route serves gets 404 NotFound (the
    * MISSING_AUTHENTICATION_TOKEN gateway response), another method on a route's path 405 with
    * `Allow` (a mock integration on the path's ANY method).
+   *
+   * The API's paths stay in the root stack, shared by every feature; a route's function, its one
+   * invoke permission and its methods are in its feature's nested stack (infra/route-groups.ts),
+   * but for the routes whose methods were deployed in the root stack before (`methodsInRoot`).
    */
-  private addRoutes(authorizer: apigateway.IAuthorizer): void {
+  private addRoutes(authorizer: apigateway.IAuthorizer, routeTable: readonly Route[]): void {
     const pathsWithAnswer = new Set<string>();
-    for (const route of routes) {
-      const resource = this.api.root.resourceForPath(route.path);
-      const routeFn = this.functions.get(route.id) ?? this.addFunction(route.id, route);
-      const integration = new apigateway.LambdaIntegration(routeFn);
-      // HEAD beside GET (contract section 1): the same function, which answers without the body.
-      for (const method of methodsOf(route)) resource.addMethod(method, integration, methodAuthorization(route, authorizer));
-      if (!pathsWithAnswer.has(route.path)) {
-        const allow = routes.filter((r) => r.path === route.path).flatMap(methodsOf);
-        resource.addMethod('ANY', methodNotAllowed(allow), {
-          methodResponses: [{ statusCode: '405', responseParameters: methodNotAllowedHeaders }],
-        });
-        pathsWithAnswer.add(route.path);
+    for (const [stackId, members] of routeStacks(routeTable)) {
+      const nested = new NestedStack(this, stackId, {
+        description: `Registrar API routes, ${stackId} (infra/route-groups.ts): ${members.length} routes`,
+      });
+      this.routeStacks.set(stackId, nested);
+      const nestedTable = tableIn(nested, this.table);
+      for (const route of members) {
+        const resource = this.api.root.resourceForPath(route.path);
+        const routeFn = this.addFunction(route.id, route, nested, nestedTable);
+        this.allowInvoke(routeFn, route.path);
+        const integration = functionIntegration(routeFn);
+        const inRoot = methodsInRoot.has(route.id);
+        // HEAD beside GET (contract section 1): the same function, which answers without the body.
+        for (const method of methodsOf(route)) {
+          if (inRoot) resource.addMethod(method, integration, methodAuthorization(route, authorizer));
+          else
+            new apigateway.Method(nested, `${route.id}-${method}`, {
+              resource,
+              httpMethod: method,
+              integration,
+              options: methodAuthorization(route, authorizer),
+            });
+        }
+        if (!pathsWithAnswer.has(route.path)) {
+          const allow = routeTable.filter((r) => r.path === route.path).flatMap(methodsOf);
+          const options = { methodResponses: [{ statusCode: '405', responseParameters: methodNotAllowedHeaders }] };
+          const answeredInRoot = routeTable.some((r) => r.path === route.path && methodsInRoot.has(r.id));
+          if (answeredInRoot) resource.addMethod('ANY', methodNotAllowed(allow), options);
+          else
+            new apigateway.Method(nested, `${route.id}-ANY`, {
+              resource,
+              httpMethod: 'ANY',
+              integration: methodNotAllowed(allow),
+              options,
+            });
+          pathsWithAnswer.add(route.path);
+        }
       }
     }
+  }
+
+  /**
+   * The one permission of a route's function: API Gateway may invoke it from this API's stage, on
+   * the route's path (any of its methods), and from nowhere else. No permission per method, and
+   * none for the console's test invoke.
+   */
+  private allowInvoke(fn: lambda.Function, path: string): void {
+    const wildcardPath = path.replace(/\{[^}]+\}/g, '*');
+    fn.addPermission('ApiInvoke', {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      // The stage's name, not a reference to the stage: the stage depends on the deployment, which depends on the methods.
+      sourceArn: this.api.arnForExecuteApi('*', wildcardPath, this.stage.name),
+    });
   }
 
   /** What operators and the admin CLI look up after a deploy: the alarm topic, the API's URL, the table. */
@@ -155,6 +212,15 @@ export class RegistrarStack extends Stack {
   private acknowledgeFindings(): void {
     const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id: `AwsSolutions::${id}`, reason });
     const tableArn = `<${this.getLogicalId(this.table.node.defaultChild as dynamodb.CfnTable)}.Arn>`;
+    const indexReason =
+      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys, gsi1list, gsi2list); no other table.";
+    // The same finding in each routes stack, where the table's ARN is the parameter TableArn (tableIn).
+    for (const nested of this.routeStacks.values()) {
+      Validations.of(nested).acknowledge({
+        id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${tableArnParameter}>/index/*]`,
+        reason: indexReason,
+      });
+    }
     ack(
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
       "The functions' managed policy grants CloudWatch Logs writes only.",
@@ -164,10 +230,7 @@ export class RegistrarStack extends Stack {
       "API Gateway's account-level logging role needs exactly this policy to write execution and access logs.",
     );
     ack('AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level scope.');
-    ack(
-      `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
-      "Queries on the table's own global secondary indexes (gsi1, gsi2, gsi1keys, gsi2keys, gsi1list, gsi2list); no other table.",
-    );
+    ack(`AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, indexReason);
     ack(
       'AwsSolutions-APIG2',
       "Requests are validated inside each function against valibot schemas, so every violation is reported with the contract's error body; a gateway request validator would answer in another shape.",
@@ -185,6 +248,16 @@ export class RegistrarStack extends Stack {
       'The API authenticates with API keys (Authorization: ApiKey, contract section 1) through a Lambda authorizer, not Cognito.',
     );
   }
+}
+
+/** The parameter of a routes stack that is the table's ARN. */
+const tableArnParameter = 'TableArn';
+
+/** The table as a routes stack sees it: by its ARN, handed in as the parameter TableArn. */
+function tableIn(nested: NestedStack, table: dynamodb.Table): dynamodb.ITable {
+  nested.setParameter(tableArnParameter, table.tableArn);
+  const arn = new CfnParameter(nested, tableArnParameter, { type: 'String', description: "The table's ARN (the root stack's table)." });
+  return dynamodb.Table.fromTableArn(nested, 'Table', arn.valueAsString);
 }
 
 /** The single table, from the shared definition; retained and protected, since it holds every record. */
@@ -369,6 +442,14 @@ function methodNotAllowed(allow: string[]): apigateway.MockIntegration {
       },
     ],
   });
+}
+
+/**
+ * A Lambda proxy integration that grants nothing: the function's one invoke permission is
+ * `allowInvoke`'s (LambdaIntegration would add two per method, for the stage and the console's test).
+ */
+function functionIntegration(fn: lambda.IFunction): apigateway.Integration {
+  return new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations` });
 }
 
 /** Runs a job's function on its schedule, retrying a failed run twice. */

@@ -202,7 +202,25 @@ export function implementationsOf(stage: Stage): {
 /** Every problem of a stage file's content, each as `path: message`; none when it is valid. */
 export function stageProblems(content: unknown): string[] {
   const result = v.safeParse(StageSettings, content);
-  return result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(the file)'}: ${issue.message}`);
+  return result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(the file)'}: ${problemWords(issue)}`);
+}
+
+/** What valibot's own messages (`Invalid key: Expected "customer" but received undefined`) say, in the words of the stage file. */
+const expectedWords: Record<string, string> = {
+  Array: 'a list',
+  Object: 'an object',
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+};
+function problemWords(issue: v.BaseIssue<unknown>): string {
+  // The schema's own messages are already in the project's words.
+  if (!issue.message.startsWith('Invalid ')) return issue.message;
+  if (issue.received === 'undefined') return 'is missing: the setting is required';
+  if (issue.type === 'strict_object' && issue.expected === 'never')
+    return 'is not a setting of this place in the file (misspelt, or misplaced)';
+  if (issue.kind === 'schema' && issue.expected) return `must be ${expectedWords[issue.expected] ?? issue.expected}, not ${issue.received}`;
+  return issue.message;
 }
 
 /** A stage from its name and its file's content; throws naming the file and every problem by its path. */

@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { loadStage, stageFrom } from '../infra/stages.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 /** A stage that runs the ACME authority: what the stack hands the functions that work with the CA, from the stage file. */
 
@@ -42,7 +42,7 @@ describe('a stage file with the acme authority', () => {
       }),
     );
     const stack = new RegistrarStack(new App({ context: noBundling }), 'Acme', { stage });
-    const template = Template.fromStack(stack);
+    const template = deployedTemplate(stack);
     const fns = template.findResources('AWS::Lambda::Function');
     const variables = (id: string) =>
       fns[stack.getLogicalId(stack.functions.get(id)?.node.defaultChild as never)]?.Properties.Environment.Variables;

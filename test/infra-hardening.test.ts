@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkEdgeLimits, defaultEdgeLimits, minAddressesToFillStage } from '../infra/edge.ts';
 import { defaultStageThrottle, RegistrarStack } from '../infra/stack.ts';
@@ -7,6 +7,7 @@ import { loadStage } from '../infra/stages.ts';
 import { defaultKeyLimits } from '../infra/usage-plan.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { authorizerTable, jobs, methodsOf, routes, type TableUse } from '../shared/routes.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 /**
  * The deployed stack's share of the hardening: per-key usage plans wired to the authorizer, least
@@ -20,7 +21,7 @@ let template: Template;
 
 beforeAll(() => {
   stack = new RegistrarStack(new App({ context: noBundling }), 'HardeningStack', { stage: loadStage('sandbox') });
-  template = Template.fromStack(stack);
+  template = deployedTemplate(stack);
 });
 
 /** Every IAM statement granted to a function's role. */
@@ -61,7 +62,7 @@ describe('per-API-key rate limits in the stack', () => {
   });
 
   it('takes other per-key numbers from the stack props or the cdk context', () => {
-    const byProps = Template.fromStack(
+    const byProps = deployedTemplate(
       new RegistrarStack(new App({ context: noBundling }), 'Props', {
         stage: loadStage('sandbox'),
         keyLimits: { rateLimit: 5, burstLimit: 10, quotaPerDay: 1000 },
@@ -71,7 +72,7 @@ describe('per-API-key rate limits in the stack', () => {
       Throttle: { RateLimit: 5, BurstLimit: 10 },
       Quota: { Limit: 1000, Period: 'DAY' },
     });
-    const byContext = Template.fromStack(
+    const byContext = deployedTemplate(
       new RegistrarStack(
         new App({ context: { ...noBundling, keyRateLimit: '7', keyBurstLimit: '14', keyQuotaPerDay: '700' } }),
         'Context',
@@ -260,7 +261,7 @@ describe('the public edge', () => {
   });
 
   it('takes other per-IP limits from the cdk context', () => {
-    const byContext = Template.fromStack(
+    const byContext = deployedTemplate(
       new RegistrarStack(new App({ context: { ...noBundling, publicIpRateLimit: '60', ipRateLimit: '6000' } }), 'Edge', {
         stage: loadStage('sandbox'),
       }),

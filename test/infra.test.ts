@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
@@ -11,6 +11,7 @@ import { apiKeyHeaderPattern } from '../shared/auth/api-keys.ts';
 import { table } from '../shared/db/table.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { authorizerCacheSeconds, jobs, methodsOf, routes, streamConsumers } from '../shared/routes.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 let app: App;
 let stack: RegistrarStack;
@@ -20,7 +21,7 @@ beforeAll(() => {
   // Bundling is skipped here (it is exercised by `npm run synth` in CI); the template is the same.
   app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new RegistrarStack(app, 'TestStack', { stage: loadStage('sandbox') });
-  template = Template.fromStack(stack);
+  template = deployedTemplate(stack);
 });
 
 describe('CDK stack', () => {
@@ -90,6 +91,24 @@ describe('CDK stack', () => {
       // The scheme in any case (RFC 9110): the same pattern the local gateway applies.
       IdentityValidationExpression: apiKeyHeaderPattern.source,
     });
+  });
+
+  it("gives each route's function one invoke permission, for this API's stage and the route's path, none per method or for the console's test", () => {
+    const permissions = Object.values(
+      template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } }),
+    );
+    // One a route, and the authorizer's.
+    expect(permissions).toHaveLength(routes.length + 1);
+    const apiId = stack.getLogicalId(stack.api.node.defaultChild as never);
+    for (const route of routes) {
+      const fnId = stack.getLogicalId(stack.functions.get(route.id)?.node.defaultChild as never);
+      const own = permissions.filter((p) => JSON.stringify(p.Properties.FunctionName).includes(`"${fnId}"`));
+      expect(own, route.id).toHaveLength(1);
+      const [, parts] = (own[0] as { Properties: { SourceArn: { 'Fn::Join': [string, unknown[]] } } }).Properties.SourceArn['Fn::Join'];
+      expect(parts, route.id).toContainEqual({ Ref: apiId });
+      expect(parts.at(-1), route.id).toBe(`/sandbox/*${route.path.replace(/\{[^}]+\}/g, '*')}`);
+    }
+    expect(JSON.stringify(permissions)).not.toContain('test-invoke-stage');
   });
 
   it('tells only the functions that declare a generated secret where it is, never its value', () => {

@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { stageJsonSchemaText, stageSchemaFile } from '../infra/stage-schema.ts';
 import { implementationsOf, loadStage, type Stage, stageFromContext, stageNames, stagesDir } from '../infra/stages.ts';
 import { integrationSettings, jobs, routes, streamConsumers } from '../shared/routes.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 /**
  * A stage's settings are one file, stages/<name>.json, read at synth time: the functions get the
@@ -24,7 +25,7 @@ afterAll(() => {
 
 function synth(stage: Stage, id = 'StageFile') {
   const stack = new RegistrarStack(new App({ context: noBundling }), id, { stage });
-  const template = Template.fromStack(stack);
+  const template = deployedTemplate(stack);
   const fns = template.findResources('AWS::Lambda::Function');
   const variables = (fnId: string): Record<string, unknown> =>
     fns[stack.getLogicalId(stack.functions.get(fnId)?.node.defaultChild as never)]?.Properties.Environment.Variables;

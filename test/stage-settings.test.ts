@@ -3,7 +3,6 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handler as processInfo } from '../functions/process-info/handler.ts';
 import { RegistrarStack } from '../infra/stack.ts';
@@ -11,6 +10,7 @@ import { checkStage, loadStage, stageFromContext } from '../infra/stages.ts';
 import { forgetSecrets, secretsClient } from '../shared/aws/secrets.ts';
 import { integrationSettings, jobs, routes } from '../shared/routes.ts';
 import { apiEvent, invoke } from './support/api.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 /**
  * Production never runs the sandbox by accident: the stage chooses every integration explicitly
@@ -89,7 +89,7 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
 
   it('names the API stage after it and hands each function the integrations it declares, explicitly', () => {
     const stack = new RegistrarStack(new App({ context: noBundling }), 'Stage', { stage: sandboxStage });
-    const template = Template.fromStack(stack);
+    const template = deployedTemplate(stack);
     template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'sandbox' });
     const fns = template.findResources('AWS::Lambda::Function');
     for (const declared of [...routes, ...jobs]) {
@@ -104,7 +104,7 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
 
   it('tells a function where its secret is and lets it read that secret only; no value is resolved into any environment', () => {
     const stack = new RegistrarStack(new App({ context: noBundling }), 'Secrets', { stage: sandboxStage });
-    const template = Template.fromStack(stack);
+    const template = deployedTemplate(stack);
     const json = template.toJSON();
     const secretId = Object.keys(template.findResources('AWS::SecretsManager::Secret'))[0] as string;
     for (const [, resource] of Object.entries(template.findResources('AWS::Lambda::Function'))) {

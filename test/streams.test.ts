@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { loadStage } from '../infra/stages.ts';
 import { db } from '../shared/db/client.ts';
 import { tableName } from '../shared/db/table.ts';
 import { type StreamConsumer, streamConsumers } from '../shared/routes.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 import { withTableStream } from './support/table-stream.ts';
 
 // Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
@@ -193,7 +194,7 @@ describe('a stream consumer in the stack', () => {
     });
     const stack = new RegistrarStack(app, 'StreamStack', { stage: loadStage('sandbox'), streamConsumers: [probe] });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    const template = Template.fromStack(stack);
+    const template = deployedTemplate(stack);
     template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
     const entities = { S: ['zone', 'zoneRecord'] };
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -219,7 +220,7 @@ describe('a stream consumer in the stack', () => {
     const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
     const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
     expect(nag.violations).toEqual([]);
-  });
+  }, 120_000);
 
   it('fed through a queue, as webhook-deliver is: a pipe from the stream (its inserts only) into a FIFO queue grouped by customer, with a dead-letter queue, consumed with partial batch failures; least privilege; cdk-nag clean', () => {
     const folder = mkdtempSync(join(tmpdir(), 'nag-queue-'));
@@ -229,7 +230,7 @@ describe('a stream consumer in the stack', () => {
     expect(deliver.queue).toBeDefined();
     const stack = new RegistrarStack(app, 'QueueStack', { stage: loadStage('sandbox'), streamConsumers: [deliver] });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    const template = Template.fromStack(stack);
+    const template = deployedTemplate(stack);
     const streamArn = Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^Table'), 'StreamArn'] });
     // The pipe: the stream's notification inserts, one record a message, grouped by customer, deduplicated by id.
     template.resourceCountIs('AWS::Pipes::Pipe', 1);
@@ -295,5 +296,5 @@ describe('a stream consumer in the stack', () => {
     const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
     const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
     expect(nag.violations).toEqual([]);
-  });
+  }, 120_000);
 });

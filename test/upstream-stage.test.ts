@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { loadStage, stageFrom, stagesDir } from '../infra/stages.ts';
 import { jobs, routes } from '../shared/routes.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 /**
  * A stage whose registry is an upstream Realtime Register account: its functions that talk to the
@@ -42,7 +42,7 @@ describe('a stage transferring through an upstream account', () => {
 
   it("hands the registry's functions the account's settings and its key's secret, and no other function", () => {
     const stack = new RegistrarStack(new App({ context: noBundling }), 'Upstream', { stage: upstreamStage });
-    const template = Template.fromStack(stack);
+    const template = deployedTemplate(stack);
     const json = template.toJSON();
     const secrets = template.findResources('AWS::SecretsManager::Secret');
     const keySecret = Object.keys(secrets).find((id) => secrets[id]?.Properties.Description === 'RTR_API_KEY for the registrar functions');

@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RegistrarStack } from '../infra/stack.ts';
 import { loadStage, type Stage, stageFrom } from '../infra/stages.ts';
+import { deployedTemplate } from './support/stack-templates.ts';
 
 // The stack synthesizes with each DNS provider (the stage file's `integrations.dns`), cdk-nag clean, and
 // hands the zone-pushing functions what their provider needs and nothing of the others.
@@ -27,7 +28,7 @@ function synth(
   const stage: Stage = stageFrom(name, { ...base, integrations: { ...base.integrations, dns, ...(authority ? { authority } : {}) } });
   const stack = new RegistrarStack(app, `Dns${dns.implementation}`, { stage });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  const template = Template.fromStack(stack);
+  const template = deployedTemplate(stack);
   const report = JSON.parse(readFileSync(join(folder, 'validation-report.json'), 'utf8'));
   const nag = report.pluginReports.find((r: { pluginName: string }) => r.pluginName === 'AwsSolutions');
   const variables = (id: string) => {
