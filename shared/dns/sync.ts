@@ -21,7 +21,8 @@ import { zoneNameServers } from './zone.ts';
  * one zone overlap and the older land last, the newer's recording wins and a second, forced pass
  * makes the provider serve the newest zone again.
  *
- * A zone that is removed, or no longer managed, is removed from the provider.
+ * Every zone of the table is served, managed (a domain's) or not (one made with the zone API); a
+ * zone that is removed is removed from the provider.
  *
  * Failures: a change the provider refuses is recorded on the zone with the provider's reason
  * (`refused`, visible in GET .../zone), logged and counted for the alarm, and not retried until the
@@ -36,9 +37,9 @@ export type SyncOutcome =
   | { kind: 'served'; revision: number; changes: number; created: boolean }
   /** The provider refused the revision. */
   | { kind: 'refused'; revision: number; reason: string }
-  /** The zone is gone or no longer managed, and the provider no longer serves it. */
+  /** The zone is gone, and the provider no longer serves it. */
   | { kind: 'removed' }
-  /** No managed zone, and nothing served: nothing to do. */
+  /** No zone, and nothing served: nothing to do. */
   | { kind: 'none' };
 
 /** The provider took the change but does not serve it yet: recorded (with the change) where it was seen; retried. */
@@ -76,7 +77,7 @@ async function syncOnce(
 ): Promise<{ outcome: SyncOutcome; overtaken?: true }> {
   const clock = options.now ?? (() => new Date());
   const [head, state] = await Promise.all([getZoneHead(domainName, true), getZoneDnsState(domainName)]);
-  if (!head?.zone.managed) {
+  if (!head) {
     if (!state) return { outcome: { kind: 'none' } };
     await provider.deleteZone(domainName);
     await removeZoneDnsState(domainName);
