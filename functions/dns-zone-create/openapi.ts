@@ -16,7 +16,7 @@ export const docs: OperationDocs = {
   responses: {
     '201': {
       description: 'The new zone.',
-      headers: [{ name: 'ETag', required: true }],
+      headers: [{ name: 'ETag', required: true }, { name: 'Idempotent-Replayed' }],
       content: { 'application/json': { json: ZoneView, examples: { 'my-new-site.nl': newZoneExample } } },
     },
   },

@@ -18,7 +18,7 @@ export const docs: OperationDocs = {
   responses: {
     '200': {
       description: 'The zone as changed; its ETag names the new revision.',
-      headers: [{ name: 'ETag', required: true }],
+      headers: [{ name: 'ETag', required: true }, { name: 'Idempotent-Replayed' }],
       content: { 'application/json': { json: ZoneView, examples: { 'demo-shop.nl': demoZoneExample } } },
     },
   },

@@ -25,6 +25,6 @@ export const docs: OperationDocs = {
     },
   },
   errors: ['ConstraintViolationException', 'ValidationError'],
-  examples: { query: { service: 'BASIC' } },
+  examples: { query: { service: ['BASIC'] } },
   components: { ZoneListEntry, ZonePage },
 };

@@ -2,6 +2,7 @@ import { getTemplate } from '../db/repositories/zones.ts';
 import { ObjectDoesNotExist, ValidationError, type Violation } from '../errors.ts';
 import type { TemplateRecord, ZoneHeader, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { type ZoneProblem, zoneRecordProblems, zoneSettingProblems } from '../model/zone-rules.ts';
+import { canonicalContent } from '../model/zone-validation.ts';
 import { replaceDomain } from './zone.ts';
 import type { RecordRequest } from './zone-request.ts';
 
@@ -21,7 +22,7 @@ const bare = (name: string) => (name.length > 1 && name.endsWith('.') ? name.sli
 
 /** A record as a client sends it, as stored: names and host names without the trailing dot, `prio` only for MX and SRV. */
 export function toEntry(record: RecordRequest): ZoneRecordEntry {
-  let content = record.content.trim();
+  let content = record.type === 'TXT' ? record.content : canonicalContent(record.type, record.content);
   if (hostContent.has(record.type)) content = bare(content);
   if (record.type === 'SRV') {
     const words = content.split(/ +/);

@@ -221,3 +221,53 @@ export const ValidZoneRecordEntry = v.pipe(
     if (problem) addIssue({ message: problem });
   }),
 );
+
+/** RFC 1876 presentation in full, as name servers print it (PowerDNS refuses any other spelling of a LOC). */
+function canonicalLoc(content: string): string {
+  const w = content.trim().split(/ +/);
+  const half = (at: number): { text: string; next: number } | undefined => {
+    const parts: number[] = [];
+    let i = at;
+    while (i < w.length && parts.length < 3 && /^\d+(\.\d+)?$/.test(w[i] as string)) parts.push(Number(w[i++]));
+    const hemisphere = w[i];
+    if (parts.length === 0 || hemisphere === undefined || !/^[NSEW]$/.test(hemisphere)) return undefined;
+    const [d = 0, m = 0, s = 0] = parts;
+    return { text: `${d} ${m} ${s.toFixed(3)} ${hemisphere}`, next: i + 1 };
+  };
+  const lat = half(0);
+  const lon = lat && half(lat.next);
+  if (!lat || !lon) return content;
+  const meters = w.slice(lon.next).map((x) => Number(x.replace(/m$/, '')));
+  if (meters.length < 1 || meters.some((x) => !Number.isFinite(x))) return content;
+  const [alt = 0, size = 1, horizontal = 10000, vertical = 10] = meters;
+  return `${lat.text} ${lon.text} ${[alt, size, horizontal, vertical].map((x) => `${x.toFixed(2)}m`).join(' ')}`;
+}
+
+/** Types whose data ends in hex a name server prints in lower case. */
+const hexTypes: ReadonlySet<string> = new Set(['DS', 'TLSA', 'SSHFP']);
+
+/**
+ * A record's content in the one spelling a name server prints it in, where it has several: an IPv6
+ * address compressed (RFC 5952), hex in lower case, a LOC in full, a CAA value quoted. PowerDNS
+ * refuses other spellings ("Not in expected format"), so the zone API stores this one (the zone
+ * then reads back as it is served). Anything it cannot read is left as it is, for the checks to refuse.
+ */
+export function canonicalContent(type: string, content: string): string {
+  const text = content.trim().replace(/ +/g, ' ');
+  if (type === 'AAAA' && isIPv6(text) && !text.includes('%')) return new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  if (hexTypes.has(type)) {
+    const words = text.split(' ');
+    const fixed = type === 'SSHFP' ? 2 : 3;
+    return words.length > fixed ? [...words.slice(0, fixed), words.slice(fixed).join('').toLowerCase()].join(' ') : text;
+  }
+  if (type === 'LOC') return canonicalLoc(text);
+  if (type === 'CAA') {
+    const tokens = rdataTokens(text);
+    if (tokens?.length === 3 && !tokens[2]?.quoted && !tokens[0]?.quoted && !tokens[1]?.quoted) {
+      return `${tokens[0]?.text} ${tokens[1]?.text.toLowerCase()} "${tokens[2]?.text}"`;
+    }
+    if (tokens?.length === 3 && tokens[2]?.quoted)
+      return `${tokens[0]?.text} ${tokens[1]?.text.toLowerCase()} ${text.slice(text.indexOf('"'))}`;
+  }
+  return text;
+}
