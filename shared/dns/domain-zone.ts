@@ -2,7 +2,7 @@ import { getDomainAndZone } from '../db/repositories/zones.ts';
 import { ObjectDoesNotExist } from '../errors.ts';
 import type { ZoneDnsState } from '../model/zone-dns.ts';
 import { renderZone } from './zone.ts';
-import type { VersionedZone, ZoneDnsView } from './zone-view.ts';
+import type { VersionedZone, ZoneDnsView, ZoneView } from './zone-view.ts';
 
 /**
  * The zone of a domain in the caller's account (contract 3.6), from one paged Query of the domain's
@@ -20,8 +20,21 @@ export async function domainZone(customer: string, domainName: string): Promise<
   if (!zone) throw new ObjectDoesNotExist('Zone', domainName);
   const view = renderZone(zone);
   const provider = process.env.DNS_PROVIDER;
-  if (provider && provider !== 'sandbox') view.dns = dnsView(provider, revision ?? 0, dns);
+  if (provider && provider !== 'sandbox') {
+    view.dns = dnsView(provider, revision ?? 0, dns);
+    if (zone.dnssec && dns?.provider === provider && dns.dnskeys?.length) view.keyData = keyDataOf(dns.dnskeys);
+  }
   return { view, revision: revision ?? 0 };
+}
+
+/** DNSKEY records (`257 3 13 <base64>`) as a domain's `keyData` reads them. */
+export function keyDataOf(dnskeys: readonly string[]): NonNullable<ZoneView['keyData']> {
+  return dnskeys.flatMap((dnskey) => {
+    const [flags, protocol, algorithm, ...key] = dnskey.trim().split(/\s+/);
+    const numbers = [flags, protocol, algorithm].map(Number);
+    if (key.length === 0 || numbers.some((n) => !Number.isInteger(n))) return [];
+    return [{ flags: numbers[0] as number, protocol: numbers[1] as number, algorithm: numbers[2] as number, publicKey: key.join('') }];
+  });
 }
 
 /** The zone's standing as its owner reads it: served only when the provider took this revision of it. */

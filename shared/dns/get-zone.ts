@@ -1,7 +1,7 @@
 import { getZoneDnsState } from '../db/repositories/zone-dns.ts';
 import { getZoneHeadById, withRecords } from '../db/repositories/zones.ts';
 import { ObjectDoesNotExist } from '../errors.ts';
-import { dnsView } from './domain-zone.ts';
+import { dnsView, keyDataOf } from './domain-zone.ts';
 import { renderZone } from './zone.ts';
 import type { VersionedZone } from './zone-view.ts';
 
@@ -18,6 +18,9 @@ export async function zoneById(customer: string, id: number): Promise<VersionedZ
   if (zone.customer !== customer) throw new ObjectDoesNotExist('Zone', String(id));
   const view = renderZone(zone);
   const provider = process.env.DNS_PROVIDER;
-  if (provider && provider !== 'sandbox') view.dns = dnsView(provider, head.revision, state);
+  if (provider && provider !== 'sandbox') {
+    view.dns = dnsView(provider, head.revision, state);
+    if (zone.dnssec && state?.provider === provider && state.dnskeys?.length) view.keyData = keyDataOf(state.dnskeys);
+  }
   return { view, revision: head.revision };
 }

@@ -105,8 +105,12 @@ async function syncOnce(
       served = await provider.zone(domainName);
       if (!served) throw new DnsProviderUnavailable(`${provider.name} did not list the zone ${domainName} it had just created`);
     }
-    let ds = served.ds;
-    if (served.dnssec !== zone.dnssec) ds = await provider.setDnssec(domainName, zone.dnssec);
+    let { ds, dnskeys } = served;
+    if (served.dnssec !== zone.dnssec) {
+      ds = await provider.setDnssec(domainName, zone.dnssec);
+      // The new key's DNSKEY, where the provider tells it (the switch answers only its DS).
+      dnskeys = zone.dnssec ? (await provider.zone(domainName))?.dnskeys : [];
+    }
     const desired = desiredRecordSets(zone);
     const changes = plan(desired, served.recordSets);
     // A change always carries the zone's SOA: its serial is the zone's (a provider that moves serials
@@ -127,7 +131,12 @@ async function syncOnce(
         throw new NotServedYet(reason);
       }
     }
-    const recorded = await recordZoneServed({ ...base, ds: zone.dnssec ? ds : [], now: toWireTime(clock()) });
+    const recorded = await recordZoneServed({
+      ...base,
+      ds: zone.dnssec ? ds : [],
+      ...(zone.dnssec && dnskeys ? { dnskeys } : {}),
+      now: toWireTime(clock()),
+    });
     const outcome: SyncOutcome = { kind: 'served', revision, changes: changes.length, created };
     return recorded || options.force ? { outcome } : { outcome, overtaken: true };
   } catch (error) {

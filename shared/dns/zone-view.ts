@@ -54,6 +54,19 @@ export const ZoneView = v.strictObject({
   ...soaTimers,
   defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
   records: v.array(DnsRecord),
+  keyData: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          flags: v.pipe(v.number(), v.integer()),
+          protocol: v.pipe(v.number(), v.integer()),
+          algorithm: v.pipe(v.number(), v.integer()),
+          publicKey: v.string(),
+        }),
+      ),
+      v.description('With DNSSEC, once the DNS provider signs the zone: the keys the parent zone needs (as `keyData` of a domain).'),
+    ),
+  ),
   dns: v.optional(ZoneDnsView),
 });
 export type ZoneView = v.InferOutput<typeof ZoneView>;
