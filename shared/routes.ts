@@ -5,7 +5,16 @@
  */
 
 /** A DynamoDB action (its IAM name). A transaction needs the action of each of its items. */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  /** Writes of many items at once (a zone's records, staged and deleted 25 a request). */
+  | 'BatchWriteItem';
 
 /**
  * What a function does to the table, and so exactly what the stack grants it (least privilege,
@@ -393,7 +402,7 @@ export const routes: readonly Route[] = [
     dir: 'dns-zone-create',
     // The template, the zone count (gsi1keys), the id counter; the records staged (BatchWrite: puts, deletes
     // of a refused write's), then one transaction (the header put, the name's domain checked); Idempotency-Key records.
-    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], index: true },
+    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'], index: true },
     summary: 'Creates a DNS zone of the caller (from a template, linked or not), served by DNS within a second; Idempotency-Key supported.',
   },
   {
@@ -403,7 +412,7 @@ export const routes: readonly Route[] = [
     dir: 'dns-zone-update',
     // The header by id (gsi2) and by name, its records, the template; the records staged, the header put
     // under its revision (a transaction), the old records deleted; Idempotency-Key records.
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
     summary: 'Changes a DNS zone of the caller (records: the whole set), If-Match against lost edits; served by DNS within a second.',
   },
   {
@@ -412,7 +421,7 @@ export const routes: readonly Route[] = [
     path: '/v2/dns/zones/{zoneId}',
     dir: 'dns-zone-delete',
     // The header by id (gsi2) and by name; the header deleted under its revision (a transaction), then its records.
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
     summary: 'Deletes a DNS zone of the caller; DNS stops serving it within a second; Idempotency-Key supported.',
   },
   {
@@ -421,7 +430,7 @@ export const routes: readonly Route[] = [
     path: '/v2/domains/{domainName}/zone/update',
     dir: 'zone-update',
     // The domain (owner-filtered Query) and the zone's header (consistent), its records, the template; then as dns-zone-update.
-    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
     summary: "Changes the zone of a domain in the caller's account, as the zone update by id does.",
   },
 ];

@@ -160,6 +160,9 @@ describe("each function's table use is what it declares", () => {
       call('POST', '/v2/domains/demo-shop.nl/zone/update', { body: { ttl: 3600 }, headers: { 'Idempotency-Key': 'grants-z5' } }),
     );
     slowDomainTable();
+    await as('zone-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/zone/update', { body: { ttl: 5 }, headers: { 'Idempotency-Key': 'grants-z7' } }),
+    );
     const slowDelete = beforeFirstCall(
       (command) => command.startsWith('TransactWrite'),
       () => new Promise((resolve) => setTimeout(resolve, 2500)),

@@ -41,8 +41,9 @@ async function findZone(customer: string, target: ZoneTarget): Promise<ZoneHead>
     if (!head) throw new ObjectDoesNotExist('Zone', String(target.id));
     return head;
   }
-  const [domain, head] = await Promise.all([getDomainOf(customer, target.domainName), getOwnZoneHead(customer, target.domainName)]);
-  if (!domain) throw new ObjectDoesNotExist('Domain', target.domainName);
+  // Ownership before cost: another customer's domain costs what a missing one costs (one owner-filtered Query).
+  if (!(await getDomainOf(customer, target.domainName))) throw new ObjectDoesNotExist('Domain', target.domainName);
+  const head = await getOwnZoneHead(customer, target.domainName);
   if (!head) throw new ObjectDoesNotExist('Zone', target.domainName);
   return head;
 }
