@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { TemplateRecord, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
 import { ValidZoneRecordEntry } from '../../model/zone-validation.ts';
@@ -370,4 +370,27 @@ export async function deleteZoneRecord(
   }
   await deleteOtherGenerations(zone.domainName, undefined);
   return undefined;
+}
+
+/**
+ * Gives a zone header written before zones were found by id its entry on gsi2 (keys.zoneById),
+ * if it still has that id: the migration's step for `/v2/dns/zones/{id}`. The zone's revision is
+ * left alone (nothing it serves changes). False when the header is gone or has another id.
+ */
+export async function indexZoneId(domainName: string, id: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.zoneByName(domainName),
+        UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
+        ConditionExpression: 'attribute_exists(pk) AND id = :id',
+        ExpressionAttributeValues: { ':pk': keys.zoneById(id).gsi2pk, ':sk': keys.zoneById(id).gsi2sk, ':id': id },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
