@@ -2,7 +2,7 @@ import { type ResourceRecordSet, Route53Client } from '@aws-sdk/client-route-53'
 import { describe, expect, it } from 'vitest';
 import { getZoneDnsState } from '../shared/db/repositories/zone-dns.ts';
 import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone, getZoneHead } from '../shared/db/repositories/zones.ts';
+import { getZone, getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
 import { DnsProviderUnavailable } from '../shared/dns/provider.ts';
 import { batches, Route53Provider, route53Limits } from '../shared/dns/route53.ts';
 import { syncZone } from '../shared/dns/sync.ts';
@@ -250,8 +250,7 @@ describe('the Route 53 adapter', () => {
     const provider = new Route53Provider({ client: fake.client, retryBaseMs: 1 });
     await putZone(zoneOf('r53-gone.nl', [{ name: 'www.r53-gone.nl', type: 'A', content: '192.0.2.1', ttl: 60 }]));
     await syncZone(provider, 'r53-gone.nl');
-    const head = await getZoneHead('r53-gone.nl', true);
-    expect(await deleteZoneRecord((await getZone('r53-gone.nl')) as ZoneRecord, head?.revision as number, [])).toBeUndefined();
+    expect(await deleteZoneRecord((await getZoneHead('r53-gone.nl', true)) as ZoneHead, [])).toBeUndefined();
     expect(await syncZone(provider, 'r53-gone.nl')).toEqual({ kind: 'removed' });
     expect(fake.zones.size).toBe(0);
     expect(await getZoneDnsState('r53-gone.nl')).toBeUndefined();

@@ -16,7 +16,7 @@ import { keyKinds } from '../shared/db/keys.ts';
 import { getNotification, notificationItem } from '../shared/db/repositories/notifications.ts';
 import { enqueueDelivery, putDeadLetter } from '../shared/db/repositories/webhook-deliveries.ts';
 import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone, getZoneHead } from '../shared/db/repositories/zones.ts';
+import { getZone, getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
 import type { NotificationRecord } from '../shared/model/notification.ts';
 import type { ZoneRecord } from '../shared/model/zone.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
@@ -263,7 +263,7 @@ describe("each function's table use is what it declares", () => {
       await as('zone-sync', () => zoneSync(changed('demo-shop.nl')));
       const deleted = async (name: string) => {
         const zone = (await getZone(name)) as ZoneRecord;
-        await deleteZoneRecord(zone, (await getZoneHead(name, true))?.revision as number, []);
+        await deleteZoneRecord((await getZoneHead(name, true)) as ZoneHead, []);
         return zone;
       };
       const secure = await deleted('demo-secure.com');

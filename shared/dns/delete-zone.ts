@@ -35,7 +35,7 @@ export async function deleteZone(
       throw new ObjectStatusProhibitsOperation(`The zone ${domainName} is the managed zone of a domain; it goes with the domain.`);
     }
     const deleted: DeletedZone = { id, domainName };
-    const refused = await deleteZoneRecord(head.zone, head.revision, itemsOf(commitWith(deleted)));
+    const refused = await deleteZoneRecord(head, itemsOf(commitWith(deleted)));
     if (!refused) return deleted;
     if (ifMatch !== undefined) throw new PreconditionFailed(`The zone ${domainName} changed while it was deleted.`);
   }

@@ -108,7 +108,7 @@ export async function updateZone(
     const next = applied(current, command, template, toWireTime(clock()));
     checkZone(next);
     const answer: VersionedZone = { view: renderZone(next), revision: head.revision + 1 };
-    const refused = await replaceZoneRecord(next, head.revision, itemsOf(commitWith(answer)));
+    const refused = await replaceZoneRecord(next, head, itemsOf(commitWith(answer)));
     if (!refused) return answer;
     if (ifMatch !== undefined) {
       throw new PreconditionFailed(

@@ -330,9 +330,10 @@ export async function createZoneRecord(zone: ZoneRecord, along: readonly Transac
  */
 export async function replaceZoneRecord(
   zone: ZoneRecord,
-  expected: number,
+  previous: ZoneHead,
   along: readonly TransactItem[],
 ): Promise<ZoneWriteRefusal | undefined> {
+  const expected = previous.revision;
   const { records, ...header } = zone;
   const staged = await stageRecords(zone, records);
   try {
@@ -345,8 +346,19 @@ export async function replaceZoneRecord(
     if (cancelledByCondition(error, 1)) return 'changed';
     throw error;
   }
-  await deleteOtherGenerations(zone.domainName, staged.generation);
+  await deletePreviousGeneration(previous);
   return undefined;
+}
+
+/**
+ * Deletes the records of the generation a header named before a switch, by key: after the switch no
+ * header names it, and a concurrent writer that read it can no longer commit (its condition names
+ * the old revision). Only that generation: another writer's staged records may be in the
+ * collection meanwhile, and deleting them would leave its header, once switched, without them.
+ */
+async function deletePreviousGeneration(previous: ZoneHead): Promise<void> {
+  if (previous.generation === undefined) return;
+  await deleteStaged({ domainName: previous.zone.domainName, generation: previous.generation, recordCount: previous.recordCount });
 }
 
 /**
@@ -354,21 +366,18 @@ export async function replaceZoneRecord(
  * no reader finds the zone after it, and the stream tells the DNS sync to remove it) in the
  * transaction of `along`, then its record items.
  */
-export async function deleteZoneRecord(
-  zone: Pick<ZoneHeader, 'domainName' | 'customer'>,
-  expected: number,
-  along: readonly TransactItem[],
-): Promise<ZoneWriteRefusal | undefined> {
+export async function deleteZoneRecord(previous: ZoneHead, along: readonly TransactItem[]): Promise<ZoneWriteRefusal | undefined> {
+  const { domainName, customer } = previous.zone;
   try {
     await transact([
-      { Delete: { TableName: tableName(), Key: keys.zoneByName(zone.domainName), ...overRevision(zone.customer, expected) } },
+      { Delete: { TableName: tableName(), Key: keys.zoneByName(domainName), ...overRevision(customer, previous.revision) } },
       ...along,
     ]);
   } catch (error) {
     if (cancelledByCondition(error, 1)) return 'changed';
     throw error;
   }
-  await deleteOtherGenerations(zone.domainName, undefined);
+  await deletePreviousGeneration(previous);
   return undefined;
 }
 
