@@ -2,7 +2,7 @@ import { type ResourceRecordSet, Route53Client } from '@aws-sdk/client-route-53'
 import { describe, expect, it } from 'vitest';
 import { getZoneDnsState } from '../shared/db/repositories/zone-dns.ts';
 import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone, getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
+import { getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
 import { DnsProviderUnavailable } from '../shared/dns/provider.ts';
 import { batches, Route53Provider, route53Limits } from '../shared/dns/route53.ts';
 import { syncZone } from '../shared/dns/sync.ts';
