@@ -3,7 +3,9 @@
  * here and the table the bench uses (DYNAMODB_ENDPOINT and TABLE_NAME set, demo data loaded):
  *   1. from a zone write's answer to the changed record answering on DNS, through the table's
  *      stream and the zone-sync consumer as `npm start` runs them (p50, p99 over the rounds);
- *   2. records per second pushed for a 10,000-record zone: the whole sync (read from the table,
+ *   2. the zone API: an update's answer to its record answering on DNS (p50, p99), and a
+ *      10,000-record zone changed whole, to its last record on DNS;
+ *   3. records per second pushed for a 10,000-record zone: the whole sync (read from the table,
  *      plan, PATCH) and the PATCH alone.
  * Run on its own: `npx tsx bench/dns.ts` (a DynamoDB Local of its own, or DYNAMODB_ENDPOINT's, with a fresh table).
  */
@@ -66,7 +68,78 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
       [row("the write's answer", fromAnswer), row("the write's start (the whole write included)", fromStart)],
     );
 
-    // 2. A 10,000-record zone: the sync of a new zone as a whole, and the PATCH on its own.
+    // 2. The zone API: an update's answer (POST /v2/dns/zones/{id}/update through the local gateway
+    // and the real handler) to its new record answering on DNS; then a 10,000-record PREMIUM zone
+    // changed by the update use case (the API's 64 KiB body carries about 1,000 records), to DNS.
+    const { createGateway } = await import('../infra/local/gateway.ts');
+    const gateway = createGateway({ rateLimit: { rate: 10_000, burst: 10_000 } });
+    const api = async (method: string, url: string, body?: unknown) => {
+      const out = await gateway.handle({
+        method,
+        url,
+        headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (out.status >= 300) throw new Error(`${method} ${url} answered ${out.status}: ${out.body.slice(0, 300)}`);
+      return JSON.parse(out.body) as { id: number };
+    };
+    const created = await api('POST', '/v2/dns/zones', { name: `api-${randomUUID().slice(0, 8)}.nl` });
+    const viewed = await api('GET', `/v2/dns/zones/${created.id}`);
+    const apiName = (viewed as unknown as { name: string }).name;
+    const apiAnswer: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const address = `198.51.100.${(i % 250) + 1}`;
+      await api('POST', `/v2/dns/zones/${created.id}/update`, {
+        records: [{ name: `www.${apiName}`, type: 'A', content: address, ttl: 300 }],
+      });
+      const answered = performance.now();
+      for (;;) {
+        const got: string[] = await resolver.resolve4(`www.${apiName}`).catch(() => []);
+        if (got.includes(address)) break;
+        if (performance.now() - answered > 30_000) throw new Error('the update did not reach DNS within 30 s');
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      apiAnswer.push(performance.now() - answered);
+    }
+    const { updateZone } = await import('../shared/dns/update-zone.ts');
+    const { commitNothing } = await import('../shared/db/repositories/commit-with.ts');
+    const bigName = `big-${randomUUID().slice(0, 8)}.nl`;
+    const bigZone = await api('POST', '/v2/dns/zones', { name: bigName, service: 'PREMIUM' });
+    const bigRecords = (tag: number) =>
+      Array.from({ length: 10_000 }, (_, i) => ({
+        name: `h${i}.${bigName}`,
+        type: 'A' as const,
+        content: `10.${tag}.${i >> 8}.${i & 255}`,
+        ttl: 300,
+      }));
+    await updateZone('demo', { id: bigZone.id }, { records: bigRecords(1) }, undefined, commitNothing);
+    await feeder.drain(120_000);
+    let start = performance.now();
+    await updateZone('demo', { id: bigZone.id }, { records: bigRecords(2) }, undefined, commitNothing);
+    const bigWriteMs = performance.now() - start;
+    for (;;) {
+      const got: string[] = await resolver.resolve4(`h9999.${bigName}`).catch(() => []);
+      if (got.includes('10.2.39.15')) break;
+      if (performance.now() - start > 120_000) throw new Error('the 10,000-record update did not reach DNS within 120 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const bigDnsMs = performance.now() - start;
+    table(
+      `DNS: the zone API, an update to its answer on DNS (${rounds} updates), and a 10,000-record zone changed whole`,
+      ['what', 'p50 ms', 'p99 ms', 'max ms'],
+      [
+        row("POST /v2/dns/zones/{id}/update: from the update's answer", apiAnswer),
+        [
+          '10,000-record PREMIUM zone, every record changed: the update (validate, stage, switch, delete the old)',
+          bigWriteMs.toFixed(0),
+          '',
+          '',
+        ],
+        ['the same: from its start to the last record answering on DNS', bigDnsMs.toFixed(0), '', ''],
+      ],
+    );
+
+    // 3. A 10,000-record zone: the sync of a new zone as a whole, and the PATCH on its own.
     await feeder.stop();
     stopped = true;
     const name = `bench-${randomUUID().slice(0, 8)}.nl`;
@@ -78,7 +151,7 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
     }));
     await putZone({ ...zone, id: 99_999, domainName: name, records: big, dcvRecords: [] });
     const provider = new PowerDnsProvider({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey });
-    let start = performance.now();
+    start = performance.now();
     await syncZone(provider, name);
     const syncMs = performance.now() - start;
     const other = `patch-${name}`;

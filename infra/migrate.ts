@@ -5,7 +5,7 @@ import { keys } from '../shared/db/keys.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
-import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
@@ -52,6 +52,9 @@ export interface MigrationReport {
   /** Processes written before their items stored their detail status (the listing reads them whole until migrated). */
   processesWithoutDetail?: number;
   processesDetailed?: number;
+  /** Zone headers written before zones were found by id (`/v2/dns/zones/{id}` finds them once migrated). */
+  zonesUnindexed?: number;
+  zonesIndexed?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -89,6 +92,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const unlisted = items.filter((item) => item.entity === 'provider' && item.gsi1pk === undefined);
   const customers = items.filter((item) => item.entity === 'customer' && item.gsi1pk === undefined);
   const undetailed = items.filter((item) => item.entity === 'process' && item.detailStatus === undefined);
+  // Inline zones get their id entry when they are rewritten below.
+  const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -100,6 +105,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     customersListed: 0,
     processesWithoutDetail: undetailed.length,
     processesDetailed: 0,
+    zonesUnindexed: unindexed.length,
+    zonesIndexed: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -116,6 +123,9 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);
     report.pricesMigrated++;
+  });
+  await forEachLimited(unindexed, 8, async (item) => {
+    if (await indexZoneId(String(item.domainName), Number(item.id))) report.zonesIndexed = (report.zonesIndexed ?? 0) + 1;
   });
   await forEachLimited(legacy, 4, async (item) => {
     const zone = assembleZone(parseZoneHead(item), []);

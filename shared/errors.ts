@@ -95,6 +95,16 @@ export class ObjectStatusProhibitsOperation extends AppError {
   }
 }
 
+/**
+ * A write's `If-Match` names a version the object no longer has (RFC 9110 13.1.1): another write
+ * came first. The caller reads the object again (its new ETag) and decides.
+ */
+export class PreconditionFailed extends AppError {
+  constructor(message: string) {
+    super('PreconditionFailed', 412, message);
+  }
+}
+
 export class BillableAcknowledgmentNeeded extends AppError {
   constructor(
     quote: unknown,

@@ -5,7 +5,16 @@
  */
 
 /** A DynamoDB action (its IAM name). A transaction needs the action of each of its items. */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  /** Writes of many items at once (a zone's records, staged and deleted 25 a request). */
+  | 'BatchWriteItem';
 
 /**
  * What a function does to the table, and so exactly what the stack grants it (least privilege,
@@ -365,6 +374,65 @@ export const routes: readonly Route[] = [
     table: { actions: ['DeleteItem', 'PutItem'], only: ['webhook'] },
     summary: 'Puts a dead letter back into the webhook retry lane, due at once.',
   },
+  {
+    id: 'dns-zones',
+    method: 'GET',
+    path: '/v2/dns/zones',
+    dir: 'dns-zones',
+    // The caller's zone headers on gsi1 (ZONES#<customer>), counted and skipped over gsi1keys.
+    table: { actions: ['Query'], index: true },
+    summary:
+      "The caller's DNS zones, a page at a time: limit, offset, order, fields, total, q and filters (name, service, template, dnssec, managed).",
+  },
+  {
+    id: 'dns-zone',
+    method: 'GET',
+    path: '/v2/dns/zones/{zoneId}',
+    dir: 'dns-zone',
+    // The header by id on gsi2 (owner-filtered), again by name (consistent), its records and its DNS standing.
+    table: { actions: ['Query', 'GetItem'], index: true },
+    integrations: ['dns'],
+    namesOnly: ['dns'],
+    summary: 'A DNS zone of the caller by id: settings, SOA timers, default records, records, and whether DNS serves it as shown.',
+  },
+  {
+    id: 'dns-zone-create',
+    method: 'POST',
+    path: '/v2/dns/zones',
+    dir: 'dns-zone-create',
+    // The template, the zone count (gsi1keys), the id counter; the records staged (BatchWrite: puts, deletes
+    // of a refused write's), then one transaction (the header put, the name's domain checked); Idempotency-Key records.
+    table: { actions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'], index: true },
+    summary: 'Creates a DNS zone of the caller (from a template, linked or not), served by DNS within a second; Idempotency-Key supported.',
+  },
+  {
+    id: 'dns-zone-update',
+    method: 'POST',
+    path: '/v2/dns/zones/{zoneId}/update',
+    dir: 'dns-zone-update',
+    // The header by id (gsi2) and by name, its records, the template; the records staged, the header put
+    // under its revision (a transaction), the old records deleted; Idempotency-Key records.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
+    summary: 'Changes a DNS zone of the caller (records: the whole set), If-Match against lost edits; served by DNS within a second.',
+  },
+  {
+    id: 'dns-zone-delete',
+    method: 'DELETE',
+    path: '/v2/dns/zones/{zoneId}',
+    dir: 'dns-zone-delete',
+    // The header by id (gsi2) and by name; the header deleted under its revision (a transaction), then its records.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
+    summary: 'Deletes a DNS zone of the caller; DNS stops serving it within a second; Idempotency-Key supported.',
+  },
+  {
+    id: 'zone-update',
+    method: 'POST',
+    path: '/v2/domains/{domainName}/zone/update',
+    dir: 'zone-update',
+    // The domain (owner-filtered Query) and the zone's header (consistent), its records, the template; then as dns-zone-update.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
+    summary: "Changes the zone of a domain in the caller's account, as the zone update by id does.",
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */
@@ -510,7 +578,7 @@ export const streamConsumers: readonly StreamConsumer[] = [
     // It reads the zone (header and records) and writes where the zone stands with the provider, in the zone's
     // collection; a refused zone's notification goes with that write (a transaction).
     table: { actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'PutItem'], only: ['domain', 'notification'] },
-    summary: 'Makes the DNS provider serve each changed managed zone as the table has it (docs/dns.md).',
+    summary: 'Makes the DNS provider serve each changed zone as the table has it (docs/dns.md).',
   },
   {
     id: 'webhook-deliver',

@@ -72,6 +72,46 @@ describe("object-level authorization matrix: another customer's object answers l
     );
   });
 
+  it("the zone API: another customer's zone (404 ObjectDoesNotExist) on read, update, delete and a domain's zone update, and nothing is written", async () => {
+    const before = await snapshotTable();
+    // other-site.com is zone 103 of customer other.
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['POST', '/update', { ttl: 7200 }],
+      ['POST', '/update', { records: [] }],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const options = body ? { body, headers: { 'If-Match': '*', 'Idempotency-Key': `zone-authz-${method}-${suffix}` } } : {};
+      expectAlike(
+        await call(method, `/v2/dns/zones/103${suffix}`, options),
+        '103',
+        await call(method, `/v2/dns/zones/999999${suffix}`, options),
+        '999999',
+        404,
+        'ObjectDoesNotExist',
+      );
+    }
+    expectAlike(
+      await call('POST', '/v2/domains/other-site.com/zone/update', { body: { ttl: 7200 } }),
+      'other-site.com',
+      await call('POST', '/v2/domains/no-such-name.com/zone/update', { body: { ttl: 7200 } }),
+      'no-such-name.com',
+      404,
+      'ObjectDoesNotExist',
+    );
+    // Never listed, whatever the filter.
+    for (const query of ['', '?name=other-site.com', '?q=other', '?id=103', '?export=true']) {
+      const listed = await call('GET', `/v2/dns/zones${query}`);
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body.entities)).not.toContain('other-site.com');
+    }
+    // Another customer's template is not the caller's to create a zone from.
+    const fromTheirs = await call('POST', '/v2/dns/zones', { body: { name: 'authz-zone.nl', template: 'other-template' } });
+    expect(fromTheirs.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Template' });
+    expect(changedKeys(before, await snapshotTable())).toEqual([]);
+    expect((await call('GET', '/v2/dns/zones/103', { key: otherKey })).body.ttl).toBe(3600);
+  });
+
   it("GET process info: another customer's process (404 ObjectDoesNotExist)", async () => {
     expectAlike(
       await call('GET', '/v2/processes/601/info'),

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { parseZone } from 'dnsz';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDomain, sampleZone } from '../bench/big-data.ts';
@@ -9,7 +9,7 @@ import { queryPartition } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { putDomain } from '../shared/db/repositories/domains.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone } from '../shared/db/repositories/zones.ts';
+import { getZone, getZoneHead } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../shared/model/zone.ts';
 import { apiEvent, call, invoke } from './support/api.ts';
@@ -289,6 +289,23 @@ describe('a zone write is never visible half-written: a reader sees the old zone
 });
 
 describe('npm run admin -- migrate', () => {
+  it('gives a zone header written before zones were found by id its id entry, so GET /v2/dns/zones/{id} finds it', async () => {
+    const name = 'unindexed-zone.com';
+    await putZone({ ...zoneOf(name, aRecords(name, 3)), id: 98_765 });
+    const head = await getZoneHead(name, true);
+    // As an earlier version wrote it: no entry on gsi2.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.zoneByName(name), UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }));
+    const id = head?.zone.id as number;
+    expect((await call('GET', `/v2/dns/zones/${id}`)).status).toBe(404);
+    expect(await migrateTable({ dryRun: true })).toMatchObject({ zonesUnindexed: 1, zonesIndexed: 0 });
+    expect(await migrateTable()).toMatchObject({ zonesUnindexed: 1, zonesIndexed: 1 });
+    expect(await migrateTable()).toMatchObject({ zonesUnindexed: 0, zonesIndexed: 0 });
+    const found = await call('GET', `/v2/dns/zones/${id}`);
+    expect(found.status).toBe(200);
+    expect(found.body.name).toBe(name);
+    expect((await getZoneHead(name, true))?.revision).toBe(head?.revision);
+  });
+
   it('rewrites a zone stored with its records inline into one item per record, serving the same zone before and after', async () => {
     const name = 'inline-zone.com';
     await demoDomain(name);

@@ -48,6 +48,13 @@ describe('the OpenAPI document', () => {
         'certificateDownload',
         'certificateDownloadHead',
         'certificateHead',
+        'dnsZone',
+        'dnsZoneCreate',
+        'dnsZoneDelete',
+        'dnsZoneHead',
+        'dnsZoneUpdate',
+        'dnsZones',
+        'dnsZonesHead',
         'exchangeRatesInfo',
         'exchangeRatesInfoHead',
         'exchangeRatesList',
@@ -101,6 +108,7 @@ describe('the OpenAPI document', () => {
         'webhookRotate',
         'zone',
         'zoneHead',
+        'zoneUpdate',
       ].sort(),
     );
     const { get, head } = doc.paths['/v2/domains/{domainName}/zone'] as unknown as { get: Op; head: Op };

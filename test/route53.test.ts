@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getZoneDnsState } from '../shared/db/repositories/zone-dns.ts';
-import { putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone } from '../shared/db/repositories/zones.ts';
+import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
 import { DnsProviderUnavailable } from '../shared/dns/provider.ts';
 import { batches, Route53Provider } from '../shared/dns/route53.ts';
 import { syncZone } from '../shared/dns/sync.ts';
@@ -128,12 +128,12 @@ describe('the Route 53 adapter', () => {
     expect((await getZoneDnsState('r53-signed.nl'))?.ds).toEqual([`4242 13 2 ${'ab'.repeat(32)}`]);
   });
 
-  it('removes a zone that is no longer managed: its record sets, then the hosted zone', async () => {
+  it('removes a zone that is deleted: its record sets, then the hosted zone', async () => {
     const fake = fakeRoute53();
     const provider = new Route53Provider({ client: fake.client, retryBaseMs: 1 });
     await putZone(zoneOf('r53-gone.nl', [{ name: 'www.r53-gone.nl', type: 'A', content: '192.0.2.1', ttl: 60 }]));
     await syncZone(provider, 'r53-gone.nl');
-    await putZone({ ...((await getZone('r53-gone.nl')) as ZoneRecord), managed: false });
+    expect(await deleteZoneRecord((await getZoneHead('r53-gone.nl', true)) as ZoneHead, [])).toBeUndefined();
     expect(await syncZone(provider, 'r53-gone.nl')).toEqual({ kind: 'removed' });
     expect(fake.zones.size).toBe(0);
     expect(await getZoneDnsState('r53-gone.nl')).toBeUndefined();

@@ -15,8 +15,8 @@ import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
 import { keyKinds } from '../shared/db/keys.ts';
 import { getNotification, notificationItem } from '../shared/db/repositories/notifications.ts';
 import { enqueueDelivery, putDeadLetter } from '../shared/db/repositories/webhook-deliveries.ts';
-import { putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone } from '../shared/db/repositories/zones.ts';
+import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZone, getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
 import type { NotificationRecord } from '../shared/model/notification.ts';
 import type { ZoneRecord } from '../shared/model/zone.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
@@ -25,7 +25,7 @@ import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { registryMetadataFlow } from './support/registry-metadata-flow.ts';
-import { recordTableCalls } from './support/sdk-calls.ts';
+import { beforeFirstCall, recordTableCalls } from './support/sdk-calls.ts';
 import { emptyUse, type ObservedUse, observe } from './support/table-use.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -126,6 +126,50 @@ describe("each function's table use is what it declares", () => {
     await as('process-cancel', () => call('DELETE', `/v2/processes/${transferId}`, { headers: { 'Idempotency-Key': 'grants-6' } }));
     await as('process-resend', () => call('POST', `/v2/processes/${transferId}/resend`, { headers: { 'Idempotency-Key': 'grants-7' } }));
     await as('process-resend', () => call('POST', `/v2/processes/${transferId}/resend`, { headers: { 'Idempotency-Key': 'grants-5' } }));
+    // The zone API: listings, reads, a keyed create (and a refused one), updates by id and by name,
+    // one slowed at the table so its Idempotency-Key's lease is renewed meanwhile, deletes.
+    await as('dns-zones', () => call('GET', '/v2/dns/zones?limit=5&offset=1'));
+    await as('dns-zones', () => call('GET', '/v2/dns/zones?service=BASIC&name:like=demo*'));
+    await as('dns-zone', () => call('GET', '/v2/dns/zones/101'));
+    const zoneBody = {
+      name: 'grants-zone.nl',
+      template: 'demo-template',
+      records: [{ name: 'x.grants-zone.nl', type: 'A', content: '192.0.2.1', ttl: 3600 }],
+    };
+    const createdZone = await as('dns-zone-create', () =>
+      call('POST', '/v2/dns/zones', { body: zoneBody, headers: { 'Idempotency-Key': 'grants-z1' } }),
+    );
+    await as('dns-zone-create', () => call('POST', '/v2/dns/zones', { body: zoneBody, headers: { 'Idempotency-Key': 'grants-z2' } }));
+    const zoneId = createdZone.body.id as number;
+    const slowTable = beforeFirstCall(
+      (command) => command.startsWith('TransactWrite'),
+      () => new Promise((resolve) => setTimeout(resolve, 2500)),
+    );
+    await as('dns-zone-update', () =>
+      call('POST', `/v2/dns/zones/${zoneId}/update`, { body: { link: false }, headers: { 'Idempotency-Key': 'grants-z3' } }),
+    );
+    slowTable();
+    await as('dns-zone-update', () =>
+      call('POST', `/v2/dns/zones/${zoneId}/update`, { body: { ttl: 5 }, headers: { 'Idempotency-Key': 'grants-z4' } }),
+    );
+    const slowDomainTable = beforeFirstCall(
+      (command) => command.startsWith('TransactWrite'),
+      () => new Promise((resolve) => setTimeout(resolve, 2500)),
+    );
+    await as('zone-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/zone/update', { body: { ttl: 3600 }, headers: { 'Idempotency-Key': 'grants-z5' } }),
+    );
+    slowDomainTable();
+    await as('zone-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/zone/update', { body: { ttl: 5 }, headers: { 'Idempotency-Key': 'grants-z7' } }),
+    );
+    const slowDelete = beforeFirstCall(
+      (command) => command.startsWith('TransactWrite'),
+      () => new Promise((resolve) => setTimeout(resolve, 2500)),
+    );
+    await as('dns-zone-delete', () => call('DELETE', `/v2/dns/zones/${zoneId}`, { headers: { 'Idempotency-Key': 'grants-z6' } }));
+    slowDelete();
+    await as('dns-zone-delete', () => call('DELETE', `/v2/dns/zones/${zoneId}`, { headers: { 'Idempotency-Key': 'grants-z6' } }));
     const dcv = [{ commonName: 'demo-shop.nl', type: 'EMAIL', email: 'postmaster@demo-shop.nl' }];
     const emailed = await renew((await testCertificate()).id, { period: 12, csr, dcv });
     await as('process-resend', () => call('POST', `/v2/processes/${emailed.headers['x-process-id']}/resend`));
@@ -214,18 +258,21 @@ describe("each function's table use is what it declares", () => {
             dynamodb: { Keys: { pk: { S: `DOMAIN#${name}` }, sk: { S: 'ZONE' } }, SequenceNumber: String(i + 1) },
           })),
         }) as unknown as DynamoDBStreamEvent;
-      // First pushes, a replay, and a zone that is no longer managed (removed from the provider).
+      // First pushes, a replay, and a zone that was deleted (removed from the provider).
       await as('zone-sync', () => zoneSync(changed('demo-shop.nl', 'demo-secure.com', 'other-site.com')));
       await as('zone-sync', () => zoneSync(changed('demo-shop.nl')));
-      const secure = (await getZone('demo-secure.com')) as ZoneRecord;
-      await putZone({ ...secure, managed: false });
+      const deleted = async (name: string) => {
+        const zone = (await getZone(name)) as ZoneRecord;
+        await deleteZoneRecord((await getZoneHead(name, true)) as ZoneHead, []);
+        return zone;
+      };
+      const secure = await deleted('demo-secure.com');
       await as('zone-sync', () => zoneSync(changed('demo-secure.com')));
-      // The reconcile job compares every served zone; one whose zone went unmanaged unseen is removed.
-      const other = (await getZone('other-site.com')) as ZoneRecord;
-      await putZone({ ...other, managed: false });
+      // The reconcile job compares every served zone; one deleted unseen is removed.
+      const other = await deleted('other-site.com');
       await as('zone-reconcile', () => zoneReconcile(scheduled, jobContext));
-      await putZone({ ...other, managed: true });
-      await putZone({ ...secure, managed: true });
+      await putZone(other);
+      await putZone(secure);
     } finally {
       for (const name of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY']) delete process.env[name];
       await pdns.stop();

@@ -65,7 +65,7 @@ describe('records are checked by their type when written', () => {
     [{ name: 'a.nl', type: 'CAA', content: '0 issue (', ttl: 60 }, 'content: has `(`, `)`, `;` or `\\` outside a quoted string'],
     [
       { name: 'a.nl', type: 'CAA', content: '0 issue', ttl: 60 },
-      'content: must be `flags tag value` (e.g. `0 issue "sectigo.com"`) for a CAA record',
+      'content: must be `flags tag value` with a tag of issue, issuewild, iodef, contactemail, contactphone, issuemail, issuevmc (e.g. `0 issue "sectigo.com"`) for a CAA record',
     ],
     [
       { name: 'a.nl', type: 'DS', content: '1 13 2 xyz', ttl: 60 },

@@ -28,14 +28,7 @@ type Operation = Record<string, unknown> & { responses: Record<string, Record<st
 /** Where a component lives in the document. */
 export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
-type HeaderName =
-  | DocumentedHeader
-  | 'X-Request-Id'
-  | 'ETag'
-  | 'Retry-After'
-  | 'Cache-Control'
-  | 'X-Content-Type-Options'
-  | 'WWW-Authenticate';
+type HeaderName = DocumentedHeader | 'X-Request-Id' | 'Retry-After' | 'Cache-Control' | 'X-Content-Type-Options' | 'WWW-Authenticate';
 
 /** Headers every response or some responses carry, described once. */
 const headerDocs: Record<HeaderName, { description: string; schema: JsonSchema }> = {
@@ -45,7 +38,7 @@ const headerDocs: Record<HeaderName, { description: string; schema: JsonSchema }
   },
   ETag: {
     description:
-      'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged (compared weakly, so `W/` before it matches too, and so does `*`).',
+      'Strong entity tag of the body; send it as `If-None-Match` to get 304 while unchanged (compared weakly, so `W/` before it matches too, and so does `*`). A zone\'s tag starts with its revision (`"r12.<hash>"`; a zone write answers `"r13"`): send it as `If-Match` on the zone\'s next write, which then answers 412 if another write came first.',
     schema: { type: 'string' },
   },
   'Cache-Control': {

@@ -1,6 +1,11 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
+import { docs as dnsZone } from '../dns-zone/openapi.ts';
+import { docs as dnsZoneCreate } from '../dns-zone-create/openapi.ts';
+import { docs as dnsZoneDelete } from '../dns-zone-delete/openapi.ts';
+import { docs as dnsZoneUpdate } from '../dns-zone-update/openapi.ts';
+import { docs as dnsZones } from '../dns-zones/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
 import { docs as exchangeRatesList } from '../exchange-rates-list/openapi.ts';
 import { docs as notification } from '../notification/openapi.ts';
@@ -30,6 +35,7 @@ import { docs as webhookPut } from '../webhook-put/openapi.ts';
 import { docs as webhookRedeliver } from '../webhook-redeliver/openapi.ts';
 import { docs as webhookRotate } from '../webhook-rotate/openapi.ts';
 import { docs as zone } from '../zone/openapi.ts';
+import { docs as zoneUpdate } from '../zone-update/openapi.ts';
 import { docs as openapi } from './openapi.ts';
 
 /**
@@ -69,4 +75,10 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'webhook-rotate': webhookRotate,
   'webhook-dead-letters': webhookDeadLetters,
   'webhook-redeliver': webhookRedeliver,
+  'dns-zones': dnsZones,
+  'dns-zone': dnsZone,
+  'dns-zone-create': dnsZoneCreate,
+  'dns-zone-update': dnsZoneUpdate,
+  'dns-zone-delete': dnsZoneDelete,
+  'zone-update': zoneUpdate,
 };

@@ -133,8 +133,15 @@ export const keys = {
    * one Query: the zone's header item (settings, the generation its records belong to), listed
    * per customer, and one item per record (`zoneRecord`), which sort after it.
    */
-  zone: (domainName: string, customer: string): ItemKey =>
-    listed(inDomainCollection(domainName, 'ZONE'), `ZONES#${customer}`, `ZONE#${domainName}`),
+  zone: (domainName: string, customer: string, id?: number): ItemKey => ({
+    ...listed(inDomainCollection(domainName, 'ZONE'), `ZONES#${customer}`, `ZONE#${domainName}`),
+    ...(id === undefined ? {} : keys.zoneById(id)),
+  }),
+  /**
+   * A zone found by its numeric id (`/v2/dns/zones/{id}`): the header carries it on gsi2, so every
+   * write of a header (provisioning, loads, the zone API) keeps the mapping without an item of its own.
+   */
+  zoneById: (id: number) => ({ gsi2pk: `ZONEID#${id}`, gsi2sk: 'ZONE' }),
   zoneByName: (domainName: string) => inDomainCollection(domainName, 'ZONE'),
   /**
    * One record of a zone: `ZONE#<generation>#<position>`. A zone is rewritten under a new

@@ -2,7 +2,7 @@ import { getDomainAndZone } from '../db/repositories/zones.ts';
 import { ObjectDoesNotExist } from '../errors.ts';
 import type { ZoneDnsState } from '../model/zone-dns.ts';
 import { renderZone } from './zone.ts';
-import type { ZoneDnsView, ZoneView } from './zone-view.ts';
+import type { VersionedZone, ZoneDnsView, ZoneView } from './zone-view.ts';
 
 /**
  * The zone of a domain in the caller's account (contract 3.6), from one paged Query of the domain's
@@ -10,17 +10,31 @@ import type { ZoneDnsView, ZoneView } from './zone-view.ts';
  * domain of another customer answers like an unknown one (404 Domain), with the same call and the
  * same empty answer; a domain of the caller's without a zone answers 404 Zone.
  *
- * With a DNS provider (`DNS_PROVIDER`), a managed zone also says whether the provider serves it
- * as shown (`dns`), read from the same Query.
+ * With a DNS provider (`DNS_PROVIDER`), the zone also says whether the provider serves it as
+ * shown (`dns`), read from the same Query. The answer carries the zone's revision, the version of
+ * its ETag that a write's `If-Match` names.
  */
-export async function domainZone(customer: string, domainName: string): Promise<ZoneView> {
+export async function domainZone(customer: string, domainName: string): Promise<VersionedZone> {
   const { domain, zone, revision, dns } = await getDomainAndZone(domainName, customer);
   if (!domain) throw new ObjectDoesNotExist('Domain', domainName);
   if (!zone) throw new ObjectDoesNotExist('Zone', domainName);
   const view = renderZone(zone);
   const provider = process.env.DNS_PROVIDER;
-  if (zone.managed && provider && provider !== 'sandbox') view.dns = dnsView(provider, revision ?? 0, dns);
-  return view;
+  if (provider && provider !== 'sandbox') {
+    view.dns = dnsView(provider, revision ?? 0, dns);
+    if (zone.dnssec && dns?.provider === provider && dns.dnskeys?.length) view.keyData = keyDataOf(dns.dnskeys);
+  }
+  return { view, revision: revision ?? 0 };
+}
+
+/** DNSKEY records (`257 3 13 <base64>`) as a domain's `keyData` reads them. */
+export function keyDataOf(dnskeys: readonly string[]): NonNullable<ZoneView['keyData']> {
+  return dnskeys.flatMap((dnskey) => {
+    const [flags, protocol, algorithm, ...key] = dnskey.trim().split(/\s+/);
+    const numbers = [flags, protocol, algorithm].map(Number);
+    if (key.length === 0 || numbers.some((n) => !Number.isInteger(n))) return [];
+    return [{ flags: numbers[0] as number, protocol: numbers[1] as number, algorithm: numbers[2] as number, publicKey: key.join('') }];
+  });
 }
 
 /** The zone's standing as its owner reads it: served only when the provider took this revision of it. */

@@ -66,6 +66,7 @@ interface PdnsCryptoKey {
   published?: boolean;
   keytype?: string;
   ds?: string[];
+  dnskey?: string;
 }
 
 /** One below an SOA's serial (RFC 1982 wraps at 2^32), so that SOA-EDIT-API INCREASE serves the serial given. */
@@ -197,18 +198,24 @@ export class PowerDnsProvider implements DnsProvider {
   async zone(zoneName: string): Promise<ServedZone | undefined> {
     const zone = await this.call<PdnsZone>('GET', `/zones/${zonePath(zoneName)}`, undefined, true);
     if (!zone) return undefined;
-    const ds = zone.dnssec ? await this.ds(zoneName) : [];
+    const keys = zone.dnssec ? await this.signingKeys(zoneName) : [];
     return {
       name: absoluteName(zone.name),
       recordSets: (zone.rrsets ?? []).map(toRecordSet).filter((set) => set.values.length > 0),
       dnssec: zone.dnssec === true,
-      ds,
+      ds: keys.flatMap((k) => k.ds ?? []),
+      dnskeys: keys.flatMap((k) => (k.dnskey ? [k.dnskey] : [])),
     };
   }
 
-  private async ds(zoneName: string): Promise<string[]> {
+  /** The zone's active key-signing keys (a combined signing key counts as one). */
+  private async signingKeys(zoneName: string): Promise<PdnsCryptoKey[]> {
     const keys = (await this.call<PdnsCryptoKey[]>('GET', `/zones/${zonePath(zoneName)}/cryptokeys`, undefined, true)) ?? [];
-    return keys.filter((k) => k.active !== false && k.keytype !== 'zsk').flatMap((k) => k.ds ?? []);
+    return keys.filter((k) => k.active !== false && k.keytype !== 'zsk');
+  }
+
+  private async ds(zoneName: string): Promise<string[]> {
+    return (await this.signingKeys(zoneName)).flatMap((k) => k.ds ?? []);
   }
 
   createZone(zoneName: string, setup: ZoneSetup): Promise<void> {

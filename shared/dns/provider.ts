@@ -33,6 +33,8 @@ export interface ServedZone {
   dnssec: boolean;
   /** The DS records of the zone's key-signing key(s), presentation form; empty when unsigned. */
   ds: string[];
+  /** The DNSKEY records of those keys (`257 3 13 <base64>`), where the provider tells them; empty when unsigned. */
+  dnskeys?: string[];
 }
 
 /** How a new zone is set up: the name servers it names at its apex, and whether it is signed. */

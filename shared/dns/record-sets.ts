@@ -56,7 +56,7 @@ export function groupRecordSets(records: readonly DnsRecord[]): RecordSet[] {
   return [...sets.values()];
 }
 
-/** Every record set a managed zone serves: the service's SOA and NS, then its records and DCV records. */
+/** Every record set a zone serves: the service's SOA and NS, then its records and DCV records. */
 export function desiredRecordSets(zone: ZoneRecord, config?: DnsConfig): RecordSet[] {
   const view = renderZone(zone, config);
   return groupRecordSets([...view.defaultRecords, ...view.records.filter((r) => r.type !== 'SOA')]);

@@ -21,7 +21,8 @@ import { zoneNameServers } from './zone.ts';
  * one zone overlap and the older land last, the newer's recording wins and a second, forced pass
  * makes the provider serve the newest zone again.
  *
- * A zone that is removed, or no longer managed, is removed from the provider.
+ * Every zone of the table is served, managed (a domain's) or not (one made with the zone API); a
+ * zone that is removed is removed from the provider.
  *
  * Failures: a change the provider refuses is recorded on the zone with the provider's reason
  * (`refused`, visible in GET .../zone), logged and counted for the alarm, and not retried until the
@@ -36,9 +37,9 @@ export type SyncOutcome =
   | { kind: 'served'; revision: number; changes: number; created: boolean }
   /** The provider refused the revision. */
   | { kind: 'refused'; revision: number; reason: string }
-  /** The zone is gone or no longer managed, and the provider no longer serves it. */
+  /** The zone is gone, and the provider no longer serves it. */
   | { kind: 'removed' }
-  /** No managed zone, and nothing served: nothing to do. */
+  /** No zone, and nothing served: nothing to do. */
   | { kind: 'none' };
 
 /** The provider took the change but does not serve it yet: recorded (with the change) where it was seen; retried. */
@@ -76,7 +77,7 @@ async function syncOnce(
 ): Promise<{ outcome: SyncOutcome; overtaken?: true }> {
   const clock = options.now ?? (() => new Date());
   const [head, state] = await Promise.all([getZoneHead(domainName, true), getZoneDnsState(domainName)]);
-  if (!head?.zone.managed) {
+  if (!head) {
     if (!state) return { outcome: { kind: 'none' } };
     await provider.deleteZone(domainName);
     await removeZoneDnsState(domainName);
@@ -104,8 +105,12 @@ async function syncOnce(
       served = await provider.zone(domainName);
       if (!served) throw new DnsProviderUnavailable(`${provider.name} did not list the zone ${domainName} it had just created`);
     }
-    let ds = served.ds;
-    if (served.dnssec !== zone.dnssec) ds = await provider.setDnssec(domainName, zone.dnssec);
+    let { ds, dnskeys } = served;
+    if (served.dnssec !== zone.dnssec) {
+      ds = await provider.setDnssec(domainName, zone.dnssec);
+      // The new key's DNSKEY, where the provider tells it (the switch answers only its DS).
+      dnskeys = zone.dnssec ? (await provider.zone(domainName))?.dnskeys : [];
+    }
     const desired = desiredRecordSets(zone);
     const changes = plan(desired, served.recordSets);
     // A change always carries the zone's SOA: its serial is the zone's (a provider that moves serials
@@ -126,7 +131,12 @@ async function syncOnce(
         throw new NotServedYet(reason);
       }
     }
-    const recorded = await recordZoneServed({ ...base, ds: zone.dnssec ? ds : [], now: toWireTime(clock()) });
+    const recorded = await recordZoneServed({
+      ...base,
+      ds: zone.dnssec ? ds : [],
+      ...(zone.dnssec && dnskeys ? { dnskeys } : {}),
+      now: toWireTime(clock()),
+    });
     const outcome: SyncOutcome = { kind: 'served', revision, changes: changes.length, created };
     return recorded || options.force ? { outcome } : { outcome, overtaken: true };
   } catch (error) {

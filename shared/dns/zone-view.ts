@@ -3,8 +3,8 @@ import { RecordType, Seconds, soaTimers, zoneSettings } from '../model/zone-fiel
 import { WireTime } from '../schemas/primitives.ts';
 
 /**
- * Whether and since when a DNS server serves the zone, and why not (docs/dns.md). Present for a
- * managed zone when the stage has a DNS provider (`DNS_PROVIDER`).
+ * Whether and since when a DNS server serves the zone, and why not (docs/dns.md). Present when
+ * the stage has a DNS provider (`DNS_PROVIDER`).
  */
 export const ZoneDnsView = v.strictObject({
   provider: v.pipe(v.string(), v.description('What serves the zone: `powerdns` or `route53`.')),
@@ -54,6 +54,41 @@ export const ZoneView = v.strictObject({
   ...soaTimers,
   defaultRecords: v.pipe(v.array(DnsRecord), v.description('The SOA and NS records the service serves for the zone.')),
   records: v.array(DnsRecord),
+  keyData: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          flags: v.pipe(v.number(), v.integer()),
+          protocol: v.pipe(v.number(), v.integer()),
+          algorithm: v.pipe(v.number(), v.integer()),
+          publicKey: v.string(),
+        }),
+      ),
+      v.description('With DNSSEC, once the DNS provider signs the zone: the keys the parent zone needs (as `keyData` of a domain).'),
+    ),
+  ),
   dns: v.optional(ZoneDnsView),
 });
 export type ZoneView = v.InferOutput<typeof ZoneView>;
+
+/** A zone as a use case answers it: the view and the revision it shows (the ETag's version, `r<revision>`). */
+export interface VersionedZone {
+  view: ZoneView;
+  revision: number;
+}
+
+/** A zone in the listing (`GET /v2/dns/zones`): the zone without its records (read the zone by id for those) and DNS standing. */
+export const ZoneListEntry = v.omit(ZoneView, ['records', 'dns']);
+export type ZoneListEntry = v.InferOutput<typeof ZoneListEntry>;
+export type ZoneListField = keyof ZoneListEntry;
+
+/** The listing's answer (the SDKs' Page: entities and pagination); `fields` may leave out any field of an entity. */
+export const ZonePage = v.strictObject({
+  entities: v.array(v.partial(ZoneListEntry)),
+  pagination: v.strictObject({
+    limit: v.pipe(v.number(), v.integer()),
+    offset: v.pipe(v.number(), v.integer()),
+    total: v.optional(v.pipe(v.number(), v.integer())),
+  }),
+});
+export type ZonePage = v.InferOutput<typeof ZonePage>;

@@ -25,10 +25,12 @@ export function mailboxName(email: string): string {
 
 /**
  * The SOA serial: the zone's last change in seconds since 1970 (RFC 1982 arithmetic holds until
- * 2106), so it grows with every change without a counter to keep.
+ * 2106), so it grows with every change without a counter to keep; or the zone's `serial` where a
+ * write raised it past that (a second change within one second: every write that reaches DNS
+ * raises the serial by at least one, shared/db/repositories/zone-writes.ts).
  */
-export function soaSerial(zone: Pick<ZoneRecord, 'createdDate' | 'updatedDate'>): number {
-  return Math.floor(Date.parse(zone.updatedDate ?? zone.createdDate) / 1000);
+export function soaSerial(zone: Pick<ZoneRecord, 'createdDate' | 'updatedDate' | 'serial'>): number {
+  return Math.max(zone.serial ?? 0, Math.floor(Date.parse(zone.updatedDate ?? zone.createdDate) / 1000));
 }
 
 /** The name servers that serve the zone: its vanity name servers, else the service's. */
@@ -84,4 +86,9 @@ export function renderZone(zone: ZoneRecord, config: DnsConfig = dnsConfig()): Z
     records: servedRecords(zone).map((r) => renderRecord(r, zone.domainName)),
   };
   return view;
+}
+
+/** The ETag version of a zone's revision (Reply.version: `"r12.<hash>"`); a write's `If-Match` names it. */
+export function zoneVersion(revision: number): string {
+  return `r${revision}`;
 }

@@ -19,7 +19,8 @@ export type DocumentedHeader =
   | 'Vary'
   | 'Idempotent-Replayed'
   | 'Content-Encoding'
-  | 'Content-Disposition';
+  | 'Content-Disposition'
+  | 'ETag';
 
 /** One content type of a response: a JSON body schema, or a text body. */
 export type ResponseContent = { json: v.GenericSchema; examples?: Record<string, unknown> } | { text: string; example?: string };
@@ -117,8 +118,9 @@ const errors = {
     "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",
     { objectType: v.string(), identifier: v.string() },
   ),
-  ObjectExists: error([400], "The domain is already in the caller's account."),
+  ObjectExists: error([400], "The object already exists (a domain in the caller's account, a zone of the name)."),
   ObjectStatusProhibitsOperation: error([400], "The object's state forbids the operation."),
+  PreconditionFailed: error([412], '`If-Match` names a version the object no longer has: another write came first. Read it again.'),
   BillableAcknowledgmentNeededException: error(
     [400],
     'The request has charges that need acknowledgment: send `quote.billables` back in `billables`.',

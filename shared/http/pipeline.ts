@@ -227,7 +227,8 @@ function withEtag(event: Event, s: State, reply: Reply, text: string | undefined
   if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || text === undefined) return reply;
   const hash = createHash('sha256');
   if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
-  const tag = hash.update(text).digest('base64url').slice(0, 27);
+  const digest = hash.update(text).digest('base64url').slice(0, 27);
+  const tag = reply.version === undefined ? digest : `${reply.version}.${digest}`;
   const etag = `"${coding === undefined ? tag : `${tag}-${coding}`}"`;
   const headers = { ...reply.headers, ETag: etag };
   if (noneMatch(s.headers['if-none-match'], etag)) return { status: 304, headers };
@@ -245,6 +246,21 @@ function noneMatch(header: string | undefined, etag: string): boolean {
     const tag = listed.trim();
     return tag === '*' || opaque(tag) === opaque(etag);
   });
+}
+
+/**
+ * The versions an `If-Match` header names (RFC 9110 13.1.1): of each listed tag of a versioned
+ * ETag (`"r12.<hash>"` of a read, Reply.version; `"r12"` of a write's answer) the version; `*` for
+ * any. Undefined without the header. A tag that names no version matches nothing.
+ */
+export function versionsOf(header: string | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  return header
+    .split(',')
+    .slice(0, 20)
+    .map((listed) => listed.trim().replace(/^W\//, ''))
+    .map((tag) => (tag === '*' ? '*' : /^"([A-Za-z0-9]{1,24})(?:\.[^"]*)?"$/.exec(tag)?.[1]))
+    .filter((version): version is string => version !== undefined);
 }
 
 /** The caller, as the API Gateway authorizer (or the local gateway running it) put it in the event. */

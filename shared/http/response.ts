@@ -11,6 +11,11 @@ export interface Reply {
   contentType?: string;
   /** Set for bytes (a ZIP file): `body` is then their base64, sent as bytes (`isBase64Encoded`) and never compressed. */
   binary?: true;
+  /**
+   * The version of the object a 200 GET answers (a zone's revision: `r12`), put first in its
+   * ETag (`"r12.<hash>"`), so a write's `If-Match` can name the version it read (versionOf).
+   */
+  version?: string;
 }
 
 export const jsonContentType = 'application/json; charset=utf-8';

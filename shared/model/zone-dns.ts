@@ -30,6 +30,8 @@ export const ZoneDnsState = v.object({
   servedDate: v.optional(WireTime),
   /** The DS records of the zone's signing key, for the parent zone; empty when unsigned. */
   ds: v.optional(v.array(v.string())),
+  /** The DNSKEY records of the zone's signing key (`257 3 13 <base64>`), where the provider tells them. */
+  dnskeys: v.optional(v.array(v.string())),
   /** Why the last push failed (the provider's words, bounded), the revision it carried and since when it fails. */
   reason: v.optional(v.string()),
   failedRevision: v.optional(Count),

@@ -45,7 +45,7 @@ const isTarget = (text: string, rootAllowed: boolean) => (rootAllowed && text ==
 
 const isUint = (text: string | undefined, max: number) => text !== undefined && /^\d{1,10}$/.test(text) && Number(text) <= max;
 const isHex = (text: string) => text.length > 0 && text.length % 2 === 0 && /^[0-9A-Fa-f]+$/.test(text);
-const isBase64 = (text: string) => text.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(text);
+const isBase64 = (text: string) => text.length > 0 && text.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(text);
 const isMnemonicOrUint = (text: string | undefined, max: number) =>
   isUint(text, max) || (text !== undefined && /^[A-Z][A-Z0-9-]{0,15}$/.test(text));
 
@@ -84,6 +84,41 @@ export function rdataTokens(content: string): { text: string; quoted: boolean }[
   return tokens;
 }
 
+/** The CAA property tags of the IANA registry (RFC 8659, 8657, 9495): a name server serves others, but no authority reads them. */
+const caaTags: ReadonlySet<string> = new Set(['issue', 'issuewild', 'iodef', 'contactemail', 'contactphone', 'issuemail', 'issuevmc']);
+
+const isDecimal = (text: string | undefined, max: number) =>
+  text !== undefined && /^\d{1,3}(\.\d{1,3})?$/.test(text) && Number(text) <= max;
+const isMeters = (text: string | undefined, min: number, max: number) =>
+  text !== undefined &&
+  /^-?\d{1,8}(\.\d{1,2})?m?$/.test(text) &&
+  Number(text.replace(/m$/, '')) >= min &&
+  Number(text.replace(/m$/, '')) <= max;
+
+/** One half of a LOC position: degrees [minutes [seconds]] then the hemisphere; the words it took, or 0. */
+function locHalf(w: string[], at: number, maxDegrees: number, hemispheres: string): number {
+  let i = at;
+  if (!isUint(w[i], maxDegrees)) return 0;
+  i++;
+  if (isUint(w[i], 59)) {
+    i++;
+    if (isDecimal(w[i], 59.999)) i++;
+  }
+  return hemispheres.includes(w[i] ?? '') && (w[i] ?? '').length === 1 ? i + 1 - at : 0;
+}
+
+/** RFC 1876 presentation form: latitude, longitude, altitude, then at most size and two precisions. */
+function isLoc(w: string[]): boolean {
+  const lat = locHalf(w, 0, 90, 'NS');
+  if (!lat) return false;
+  const lon = locHalf(w, lat, 180, 'EW');
+  if (!lon) return false;
+  const rest = w.slice(lat + lon);
+  return (
+    rest.length >= 1 && rest.length <= 4 && isMeters(rest[0], -100000, 42849672.95) && rest.slice(1).every((x) => isMeters(x, 0, 90000000))
+  );
+}
+
 type Check = (words: string[], tokens: { text: string; quoted: boolean }[], content: string) => string | undefined;
 
 const words =
@@ -94,7 +129,8 @@ const words =
 /** Per type: what its content must be (contract 3.6 types, in their presentation form). */
 const contentChecks: Record<ZoneRecordEntry['type'], Check> = {
   A: (_, __, c) => (isIPv4(c) ? undefined : 'must be an IPv4 address'),
-  AAAA: (_, __, c) => (isIPv6(c) ? undefined : 'must be an IPv6 address'),
+  // A scope (`fe80::1%eth0`) names an interface of one host, not an address DNS can serve.
+  AAAA: (_, __, c) => (isIPv6(c) && !c.includes('%') ? undefined : 'must be an IPv6 address'),
   ALIAS: words(1, 'a host name', ([h]) => isTarget(h as string, false)),
   CNAME: words(1, 'a host name', ([h]) => isTarget(h as string, false)),
   NS: words(1, 'a host name', ([h]) => isTarget(h as string, false)),
@@ -102,9 +138,9 @@ const contentChecks: Record<ZoneRecordEntry['type'], Check> = {
   SRV: words(3, '`weight port target`', ([w, p, t]) => isUint(w, 65535) && isUint(p, 65535) && isTarget(t as string, true)),
   TXT: () => undefined,
   CAA: (w, t) =>
-    t.length === 3 && isUint(w[0], 255) && /^[A-Za-z0-9]{1,15}$/.test(t[1]?.text ?? '') && !t[0]?.quoted && !t[1]?.quoted
+    t.length === 3 && isUint(w[0], 255) && caaTags.has((t[1]?.text ?? '').toLowerCase()) && !t[0]?.quoted && !t[1]?.quoted
       ? undefined
-      : 'must be `flags tag value` (e.g. `0 issue "sectigo.com"`)',
+      : `must be \`flags tag value\` with a tag of ${[...caaTags].join(', ')} (e.g. \`0 issue "sectigo.com"\`)`,
   DS: words(
     4,
     '`key-tag algorithm digest-type digest`',
@@ -136,7 +172,7 @@ const contentChecks: Record<ZoneRecordEntry['type'], Check> = {
     t.length === 3 && isUint(t[0]?.text, 65535) && isUint(t[1]?.text, 65535) && t[2]?.quoted
       ? undefined
       : 'must be `priority weight "target"`',
-  LOC: (w) => (w.length >= 4 && w.length <= 16 && w.every((x) => /^[-0-9.NSEWm]+$/.test(x)) ? undefined : 'must be a LOC position'),
+  LOC: (w) => (isLoc(w) ? undefined : 'must be a LOC position (`52 22 23.000 N 4 53 32.000 E -2.00m`, RFC 1876)'),
   SOA: words(
     7,
     '`primary mailbox serial refresh retry expire minimum`',
@@ -185,3 +221,53 @@ export const ValidZoneRecordEntry = v.pipe(
     if (problem) addIssue({ message: problem });
   }),
 );
+
+/** RFC 1876 presentation in full, as name servers print it (PowerDNS refuses any other spelling of a LOC). */
+function canonicalLoc(content: string): string {
+  const w = content.trim().split(/ +/);
+  const half = (at: number): { text: string; next: number } | undefined => {
+    const parts: number[] = [];
+    let i = at;
+    while (i < w.length && parts.length < 3 && /^\d+(\.\d+)?$/.test(w[i] as string)) parts.push(Number(w[i++]));
+    const hemisphere = w[i];
+    if (parts.length === 0 || hemisphere === undefined || !/^[NSEW]$/.test(hemisphere)) return undefined;
+    const [d = 0, m = 0, s = 0] = parts;
+    return { text: `${d} ${m} ${s.toFixed(3)} ${hemisphere}`, next: i + 1 };
+  };
+  const lat = half(0);
+  const lon = lat && half(lat.next);
+  if (!lat || !lon) return content;
+  const meters = w.slice(lon.next).map((x) => Number(x.replace(/m$/, '')));
+  if (meters.length < 1 || meters.some((x) => !Number.isFinite(x))) return content;
+  const [alt = 0, size = 1, horizontal = 10000, vertical = 10] = meters;
+  return `${lat.text} ${lon.text} ${[alt, size, horizontal, vertical].map((x) => `${x.toFixed(2)}m`).join(' ')}`;
+}
+
+/** Types whose data ends in hex a name server prints in lower case. */
+const hexTypes: ReadonlySet<string> = new Set(['DS', 'TLSA', 'SSHFP']);
+
+/**
+ * A record's content in the one spelling a name server prints it in, where it has several: an IPv6
+ * address compressed (RFC 5952), hex in lower case, a LOC in full, a CAA value quoted. PowerDNS
+ * refuses other spellings ("Not in expected format"), so the zone API stores this one (the zone
+ * then reads back as it is served). Anything it cannot read is left as it is, for the checks to refuse.
+ */
+export function canonicalContent(type: string, content: string): string {
+  const text = content.trim().replace(/ +/g, ' ');
+  if (type === 'AAAA' && isIPv6(text) && !text.includes('%')) return new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  if (hexTypes.has(type)) {
+    const words = text.split(' ');
+    const fixed = type === 'SSHFP' ? 2 : 3;
+    return words.length > fixed ? [...words.slice(0, fixed), words.slice(fixed).join('').toLowerCase()].join(' ') : text;
+  }
+  if (type === 'LOC') return canonicalLoc(text);
+  if (type === 'CAA') {
+    const tokens = rdataTokens(text);
+    if (tokens?.length === 3 && !tokens[2]?.quoted && !tokens[0]?.quoted && !tokens[1]?.quoted) {
+      return `${tokens[0]?.text} ${tokens[1]?.text.toLowerCase()} "${tokens[2]?.text}"`;
+    }
+    if (tokens?.length === 3 && tokens[2]?.quoted)
+      return `${tokens[0]?.text} ${tokens[1]?.text.toLowerCase()} ${text.slice(text.indexOf('"'))}`;
+  }
+  return text;
+}

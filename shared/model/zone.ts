@@ -15,7 +15,7 @@ export const ZoneRecordEntry = v.pipe(
     type: RecordType,
     content: v.string(),
     ttl: Seconds,
-    prio: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    prio: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
   }),
   // Spec 2.12: prio is mandatory for MX and SRV; a row without it must not be served with a made-up one.
   v.check((r) => (r.type === 'MX' || r.type === 'SRV') === (r.prio !== undefined), 'prio is set exactly for MX and SRV records'),
@@ -37,6 +37,11 @@ export const ZoneHeader = v.object({
   dcvRecords: v.optional(v.array(ZoneRecordEntry)),
   createdDate: WireTime,
   updatedDate: v.optional(WireTime),
+  /**
+   * The SOA serial of the zone's last change, where it had to be raised past the second of that
+   * change (two changes within one second): see soaSerial in shared/dns/zone.ts.
+   */
+  serial: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4_294_967_295))),
 });
 export type ZoneHeader = v.InferOutput<typeof ZoneHeader>;
 

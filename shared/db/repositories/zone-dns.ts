@@ -61,6 +61,8 @@ export interface ZonePushed {
   provider: string;
   revision: number;
   ds: string[];
+  /** The DNSKEY records of the signing key, where the provider tells them. */
+  dnskeys?: string[];
   now: string;
 }
 
@@ -73,7 +75,7 @@ export function recordZoneServed(p: ZonePushed): Promise<boolean> {
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.zoneDnsByName(p.domainName),
-      UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds REMOVE reason, failedRevision, failedSince, pendingChange`,
+      UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds, dnskeys = :dnskeys REMOVE reason, failedRevision, failedSince, pendingChange`,
       ConditionExpression: newerThanServed,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -82,6 +84,7 @@ export function recordZoneServed(p: ZonePushed): Promise<boolean> {
         ':revision': p.revision,
         ':now': p.now,
         ':ds': p.ds,
+        ':dnskeys': p.dnskeys ?? [],
       },
     }),
   );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { TemplateRecord, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
 import { ValidZoneRecordEntry } from '../../model/zone-validation.ts';
@@ -7,7 +7,7 @@ import { db } from '../client.ts';
 import { batchWriteAll, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { putNew, type TransactItem } from '../transactions.ts';
+import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { getZoneHead, getZoneHeadsByName, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
 
 /**
@@ -68,7 +68,7 @@ export async function stageRecords(
 /** The header item of a zone whose records are `staged`. */
 function headerItem(zone: ZoneHeader, staged: StagedRecords, revision: number): Record<string, unknown> {
   const dcvRecords = zone.dcvRecords ? checkedRecords(zone.domainName, zone.dcvRecords) : undefined;
-  return toItem(keys.zone(zone.domainName, zone.customer), zoneEntity, {
+  return toItem(keys.zone(zone.domainName, zone.customer, zone.id), zoneEntity, {
     ...zone,
     ...(dcvRecords ? { dcvRecords } : {}),
     generation: staged.generation,
@@ -91,7 +91,7 @@ export function convertZoneItem(zone: Pick<ZoneHeader, 'domainName' | 'customer'
     Update: {
       TableName: tableName(),
       Key: keys.zoneByName(zone.domainName),
-      UpdateExpression: 'SET managed = :managed, updatedDate = :now ADD revision :one',
+      UpdateExpression: 'SET managed = :managed, updatedDate = :now ADD revision :one, serial :one',
       ConditionExpression: 'customer = :customer',
       ExpressionAttributeValues: { ':managed': true, ':now': at, ':one': 1, ':customer': zone.customer },
     },
@@ -107,7 +107,8 @@ export function appendDcvRecordsItem(domainName: string, customer: string, recor
     Update: {
       TableName: tableName(),
       Key: keys.zoneByName(domainName),
-      UpdateExpression: 'SET dcvRecords = list_append(if_not_exists(dcvRecords, :none), :records), updatedDate = :now ADD revision :one',
+      UpdateExpression:
+        'SET dcvRecords = list_append(if_not_exists(dcvRecords, :none), :records), updatedDate = :now ADD revision :one, serial :one',
       ConditionExpression: 'customer = :customer',
       ExpressionAttributeValues: {
         ':records': checkedRecords(domainName, records),
@@ -169,7 +170,7 @@ function removeDcvAtPositions(
     Update: {
       TableName: tableName(),
       Key: keys.zoneByName(domainName),
-      UpdateExpression: `REMOVE ${positions.map((i) => `#dcv[${i}]`).join(', ')} SET updatedDate = :now ADD revision :one`,
+      UpdateExpression: `REMOVE ${positions.map((i) => `#dcv[${i}]`).join(', ')} SET updatedDate = :now ADD revision :one, serial :one`,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: { '#dcv': 'dcvRecords', '#name': 'name', '#type': 'type' },
       ExpressionAttributeValues: values,
@@ -266,4 +267,139 @@ const templateEntity = 'template';
 export async function putTemplate(record: TemplateRecord, ifAbsent = false): Promise<boolean> {
   const valid = { ...v.parse(TemplateRecord, record), records: checkedRecords(`template ${record.name}`, record.records) };
   return putItem(toItem(keys.template(record.customer, record.name), templateEntity, valid), ifAbsent);
+}
+
+/**
+ * The zone API's writes (shared/dns/: create, update, delete). Each commits in one transaction
+ * with whatever the caller commits along (an Idempotency-Key's answer): the records are staged
+ * first as a generation no header names, then the header is put (or deleted) under a condition,
+ * so the zone and its records change together or not at all, and a reader sees the old zone or
+ * the new one whole.
+ */
+
+/** Why a zone API write did not happen: the name has a zone (or another customer's domain), or the zone changed since it was read. */
+export type ZoneWriteRefusal = 'exists' | 'changed';
+
+/** The condition of a header put over the revision `expected` of the caller's zone. */
+function overRevision(customer: string, expected: number) {
+  return {
+    ConditionExpression: 'customer = :customer AND revision = :revision',
+    ExpressionAttributeValues: { ':customer': customer, ':revision': expected },
+  };
+}
+
+/** Whether a transaction was cancelled by the condition of one of its first `n` items. */
+function cancelledByCondition(error: unknown, n: number): boolean {
+  const codes = cancellationCodes(error);
+  return codes?.slice(0, n).includes('ConditionalCheckFailed') === true;
+}
+
+/**
+ * Creates a zone (a new name in the table) with its records: refused ('exists') when the name has
+ * a zone of anyone, or a domain of another customer.
+ */
+export async function createZoneRecord(zone: ZoneRecord, along: readonly TransactItem[]): Promise<ZoneWriteRefusal | undefined> {
+  const { records, ...header } = zone;
+  const staged = await stageRecords(zone, records);
+  try {
+    await transact([
+      putNew(headerItem(header, staged, 1)),
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.domainByName(zone.domainName),
+          ConditionExpression: 'attribute_not_exists(pk) OR customer = :customer',
+          ExpressionAttributeValues: { ':customer': zone.customer },
+        },
+      },
+      ...along,
+    ]);
+    return undefined;
+  } catch (error) {
+    await discardStaged(staged);
+    if (cancelledByCondition(error, 2)) return 'exists';
+    throw error;
+  }
+}
+
+/**
+ * Replaces a zone of the caller whole (settings and records) if its revision is still `expected`:
+ * the new generation staged, the header switched to it with the revision raised (one conditional
+ * put, in the transaction of `along`), then the old generation deleted. 'changed' when another
+ * write came first: nothing was written.
+ */
+export async function replaceZoneRecord(
+  zone: ZoneRecord,
+  previous: ZoneHead,
+  along: readonly TransactItem[],
+): Promise<ZoneWriteRefusal | undefined> {
+  const expected = previous.revision;
+  const { records, ...header } = zone;
+  const staged = await stageRecords(zone, records);
+  try {
+    await transact([
+      { Put: { TableName: tableName(), Item: headerItem(header, staged, expected + 1), ...overRevision(zone.customer, expected) } },
+      ...along,
+    ]);
+  } catch (error) {
+    await discardStaged(staged);
+    if (cancelledByCondition(error, 1)) return 'changed';
+    throw error;
+  }
+  await deletePreviousGeneration(previous);
+  return undefined;
+}
+
+/**
+ * Deletes the records of the generation a header named before a switch, by key: after the switch no
+ * header names it, and a concurrent writer that read it can no longer commit (its condition names
+ * the old revision). Only that generation: another writer's staged records may be in the
+ * collection meanwhile, and deleting them would leave its header, once switched, without them.
+ */
+async function deletePreviousGeneration(previous: ZoneHead): Promise<void> {
+  if (previous.generation === undefined) return;
+  await deleteStaged({ domainName: previous.zone.domainName, generation: previous.generation, recordCount: previous.recordCount });
+}
+
+/**
+ * Deletes a zone of the caller if its revision is still `expected`: the header (the commit point:
+ * no reader finds the zone after it, and the stream tells the DNS sync to remove it) in the
+ * transaction of `along`, then its record items.
+ */
+export async function deleteZoneRecord(previous: ZoneHead, along: readonly TransactItem[]): Promise<ZoneWriteRefusal | undefined> {
+  const { domainName, customer } = previous.zone;
+  try {
+    await transact([
+      { Delete: { TableName: tableName(), Key: keys.zoneByName(domainName), ...overRevision(customer, previous.revision) } },
+      ...along,
+    ]);
+  } catch (error) {
+    if (cancelledByCondition(error, 1)) return 'changed';
+    throw error;
+  }
+  await deletePreviousGeneration(previous);
+  return undefined;
+}
+
+/**
+ * Gives a zone header written before zones were found by id its entry on gsi2 (keys.zoneById),
+ * if it still has that id: the migration's step for `/v2/dns/zones/{id}`. The zone's revision is
+ * left alone (nothing it serves changes). False when the header is gone or has another id.
+ */
+export async function indexZoneId(domainName: string, id: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.zoneByName(domainName),
+        UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
+        ConditionExpression: 'attribute_exists(pk) AND id = :id',
+        ExpressionAttributeValues: { ':pk': keys.zoneById(id).gsi2pk, ':sk': keys.zoneById(id).gsi2sk, ':id': id },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }

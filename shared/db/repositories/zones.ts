@@ -257,3 +257,81 @@ export async function listZones(customer: string): Promise<ZoneHeader[]> {
 export function getTemplate(customer: string, name: string): Promise<TemplateRecord | undefined> {
   return getItem(keys.template(customer, name), TemplateRecord, templateEntity);
 }
+
+/**
+ * The caller's zone by its numeric id (`/v2/dns/zones/{id}`): the header found on gsi2 by the id
+ * (keys.zoneById), filtered to the caller's in the table, so another customer's zone and a missing
+ * id are the same call with the same empty answer; then read again by name, strongly consistent
+ * (the index lags the table a little): undefined when it is no longer there or no longer the caller's.
+ */
+export async function getZoneHeadById(customer: string, id: number): Promise<ZoneHead | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      FilterExpression: 'customer = :customer AND entity = :entity',
+      ExpressionAttributeValues: { ':pk': keys.zoneById(id).gsi2pk, ':customer': customer, ':entity': zoneEntity },
+    }),
+  );
+  const found = (out.Items ?? []).map(parseZoneHead).find((head) => head.zone.id === id);
+  if (!found) return undefined;
+  const head = await getZoneHead(found.zone.domainName, true);
+  return head && head.zone.customer === customer && head.zone.id === id ? head : undefined;
+}
+
+/** The caller's zone of a domain name without its records (one strongly consistent GetItem): undefined when none is theirs. */
+export async function getOwnZoneHead(customer: string, domainName: string): Promise<ZoneHead | undefined> {
+  const head = await getZoneHead(domainName, true);
+  return head?.zone.customer === customer ? head : undefined;
+}
+
+/** One page of a customer's zone headers in name order (gsi1 `ZONES#<customer>`), at most `limit`. */
+export async function readZoneHeadPage(
+  customer: string,
+  options: { limit: number; ascending: boolean; start?: Record<string, unknown> },
+): Promise<{ heads: ZoneHead[]; read: number; next?: Record<string, unknown> }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.zonesOfCustomer(customer).gsi1pk },
+      ScanIndexForward: options.ascending,
+      Limit: options.limit,
+      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
+    }),
+  );
+  const items = out.Items ?? [];
+  return { heads: items.map(parseZoneHead), read: items.length, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/**
+ * Counts a customer's zones in name order over keys only (gsi1keys, Select COUNT), stopping at
+ * `upTo`: how many, and where the page after them starts (undefined when none is left).
+ */
+export async function countZonesAlong(
+  customer: string,
+  upTo: number,
+  ascending: boolean,
+): Promise<{ counted: number; next: Record<string, unknown> | undefined }> {
+  let counted = 0;
+  let next: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1keys',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.zonesOfCustomer(customer).gsi1pk },
+        Select: 'COUNT',
+        ScanIndexForward: ascending,
+        Limit: Math.max(1, upTo - counted),
+        ...(next ? { ExclusiveStartKey: next } : {}),
+      }),
+    );
+    counted += out.Count ?? 0;
+    next = out.LastEvaluatedKey;
+  } while (counted < upTo && next);
+  return { counted, next };
+}

@@ -1,0 +1,375 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
+import { type StreamFeeder, startStreamFeeder } from '../infra/local/streams.ts';
+import { getZoneHead } from '../shared/db/repositories/zones.ts';
+import { tableName } from '../shared/db/table.ts';
+import { PowerDnsProvider } from '../shared/dns/powerdns.ts';
+import { streamConsumers } from '../shared/routes.ts';
+import { type ApiResponse, call, otherKey } from './support/api.ts';
+import { compareWithDns, resolverOf } from './support/powerdns.ts';
+import { withTableStream } from './support/table-stream.ts';
+
+// Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
+withTableStream();
+
+// The zone API (issue 37) through the real handlers, against a real PowerDNS Authoritative fed by
+// the table's stream and the zone-sync consumer, as `npm start` runs them: every write is checked
+// on PowerDNS's DNS port, not only in the table.
+
+let pdns: LocalPowerDns;
+let feeder: StreamFeeder;
+let resolver: ReturnType<typeof resolverOf>;
+let direct: PowerDnsProvider;
+
+beforeAll(async () => {
+  pdns = await startPowerDns();
+  Object.assign(process.env, { DNS_PROVIDER: 'powerdns', POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey });
+  resolver = resolverOf(pdns);
+  direct = new PowerDnsProvider({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey });
+  feeder = await startStreamFeeder({
+    tableName: tableName(),
+    consumers: streamConsumers,
+    pollIntervalMs: 50,
+    retryDelayMs: 100,
+    log: () => {},
+  });
+  await feeder.drain(60_000);
+}, 120_000);
+
+afterAll(async () => {
+  await feeder?.stop();
+  await pdns?.stop();
+  for (const name of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY']) delete process.env[name];
+});
+
+/** Waits until `check` holds (the stream delivers within a second), polling every 50 ms. */
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Every record set of the view equals what PowerDNS answers on its DNS port (once the sync took the change). */
+async function expectOnDns(view: { name: string; defaultRecords: unknown[]; records: unknown[] }): Promise<void> {
+  await feeder.drain();
+  const compared = await compareWithDns(resolver, view as Parameters<typeof compareWithDns>[1]);
+  expect(compared.length).toBeGreaterThan(1);
+  for (const set of compared) expect(set.dns, set.key).toEqual(set.view);
+}
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}, key?: string) =>
+  call('POST', url, { body, headers, ...(key ? { key } : {}) });
+
+const a = (name: string, content: string, ttl = 300) => ({ name, type: 'A', content, ttl });
+
+/** The error body without its request id: what two answers must share to be alike. */
+const errorOf = (res: ApiResponse) => {
+  const { requestId: _, ...rest } = res.body as Record<string, unknown>;
+  return { status: res.status, ...rest };
+};
+
+async function createZone(name: string, extra: Record<string, unknown> = {}): Promise<ApiResponse> {
+  const res = await post('/v2/dns/zones', {
+    name,
+    records: [a(name, '192.0.2.80', 3600), { name: `www.${name}`, type: 'CNAME', content: name, ttl: 3600 }],
+    ...extra,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res;
+}
+
+describe('create, read, list', () => {
+  it('creates a zone (201, the SDK shape), serves it on DNS, and reads it back by id with the same ETag version', async () => {
+    const res = await createZone('api-create.nl');
+    expect(res.body).toMatchObject({
+      id: expect.any(Number),
+      name: 'api-create.nl',
+      customer: 'demo',
+      managed: false,
+      service: 'BASIC',
+      dnssec: false,
+      hostMaster: 'hostmaster@api-create.nl',
+      refresh: 10800,
+      retry: 3600,
+      expire: 1209600,
+      ttl: 3600,
+    });
+    expect(res.headers.etag).toBe('"r1"');
+    await expectOnDns(res.body);
+
+    const read = await call('GET', `/v2/dns/zones/${res.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.headers.etag).toMatch(/^"r1\.[A-Za-z0-9_-]{27}"$/);
+    const { dns, ...view } = read.body;
+    expect(view).toEqual(res.body);
+    expect(dns).toMatchObject({ provider: 'powerdns', status: 'served' });
+  });
+
+  it("answers another customer's zone exactly as a missing one, on read, update and delete", async () => {
+    const theirs = await createZone('api-theirs.nl');
+    const id = theirs.body.id as number;
+    const missing = 987654321;
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['POST', '/update', { ttl: 7200 }],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const other = await call(method, `/v2/dns/zones/${id}${suffix}`, { key: otherKey, ...(body ? { body } : {}) });
+      const none = await call(method, `/v2/dns/zones/${missing}${suffix}`, { key: otherKey, ...(body ? { body } : {}) });
+      expect(other.status).toBe(404);
+      // The same answer but for the id it names.
+      expect(JSON.stringify(errorOf(other)).replaceAll(String(id), 'ID')).toBe(
+        JSON.stringify(errorOf(none)).replaceAll(String(missing), 'ID'),
+      );
+      expect(other.body).toMatchObject({ type: 'ObjectDoesNotExist', objectType: 'Zone', identifier: String(id) });
+    }
+    // Still the owner's, unchanged.
+    expect((await call('GET', `/v2/dns/zones/${id}`)).body.ttl).toBe(3600);
+  });
+
+  it("lists the caller's zones by name with the usual semantics and filters, never another customer's", async () => {
+    const all = await call('GET', '/v2/dns/zones?limit=100');
+    expect(all.status).toBe(200);
+    const names = (all.body.entities as { name: string }[]).map((z) => z.name);
+    expect(names).toContain('demo-shop.nl');
+    expect(names).not.toContain('other-site.com');
+    expect(names).toEqual([...names].sort());
+    expect(all.body.pagination).toEqual({ limit: 100, offset: 0, total: names.length });
+    expect(all.body.entities[0].records).toBeUndefined();
+
+    const premium = await call('GET', '/v2/dns/zones?service=PREMIUM');
+    expect((premium.body.entities as { name: string }[]).map((z) => z.name)).toEqual(['demo-secure.com']);
+    expect(premium.body.pagination.total).toBe(1);
+    const signed = await call('GET', '/v2/dns/zones?dnssec=true&fields=id,name');
+    expect(signed.body.entities).toEqual([{ id: 102, name: 'demo-secure.com' }]);
+    const linked = await call('GET', '/v2/dns/zones?template=demo-template&managed=true');
+    expect((linked.body.entities as { name: string }[]).map((z) => z.name)).toEqual(['demo-shop.nl']);
+    const like = await call('GET', '/v2/dns/zones?name:like=demo-*&order=-name&total=false');
+    expect((like.body.entities as { name: string }[]).map((z) => z.name)).toEqual(['demo-shop.nl', 'demo-secure.com']);
+    expect(like.body.pagination.total).toBeUndefined();
+    const page = await call('GET', '/v2/dns/zones?limit=1&offset=1');
+    expect(page.body.entities).toHaveLength(1);
+    expect(page.body.entities[0].name).toBe(names[1]);
+    const count = await call('GET', '/v2/dns/zones?limit=0');
+    expect(count.body).toEqual({ entities: [], pagination: { limit: 0, offset: 0, total: names.length } });
+
+    const bad = await call('GET', '/v2/dns/zones?service=GOLD&colour=red');
+    expect(bad.status).toBe(400);
+    expect(bad.body.type).toBe('ConstraintViolationException');
+    expect((bad.body.violations as { field: string }[]).map((v) => v.field).sort()).toEqual(['colour', 'service']);
+
+    const theirs = await call('GET', '/v2/dns/zones?limit=100', { key: otherKey });
+    expect((theirs.body.entities as { name: string }[]).map((z) => z.name)).toContain('other-site.com');
+    expect((theirs.body.entities as { name: string }[]).map((z) => z.name)).not.toContain('demo-shop.nl');
+  });
+
+  it('refuses a name that has a zone, and replays a create with its Idempotency-Key', async () => {
+    const key = 'zone-create-replay-1';
+    const first = await post('/v2/dns/zones', { name: 'api-replay.nl' }, { 'Idempotency-Key': key });
+    expect(first.status).toBe(201);
+    const again = await post('/v2/dns/zones', { name: 'api-replay.nl' }, { 'Idempotency-Key': key });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const twice = await post('/v2/dns/zones', { name: 'api-replay.nl' });
+    expect(twice.status).toBe(400);
+    expect(twice.body.type).toBe('ObjectExists');
+    // Another account's domain: refused alike.
+    const taken = await post('/v2/dns/zones', { name: 'other-site.com' });
+    expect(errorOf(taken)).toMatchObject({ status: 400, type: 'ObjectExists' });
+    const forOther = await post('/v2/dns/zones', { name: 'api-for-other.nl', customer: 'other' });
+    expect(forOther.status).toBe(403);
+  });
+});
+
+describe('update', () => {
+  it('replaces the whole record set, raises the SOA serial on every change (two in one second too), and serves each on DNS', async () => {
+    const created = await createZone('api-update.nl');
+    const id = created.body.id as number;
+    const serialOf = async () => (await resolver.resolveSoa('api-update.nl')).serial;
+    await feeder.drain();
+    const before = await serialOf();
+    const first = await post(`/v2/dns/zones/${id}/update`, {
+      records: [
+        a('api-update.nl', '192.0.2.81'),
+        { name: 'api-update.nl', type: 'MX', content: 'mail.api-update.nl.', ttl: 300, prio: 10 },
+        a('mail.api-update.nl', '192.0.2.82'),
+        { name: 'api-update.nl', type: 'TXT', content: `v=spf1 ${'ip4:192.0.2.1 '.repeat(30)}-all`, ttl: 300 },
+      ],
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.headers.etag).toBe('"r2"');
+    const second = await post(`/v2/dns/zones/${id}/update`, {
+      records: [a('api-update.nl', '192.0.2.83'), a('new.api-update.nl', '192.0.2.84')],
+    });
+    expect(second.status).toBe(200);
+    expect(second.headers.etag).toBe('"r3"');
+    const soa = (r: ApiResponse) => Number((r.body.defaultRecords[0].content as string).split(' ')[2]);
+    expect(soa(first)).toBeGreaterThan(before);
+    expect(soa(second)).toBeGreaterThan(soa(first));
+    await expectOnDns(second.body);
+    expect(await serialOf()).toBe(soa(second));
+    expect(await resolver.resolve4('new.api-update.nl')).toEqual(['192.0.2.84']);
+    await expect(resolver.resolveMx('api-update.nl')).rejects.toMatchObject({ code: 'ENODATA' });
+    // What is left out stays: settings only.
+    const settings = await post(`/v2/dns/zones/${id}/update`, { ttl: 7200, refresh: 7200 });
+    expect(settings.body).toMatchObject({ ttl: 7200, refresh: 7200, records: second.body.records });
+    await expectOnDns(settings.body);
+  });
+
+  it('refuses a second write over the same read (If-Match), and lets the last write win without it', async () => {
+    const created = await createZone('api-conflict.nl');
+    const id = created.body.id as number;
+    const read = await call('GET', `/v2/dns/zones/${id}`);
+    const etag = read.headers.etag as string;
+    const mine = await post(`/v2/dns/zones/${id}/update`, { records: [a('api-conflict.nl', '192.0.2.91')] }, { 'If-Match': etag });
+    expect(mine.status).toBe(200);
+    const theirs = await post(`/v2/dns/zones/${id}/update`, { records: [a('api-conflict.nl', '192.0.2.92')] }, { 'If-Match': etag });
+    expect(theirs.status).toBe(412);
+    expect(theirs.body).toMatchObject({ type: 'PreconditionFailed', requestId: expect.any(String) });
+    expect(theirs.body.message).toMatch(/changed since it was read/);
+    // The answer's tag is the next read's version: a chain of conditional writes.
+    const next = await post(
+      `/v2/dns/zones/${id}/update`,
+      { records: [a('api-conflict.nl', '192.0.2.93')] },
+      { 'If-Match': mine.headers.etag as string },
+    );
+    expect(next.status).toBe(200);
+    const unconditional = await post(`/v2/dns/zones/${id}/update`, { records: [a('api-conflict.nl', '192.0.2.94')] });
+    expect(unconditional.status).toBe(200);
+    await expectOnDns(unconditional.body);
+    expect(await resolver.resolve4('api-conflict.nl')).toEqual(['192.0.2.94']);
+    // A tag that names no version of ours matches nothing; `*` matches any.
+    expect((await post(`/v2/dns/zones/${id}/update`, { ttl: 3600 }, { 'If-Match': '"abc"' })).status).toBe(412);
+    expect((await post(`/v2/dns/zones/${id}/update`, { ttl: 3600 }, { 'If-Match': '*' })).status).toBe(200);
+  });
+
+  it('writes one of two concurrent conditional edits and refuses the other, never a mix', async () => {
+    const created = await createZone('api-race.nl');
+    const id = created.body.id as number;
+    const etag = (await call('GET', `/v2/dns/zones/${id}`)).headers.etag as string;
+    const edits = ['192.0.2.101', '192.0.2.102', '192.0.2.103'].map((ip) =>
+      post(
+        `/v2/dns/zones/${id}/update`,
+        { records: [a('api-race.nl', ip), a(`x${ip.split('.')[3]}.api-race.nl`, ip)] },
+        { 'If-Match': etag },
+      ),
+    );
+    const answers = await Promise.all(edits);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 412, 412]);
+    const won = answers.find((r) => r.status === 200) as ApiResponse;
+    const now = await call('GET', `/v2/dns/zones/${id}`);
+    expect(now.body.records).toEqual(won.body.records);
+    expect((await getZoneHead('api-race.nl', true))?.revision).toBe(2);
+    await expectOnDns(now.body);
+  });
+
+  it('keeps the template-linked records of a linked zone until the link is broken, and the DCV and ACME records always', async () => {
+    const zone = (await call('GET', '/v2/domains/demo-shop.nl/zone')).body;
+    // An ACME dns-01 challenge the certificate authority put at the provider (as shared/certificates/acme-authority.ts does).
+    await feeder.drain();
+    await direct.applyChanges('demo-shop.nl', [
+      { action: 'upsert', recordSet: { name: '_acme-challenge.demo-shop.nl.', type: 'TXT', ttl: 60, values: ['"acme-token-1"'] } },
+    ]);
+    const own = (zone.records as { name: string; type: string }[]).filter((r) => r.type !== 'A');
+    const withoutLinked = await post('/v2/domains/demo-shop.nl/zone/update', { records: own });
+    expect(withoutLinked.status).toBe(400);
+    expect(withoutLinked.body.type).toBe('ValidationError');
+    expect(withoutLinked.body.violations[0].message).toMatch(/A demo-shop\.nl \(192\.0\.2\.10\) is linked to template demo-template/);
+
+    const added = [...zone.records, a('shop.demo-shop.nl', '192.0.2.20')];
+    const kept = await post('/v2/domains/demo-shop.nl/zone/update', { records: added });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body).toMatchObject({ template: 'demo-template', link: true });
+    await expectOnDns(kept.body);
+    expect(await resolver.resolve4('shop.demo-shop.nl')).toEqual(['192.0.2.20']);
+    expect(await resolver.resolveTxt('_acme-challenge.demo-shop.nl')).toEqual([['acme-token-1']]);
+
+    const unlinked = await post('/v2/domains/demo-shop.nl/zone/update', {
+      link: false,
+      records: added.map((r: { name: string; type: string; content: string }) =>
+        r.type === 'A' && r.name === 'demo-shop.nl' ? { ...r, content: '192.0.2.11' } : r,
+      ),
+    });
+    expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(200);
+    expect(unlinked.body).toMatchObject({ template: 'demo-template', link: false });
+    await expectOnDns(unlinked.body);
+    expect(await resolver.resolve4('demo-shop.nl')).toEqual(['192.0.2.11']);
+    expect(await resolver.resolveTxt('_acme-challenge.demo-shop.nl')).toEqual([['acme-token-1']]);
+  });
+
+  it("updates a domain's zone by name with If-Match from GET .../zone, and answers 404 for another customer's domain", async () => {
+    const read = await call('GET', '/v2/domains/demo-secure.com/zone');
+    const res = await post(
+      '/v2/domains/demo-secure.com/zone/update',
+      { records: [...read.body.records, a('api.demo-secure.com', '192.0.2.55')] },
+      { 'If-Match': read.headers.etag as string },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await expectOnDns(res.body);
+    const stale = await post('/v2/domains/demo-secure.com/zone/update', { ttl: 600 }, { 'If-Match': read.headers.etag as string });
+    expect(stale.status).toBe(412);
+    const theirs = await post('/v2/domains/other-site.com/zone/update', { ttl: 600 });
+    const unknown = await post('/v2/domains/no-such-domain-here.nl/zone/update', { ttl: 600 });
+    expect(theirs.status).toBe(404);
+    expect({ ...errorOf(theirs), identifier: 'x', message: 'x' }).toEqual({ ...errorOf(unknown), identifier: 'x', message: 'x' });
+  });
+
+  it('refuses bad zones with a 400 naming each record, and changes nothing', async () => {
+    const created = await createZone('api-invalid.nl');
+    const id = created.body.id as number;
+    const res = await post(`/v2/dns/zones/${id}/update`, {
+      records: [
+        a('www.api-invalid.nl', '192.0.2.1'),
+        { name: 'www.api-invalid.nl', type: 'CNAME', content: 'api-invalid.nl', ttl: 300 },
+        a('elsewhere.example.com', '192.0.2.2'),
+        a('bad.api-invalid.nl', '999.1.2.3'),
+        a('short.api-invalid.nl', '192.0.2.3', 5),
+        { name: 'api-invalid.nl', type: 'CAA', content: '0 issueeverything "ca.example"', ttl: 300 },
+        a('www.api-invalid.nl', '192.0.2.1'),
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('ValidationError');
+    const fields = (res.body.violations as { field: string; message: string }[]).map((v) => `${v.field}: ${v.message}`);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^records\[1\]: CNAME www\.api-invalid\.nl: a CNAME stands alone/),
+        expect.stringMatching(/^records\[2\]: A elsewhere\.example\.com: name: must be api-invalid\.nl or a name below it/),
+        expect.stringMatching(/^records\[3\]: A bad\.api-invalid\.nl: content: must be an IPv4 address/),
+        expect.stringMatching(/^records\[4\]: A short\.api-invalid\.nl: ttl: a BASIC zone serves TTLs from 300/),
+        expect.stringMatching(/^records\[5\]: CAA api-invalid\.nl: content: must be `flags tag value` with a tag of/),
+        expect.stringMatching(/^records\[6\]: A www\.api-invalid\.nl: the same record as records\[0\]/),
+      ]),
+    );
+    const after = await call('GET', `/v2/dns/zones/${id}`);
+    expect(after.body.records).toEqual(created.body.records);
+    expect(after.headers.etag).toMatch(/^"r1\./);
+  });
+});
+
+describe('delete', () => {
+  it('deletes a zone (204): gone from the API at once and from DNS within a second; a managed zone stays', async () => {
+    const created = await createZone('api-delete.nl');
+    const id = created.body.id as number;
+    await expectOnDns(created.body);
+    const res = await call('DELETE', `/v2/dns/zones/${id}`, { headers: { 'Idempotency-Key': 'zone-delete-1' } });
+    expect(res.status).toBe(204);
+    const replay = await call('DELETE', `/v2/dns/zones/${id}`, { headers: { 'Idempotency-Key': 'zone-delete-1' } });
+    expect(replay.status).toBe(204);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await call('GET', `/v2/dns/zones/${id}`)).status).toBe(404);
+    expect((await call('DELETE', `/v2/dns/zones/${id}`)).status).toBe(404);
+    await feeder.drain();
+    await eventually(async () => ((await resolver.resolveSoa('api-delete.nl').catch((e) => e.code)) === 'EREFUSED' ? true : undefined));
+    expect(await direct.zone('api-delete.nl')).toBeUndefined();
+
+    const managed = await call('DELETE', '/v2/dns/zones/101');
+    expect(managed.status).toBe(400);
+    expect(managed.body.type).toBe('ObjectStatusProhibitsOperation');
+  });
+});
