@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
+import { deliverableAddress, endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
+import { nonPublicHosts, publicHosts } from './support/addresses.ts';
 import { call, otherKey } from './support/api.ts';
 
 /** The webhook endpoint's management: PUT (secret once), GET (never the secret), DELETE, rotate. */
@@ -130,5 +131,21 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
+  });
+});
+
+describe('no private address by any spelling (issue 32 item 2)', () => {
+  it.each(nonPublicHosts)('PUT refuses https://%s/ (%s), and delivery would not connect to it', async (host) => {
+    const url = `https://${host}/hook`;
+    const res = await call('PUT', hook, { body: { url } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'ConstraintViolationException', violations: [expect.objectContaining({ field: 'url' })] });
+    expect(deliverableAddress(new URL(url).hostname.replace(/^\[|\]$/g, ''))).toBe(false);
+  });
+
+  it.each(publicHosts)('PUT accepts https://%s/', async (host) => {
+    const res = await call('PUT', hook, { body: { url: `https://${host}/hook` } });
+    expect([200, 201]).toContain(res.status);
+    expect(deliverableAddress(new URL(`https://${host}/`).hostname.replace(/^\[|\]$/g, ''))).toBe(true);
   });
 });
