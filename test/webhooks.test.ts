@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverableAddress, endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
 import { nonPublicHosts, publicHosts } from './support/addresses.ts';
-import { call, otherKey } from './support/api.ts';
+import { call, limitedKey, otherKey } from './support/api.ts';
 
 /** The webhook endpoint's management: PUT (secret once), GET (never the secret), DELETE, rotate. */
 
@@ -147,5 +147,29 @@ describe('no private address by any spelling (issue 32 item 2)', () => {
     const res = await call('PUT', hook, { body: { url: `https://${host}/hook` } });
     expect([200, 201]).toContain(res.status);
     expect(deliverableAddress(new URL(`https://${host}/`).hostname.replace(/^\[|\]$/g, ''))).toBe(true);
+  });
+});
+
+describe('changing where notifications go needs MANAGE_WEBHOOK (issue 32 item 5)', () => {
+  it('demo-limited-key (no permissions) may look but not register, move, remove or rotate; demo-key may', async () => {
+    await call('DELETE', hook);
+    const registered = await call('PUT', hook, { body: { url: 'https://hooks.example.net/owned' } });
+    expect(registered.status).toBe(201);
+    for (const [method, path, body] of [
+      ['PUT', hook, { url: 'https://attacker.example.net/hook' }],
+      ['POST', `${hook}/rotate`, undefined],
+      ['DELETE', hook, undefined],
+    ] as const) {
+      const refused = await call(method, path, { key: limitedKey, ...(body ? { body } : {}) });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.body).toMatchObject({
+        type: 'AuthorizationError',
+        message: 'Changing the webhook requires the MANAGE_WEBHOOK permission.',
+      });
+    }
+    const shown = await call('GET', hook, { key: limitedKey });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ url: 'https://hooks.example.net/owned', secretCreatedDate: registered.body.secretCreatedDate });
+    expect((await call('POST', `${hook}/rotate`)).status).toBe(200);
   });
 });
