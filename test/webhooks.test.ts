@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { getWebhook } from '../shared/db/repositories/webhooks.ts';
+import { signingSecrets, type WebhookRecord } from '../shared/model/webhook.ts';
 import { deliverableAddress, endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
 import { nonPublicHosts, publicHosts } from './support/addresses.ts';
 import { call, limitedKey, otherKey } from './support/api.ts';
@@ -39,7 +41,7 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     expect(moved.raw).not.toContain('whsec_');
   });
 
-  it('rotates: a new secret once, the old one signing a day more; a second rotation drops the first', async () => {
+  it('rotates: a new secret once, the old one signing a day more; a second rotation within that day is refused', async () => {
     await call('DELETE', hook);
     const first = (await call('PUT', hook, { body: { url: 'https://hooks.example.net/r' } })).body.secret;
     const rotated = await call('POST', `${hook}/rotate`);
@@ -50,7 +52,27 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     expect(expires).toBe(86_400_000);
     expect((await call('GET', hook)).body.previousSecretExpiresDate).toBe(rotated.body.previousSecretExpiresDate);
     const again = await call('POST', `${hook}/rotate`);
-    expect(again.body.secret).not.toBe(rotated.body.secret);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ type: 'ObjectStatusProhibitsOperation' });
+    expect(again.body.message).toContain(rotated.body.previousSecretExpiresDate);
+    expect(again.raw).not.toContain('whsec_');
+  });
+
+  it('ten concurrent rotations: exactly one answers a secret, and both it and the one before sign what follows', async () => {
+    await call('DELETE', hook);
+    const first = (await call('PUT', hook, { body: { url: 'https://hooks.example.net/c' } })).body.secret as string;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', `${hook}/rotate`)));
+    const won = answers.filter((a) => a.status === 200);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      expect([400, 503]).toContain(lost.status);
+      expect(lost.raw).not.toContain('whsec_');
+    }
+    const stored = await getWebhook('demo');
+    expect(signingSecrets(stored as WebhookRecord, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))).toEqual([
+      won[0]?.body.secret,
+      first,
+    ]);
   });
 
   it('removes the endpoint (204), then answers 404 to GET, DELETE and rotate', async () => {

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/principal.ts';
 import { deleteWebhook, getWebhook, putWebhook, replaceWebhookSecrets } from '../db/repositories/webhooks.ts';
-import { AuthorizationError, ConstraintViolation, ObjectDoesNotExist, ProviderUnavailable } from '../errors.ts';
+import {
+  AuthorizationError,
+  ConstraintViolation,
+  ObjectDoesNotExist,
+  ObjectStatusProhibitsOperation,
+  ProviderUnavailable,
+} from '../errors.ts';
 import { rotationOverlapSeconds, type WebhookRecord, type WebhookSecret } from '../model/webhook.ts';
 import { now, toWireTime } from '../time.ts';
 import { endpointUrlProblem } from './endpoint-address.ts';
@@ -75,7 +81,12 @@ export async function removeWebhook(caller: Pick<Principal, 'customer' | 'permis
   if (!(await deleteWebhook(customer))) throw new ObjectDoesNotExist('Webhook', customer);
 }
 
-/** A new secret; the current one keeps signing for rotationOverlapSeconds (one rotated out earlier stops now). */
+/**
+ * A new secret; the current one keeps signing beside it for rotationOverlapSeconds. Every secret a
+ * rotation answers signs what follows through its overlap, so a rotation while the previous secret
+ * still signs (it would drop a secret already handed out) is refused, and of concurrent rotations
+ * one wins (the item's version) and the others are refused the same way.
+ */
 export async function rotateWebhookSecret(caller: Pick<Principal, 'customer' | 'permissions'>, customer: string): Promise<WebhookView> {
   mayManage(caller, customer);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -85,6 +96,12 @@ export async function rotateWebhookSecret(caller: Pick<Principal, 'customer' | '
     const stamp = toWireTime(at);
     const secret = freshSecret(stamp);
     const current = webhook.secrets.find((s) => s.expiresDate === undefined);
+    const overlapping = webhook.secrets.find((s) => s.expiresDate !== undefined && s.expiresDate > stamp);
+    if (overlapping) {
+      throw new ObjectStatusProhibitsOperation(
+        `The secret was rotated at ${current?.createdDate ?? webhook.updatedDate}; the previous one signs beside it until ${overlapping.expiresDate}. Rotate again after that: a rotation now would stop a secret already handed out.`,
+      );
+    }
     const kept = current ? [{ ...current, expiresDate: toWireTime(at.getTime() + rotationOverlapSeconds * 1000) }] : [];
     const secrets = [secret, ...kept];
     if (await replaceWebhookSecrets(customer, secrets, webhook.version, stamp)) {
