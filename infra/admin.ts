@@ -24,7 +24,7 @@ const usage = `Usage: npm run admin -- <command> [options]
 Commands:
   create-key --customer C --user U [--permission P]... [--usage-plan ID]
       Creates an API key for user U of customer C and prints it once; only its hash is stored.
-      Permissions: DESIGNATED_AGENT. With --usage-plan (or USAGE_PLAN_ID), against a deployed
+      Permissions: DESIGNATED_AGENT, MANAGE_WEBHOOK. With --usage-plan (or USAGE_PLAN_ID), against a deployed
       stack, also registers the key in the stack's usage plan (the UsagePlanId output), which
       gives it its per-key throttle and quota; without that API Gateway refuses the key (403).
   register-keys --customer C [--usage-plan ID]
@@ -80,7 +80,7 @@ async function createKey(args: string[]): Promise<void> {
   if (!user.success) throw new UsageError(`--user: ${user.issues[0].message}.`);
   const permissions = [...new Set(values.permission)].map((p) => {
     const parsed = v.safeParse(Permission, p.toUpperCase());
-    if (!parsed.success) throw new UsageError(`Unknown permission '${p}'; known: DESIGNATED_AGENT.`);
+    if (!parsed.success) throw new UsageError(`Unknown permission '${p}'; known: ${Permission.options.join(', ')}.`);
     return parsed.output;
   });
   if (!(await getCustomer(customer.output))) {

@@ -31,7 +31,7 @@ import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/re
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
 import { ValidZoneRecordEntry } from '../shared/model/zone-validation.ts';
-import { PublicUnicastAddress } from '../shared/schemas/address.ts';
+import { DatasetMasterAddress } from '../shared/schemas/address.ts';
 import { Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 
@@ -51,7 +51,7 @@ const DatasetApiKey = v.pipe(
 /** A zone in a dataset: every record checked by its type, a hidden master public unicast (as every write path checks them). */
 const DatasetZone = v.object({
   ...ZoneRecord.entries,
-  master: v.optional(PublicUnicastAddress),
+  master: v.optional(DatasetMasterAddress),
   records: v.array(ValidZoneRecordEntry),
   dcvRecords: v.optional(v.array(ValidZoneRecordEntry)),
 });

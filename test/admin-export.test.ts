@@ -154,7 +154,7 @@ describe('list-keys and revoke-key', () => {
     const lines = out.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^HASH PREFIX\s+USER\s+PERMISSIONS\s+CREATED$/);
     expect(lines).toHaveLength(3);
-    expect(out.stdout).toMatch(new RegExp(`${hashApiKey(demoKey).slice(0, 12)}\\s+alice\\s+DESIGNATED_AGENT\\s+\\d{4}-`));
+    expect(out.stdout).toMatch(new RegExp(`${hashApiKey(demoKey).slice(0, 12)}\\s+alice\\s+DESIGNATED_AGENT,MANAGE_WEBHOOK\\s+\\d{4}-`));
     expect(out.stdout).toMatch(/bob\s+-\s+\d{4}-/);
     expect(out.stdout).not.toContain(demoKey);
     expect(out.stdout).not.toContain(hashApiKey(demoKey));

@@ -111,4 +111,42 @@ describe('the local gateway gives a handler the stack’s timeout', () => {
       db().middlewareStack.remove(name);
     }
   });
+
+  it("answers a function's own early 503 as a 503 when the process stalled past the function's deadline (issue 32 item 6)", async () => {
+    const gateway = createGateway({ functionTimeoutMs: 1000 });
+    const name = `stall-loop-${crypto.randomUUID()}`;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
+        if (pk?.startsWith('PROVIDER#')) await held;
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    // Another function of the same process holds the event loop across this one's deadline (one
+    // process serves every local function; in Lambda each has its own).
+    const stall = setTimeout(() => {
+      const until = Date.now() + 400;
+      while (Date.now() < until) {
+        // busy
+      }
+    }, 900);
+    try {
+      const res = await gateway.handle({
+        method: 'GET',
+        url: '/v2/providers/REGISTRY/sidn/info',
+        headers: { Authorization: `ApiKey ${demoKey}` },
+      });
+      expect(res.status).toBe(503);
+      expect(JSON.parse(res.body)).toMatchObject({ type: 'ProviderUnavailable' });
+    } finally {
+      clearTimeout(stall);
+      release();
+      db().middlewareStack.remove(name);
+    }
+  });
 });

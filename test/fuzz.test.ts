@@ -75,7 +75,7 @@ const transferBase = {
   autoRenew: true,
   ns: ['ns1.fuzz-host.example', 'ns2.fuzz-host.example'],
   designatedAgent: 'NONE',
-  zone: { service: 'BASIC', template: 'demo-template', link: true, master: '192.0.2.53', dnssec: false },
+  zone: { service: 'BASIC', template: 'demo-template', link: true, master: '8.8.4.4', dnssec: false },
   contacts: [{ role: 'ADMIN', handle: 'demo-admin' }],
   keyData: [
     {

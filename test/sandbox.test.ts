@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,6 +25,51 @@ const launch = (args: string[], env: Record<string, string | undefined> = {}): P
 const providerInfo = (url: string, key = 'demo-key') =>
   fetch(`${url}/v2/providers/REGISTRY/sidn/info`, { headers: { Authorization: `ApiKey ${key}` } });
 
+/** The processes of a tree: `root` and every descendant (from /proc). */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
+  return tree;
+}
+
+/** The addresses every process of the tree listens on (TCP, from /proc/net), as `address:port` in hex as the kernel writes them. */
+function listeningAddresses(root: number): string[] {
+  const inodes = new Set<string>();
+  for (const pid of processTree(root)) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' });
+        const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+        if (inode) inodes.add(inode);
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is fields[1], st fields[3] (0A: LISTEN), inode fields[9].
+      if (fields[3] === '0A' && inodes.has(fields[9] as string)) out.push(fields[1] as string);
+    }
+  }
+  return out;
+}
+
+/** 127.0.0.1 as /proc/net/tcp writes it, and as /proc/net/tcp6 writes it (IPv4-mapped), and ::1. */
+const loopbackHex = /^(0100007F|0000000000000000FFFF00000100007F|00000000000000000000000001000000):[0-9A-F]{4}$/;
+
 // Each test starts the sandbox as a process (java included), some twice: minutes on a loaded machine, not seconds.
 describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
   it('serves the API on HTTP with demo data, and Ctrl-C stops it and its DynamoDB Local', async () => {
@@ -47,6 +92,17 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect(await exited(sandbox.child)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 5000)).toBe(true);
+  });
+
+  it('listens on 127.0.0.1 only: the gateway, DynamoDB Local and every other server it starts', async () => {
+    const sandbox = await launch([]);
+    expect(sandbox.readyLine).toContain('127.0.0.1');
+    const listening = listeningAddresses(sandbox.child.pid as number);
+    // The gateway and DynamoDB Local at least (PowerDNS and Pebble too, where installed).
+    expect(listening.length).toBeGreaterThanOrEqual(2);
+    expect(listening.filter((address) => !loopbackHex.test(address))).toEqual([]);
+    sandbox.child.kill('SIGINT');
+    expect(await exited(sandbox.child)).toBe(0);
   });
 
   it('leaves no DynamoDB Local behind when the launcher is killed with SIGKILL', async () => {

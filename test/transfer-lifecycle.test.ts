@@ -78,7 +78,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
   it('completes transfer-tag.co.uk when the losing registrar releases it, and creates a zone from the template', async () => {
     const res = await transfer('transfer-tag.co.uk', {
       ...demoBody,
-      zone: { template: 'demo-template', link: false, master: '192.0.2.53', dnssec: true },
+      zone: { template: 'demo-template', link: false, master: '8.8.4.4', dnssec: true },
     });
     expect(res.status).toBe(202);
     expect(res.body.actionDate).toBe(toWireTime(plus(res.body.requestedDate, 120)));
@@ -92,7 +92,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
       service: 'BASIC',
       template: 'demo-template',
       link: false,
-      master: '192.0.2.53',
+      master: '8.8.4.4',
       dnssec: true,
       hostMaster: 'hostmaster@demo-hosting.example',
     });
@@ -104,7 +104,7 @@ describe('transfer lifecycle: the scheduled poller', () => {
     ]);
     const shown = await call('GET', '/v2/domains/transfer-tag.co.uk/zone');
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ managed: true, template: 'demo-template', link: false, master: '192.0.2.53', dnssec: true });
+    expect(shown.body).toMatchObject({ managed: true, template: 'demo-template', link: false, master: '8.8.4.4', dnssec: true });
     expect(transferDetailsOf((await getProcess(res.body.processId, 'demo'))!).zoneId).toBe(zone?.id);
   });
 

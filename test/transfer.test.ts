@@ -158,7 +158,7 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
     await sandboxDomain('zone-plan.com');
     const created = await transfer(
       'zone-plan.com',
-      { ...demoBody, authcode: 'TEST-CODE', zone: { template: 'demo-template', master: '2001:db8::53', dnssec: true } },
+      { ...demoBody, authcode: 'TEST-CODE', zone: { template: 'demo-template', master: '2a00:1450:4001::53', dnssec: true } },
       { quote: true },
     );
     expect(created.body.plan.zone).toEqual({
@@ -167,7 +167,7 @@ describe('POST /v2/domains/{domainName}/transfer?quote=true', () => {
       service: 'BASIC',
       template: 'demo-template',
       link: true,
-      master: '2001:db8::53',
+      master: '2a00:1450:4001::53',
       dnssec: true,
     });
 

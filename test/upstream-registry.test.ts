@@ -232,6 +232,125 @@ describe('exactly once without upstream idempotency keys', () => {
   });
 });
 
+describe('nobody takes over a transfer they did not start', () => {
+  const otherBody = { customer: 'other', registrant: 'other-registrant' };
+  const heldElsewhere = (domainName: string) => ({
+    type: 'ObjectStatusProhibitsOperation',
+    message: `The registry refuses to transfer ${domainName}: its status prohibits it.`,
+  });
+
+  beforeAll(async () => {
+    // Every front customer's contacts are the reseller's upstream: other's registrant too.
+    await inUpstreamTable(() =>
+      loadDataset({
+        contacts: [
+          {
+            customer: 'demo',
+            handle: 'other-registrant',
+            name: 'Other Registrant',
+            addressLine: ['Dam 2'],
+            postalCode: '1012 JS',
+            city: 'Amsterdam',
+            country: 'NL',
+            email: 'registrant@other.example',
+            voice: '+31.201234569',
+            createdDate: '2026-01-01T00:00:00Z',
+          },
+        ],
+      } as Parameters<typeof loadDataset>[0]),
+    );
+  });
+
+  /** A name the upstream's sandbox registry runs, its transfer pending there for an hour. */
+  async function upstreamName(domainName: string, authcode: string): Promise<void> {
+    await inUpstreamTable(() =>
+      putRegistryDomain({
+        domainName,
+        registry: 'verisign',
+        authcode,
+        statuses: ['ok'],
+        expiryDate: '2027-06-15T12:00:00Z',
+        ns: ['ns1.old.example', 'ns2.old.example'],
+        keyData: [],
+        designatedAgentAllowed: true,
+        transfer: { stages: [{ status: 'pending', seconds: 3600 }], outcome: 'completed' },
+      }),
+    );
+  }
+
+  /** The processes of a name in one front account (what it is charged for), through the listing. */
+  async function frontProcesses(domainName: string, key: string): Promise<number> {
+    const res = await call('GET', `/v2/processes?identifier=${domainName}`, { key });
+    expect(res.status).toBe(200);
+    return res.body.pagination.total;
+  }
+
+  it("demo's answer was lost: other's request for the name is refused as a name held elsewhere, uncharged; demo's own retry adopts it", async () => {
+    const name = 'takeover-lost.com';
+    await upstreamName(name, 'TAKE-CODE-1');
+    const body = { ...demoBody, authcode: 'TAKE-CODE-1' };
+    upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}/transfer` });
+    try {
+      expect((await transfer(name, body)).status).toBe(503);
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+    }
+    expect(await upstreamTransfers(name)).toHaveLength(1);
+
+    // Another customer, with a wrong code and with the right one, for the transfer and for a quote.
+    for (const authcode of ['NOT-THE-CODE-1', 'TAKE-CODE-1']) {
+      for (const quote of [true, false]) {
+        const taken = await call('POST', `/v2/domains/${name}/transfer${quote ? '?quote=true' : ''}`, {
+          key: 'other-key',
+          body: { ...otherBody, authcode },
+        });
+        expect(taken.status).toBe(400);
+        expect(taken.body).toMatchObject(heldElsewhere(name));
+      }
+    }
+    expect(await frontProcesses(name, 'other-key')).toBe(0);
+    expect((await readDomainCollection(name)).lock).toBeUndefined();
+    // The same customer asking for something else (another auth code) is not the request that started it either.
+    const otherCode = await transfer(name, { ...demoBody, authcode: 'TAKE-CODE-2' });
+    expect(otherCode.body).toMatchObject(heldElsewhere(name));
+    expect(await frontProcesses(name, 'demo-key')).toBe(0);
+
+    const retry = await transfer(name, body);
+    expect(retry.status).toBe(202);
+    const held = await upstreamTransfers(name);
+    expect(held).toHaveLength(1);
+    expect(submissions(name)).toHaveLength(1);
+    expect(await registryReferenceOf(retry.body.processId)).toBe(String(held[0].id));
+    expect(await frontProcesses(name, 'demo-key')).toBe(1);
+  });
+
+  it('a transfer started upstream by hand is adopted by nobody, the customer who asks in the front included', async () => {
+    const name = 'takeover-hand.com';
+    await upstreamName(name, 'HAND-CODE-1');
+    const byHand = await fetch(new URL(`/v2/domains/${name}/transfer`, upstream.url), {
+      method: 'POST',
+      headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...demoBody, authcode: 'HAND-CODE-1' }),
+    });
+    expect(byHand.status).toBe(202);
+    const [started] = await upstreamTransfers(name);
+    expect(started.status).toBe('RUNNING');
+
+    for (const [key, body] of [
+      ['demo-key', { ...demoBody, authcode: 'HAND-CODE-1' }],
+      ['other-key', { ...otherBody, authcode: 'HAND-CODE-1' }],
+    ] as const) {
+      const res = await call('POST', `/v2/domains/${name}/transfer`, { key, body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject(heldElsewhere(name));
+      expect(await frontProcesses(name, key)).toBe(0);
+    }
+    expect(submissions(name)).toEqual([]);
+    expect((await readDomainCollection(name)).lock).toBeUndefined();
+    expect((await upstreamGet(upstream, `/v2/processes/${started.id}`)).body.status).toBe('RUNNING');
+  });
+});
+
 describe('the poller follows the upstream', () => {
   it('a waiting transfer completes in both: the poller asks the upstream and applies its answer', async () => {
     // A name the upstream's sandbox registry runs, pending 2 seconds there, then completed.

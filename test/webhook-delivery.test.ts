@@ -5,13 +5,15 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as retryHandler } from '../functions/webhook-retry/handler.ts';
+import { runJob } from '../infra/local/jobs.ts';
 import { type StreamFeeder, startStreamFeeder } from '../infra/local/streams.ts';
 import { queryPartition } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { getNotification, notificationWrites } from '../shared/db/repositories/notifications.ts';
-import { listDeadLetters } from '../shared/db/repositories/webhook-deliveries.ts';
+import { firstWaitingDelivery, listDeadLetters, removeDelivery } from '../shared/db/repositories/webhook-deliveries.ts';
 import { tableName } from '../shared/db/table.ts';
 import { transact } from '../shared/db/transactions.ts';
+import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { NotificationRecord } from '../shared/model/notification.ts';
 import { postSigned } from '../shared/notifications/post.ts';
 import { streamConsumers } from '../shared/routes.ts';
@@ -404,5 +406,57 @@ describe('SSRF', () => {
       res.end('x'.repeat(5_000_000));
     };
     expect(await postSigned(demo.url, '{}', {})).toEqual({ kind: 'delivered', status: 200 });
+  });
+});
+
+describe('a retry finishes inside its function (issue 32 item 3)', { timeout: 120_000 }, () => {
+  afterEach(async () => {
+    // Nothing of these tests waits in demo's retry lane for the next test.
+    for (let waiting = await firstWaitingDelivery('demo'); waiting; waiting = await firstWaitingDelivery('demo')) {
+      await removeDelivery('demo', waiting.notificationId);
+    }
+  });
+
+  it('a receiver that never answers: each run of the job, within the deployed timeout, records its failure, backs off, and the last makes a dead letter', async () => {
+    demo.answer = () => {};
+    const n = await writeNotification('demo');
+    await feeder.drain();
+    expect(await firstWaitingDelivery('demo')).toMatchObject({ notificationId: n.id, attempts: 1 });
+
+    // One run as Lambda gives it: the deployed timeout, enforced by the local job runner.
+    let at = plus(new Date(), 2 * 86_400);
+    const started = Date.now();
+    const deployed = await runJob('webhook-retry', { time: at, timeoutMs: functionTimeoutSeconds * 1000 });
+    expect(deployed).toEqual({ result: expect.objectContaining({ deferred: 0 }) });
+    expect(Date.now() - started).toBeLessThan(functionTimeoutSeconds * 1000);
+    const second = await firstWaitingDelivery('demo');
+    expect(second).toMatchObject({ notificationId: n.id, attempts: 2, lastFailure: expect.stringMatching(/^no answer within [\d.]+ s$/) });
+    // Backed off: due the documented delay after the attempt (300 s, with jitter), not at its lease's end.
+    expect(Date.parse(second?.dueDate ?? '')).toBeGreaterThan(started + 200_000);
+
+    // The rest of the schedule under a shorter timeout (the budget scales with it), to the dead-letter list.
+    for (let attempt = 3; attempt <= 10; attempt++) {
+      at = plus(at, 2 * 86_400);
+      const run = await runJob('webhook-retry', { time: at, timeoutMs: 4000 });
+      expect(run, `attempt ${attempt}`).toEqual({ result: expect.objectContaining({ deferred: 0 }) });
+      if (attempt < 10) {
+        expect(await firstWaitingDelivery('demo'), `attempt ${attempt}`).toMatchObject({ notificationId: n.id, attempts: attempt });
+      }
+    }
+    expect((await listDeadLetters('demo', 100)).find((d) => d.notificationId === n.id)).toMatchObject({
+      attempts: 10,
+      lastFailure: expect.stringMatching(/^no answer within/),
+    });
+    expect((await firstWaitingDelivery('demo'))?.notificationId).not.toBe(n.id);
+  });
+
+  it('a run whose budget is spent leaves the rest for the next run, unclaimed', async () => {
+    demo.answer = () => {};
+    await writeNotification('demo');
+    await feeder.drain();
+    const run = await runJob('webhook-retry', { time: plus(new Date(), 2 * 86_400), timeoutMs: 2000 });
+    expect(run).toEqual({ result: expect.objectContaining({ deferred: expect.any(Number) }) });
+    expect((run as { result: { deferred: number } }).result.deferred).toBeGreaterThanOrEqual(1);
+    expect(await firstWaitingDelivery('demo')).toMatchObject({ attempts: 1 });
   });
 });

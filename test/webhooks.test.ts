@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
-import { call, otherKey } from './support/api.ts';
+import { getWebhook } from '../shared/db/repositories/webhooks.ts';
+import { signingSecrets, type WebhookRecord } from '../shared/model/webhook.ts';
+import { deliverableAddress, endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
+import { nonPublicHosts, publicHosts } from './support/addresses.ts';
+import { call, limitedKey, otherKey } from './support/api.ts';
 
 /** The webhook endpoint's management: PUT (secret once), GET (never the secret), DELETE, rotate. */
 
@@ -38,7 +41,7 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     expect(moved.raw).not.toContain('whsec_');
   });
 
-  it('rotates: a new secret once, the old one signing a day more; a second rotation drops the first', async () => {
+  it('rotates: a new secret once, the old one signing a day more; a second rotation within that day is refused', async () => {
     await call('DELETE', hook);
     const first = (await call('PUT', hook, { body: { url: 'https://hooks.example.net/r' } })).body.secret;
     const rotated = await call('POST', `${hook}/rotate`);
@@ -49,7 +52,27 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     expect(expires).toBe(86_400_000);
     expect((await call('GET', hook)).body.previousSecretExpiresDate).toBe(rotated.body.previousSecretExpiresDate);
     const again = await call('POST', `${hook}/rotate`);
-    expect(again.body.secret).not.toBe(rotated.body.secret);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ type: 'ObjectStatusProhibitsOperation' });
+    expect(again.body.message).toContain(rotated.body.previousSecretExpiresDate);
+    expect(again.raw).not.toContain('whsec_');
+  });
+
+  it('ten concurrent rotations: exactly one answers a secret, and both it and the one before sign what follows', async () => {
+    await call('DELETE', hook);
+    const first = (await call('PUT', hook, { body: { url: 'https://hooks.example.net/c' } })).body.secret as string;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', `${hook}/rotate`)));
+    const won = answers.filter((a) => a.status === 200);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      expect([400, 503]).toContain(lost.status);
+      expect(lost.raw).not.toContain('whsec_');
+    }
+    const stored = await getWebhook('demo');
+    expect(signingSecrets(stored as WebhookRecord, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))).toEqual([
+      won[0]?.body.secret,
+      first,
+    ]);
   });
 
   it('removes the endpoint (204), then answers 404 to GET, DELETE and rotate', async () => {
@@ -130,5 +153,45 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
+  });
+});
+
+describe('no private address by any spelling (issue 32 item 2)', () => {
+  it.each(nonPublicHosts)('PUT refuses https://%s/ (%s), and delivery would not connect to it', async (host) => {
+    const url = `https://${host}/hook`;
+    const res = await call('PUT', hook, { body: { url } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'ConstraintViolationException', violations: [expect.objectContaining({ field: 'url' })] });
+    expect(deliverableAddress(new URL(url).hostname.replace(/^\[|\]$/g, ''))).toBe(false);
+  });
+
+  it.each(publicHosts)('PUT accepts https://%s/', async (host) => {
+    const res = await call('PUT', hook, { body: { url: `https://${host}/hook` } });
+    expect([200, 201]).toContain(res.status);
+    expect(deliverableAddress(new URL(`https://${host}/`).hostname.replace(/^\[|\]$/g, ''))).toBe(true);
+  });
+});
+
+describe('changing where notifications go needs MANAGE_WEBHOOK (issue 32 item 5)', () => {
+  it('demo-limited-key (no permissions) may look but not register, move, remove or rotate; demo-key may', async () => {
+    await call('DELETE', hook);
+    const registered = await call('PUT', hook, { body: { url: 'https://hooks.example.net/owned' } });
+    expect(registered.status).toBe(201);
+    for (const [method, path, body] of [
+      ['PUT', hook, { url: 'https://attacker.example.net/hook' }],
+      ['POST', `${hook}/rotate`, undefined],
+      ['DELETE', hook, undefined],
+    ] as const) {
+      const refused = await call(method, path, { key: limitedKey, ...(body ? { body } : {}) });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.body).toMatchObject({
+        type: 'AuthorizationError',
+        message: 'Changing the webhook requires the MANAGE_WEBHOOK permission.',
+      });
+    }
+    const shown = await call('GET', hook, { key: limitedKey });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ url: 'https://hooks.example.net/owned', secretCreatedDate: registered.body.secretCreatedDate });
+    expect((await call('POST', `${hook}/rotate`)).status).toBe(200);
   });
 });

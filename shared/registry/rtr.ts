@@ -1,6 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { getProcess } from '../db/repositories/processes.ts';
-import { clearTransferIntent, listTransferIntents, recordTransferIntent } from '../db/repositories/transfer-intents.ts';
+import {
+  clearTransferIntent,
+  listTransferIntents,
+  listTransferIntentsOf,
+  recordTransferIntent,
+  type TransferIntent,
+} from '../db/repositories/transfer-intents.ts';
 import { readDomainCollection } from '../db/repositories/transfers.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
@@ -88,6 +95,42 @@ const adoptCompletedHours = 24;
 const intentSettleSeconds = 600;
 /** Clock skew allowed between our request time and the upstream's createdDate. */
 const skewSeconds = 60;
+/** How long after its intent a request can still reach the upstream: a request lives at most its function's timeout (10 s). */
+const requestWindowSeconds = 30;
+
+/** What a transfer request asked of the upstream that a retry must ask again to adopt its transfer: the auth code and the period. */
+interface AskedFor {
+  customer: string;
+  authcode?: string | undefined;
+  periodMonths?: number | undefined;
+}
+
+/** A salted digest of what was asked (the auth code never stored as it is). */
+function digestOf(salt: string, asked: AskedFor): string {
+  return createHash('sha256')
+    .update(salt)
+    .update(JSON.stringify([asked.customer, asked.authcode ?? null, asked.periodMonths ?? null]))
+    .digest('base64url');
+}
+
+/**
+ * Whether the upstream transfer created at `createdDate` is the one a request of `asked` started:
+ * of the name's open intents, those whose request could have reached the upstream then (from
+ * `skewSeconds` before the intent to `requestWindowSeconds` after it) are all the caller's, and one
+ * of them asked for the same thing. A transfer no intent explains (started upstream by hand), or
+ * one another customer's request may have started as well, is never adopted.
+ */
+export function adopts(intents: readonly TransferIntent[], createdDate: string, asked: AskedFor): boolean {
+  const created = Date.parse(createdDate);
+  const candidates = intents.filter((intent) => {
+    const requested = Date.parse(intent.requestedDate);
+    return created >= requested - skewSeconds * 1000 && created <= requested + (requestWindowSeconds + skewSeconds) * 1000;
+  });
+  if (candidates.length === 0 || candidates.some((intent) => intent.customer !== asked.customer)) return false;
+  return candidates.some(
+    (intent) => intent.salt !== undefined && intent.requestDigest !== undefined && digestOf(intent.salt, asked) === intent.requestDigest,
+  );
+}
 
 export function rtrRegistry(settings: RtrSettings): RegistryGateway {
   const customer = encodeURIComponent(settings.customer);
@@ -123,8 +166,25 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return (await heldProcess(domainName))?.id;
   }
 
-  /** The upstream's transfer process of the name (its id and process status), running or completed since `since` (default: lately). */
-  async function heldProcess(domainName: string, since?: number): Promise<{ id: string; status: string } | undefined> {
+  /**
+   * The upstream's transfer of the name that `asked`'s own earlier request started (its answer
+   * lost, or its commit failed), if the upstream holds one: undefined when it holds none. A
+   * transfer it holds for anyone else (another customer of this service, or one started upstream
+   * by hand) is refused as a name held elsewhere is: nothing is adopted, recorded or charged.
+   * `except` is the caller's own intent of this very request, which did not start it.
+   */
+  async function ownHeldTransfer(domainName: string, asked: AskedFor, except?: string): Promise<string | undefined> {
+    const held = await heldProcess(domainName);
+    if (held === undefined) return undefined;
+    const intents = (await listTransferIntentsOf(domainName)).filter(
+      (intent) => !(intent.requestedDate === except && intent.customer === asked.customer),
+    );
+    if (adopts(intents, held.createdDate, asked)) return held.id;
+    throw transferProhibited(domainName);
+  }
+
+  /** The upstream's transfer process of the name (its id, process status and creation), running or completed since `since` (default: lately). */
+  async function heldProcess(domainName: string, since?: number): Promise<{ id: string; status: string; createdDate: string } | undefined> {
     const query = new URLSearchParams({
       identifier: domainName,
       type: 'domain',
@@ -143,7 +203,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
           ? since === undefined || Date.parse(p.createdDate) >= from
           : p.status === 'COMPLETED' && Date.parse(p.createdDate) >= from),
     );
-    return held ? { id: String(held.id), status: held.status } : undefined;
+    return held ? { id: String(held.id), status: held.status, createdDate: held.createdDate } : undefined;
   }
 
   /** Whether this service recorded the upstream transfer `id` of the name: its pending transfer names it, or an account holds the name. */
@@ -153,6 +213,11 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     if (!lock) return false;
     const process = await getProcess(lock.processId, lock.customer, true);
     return process !== undefined && transferDetailsOf(process).registryReference === id;
+  }
+
+  /** Who asks and what, as an intent records it. */
+  function askedBy(request: { customer?: string; authcode?: string; periodMonths?: number }): AskedFor {
+    return { customer: request.customer ?? '', authcode: request.authcode, periodMonths: request.periodMonths };
   }
 
   function transferBody(request: { authcode?: string; periodMonths?: number; order?: TransferOrder }) {
@@ -235,9 +300,9 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
       try {
         quote = parsed(QuoteAnswer, 'quote', (await upstreamCall(settings, 'quote', 'POST', path, transferBody(request))).body);
       } catch (error) {
-        // A transfer of ours the upstream already holds (a request whose answer was lost) is no lock.
+        // A transfer the caller's own earlier request started (its answer lost) is no lock; anyone else's is.
         if (error instanceof UpstreamRefusal && ['ObjectStatusProhibitsOperation', 'ObjectExists'].includes(error.type)) {
-          const held = await heldTransfer(domainName);
+          const held = await ownHeldTransfer(domainName, askedBy(request));
           if (held !== undefined)
             return {
               domainName,
@@ -283,11 +348,20 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
 
     async requestTransfer(reference) {
       const { domainName, candidate } = reference;
-      // Before submitting: does the upstream already hold our transfer of the name (a retry, a lost answer)?
-      const held = candidate?.heldReference ?? (await heldTransfer(domainName));
+      const asked = askedBy(reference);
+      // Before submitting: does the upstream already hold this caller's transfer of the name (a retry, a lost answer)?
+      const held = candidate?.heldReference ?? (await ownHeldTransfer(domainName, asked));
       if (held !== undefined) return stateOf({ ...reference, registryReference: held }, 'transfer-state');
       // The intent first: should the answer be lost and no retry come, the poller finds it and asks the upstream (reconcile).
-      await recordTransferIntent({ domainName, customer: reference.customer ?? '', requestedDate: reference.requestedDate });
+      const salt = randomBytes(16).toString('base64url');
+      const intent = {
+        domainName,
+        customer: asked.customer,
+        requestedDate: reference.requestedDate,
+        salt,
+        requestDigest: digestOf(salt, asked),
+      };
+      await recordTransferIntent(intent);
       const body = {
         ...transferBody({ ...reference, periodMonths: reference.periodMonths }),
         // Exactly the charges the customer acknowledged in our quote, at the upstream's quoted amounts: never more.
@@ -302,9 +376,15 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         answer = parsed(TransferAnswer, 'transfer', result.body);
         processId = answer.processId !== undefined ? String(answer.processId) : (result.headers.get('x-process-id') ?? undefined);
       } catch (error) {
-        if (error instanceof UpstreamRefusal && ['ObjectStatusProhibitsOperation', 'ObjectExists'].includes(error.type)) {
-          const again = await heldTransfer(domainName);
-          if (again !== undefined) return stateOf({ ...reference, registryReference: again }, 'transfer-state');
+        if (error instanceof UpstreamRefusal) {
+          // The upstream refused this request: it started nothing, and its intent can explain no transfer.
+          await clearTransferIntent(intent).catch((cause: unknown) =>
+            logger.warn('transfer intent not cleared', { domainName, error: cause as Error }),
+          );
+          if (['ObjectStatusProhibitsOperation', 'ObjectExists'].includes(error.type)) {
+            const again = await ownHeldTransfer(domainName, asked, intent.requestedDate);
+            if (again !== undefined) return stateOf({ ...reference, registryReference: again }, 'transfer-state');
+          }
         }
         throw refusalOf(error, 'transfer', domainName, reference.order);
       }

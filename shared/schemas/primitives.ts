@@ -147,7 +147,12 @@ export function bodyObject<const TEntries extends v.ObjectEntries>(entries: TEnt
   );
 }
 
-export const Permission = v.picklist(['DESIGNATED_AGENT']);
+/**
+ * What a key may do beyond reading and acting on its own account: `DESIGNATED_AGENT` (act as
+ * designated agent on a transfer), `MANAGE_WEBHOOK` (register, move, remove the webhook and rotate
+ * its secret: change where the customer's notifications go).
+ */
+export const Permission = v.picklist(['DESIGNATED_AGENT', 'MANAGE_WEBHOOK']);
 export type Permission = v.InferOutput<typeof Permission>;
 
 /** A wire timestamp `yyyy-MM-ddTHH:mm:ssZ` (contract section 1), as stored in items. */

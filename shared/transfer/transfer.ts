@@ -227,6 +227,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
       periodMonths: period,
       order: { registrant: body.registrant, contacts: body.contacts ?? [] },
       ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
+      customer: principal.customer,
     }),
     getProductPrices(principal.customer, domainProduct(found.extension)),
   ]);
