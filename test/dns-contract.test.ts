@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
 import { getZoneDnsState } from '../shared/db/repositories/zone-dns.ts';
-import { putZone } from '../shared/db/repositories/zone-writes.ts';
-import { getZone } from '../shared/db/repositories/zones.ts';
+import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZone, getZoneHead } from '../shared/db/repositories/zones.ts';
 import { plan } from '../shared/dns/plan.ts';
 import { PowerDnsProvider } from '../shared/dns/powerdns.ts';
 import { type ChangeHandle, DnsChangeRefused, type DnsProvider, type RecordSet } from '../shared/dns/provider.ts';
@@ -190,8 +190,9 @@ describe.each(Object.keys(adapters))('the DNS port over %s', (name) => {
     expect(changed.kind === 'served' && changed.changes).toBeLessThanOrEqual(2);
     expect(plan(await desired(), (await provider.zone(z))?.recordSets ?? [])).toEqual([]);
 
-    // No longer managed: no longer served.
-    await putZone({ ...((await getZone(z)) as ZoneRecord), managed: false });
+    // Deleted from the table: no longer served.
+    const head = await getZoneHead(z, true);
+    expect(head && (await deleteZoneRecord(head, []))).toBeUndefined();
     expect(await syncZone(provider, z)).toEqual({ kind: 'removed' });
     expect(await provider.zone(z)).toBeUndefined();
   });
