@@ -2,9 +2,7 @@ import type { Resolver } from 'node:dns/promises';
 import type * as acme from 'acme-client';
 import type { DnsProvider } from '../dns/provider.ts';
 import { logger } from '../logger.ts';
-import type { CertificateAuthority } from '../model/certificate.ts';
-import type { AuthorityOrder, DcvState } from '../model/certificate-process.ts';
-import type { ZoneRecord } from '../model/zone.ts';
+import type { AuthorityOrder } from '../model/certificate-process.ts';
 import {
   accountClient,
   acmeSettingsFor,
@@ -25,13 +23,13 @@ import { present } from './acme/step-present.ts';
 import { served } from './acme/step-served.ts';
 import { validate } from './acme/step-validate.ts';
 import { validating } from './acme/step-validating.ts';
-import { AcmePlanning, AcmeRequests } from './acme-plan.ts';
-import type { CertificateAuthorityGateway, DcvChoice, RequestView, Step } from './authority.ts';
+import type { RequestView, Step } from './authority.ts';
 
 export { forgetAcmeClients, pollWaitSeconds } from './acme/client.ts';
 
 /**
- * The ACME order of a request (RFC 8555), on acme-client: a step machine (docs/certificates.md).
+ * The ACME order of a request (RFC 8555), on acme-client: the work of the ACME adapter
+ * (authority-acme.ts) with the CA, a step machine (docs/certificates.md).
  * Each pass of the DCV job calls `advance` once per step: the first step due from the recorded
  * order (cert-manager's Evaluate) is taken (Run), and the order as it now stands is answered,
  * which the job records before the next. One file per step, in shared/certificates/acme/:
@@ -110,37 +108,5 @@ export class AcmeOrders {
     for (const authz of read.result)
       if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
     await this.records.remove(order);
-  }
-}
-
-/** The ACME authority's gateway: the planning and the customer's requests (acme-plan.ts), and the order's steps. */
-export class AcmeAuthority extends AcmePlanning implements CertificateAuthorityGateway {
-  private readonly orders: AcmeOrders;
-  private readonly requests: AcmeRequests;
-
-  constructor(authority: CertificateAuthority, dns: () => Promise<DnsProvider | undefined>) {
-    super(authority);
-    this.orders = new AcmeOrders(authority.name, dns);
-    this.requests = new AcmeRequests(authority);
-  }
-
-  advance(request: RequestView, _zones: Map<string, ZoneRecord | undefined>, now: Date, run = ''): Promise<Step> {
-    return this.orders.advance(request, now, run);
-  }
-
-  withdraw(request: RequestView): Promise<void> {
-    return this.orders.withdraw(request);
-  }
-
-  cancel(request: RequestView, now: Date): Promise<{ withdrawLater: boolean }> {
-    return this.requests.cancel(request, now);
-  }
-
-  resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }> {
-    return this.requests.resendDcvEmails(request, entries, now);
-  }
-
-  changeDcv(request: RequestView, choices: readonly DcvChoice[], now: Date) {
-    return this.requests.changeDcv(request, choices, now);
   }
 }

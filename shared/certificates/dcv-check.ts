@@ -9,8 +9,8 @@ import { type AuthorityOrder, allValidated, CertificateProcessState } from '../m
 import { acmeOrderFailed, type NotificationRecord } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import type { CertificateAuthorityGateway, Issued, RequestView } from './authority.ts';
-import { authorityGateway } from './authority-work.ts';
+import { certificateAuthority } from './authorities.ts';
+import type { CertificateAuthorityPort, Issued, RequestView } from './authority.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import { managedZonesFor } from './zones.ts';
 
@@ -89,7 +89,7 @@ async function withdraw(
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    await (await authorityGateway(authority)).withdraw(requestView(process.id, state, new Date(process.createdDate)));
+    await certificateAuthority(authority).withdraw(requestView(process.id, state, new Date(process.createdDate)));
     await closeOpenRequest(process.id);
     report.withdrawn++;
   } catch (error) {
@@ -111,7 +111,7 @@ async function checkAndCount(
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    const outcome = await checkOne(process, state, await authorityGateway(authority), at, run, deadline);
+    const outcome = await checkOne(process, state, certificateAuthority(authority), at, run, deadline);
     if (outcome === 'updated') report.updated++;
     else if (typeof outcome === 'number') report.issued.push(outcome);
   } catch (error) {
@@ -145,7 +145,7 @@ function orderFailure(
 async function checkOne(
   process: ProcessRecord,
   state: CertificateProcessState,
-  gateway: CertificateAuthorityGateway,
+  gateway: CertificateAuthorityPort,
   at: Date,
   run: string,
   deadline: number,
