@@ -22,6 +22,7 @@ let pebble: LocalPebble;
 let authority: CertificateAuthority;
 let managedZonesFor: typeof import('../shared/certificates/zones.ts').managedZonesFor;
 let parseCsr: typeof import('../shared/certificates/csr.ts').parseCsr;
+let csrPublicKey: typeof import('../shared/certificates/csr.ts').csrPublicKey;
 
 /** An adapter under the contract, and what it offers. */
 interface Adapter {
@@ -54,7 +55,7 @@ beforeAll(async () => {
   const { getCertificateAuthority } = await import('../shared/db/repositories/certificates.ts');
   authority = (await getCertificateAuthority('sectigo')) as CertificateAuthority;
   ({ managedZonesFor } = await import('../shared/certificates/zones.ts'));
-  ({ parseCsr } = await import('../shared/certificates/csr.ts'));
+  ({ parseCsr, csrPublicKey } = await import('../shared/certificates/csr.ts'));
   const { SandboxAuthority } = await import('../shared/certificates/authority-sandbox.ts');
   const { AcmeAuthority } = await import('../shared/certificates/authority-acme.ts');
   adapters.push(
@@ -187,8 +188,7 @@ describe.each([0, 1])('the certificate-authority port, adapter %i', (index) => {
     if (certificate !== undefined) {
       const x = new X509Certificate(certificate);
       expect(x.subjectAltName?.split(', ').sort()).toEqual(names.map((n) => `DNS:${n}`).sort());
-      expect(x.publicKey.equals(new X509Certificate(certificate).publicKey)).toBe(true);
-      expect((await parseCsr(csr)).summary.sha256).toBe(opening.csrSha256);
+      expect(x.publicKey.equals(csrPublicKey(csr))).toBe(true);
     }
   });
 
