@@ -86,6 +86,7 @@ async function requestFor(names: string[], authKey = false): Promise<{ opening: 
     requestedAt: new Date(),
     csr,
     authKey,
+    csrNames: names,
   };
   return { opening, csr };
 }

@@ -73,7 +73,9 @@ export class AcmeOrders {
       // A step that goes through clears the last failure (a step that fails anew records its own).
       const { failures: _failures, problem: _problem, notBefore: _notBefore, ...base } = order;
       const client = await this.client(request);
-      const step = steps.find((s) => s.due(base, now)) as AcmeStep;
+      const step = steps.find((s) => s.due(base, now));
+      // No step is due for an order that ended (`refused`): it waits for the customer.
+      if (!step) return unchanged;
       const context = { request, order: base, now, run, failures: order.failures ?? 0, client, records: this.records };
       const taken = await step.run({ ...context, resolver: this.resolver });
       return {

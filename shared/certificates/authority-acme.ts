@@ -27,7 +27,7 @@ export class AcmeAuthority implements CertificateAuthorityPort {
    * CA's, done on the account before it issues (Sectigo's OV directory): none are tracked here.
    * Nothing is issued within the renew request: the DCV job takes the order's steps.
    */
-  async open(_request: OpeningRequest, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Promise<Opened> {
+  async open(request: OpeningRequest, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Promise<Opened> {
     const refused = dcv.flatMap((choice, i) =>
       choice.type === 'DNS'
         ? []
@@ -38,6 +38,14 @@ export class AcmeAuthority implements CertificateAuthorityPort {
             },
           ],
     );
+    // The CA issues the names of the CSR it finalizes with, and refuses a CSR that lacks one of the
+    // order's (badCSR): a name the request certifies (the free www/non-www one too) must be in the CSR.
+    const missing = dcv.filter((choice) => !request.csrNames.includes(choice.commonName.toLowerCase())).map((c) => c.commonName);
+    if (missing.length > 0)
+      refused.push({
+        field: 'csr',
+        message: `${this.authority.displayName} issues over ACME exactly the names of the CSR, which lacks ${missing.join(', ')}: add ${missing.length > 1 ? 'them' : 'it'} to the CSR, or leave ${missing.length > 1 ? 'them' : 'it'} out of the request (\`san\`)`,
+      });
     if (refused.length > 0) throw new ValidationError(refused[0]?.message ?? 'DNS only', refused);
     return {
       validations: {

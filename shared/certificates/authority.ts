@@ -51,6 +51,8 @@ export interface Step {
 export interface OpeningRequest extends Omit<RequestView, 'validations'> {
   /** The request asks for auth-key validation and its product allows it. */
   authKey: boolean;
+  /** The names the CSR carries (its common name and DNS SANs), lower-case. */
+  csrNames: string[];
 }
 
 /** What opening a request came to: its first validation state, and what an authority validating it at once issues. */

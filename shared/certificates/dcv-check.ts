@@ -6,7 +6,7 @@ import { getProcessById } from '../db/repositories/processes.ts';
 import { logger } from '../logger.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
 import { type AuthorityOrder, allValidated, CertificateProcessState } from '../model/certificate-process.ts';
-import { acmeOrderFailed, type NotificationRecord } from '../model/notification.ts';
+import { acmeOrderFailed, acmeOrderRefused, type NotificationRecord } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
 import { certificateAuthority } from './authorities.ts';
@@ -138,6 +138,7 @@ function orderFailure(
   after: AuthorityOrder | undefined,
   at: string,
 ): NotificationRecord | undefined {
+  if (after?.step === 'refused' && before?.step !== 'refused') return acmeOrderRefused(process, after.problem ?? '', at);
   const failed = after?.step === 'order' && after.problem !== undefined && before?.url !== undefined && after.url === undefined;
   return failed ? acmeOrderFailed(process, after.failures ?? 1, after.problem as string, at) : undefined;
 }

@@ -89,6 +89,7 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
       requestedAt: at,
       csr: body.csr,
       authKey: body.authKey === true && renewable.product.authKey,
+      csrNames: csrNames(checked.csr),
     },
     checked.dcv,
     zones,
@@ -163,6 +164,12 @@ export function decideRenewal({ renewable, body, checked, uniqueValue, opened, z
   const state = processState(renewable, body, checked, { uniqueValue, validations: opened.validations });
   const quote = priceRenewal(product, checked.names, body.period, list, at);
   return { certificate, product, authority, state, zones, quote, list, counters, ...(opened.atOnce ? { atOnce: opened.atOnce } : {}) };
+}
+
+/** The names a CSR carries: its common name and DNS SANs, lower-case, once each. */
+function csrNames(csr: ParsedCsr): string[] {
+  const { commonName, san } = csr.summary;
+  return [...new Set([...(commonName ? [commonName] : []), ...san].map((n) => n.toLowerCase()))];
 }
 
 /** A refused CSR is an answer (reported with the request's other violations); anything else is thrown on. */

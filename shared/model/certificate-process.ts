@@ -117,7 +117,8 @@ export const AcmeChallenge = v.object({
 export type AcmeChallenge = v.InferOutput<typeof AcmeChallenge>;
 
 /** The steps of an ACME order, in order (docs/certificates.md). */
-export const acmeSteps = ['order', 'present', 'served', 'validate', 'validating', 'finalize', 'download'] as const;
+/** The steps of an ACME order; `refused`: the CA refused to issue at finalization (badCSR, ...), the order ends there. */
+export const acmeSteps = ['order', 'present', 'served', 'validate', 'validating', 'finalize', 'download', 'refused'] as const;
 
 /**
  * Where a request's order at an ACME authority stands: the step due next and what the authority

@@ -196,10 +196,10 @@ export function pollWaitSeconds(header: unknown, nowMs = Date.now()): number | u
  * asked for the response. The response is kept, not its headers copied, so a header is read once
  * every interceptor has seen it. Only watched URLs are kept, and each is forgotten when read.
  */
-const watched = new Map<string, { watchers: number; last?: { headers?: Record<string, unknown> } }>();
+const watched = new Map<string, { watchers: number; last?: { headers?: Record<string, unknown>; data?: unknown } }>();
 acme.axios.interceptors.response.use((res) => {
   const watch = res.config.url === undefined ? undefined : watched.get(res.config.url);
-  if (watch) watch.last = res as unknown as { headers?: Record<string, unknown> };
+  if (watch) watch.last = res as unknown as { headers?: Record<string, unknown>; data?: unknown };
   return res;
 });
 
@@ -224,6 +224,11 @@ export async function withRetryAfter<T>(
     const waits = watches.map(([url]) => pollWaitSeconds(watched.get(url)?.last?.headers?.['retry-after']));
     const asked = waits.filter((wait) => wait !== undefined);
     return { result, retryAfter: asked.length > 0 ? Math.max(...asked) : undefined };
+  } catch (error) {
+    // acme-client's error keeps only the problem's detail: the answer goes with it (its type, its Retry-After).
+    const answer = watches.map(([url]) => watched.get(url)?.last).find((last) => last !== undefined);
+    if (answer && error instanceof Error && !('response' in error)) Object.assign(error, { response: answer });
+    throw error;
   } finally {
     for (const [url, watch] of watches) if (--watch.watchers === 0) watched.delete(url);
   }
@@ -231,6 +236,13 @@ export async function withRetryAfter<T>(
 
 /** One page of an account's order list, as acme-client's HTTP layer answers it. */
 export interface ListPage {
-  data: { orders?: string[] };
+  data: { orders?: unknown[] } | unknown[];
   headers: Record<string, string | string[] | undefined>;
+}
+
+/** The type of the ACME problem a failed call answered (`badCSR`, ...: RFC 8555 6.7), when the answer is known. */
+export function problemTypeOf(error: unknown): string | undefined {
+  const type = (error as { response?: { data?: { type?: unknown } } }).response?.data?.type;
+  const prefix = 'urn:ietf:params:acme:error:';
+  return typeof type === 'string' && type.startsWith(prefix) ? type.slice(prefix.length) : undefined;
 }

@@ -111,3 +111,46 @@ export function withChallenges(validations: Validations, challenges: readonly Ac
     }),
   };
 }
+
+/**
+ * The problems with which a CA refuses to issue what was asked (RFC 8555 6.7): the same request
+ * would be refused again, so the order ends instead of being retried.
+ */
+const refusals = new Set([
+  'badCSR',
+  'rejectedIdentifier',
+  'unauthorized',
+  'caa',
+  'unsupportedIdentifier',
+  'badPublicKey',
+  'badSignatureAlgorithm',
+  'badRevocationReason',
+]);
+
+/** Whether a problem type is a refusal to issue. */
+export function isRefusal(type: string | undefined): boolean {
+  return type !== undefined && refusals.has(type);
+}
+
+/**
+ * The order ends: the CA refused to issue (at finalization). Its records go; every DCV entry asks
+ * for the customer's attention, the note and the notification say what the CA answered, and no
+ * step is due any more (the customer cancels and renews with a corrected request).
+ */
+export async function refuse({ request, order, records }: StepContext, problem: string): Promise<Taken> {
+  await records.remove(order);
+  const detail = problem.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return {
+    order: { ...order, step: 'refused', problem: detail },
+    validations: { ...request.validations, dcv: request.validations.dcv.map((e) => ({ ...e, status: 'ATTENTION' as const })) },
+    note: `The certificate authority refused to issue the certificate: ${detail} Cancel the request and renew with a corrected request.`,
+  };
+}
+
+/** An order's `error` (a problem document) in one line: its type and detail. */
+export function errorDetail(error: unknown): string {
+  const e = error as { type?: unknown; detail?: unknown };
+  const type = typeof e.type === 'string' ? e.type.replace('urn:ietf:params:acme:error:', '') : undefined;
+  const detail = typeof e.detail === 'string' ? e.detail : JSON.stringify(error).slice(0, 200);
+  return type ? `${type}: ${detail}` : detail;
+}

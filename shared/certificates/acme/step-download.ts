@@ -3,7 +3,7 @@ import type * as acme from 'acme-client';
 import { toWireTime } from '../../time.ts';
 import { csrPublicKey } from '../csr.ts';
 import { pollSeconds, withRetryAfter } from './client.ts';
-import { type AcmeStep, anew, deadAuthorization, killedBy, later, replace } from './order.ts';
+import { type AcmeStep, anew, deadAuthorization, errorDetail, killedBy, later, refuse, replace } from './order.ts';
 
 /**
  * The certificate and its chain, once the order is no longer processing (read again after the
@@ -20,6 +20,8 @@ export const download: AcmeStep = {
     if (current.status !== 'valid') {
       const dead = await deadAuthorization(client, current);
       if (dead) return replace(context, killedBy(dead));
+      // Refused after its finalization (the CA found the request wanting while processing it): the order ends.
+      if (current.status === 'invalid' && current.error) return refuse(context, errorDetail(current.error));
       throw new Error(`The order is ${current.status}, not valid`);
     }
     const pem = await client.getCertificate({ ...current, url: order.url as string });

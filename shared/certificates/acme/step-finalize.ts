@@ -1,6 +1,6 @@
 import type * as acme from 'acme-client';
-import { pollSeconds, withRetryAfter } from './client.ts';
-import { type AcmeStep, deadAuthorization, killedBy, later, replace } from './order.ts';
+import { pollSeconds, problemOf, problemTypeOf, withRetryAfter } from './client.ts';
+import { type AcmeStep, deadAuthorization, errorDetail, isRefusal, killedBy, later, refuse, replace } from './order.ts';
 
 /**
  * The order is finalized with the customer's CSR exactly as received; an order already finalized
@@ -16,7 +16,13 @@ export const finalize: AcmeStep = {
     if (current.status === 'ready') {
       const finalized = await withRetryAfter(current.finalize, () =>
         client.finalizeOrder({ ...current, url: order.url as string }, request.csr),
-      );
+      ).catch((error: unknown) => {
+        // A refusal (badCSR, rejectedIdentifier, ...) would be answered again to the same request: the order ends.
+        const type = problemTypeOf(error);
+        if (isRefusal(type)) return `${type}: ${problemOf(error)}`;
+        throw error;
+      });
+      if (typeof finalized === 'string') return refuse(context, finalized);
       const wait = finalized.result.status === 'processing' ? finalized.retryAfter : undefined;
       return { order: { ...order, step: 'download', ...(wait !== undefined ? { notBefore: later(now, wait) } : {}) } };
     }
@@ -27,6 +33,7 @@ export const finalize: AcmeStep = {
     if (current.status === 'pending') return { order: { ...order, step: 'validating', notBefore: later(now, pollSeconds) } };
     const dead = await deadAuthorization(client, current);
     if (dead) return replace(context, killedBy(dead));
+    if (current.status === 'invalid' && current.error) return refuse(context, errorDetail(current.error));
     throw new Error(`The order is ${current.status}${current.error ? `: ${JSON.stringify(current.error).slice(0, 200)}` : ''}`);
   },
 };

@@ -87,7 +87,8 @@ async function findOrder(client: acme.Client, names: string[]): Promise<acme.Ord
   let page: string | undefined = account.orders;
   for (let read = 0; page !== undefined && read < maxOrderPages; read++) {
     const res: ListPage = await api.apiRequest(page, null, [200]);
-    urls.push(...(res.data.orders ?? []));
+    // `{"orders": [...]}` (RFC 8555 7.1.2.1), or, from some CAs, the bare array.
+    urls.push(...(Array.isArray(res.data) ? res.data : (res.data.orders ?? [])).filter((u): u is string => typeof u === 'string'));
     page = nextLink(res.headers.link);
   }
   const wanted = [...names].sort().join(',');
