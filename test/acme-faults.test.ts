@@ -125,7 +125,7 @@ describe('a refusal at finalize', () => {
       expect(notes).toContain('refused to issue the certificate: badCSR: The CSR does not name');
       const told = await api.call('GET', `/v2/customers/demo/notifications?process=${processId}&eventType=AcmeOrderFailedEvent`);
       expect(told.body.entities).toEqual([expect.objectContaining({ reason: expect.stringContaining('badCSR') })]);
-      expect((await orderOf(processId)).step).toBe('refused');
+      expect((await orderOf(processId))?.step).toBe('refused');
       // Later passes take no step: nothing is sent to the CA for it again.
       const calls = proxy.calls.length;
       await dcvCheck(scheduled, jobContext);
@@ -174,4 +174,69 @@ describe('an account order list answered as a bare JSON array', () => {
       proxy.rewrite = undefined;
     }
   }, 120_000);
+});
+
+describe('a cancel whose withdrawal the CA refuses', () => {
+  it('removes the challenge records at once; the CA is asked again with a back-off, then no more, and the notes say so', async () => {
+    const { name, processId } = await freshRenewal('withdraw');
+    // When the pass that asked started (the job's clock: a back-off counts from its start).
+    const deactivations: number[] = [];
+    let passStart = 0;
+    const pass = async () => {
+      passStart = Date.now();
+      await dcvCheck(scheduled, jobContext);
+    };
+    proxy.rewrite = (call, answer) => {
+      const payload = call.payload as { status?: string } | undefined;
+      if (answer === undefined && call.method === 'POST' && call.path.startsWith('/authZ/') && payload?.status === 'deactivated') {
+        deactivations.push(passStart);
+        return { ...problemAnswer(403, 'unauthorized', 'this CA does not deactivate authorizations'), forward: false };
+      }
+      // The challenge is left unanswered at Pebble (answered as still pending), so the order waits at `validating`.
+      if (answer === undefined && call.method === 'POST' && call.path.startsWith('/chalZ/') && payload !== undefined) {
+        const body = { type: 'dns-01', url: `https://127.0.0.1${call.path}`, status: 'pending', token: 'held' };
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)), forward: false };
+      }
+      return undefined;
+    };
+    const { dnsProvider } = await import('../shared/dns/select.ts');
+    const served = async () =>
+      ((await dnsProvider()?.zone('demo-shop.nl.'))?.recordSets ?? []).some(
+        (r) => r.name === `_acme-challenge.${name}.` && r.type === 'TXT',
+      );
+    try {
+      await passesUntil(processId, () => false, 4);
+      expect((await orderOf(processId))?.step).toBe('validating');
+      expect(await served()).toBe(true);
+      expect((await api.call('DELETE', `/v2/processes/${processId}`)).status).toBe(200);
+      await pass();
+      expect(deactivations).toHaveLength(1);
+      const afterFirst = await orderOf(processId);
+      expect(afterFirst?.withdrawals, JSON.stringify(afterFirst)).toBe(1);
+      expect(await served()).toBe(false);
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && deactivations.length < 4) {
+        await pass();
+        await sleep(200);
+      }
+      expect(deactivations).toHaveLength(4);
+      // Each ask waits the back-off of the refusals before it: 1, 2, 4 s (ACME_RETRY_SECONDS=1, doubling),
+      // less up to a second (the time to ask again is recorded in whole seconds, as every wire time is).
+      const gaps = deactivations.slice(1).map((t, i) => t - (deactivations[i] as number));
+      expect(
+        gaps.map((gap, i) => gap >= 2 ** i * 1000 - 1000),
+        JSON.stringify(gaps),
+      ).toEqual([true, true, true]);
+      expect(gaps[2] as number, JSON.stringify(gaps)).toBeGreaterThan(gaps[0] as number);
+      // Then the CA is asked no more.
+      for (let i = 0; i < 3; i++) await pass();
+      expect(deactivations).toHaveLength(4);
+      const { getProcessById } = await import('../shared/db/repositories/processes.ts');
+      const notes = ((await getProcessById(Number(processId)))?.details as { notes: { message: string }[] }).notes.map((n) => n.message);
+      expect(notes.join('\n')).toContain('The challenge records were removed; the certificate authority refused to withdraw the order');
+      expect(notes.join('\n')).toContain('refused 4 times to withdraw the order');
+    } finally {
+      proxy.rewrite = undefined;
+    }
+  }, 90_000);
 });

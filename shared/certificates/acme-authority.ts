@@ -23,7 +23,7 @@ import { present } from './acme/step-present.ts';
 import { served } from './acme/step-served.ts';
 import { validate } from './acme/step-validate.ts';
 import { validating } from './acme/step-validating.ts';
-import type { RequestView, Step } from './authority.ts';
+import type { RequestView, Step, Withdrawal } from './authority.ts';
 
 export { forgetAcmeClients, pollWaitSeconds } from './acme/client.ts';
 
@@ -41,6 +41,9 @@ export { forgetAcmeClients, pollWaitSeconds } from './acme/client.ts';
  * with the problem's detail and retried after a back-off or the CA's Retry-After. No call polls:
  * acme-client's own retries and waits are switched off, and each HTTP call times out.
  */
+/** How many times in all a CA is asked to withdraw a cancelled request's order. */
+const maxWithdrawals = 4;
+
 const steps: readonly AcmeStep[] = [expired, placeOrder, present, served, validate, validating, finalize, download];
 
 export class AcmeOrders {
@@ -99,16 +102,37 @@ export class AcmeOrders {
 
   /**
    * Withdraws the order of a cancelled request (the DCV job, after the cancellation was recorded):
-   * every authorization still pending or valid is deactivated, and the challenge records go.
+   * the challenge records go at once, whatever the CA answers; then every authorization still
+   * pending or valid is deactivated. A CA that refuses (not every CA can deactivate one) is asked
+   * again after a back-off, at most maxWithdrawals times in all; then the order is left to expire.
    */
-  async withdraw(request: RequestView): Promise<void> {
+  async withdraw(request: RequestView, now: Date): Promise<Withdrawal> {
     const order = request.order;
-    if (!order?.url) return;
-    const client = await this.client(request);
-    const urls = order.challenges.map((c) => c.authorization);
-    const read = await withRetryAfter(urls, () => client.getAuthorizations({ authorizations: urls } as unknown as acme.Order));
-    for (const authz of read.result)
-      if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
+    if (!order?.url) return { done: true };
+    // Once refused, the CA is asked again after the back-off (the steps' own waits do not hold a withdrawal up).
+    const refused = order.withdrawals ?? 0;
+    if (refused > 0 && order.notBefore !== undefined && Date.parse(order.notBefore) > now.getTime()) return { done: false };
     await this.records.remove(order);
+    const { published: _published, ...removed } = order;
+    try {
+      const client = await this.client(request);
+      const urls = order.challenges.map((c) => c.authorization);
+      const read = await withRetryAfter(urls, () => client.getAuthorizations({ authorizations: urls } as unknown as acme.Order));
+      for (const authz of read.result)
+        if (authz.status === 'pending' || authz.status === 'valid') await client.deactivateAuthorization(authz);
+      return { done: true };
+    } catch (error) {
+      const problem = problemOf(error);
+      const failures = refused + 1;
+      logger.warn('acme withdrawal failed', { processId: request.processId, failures, problem });
+      if (failures >= maxWithdrawals) {
+        const note = `The certificate authority refused ${failures} times to withdraw the order (${problem}); it is no longer asked, and the order expires there by itself. The challenge records were removed.`;
+        return { done: true, note };
+      }
+      const wait = retryAfterOf(error) ?? backoffSeconds(failures);
+      const note = `The challenge records were removed; the certificate authority refused to withdraw the order (${problem}): it is asked again in ${wait} s.`;
+      const next = { ...removed, withdrawals: failures, problem, notBefore: later(now, wait) };
+      return { done: false, order: next, ...(failures === 1 ? { note } : {}) };
+    }
   }
 }

@@ -4,7 +4,7 @@ import type { CertificateAuthority } from '../model/certificate.ts';
 import type { DcvState } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import type { AcmeOrders } from './acme-authority.ts';
-import type { CertificateAuthorityPort, DcvChoice, Opened, OpeningRequest, RequestView, Step } from './authority.ts';
+import type { CertificateAuthorityPort, DcvChoice, Opened, OpeningRequest, RequestView, Step, Withdrawal } from './authority.ts';
 import { caaStatus } from './caa.ts';
 import { dcvBase } from './dcv.ts';
 
@@ -76,9 +76,9 @@ export class AcmeAuthority implements CertificateAuthorityPort {
   }
 
   /** Deactivates the order's authorizations at the CA and removes its challenge records (acme-authority.ts). */
-  async withdraw(request: RequestView): Promise<void> {
-    if (!request.order?.url) return;
-    return (await this.work()).withdraw(request);
+  async withdraw(request: RequestView, now: Date): Promise<Withdrawal> {
+    if (!request.order?.url) return { done: true };
+    return (await this.work()).withdraw(request, now);
   }
 
   async resendDcvEmails(

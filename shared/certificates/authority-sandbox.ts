@@ -3,7 +3,7 @@ import { attentionChecks, type CertificateAuthority, organizationChecks } from '
 import { allValidated, type CaaRecordStatus, type DcvState, type Validations } from '../model/certificate-process.ts';
 import { servedRecords, type ZoneRecord } from '../model/zone.ts';
 import { addMonths, toWireTime } from '../time.ts';
-import type { CertificateAuthorityPort, DcvChoice, Issued, Opened, OpeningRequest, RequestView, Step } from './authority.ts';
+import type { CertificateAuthorityPort, DcvChoice, Issued, Opened, OpeningRequest, RequestView, Step, Withdrawal } from './authority.ts';
 import { caaStatus } from './caa.ts';
 import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
 
@@ -117,8 +117,8 @@ export class SandboxAuthority implements CertificateAuthorityPort {
   }
 
   /** Nothing is left to withdraw: the sandbox withdrew the request when it was cancelled. */
-  withdraw(_request: RequestView): Promise<void> {
-    return Promise.resolve();
+  async withdraw(_request: RequestView, _now: Date): Promise<Withdrawal> {
+    return { done: true };
   }
 
   /**

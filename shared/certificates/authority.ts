@@ -47,6 +47,13 @@ export interface Step {
   note?: string;
 }
 
+/** What a withdrawal at the authority came to. */
+export interface Withdrawal {
+  done: boolean;
+  order?: AuthorityOrder;
+  note?: string;
+}
+
 /** A request as it is opened: what the authority is shown, and whether the customer asks to validate it by auth key. */
 export interface OpeningRequest extends Omit<RequestView, 'validations'> {
   /** The request asks for auth-key validation and its product allows it. */
@@ -85,8 +92,12 @@ export interface CertificateAuthorityPort {
    * that no call to the CA waits inside the customer's request.
    */
   cancel(request: RequestView, now: Date): Promise<{ withdrawLater: boolean }>;
-  /** Withdraws at the authority a request the customer cancelled whose `cancel` said `withdrawLater` (the DCV job). */
-  withdraw(request: RequestView): Promise<void>;
+  /**
+   * Withdraws at the authority a request the customer cancelled whose `cancel` said `withdrawLater`
+   * (the DCV job): `done` once nothing is left to do (withdrawn, or given up on, with a note);
+   * else the order to record (when it is tried again) and what to tell the customer.
+   */
+  withdraw(request: RequestView, now: Date): Promise<Withdrawal>;
   /** Sends the approval e-mails of these EMAIL DCV entries again; answers the record of the resend. */
   resendDcvEmails(request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }>;
   /**

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { closeOpenRequest, issueCertificate, recordAuthorityStep } from '../db/repositories/certificate-requests.ts';
+import {
+  closeOpenRequest,
+  issueCertificate,
+  recordAuthorityStep,
+  recordWithdrawalAttempt,
+} from '../db/repositories/certificate-requests.ts';
 import { allocateCertificateId, getCertificateAuthorities, listOpenRequests } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { logger } from '../logger.ts';
@@ -53,7 +58,7 @@ export async function checkOpenRequests(at: Date, deadline = Date.now() + defaul
   const run = randomUUID();
   const { open, cancelled } = await openRequests(report);
   const authorities = await getCertificateAuthorities([...open, ...cancelled].map((r) => r.state.authority));
-  for (const request of cancelled) await withdraw(request, authorities, report);
+  for (const request of cancelled) await withdraw(request, authorities, report, at);
   for (let i = 0; i < open.length; i += concurrency) {
     await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report, run, deadline)));
   }
@@ -85,11 +90,17 @@ async function withdraw(
   { process, state }: OpenRequest,
   authorities: Map<string, CertificateAuthority>,
   report: CheckReport,
+  at: Date,
 ): Promise<void> {
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    await certificateAuthority(authority).withdraw(requestView(process.id, state, new Date(process.createdDate)));
+    const withdrawal = await certificateAuthority(authority).withdraw(requestView(process.id, state, new Date(process.createdDate)), at);
+    const stamp = toWireTime(at);
+    const note = withdrawal.note ? { createdDate: stamp, type: 'INCOMING' as const, message: withdrawal.note } : undefined;
+    const order = withdrawal.order ?? state.order;
+    if ((withdrawal.order || note) && order) await recordWithdrawalAttempt(process, { order, ...(note ? { note } : {}), at: stamp });
+    if (!withdrawal.done) return;
     await closeOpenRequest(process.id);
     report.withdrawn++;
   } catch (error) {

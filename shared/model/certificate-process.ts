@@ -147,6 +147,8 @@ export const AuthorityOrder = v.object({
   problem: v.optional(v.string()),
   /** How many orders of this request were replaced because an authorization expired or was deactivated at the CA. */
   replaced: v.optional(NonNegative),
+  /** How many times the CA refused to withdraw the order of a cancelled request (asked again after `notBefore`). */
+  withdrawals: v.optional(NonNegative),
 });
 export type AuthorityOrder = v.InferOutput<typeof AuthorityOrder>;
 
