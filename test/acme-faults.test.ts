@@ -232,7 +232,8 @@ describe('a cancel whose withdrawal the CA refuses', () => {
       for (let i = 0; i < 3; i++) await pass();
       expect(deactivations).toHaveLength(4);
       const { getProcessById } = await import('../shared/db/repositories/processes.ts');
-      const notes = ((await getProcessById(Number(processId)))?.details as { notes: { message: string }[] }).notes.map((n) => n.message);
+      const details = (await getProcessById(Number(processId)))?.details as { notes: { message: string }[] } | undefined;
+      const notes = (details?.notes ?? []).map((n) => n.message);
       expect(notes.join('\n')).toContain('The challenge records were removed; the certificate authority refused to withdraw the order');
       expect(notes.join('\n')).toContain('refused 4 times to withdraw the order');
     } finally {
