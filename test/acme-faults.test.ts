@@ -241,3 +241,49 @@ describe('a cancel whose withdrawal the CA refuses', () => {
     }
   }, 90_000);
 });
+
+describe('a challenge the CA left pending with an error', () => {
+  it('is answered again, with a back-off, once the record is served; after a few tries the notes say what the CA reported', async () => {
+    const { name, processId } = await freshRenewal('pending-error');
+    const answers: number[] = [];
+    const lookupFailed = {
+      type: 'urn:ietf:params:acme:error:dns',
+      detail: `DNS problem: SERVFAIL looking up TXT for _acme-challenge.${name}`,
+      status: 400,
+    };
+    proxy.rewrite = (call, answer) => {
+      const payload = call.payload as Record<string, unknown> | undefined;
+      const mine = (body: unknown) => JSON.stringify(body ?? '').includes(name);
+      // The first three answers to the challenge never reach Pebble: the CA "looked once, failed, and left it pending".
+      if (answer === undefined && call.method === 'POST' && call.path.startsWith('/chalZ/') && payload !== undefined) {
+        answers.push(Date.now());
+        if (answers.length > 3) return undefined;
+        const body = { type: 'dns-01', url: `https://127.0.0.1${call.path}`, status: 'pending', token: 'held', error: lookupFailed };
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)), forward: false };
+      }
+      // Meanwhile the authorization reads pending, its challenge pending with the error.
+      if (answer && answers.length > 0 && answers.length <= 3 && call.path.startsWith('/authZ/')) {
+        const authz = jsonOf(answer.body) as { identifier?: { value: string }; challenges?: { type: string }[] } | undefined;
+        if (!authz?.identifier || !mine(authz.identifier)) return undefined;
+        const challenges = (authz.challenges ?? []).map((c) =>
+          c.type === 'dns-01' ? { ...c, status: 'pending', error: lookupFailed } : c,
+        );
+        return { ...answer, body: Buffer.from(JSON.stringify({ ...authz, status: 'pending', challenges })) };
+      }
+      return undefined;
+    };
+    try {
+      const { info, status } = await passesUntil(processId, (_i, s) => s !== 'RUNNING', 60);
+      expect(status, JSON.stringify(info)).toBe('COMPLETED');
+      expect(answers).toHaveLength(4);
+      // Answered again at once, then after the back-off: 1 s, then 2 s (less up to a second: whole-second wire times).
+      const gaps = answers.slice(1).map((t, i) => t - (answers[i] as number));
+      expect(gaps[2] as number, JSON.stringify(gaps)).toBeGreaterThanOrEqual(1000);
+      expect(gaps[2] as number, JSON.stringify(gaps)).toBeGreaterThan(gaps[0] as number);
+      const notes = info.notes.map((n: { message: string }) => n.message).join('\n');
+      expect(notes).toContain(`DNS problem: SERVFAIL looking up TXT for _acme-challenge.${name}`);
+    } finally {
+      proxy.rewrite = undefined;
+    }
+  }, 120_000);
+});

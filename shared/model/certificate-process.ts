@@ -149,6 +149,8 @@ export const AuthorityOrder = v.object({
   replaced: v.optional(NonNegative),
   /** How many times the CA refused to withdraw the order of a cancelled request (asked again after `notBefore`). */
   withdrawals: v.optional(NonNegative),
+  /** How many times challenges the CA left pending with an error were answered again (RFC 8555 8.2). */
+  reanswered: v.optional(NonNegative),
 });
 export type AuthorityOrder = v.InferOutput<typeof AuthorityOrder>;
 
