@@ -33,21 +33,27 @@ export const lambdaAliases: Record<string, string> = {
 export interface BundledImplementations {
   authority: AuthorityImplementation;
   dns: DnsImplementation;
+  /**
+   * Whether the function works with the certificate authority (calls it, rather than only naming
+   * it: `namesOnly` in shared/routes.ts); absent: it does. Only such a function carries the ACME client.
+   */
+  worksWithAuthority?: boolean;
 }
 
 /**
  * Constants a stage's bundles are built with, so that a bundle leaves out the clients of
  * integrations the stage does not run (local runs and tests define nothing and have them all):
- * - for a stage whose certificate authority is not ACME, `process.env.ACME_CLIENT_BUNDLED` is
- *   `'false'`, and the branch that loads the ACME client (shared/certificates/authority-work.ts) is
- *   left out, with acme-client and its HTTP stack (about 1 MB: the DCV job's bundle goes from
- *   about 1.3 MB to 270 KB);
+ * - for a stage whose certificate authority is not ACME, and for a function that only names the
+ *   authority (renew, cancel, resend: they open and cancel requests without calling the CA),
+ *   `process.env.ACME_CLIENT_BUNDLED` is `'false'`, and the branch that loads the ACME order's
+ *   step machine (shared/certificates/authority-acme.ts) is left out, with acme-client and its
+ *   HTTP stack (about 1 MB: the DCV job's bundle goes from about 1.3 MB to 270 KB);
  * - `process.env.BUNDLED_DNS_PROVIDER` is the stage's DNS provider, and the other providers'
  *   branches of shared/dns/select.ts are left out (the Route 53 client, the PowerDNS provider).
  */
-export function stageDefines({ authority, dns }: BundledImplementations): Record<string, string> {
+export function stageDefines({ authority, dns, worksWithAuthority = true }: BundledImplementations): Record<string, string> {
   return {
-    ...(authority === 'acme' ? {} : { 'process.env.ACME_CLIENT_BUNDLED': JSON.stringify('false') }),
+    ...(authority === 'acme' && worksWithAuthority ? {} : { 'process.env.ACME_CLIENT_BUNDLED': JSON.stringify('false') }),
     'process.env.BUNDLED_DNS_PROVIDER': JSON.stringify(dns),
   };
 }

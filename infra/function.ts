@@ -81,7 +81,7 @@ export class RegistrarFunction extends NodejsFunction {
         ...secretEnvironment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
-      bundling: lambdaBundling(implementationsOf(props.stage)),
+      bundling: lambdaBundling({ ...implementationsOf(props.stage), worksWithAuthority: called.includes('authority') }),
     });
     for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets)]) {
       if (statement) this.addToRolePolicy(statement);

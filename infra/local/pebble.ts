@@ -49,7 +49,7 @@ export interface PebbleOptions {
 export class PebbleFailed extends Error {}
 
 /** A P-256 TLS certificate for 127.0.0.1 and localhost, self-signed (what NODE_EXTRA_CA_CERTS trusts). */
-async function tlsPair(): Promise<{ certificate: string; key: string }> {
+export async function tlsPair(): Promise<{ certificate: string; key: string }> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const serialNumber = randomBytes(8).toString('hex');

@@ -1,20 +1,20 @@
 import { authorityImplementations, integrationSettings } from '../integrations.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
 import { requiredSetting } from '../settings.ts';
-import { AcmePlanning } from './acme-plan.ts';
-import { type AuthorityPlanning, SandboxAuthority } from './authority.ts';
+import type { CertificateAuthorityPort } from './authority.ts';
+import { AcmeAuthority } from './authority-acme.ts';
+import { SandboxAuthority } from './authority-sandbox.ts';
 
 /**
- * The certificate-authority integration, as the stage chose it: `CERTIFICATE_AUTHORITY`, `sandbox`
- * (the data-driven sandbox authority) or `acme` (acme-authority.ts, with `ACME_DIRECTORY_URL` and
- * the EAB settings). Read when the function starts; without it the function refuses to start
- * rather than run the sandbox by default. This module gives the planning (renew, the validation
- * manager); authority-work.ts the whole gateway (the DCV job, cancel, resend), with the ACME client.
+ * The certificate-authority port's one selector: `CERTIFICATE_AUTHORITY`, `sandbox` (the
+ * data-driven sandbox authority, authority-sandbox.ts) or `acme` (authority-acme.ts, with
+ * `ACME_DIRECTORY_URL` and the EAB settings). Read when the function starts; without it the
+ * function refuses to start rather than run the sandbox by default.
  */
 export const chosenAuthority = requiredSetting(integrationSettings.authority, authorityImplementations);
 
-/** The planning of an authority, through the chosen integration. */
-export function authorityPlanning(authority: CertificateAuthority): AuthorityPlanning {
-  if (chosenAuthority === 'acme') return new AcmePlanning(authority);
+/** An authority record's adapter, as the stage chose it. */
+export function certificateAuthority(authority: CertificateAuthority): CertificateAuthorityPort {
+  if (chosenAuthority === 'acme') return new AcmeAuthority(authority);
   return new SandboxAuthority(authority);
 }

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { closeOpenRequest, issueCertificate, recordAuthorityStep } from '../db/repositories/certificate-requests.ts';
+import {
+  closeOpenRequest,
+  issueCertificate,
+  recordAuthorityStep,
+  recordWithdrawalAttempt,
+} from '../db/repositories/certificate-requests.ts';
 import { allocateCertificateId, getCertificateAuthorities, listOpenRequests } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { logger } from '../logger.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
 import { type AuthorityOrder, allValidated, CertificateProcessState } from '../model/certificate-process.ts';
-import { acmeOrderFailed, type NotificationRecord } from '../model/notification.ts';
+import { acmeOrderFailed, acmeOrderRefused, type NotificationRecord } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import type { CertificateAuthorityGateway, Issued, RequestView } from './authority.ts';
-import { authorityGateway } from './authority-work.ts';
+import { certificateAuthority } from './authorities.ts';
+import type { CertificateAuthorityPort, Issued, RequestView } from './authority.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import { managedZonesFor } from './zones.ts';
 
@@ -53,7 +58,7 @@ export async function checkOpenRequests(at: Date, deadline = Date.now() + defaul
   const run = randomUUID();
   const { open, cancelled } = await openRequests(report);
   const authorities = await getCertificateAuthorities([...open, ...cancelled].map((r) => r.state.authority));
-  for (const request of cancelled) await withdraw(request, authorities, report);
+  for (const request of cancelled) await withdraw(request, authorities, report, at);
   for (let i = 0; i < open.length; i += concurrency) {
     await Promise.all(open.slice(i, i + concurrency).map((request) => checkAndCount(request, authorities, at, report, run, deadline)));
   }
@@ -85,11 +90,17 @@ async function withdraw(
   { process, state }: OpenRequest,
   authorities: Map<string, CertificateAuthority>,
   report: CheckReport,
+  at: Date,
 ): Promise<void> {
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    await (await authorityGateway(authority)).withdraw(requestView(process.id, state, new Date(process.createdDate)));
+    const withdrawal = await certificateAuthority(authority).withdraw(requestView(process.id, state, new Date(process.createdDate)), at);
+    const stamp = toWireTime(at);
+    const note = withdrawal.note ? { createdDate: stamp, type: 'INCOMING' as const, message: withdrawal.note } : undefined;
+    const order = withdrawal.order ?? state.order;
+    if ((withdrawal.order || note) && order) await recordWithdrawalAttempt(process, { order, ...(note ? { note } : {}), at: stamp });
+    if (!withdrawal.done) return;
     await closeOpenRequest(process.id);
     report.withdrawn++;
   } catch (error) {
@@ -111,7 +122,7 @@ async function checkAndCount(
   try {
     const authority = authorities.get(state.authority);
     if (!authority) throw new Error(`unknown certificate authority '${state.authority}'`);
-    const outcome = await checkOne(process, state, await authorityGateway(authority), at, run, deadline);
+    const outcome = await checkOne(process, state, certificateAuthority(authority), at, run, deadline);
     if (outcome === 'updated') report.updated++;
     else if (typeof outcome === 'number') report.issued.push(outcome);
   } catch (error) {
@@ -138,6 +149,7 @@ function orderFailure(
   after: AuthorityOrder | undefined,
   at: string,
 ): NotificationRecord | undefined {
+  if (after?.step === 'refused' && before?.step !== 'refused') return acmeOrderRefused(process, after.problem ?? '', at);
   const failed = after?.step === 'order' && after.problem !== undefined && before?.url !== undefined && after.url === undefined;
   return failed ? acmeOrderFailed(process, after.failures ?? 1, after.problem as string, at) : undefined;
 }
@@ -145,7 +157,7 @@ function orderFailure(
 async function checkOne(
   process: ProcessRecord,
   state: CertificateProcessState,
-  gateway: CertificateAuthorityGateway,
+  gateway: CertificateAuthorityPort,
   at: Date,
   run: string,
   deadline: number,

@@ -2,15 +2,14 @@ import type { Principal } from '../auth/principal.ts';
 import { type RenewalIds, type RenewalRecords, recordRenewal } from '../db/repositories/certificate-requests.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
-import type { CertificateProcessState, Validations } from '../model/certificate-process.ts';
+import type { CertificateProcessState } from '../model/certificate-process.ts';
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
 import { assertAcknowledged, type QuoteBody } from '../pricing/index.ts';
 import { now as clock, toWireTime } from '../time.ts';
-import { authorityPlanning } from './authorities.ts';
-import type { AuthorityPlanning } from './authority.ts';
+import type { Issued } from './authority.ts';
 import { certificateInfo } from './info.ts';
 import type { CertificateInfo } from './info-view.ts';
-import { issuedCertificate, requestView } from './issue.ts';
+import { issuedCertificate } from './issue.ts';
 import type { RenewBody } from './renew-request.ts';
 import { planRenewal, type RenewalPlan } from './renewal-plan.ts';
 import { addedDcvRecords, dcvRecordsToAdd } from './zones.ts';
@@ -54,8 +53,8 @@ interface Submission {
   command: Record<string, unknown>;
   /** The process's state: the plan's, with the validations as they stand at submission. */
   state: CertificateProcessState;
-  /** The authority that issues at once; undefined when the request goes through validation. */
-  issuer: AuthorityPlanning | undefined;
+  /** The certificate the authority issued at once; undefined when the request goes through validation. */
+  issuedAtOnce: Issued | undefined;
   principal: Principal;
   at: Date;
 }
@@ -69,16 +68,15 @@ async function submit(
   commitWith: CommitWith<RenewalOutcome>,
 ): Promise<StartedProcess<CertificateInfo>> {
   assertAcknowledged(plan.quote, plan.list, body.billables, at);
-  const gateway = authorityPlanning(plan.authority);
-  const immediate = plan.state.authKey && plan.product.authKey && gateway.validatableAtOnce(plan.state.validations);
-  const validations = immediate ? validatedAtOnce(plan.state.validations) : plan.state.validations;
+  const immediate = plan.atOnce !== undefined;
+  const validations = plan.atOnce?.validations ?? plan.state.validations;
   const dcvRecords = dcvRecordsToAdd(validations, plan.zones);
   const added = addedDcvRecords(dcvRecords);
   const submission: Submission = {
     plan,
     command: commandOf({ certificateId: plan.certificate.id, ...body }),
     state: { ...plan.state, validations, ...(added.length > 0 ? { dcvRecordsAdded: added } : {}) },
-    issuer: immediate ? gateway : undefined,
+    issuedAtOnce: plan.atOnce?.issued,
     principal,
     at,
   };
@@ -113,32 +111,14 @@ async function startedOf(submission: Submission, ids: RenewalIds): Promise<Start
   };
 }
 
-/** Validations as auth-key validation leaves them: every DCV entry VALIDATED, its risk check (if any) PASSED. */
-function validatedAtOnce(validations: Validations): Validations {
-  return {
-    ...validations,
-    dcv: validations.dcv.map((e) => ({
-      ...e,
-      status: 'VALIDATED' as const,
-      ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}),
-    })),
-  };
-}
-
 /** The process (and the certificate issued at once) a renewal writes for its ids, and the state the process keeps. */
 function renewalRecords(
-  { plan, command, state, issuer, principal, at }: Submission,
+  { plan, command, state, issuedAtOnce, principal, at }: Submission,
   ids: RenewalIds,
 ): RenewalRecords & { state: CertificateProcessState } {
   const stamp = toWireTime(at);
-  const issued = issuer
-    ? issuedCertificate(
-        { certificate: ids.certificate as number, process: ids.process },
-        principal.customer,
-        state,
-        issuer.issue(requestView(ids.process, state, at), at),
-        stamp,
-      )
+  const issued = issuedAtOnce
+    ? issuedCertificate({ certificate: ids.certificate as number, process: ids.process }, principal.customer, state, issuedAtOnce, stamp)
     : undefined;
   const kept: CertificateProcessState = issued ? { ...state, issuedCertificateId: issued.id, issuedImmediately: true } : state;
   const process: ProcessRecord = {

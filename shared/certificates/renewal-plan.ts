@@ -8,7 +8,8 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import type { ZoneRecord } from '../model/zone.ts';
 import type { PriceList, QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
-import { authorityPlanning } from './authorities.ts';
+import { certificateAuthority } from './authorities.ts';
+import type { Opened } from './authority.ts';
 import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
 import type { RenewBody } from './renew-request.ts';
@@ -35,60 +36,85 @@ export interface RenewalPlan {
   list: PriceList;
   /** The id sequences as read with the certificate (ids are claimed in the transaction). */
   counters: { process: number; certificate: number };
+  /** The request validated and issued at once by its authority (auth key), when it is. */
+  atOnce?: Opened['atOnce'];
+}
+
+/** What is read of the certificate and the catalogue before anything else: the certificate (absent when not the caller's) and the products and authority it names. */
+export interface CertificateFacts {
+  certificate: CertificateRecord | undefined;
+  /** The certificate's own product. */
+  current: CertificateProduct | undefined;
+  /** The product the request names, when it names another. */
+  requested: CertificateProduct | undefined;
+  /** The authority of the product the renewal moves to. */
+  authority: CertificateAuthority | undefined;
+}
+
+/** The certificate, product and authority a renewal goes ahead with. */
+export interface Renewable {
+  certificate: CertificateRecord;
+  product: CertificateProduct;
+  authority: CertificateAuthority;
 }
 
 /**
  * Validates the request and resolves everything the quote and the process need. Ownership comes
- * before cost: the certificate is read alone first (another customer's reads like a missing one,
- * in the same work), and only a certificate of the caller's that can be renewed now gets its CSR
- * parsed and verified, its names checked, and their zones (a bounded set: zones.ts) and the price
- * list read.
+ * before cost, so the reads come in two rounds, each followed by a pure decision over what was
+ * read: the certificate alone (another customer's reads like a missing one, in the same work) and
+ * the catalogue entries it names, decided by `renewableNow`; then, only for a certificate of the
+ * caller's that can be renewed now, the CSR parsed and checked, the names' zones (a bounded set:
+ * zones.ts), the price list and the id counters read, the authority asked to open the request
+ * (planning only: no call to it), and the plan decided by `decideRenewal`.
  */
 export async function planRenewal(certificateId: number, body: RenewBody, customer: string, at: Date): Promise<RenewalPlan> {
-  const { certificate, current } = await renewableCertificate(await getCertificateOf(customer, certificateId), certificateId, at);
-  const product = await requestedProduct(body.product, current);
-  const authority = await catalogueAuthority(product.authority);
-  if (!authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
-  const checked = checkRenewal(product, body, await parseCsr(body.csr).catch(refusal));
+  const renewable = renewableNow(await readCertificateFacts(customer, certificateId, body.product), certificateId, body.product, at);
+  const checked = checkRenewal(renewable.product, body, await parseCsr(body.csr).catch(refusal));
   // One BatchGet (id counters, zone headers) and the product's prices (one Query of its entries,
   // not the customer's whole list), at once; then one Query of the records of each managed zone
   // found. Products and authorities are configuration, cached (shared/certificates/catalogue.ts).
-  const [read, list] = await Promise.all([readForRenewal(zoneCandidates(checked.allNames)), getProductPrices(customer, product.product)]);
+  const [read, list] = await Promise.all([
+    readForRenewal(zoneCandidates(checked.allNames)),
+    getProductPrices(customer, renewable.product.product),
+  ]);
   const zones = await loadManagedZones(customer, checked.allNames, read.zones);
   const uniqueValue = body.uniqueValue ?? randomUniqueValue();
-  const validations = authorityPlanning(authority).open(
+  const opened = await certificateAuthority(renewable.authority).open(
     {
       processId: 0,
-      validationLevel: product.validationType,
+      validationLevel: renewable.product.validationType,
       period: body.period,
       csrSha256: checked.csr.summary.sha256,
       uniqueValue,
       requestedAt: at,
       csr: body.csr,
+      authKey: body.authKey === true && renewable.product.authKey,
+      csrNames: csrNames(checked.csr),
     },
     checked.dcv,
     zones,
   );
-  const state = processState({ certificate, product, authority }, body, checked, { uniqueValue, validations });
-  const quote = priceRenewal(product, checked.names, body.period, list, at);
-  return { certificate, product, authority, state, zones, quote, list, counters: read.counters };
+  return decideRenewal({ renewable, body, checked, uniqueValue, opened, zones, list, counters: read.counters, at });
 }
 
-/** A refused CSR is an answer (reported with the request's other violations); anything else is thrown on. */
-function refusal(error: unknown): CsrRejected {
-  if (error instanceof CsrRejected) return error;
-  throw error;
+/** Reads the certificate, and the catalogue entries it and the request name (none for a certificate that is not the caller's). */
+async function readCertificateFacts(customer: string, certificateId: number, productName: string | undefined): Promise<CertificateFacts> {
+  const certificate = await getCertificateOf(customer, certificateId);
+  if (!certificate) return { certificate, current: undefined, requested: undefined, authority: undefined };
+  const current = await catalogueProduct(certificate.product);
+  const requested = productName === undefined || productName === current?.product ? undefined : await catalogueProduct(productName);
+  const chosen = productName === undefined || productName === current?.product ? current : requested;
+  const authority = chosen ? await catalogueAuthority(chosen.authority) : undefined;
+  return { certificate, current, requested, authority };
 }
 
 /**
  * The certificate if it can be renewed now: the caller's (another's reads as absent), active, not
- * expired, not renewed or renewing, and in its product's renewal window; with its product.
+ * expired, not renewed or renewing, and in its product's renewal window; with the product the
+ * renewal moves to (the one the request names, else the certificate's own) and its authority.
  */
-async function renewableCertificate(
-  certificate: CertificateRecord | undefined,
-  id: number,
-  at: Date,
-): Promise<{ certificate: CertificateRecord; current: CertificateProduct }> {
+export function renewableNow(facts: CertificateFacts, id: number, productName: string | undefined, at: Date): Renewable {
+  const { certificate, current } = facts;
   if (!certificate) throw new ObjectDoesNotExist('Certificate', String(id));
   if (certificate.status !== 'ACTIVE') {
     throw new ObjectStatusProhibitsOperation(
@@ -106,7 +132,6 @@ async function renewableCertificate(
       `Certificate ${id} has an open renewal (process ${certificate.renewalProcessId}); one renewal at a time.`,
     );
   }
-  const current = await catalogueProduct(certificate.product);
   if (!current) throw new Error(`Certificate ${id} names unknown product '${certificate.product}'`);
   const opens = new Date(expiry.getTime() - current.renewalWindowDays * day);
   if (at.getTime() < opens.getTime()) {
@@ -114,15 +139,43 @@ async function renewableCertificate(
       `Certificate ${id} expires on ${certificate.expiryDate}; it can be renewed from ${toWireTime(opens)} (${current.renewalWindowDays} days before expiry).`,
     );
   }
-  return { certificate, current };
+  const product = productName === undefined || productName === current.product ? current : facts.requested;
+  if (!product) throw new ObjectDoesNotExist('Product', productName as string, 'body');
+  if (!facts.authority) throw new Error(`Product ${product.product} names unknown authority '${product.authority}'`);
+  return { certificate, product, authority: facts.authority };
 }
 
-/** The product the renewal moves to: the one named in the request, else the certificate's own. */
-async function requestedProduct(name: string | undefined, current: CertificateProduct): Promise<CertificateProduct> {
-  if (name === undefined || name === current.product) return current;
-  const chosen = await catalogueProduct(name);
-  if (!chosen) throw new ObjectDoesNotExist('Product', name, 'body');
-  return chosen;
+/** What the plan is decided from: the renewable certificate, the checked request, what was read for it, and what the authority opened. */
+export interface RenewalInputs {
+  renewable: Renewable;
+  body: RenewBody;
+  checked: CheckedRenewal;
+  uniqueValue: string;
+  opened: Opened;
+  zones: Map<string, ZoneRecord | undefined>;
+  list: PriceList;
+  counters: { process: number; certificate: number };
+  at: Date;
+}
+
+/** The plan of a renewal, decided from what was read (pure): the process's state and the price. */
+export function decideRenewal({ renewable, body, checked, uniqueValue, opened, zones, list, counters, at }: RenewalInputs): RenewalPlan {
+  const { certificate, product, authority } = renewable;
+  const state = processState(renewable, body, checked, { uniqueValue, validations: opened.validations });
+  const quote = priceRenewal(product, checked.names, body.period, list, at);
+  return { certificate, product, authority, state, zones, quote, list, counters, ...(opened.atOnce ? { atOnce: opened.atOnce } : {}) };
+}
+
+/** The names a CSR carries: its common name and DNS SANs, lower-case, once each. */
+function csrNames(csr: ParsedCsr): string[] {
+  const { commonName, san } = csr.summary;
+  return [...new Set([...(commonName ? [commonName] : []), ...san].map((n) => n.toLowerCase()))];
+}
+
+/** A refused CSR is an answer (reported with the request's other violations); anything else is thrown on. */
+function refusal(error: unknown): CsrRejected {
+  if (error instanceof CsrRejected) return error;
+  throw error;
 }
 
 /** A random unique value (spec 2.7: generated when omitted): 20 lower-case letters and digits. */

@@ -3,13 +3,16 @@ import { recordValidations } from '../db/repositories/certificate-requests.ts';
 import { getCertificateAuthority } from '../db/repositories/certificates.ts';
 import { getProcessById } from '../db/repositories/processes.ts';
 import { toWireTime } from '../time.ts';
-import { authorityPlanning } from './authorities.ts';
+import { chosenAuthority } from './authorities.ts';
+import { answeredValidationManager } from './authority-sandbox.ts';
 import { OneTimeLinkRejected, redeemOneTimeLink } from './one-time-link.ts';
 
 /**
- * The sandbox's side of a validation manager visit: the customer opened the one-time link and
- * answered the authority's questions. The link is accepted once; the process's ATTENTION checks
- * (organization, voice, agreement) are then resolved as the authority's gateway decides.
+ * A visit to the sandbox authority's validation manager: the customer opened the one-time link
+ * and answered the authority's questions. The link is accepted once; the process's ATTENTION
+ * checks (organization, voice, agreement) are then VALIDATED. This is the sandbox's simulation of
+ * a CA's own web page (authority-sandbox.ts), not a call through the authority port: a real CA's
+ * validation manager is on its side, and its outcome reaches the process through `advance`.
  */
 export async function completeValidationManager(
   link: string,
@@ -26,9 +29,9 @@ export async function completeValidationManager(
   const process = await getProcessById(processId);
   if (!process || (process.type !== 'certificate' && process.type !== 'acme')) throw new OneTimeLinkRejected('no such request');
   const authority = await getCertificateAuthority(authorityName);
-  if (!authority) throw new OneTimeLinkRejected('no such authority');
+  if (!authority?.validationManager || chosenAuthority !== 'sandbox') throw new OneTimeLinkRejected('no such validation manager');
   const current = v.parse(v.object({ validations: v.record(v.string(), v.unknown()) }), process.details).validations;
-  const resolved = authorityPlanning(authority).resolveAttention(current as never);
+  const resolved = answeredValidationManager(current as never);
   if (!(await recordValidations(process, resolved, toWireTime(at), false))) {
     throw new Error(`Process ${processId} changed while its validation manager visit was recorded`);
   }

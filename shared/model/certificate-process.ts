@@ -117,7 +117,8 @@ export const AcmeChallenge = v.object({
 export type AcmeChallenge = v.InferOutput<typeof AcmeChallenge>;
 
 /** The steps of an ACME order, in order (docs/certificates.md). */
-export const acmeSteps = ['order', 'present', 'served', 'validate', 'validating', 'finalize', 'download'] as const;
+/** The steps of an ACME order; `refused`: the CA refused to issue at finalization (badCSR, ...), the order ends there. */
+export const acmeSteps = ['order', 'present', 'served', 'validate', 'validating', 'finalize', 'download', 'refused'] as const;
 
 /**
  * Where a request's order at an ACME authority stands: the step due next and what the authority
@@ -146,6 +147,10 @@ export const AuthorityOrder = v.object({
   problem: v.optional(v.string()),
   /** How many orders of this request were replaced because an authorization expired or was deactivated at the CA. */
   replaced: v.optional(NonNegative),
+  /** How many times the CA refused to withdraw the order of a cancelled request (asked again after `notBefore`). */
+  withdrawals: v.optional(NonNegative),
+  /** How many times challenges the CA left pending with an error were answered again (RFC 8555 8.2). */
+  reanswered: v.optional(NonNegative),
 });
 export type AuthorityOrder = v.InferOutput<typeof AuthorityOrder>;
 

@@ -74,7 +74,7 @@ export type NotificationRecord = v.InferOutput<typeof NotificationRecord>;
  * fixed slots from 900.
  */
 export const slotsPerProcess = 1000;
-const certificateSlots = { requested: 900, dcvAdded: 901, issued: 902, cancelled: 903, dcvRemoved: 904 } as const;
+const certificateSlots = { requested: 900, dcvAdded: 901, issued: 902, cancelled: 903, dcvRemoved: 904, refused: 905 } as const;
 /** A failed ACME order's slot: one per failure from 910, the 89th and later sharing the last. */
 const orderFailedSlots = { first: 910, last: 998 } as const;
 
@@ -252,6 +252,19 @@ export function acmeOrderFailed(process: CertificateSubject, failures: number, p
     eventType: 'AcmeOrderFailedEvent',
     notificationType: 'SSLCertificateNotification',
     message: `The certificate authority failed the order for ${process.identifier}; a new order is placed after a back-off.`,
+    reason: problem,
+    subjectStatus: 'PENDING',
+    statusDetail: 'SSL_REQUIRES_ATTENTION',
+  };
+}
+
+/** The CA refused to issue at the finalization of a request's order (badCSR, rejectedIdentifier, ...): the order ends, and the customer must act. */
+export function acmeOrderRefused(process: CertificateSubject, problem: string, at: string): NotificationRecord {
+  return {
+    ...aboutProcess(process as ProcessRecord, certificateSlots.refused, at),
+    eventType: 'AcmeOrderFailedEvent',
+    notificationType: 'SSLCertificateNotification',
+    message: `The certificate authority refused to issue the certificate for ${process.identifier}; cancel the request and renew with a corrected request.`,
     reason: problem,
     subjectStatus: 'PENDING',
     statusDetail: 'SSL_REQUIRES_ATTENTION',

@@ -153,6 +153,33 @@ export async function closeOpenRequest(processId: number): Promise<void> {
   );
 }
 
+/**
+ * Records a withdrawal at the authority that did not go through yet on a cancelled process: the
+ * order as it now stands (its failures and when it is tried again) and a note, unless the process
+ * changed since it was read. False when it had.
+ */
+export async function recordWithdrawalAttempt(
+  process: ProcessRecord,
+  attempt: { order: object; note?: { createdDate: string; type: 'INCOMING'; message: string }; at: string },
+): Promise<boolean> {
+  const sets = ['details.#order = :order', 'updatedDate = :now'];
+  if (attempt.note !== undefined) sets.push('details.notes = list_append(details.notes, :note)');
+  return conditionalUpdate({
+    TableName: tableName(),
+    Key: keys.processById(process.id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'updatedDate = :was AND #status = :cancelled',
+    ExpressionAttributeNames: { '#order': 'order', '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':order': attempt.order,
+      ':now': attempt.at,
+      ':was': process.updatedDate,
+      ':cancelled': 'CANCELLED',
+      ...(attempt.note !== undefined ? { ':note': [attempt.note] } : {}),
+    },
+  });
+}
+
 /** The condition that the process is as it was read: unchanged since `updatedDate`, and with `whileRunning` still RUNNING. */
 function unchanged(process: Pick<ProcessRecord, 'updatedDate'>, whileRunning: boolean) {
   return whileRunning

@@ -1,0 +1,195 @@
+import { ProviderUnavailable } from '../errors.ts';
+import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
+import { allValidated, type CaaRecordStatus, type DcvState, type Validations } from '../model/certificate-process.ts';
+import { servedRecords, type ZoneRecord } from '../model/zone.ts';
+import { addMonths, toWireTime } from '../time.ts';
+import type { CertificateAuthorityPort, DcvChoice, Issued, Opened, OpeningRequest, RequestView, Step, Withdrawal } from './authority.ts';
+import { caaStatus } from './caa.ts';
+import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
+
+/**
+ * The sandbox authority (the certificate-authority port, authority.ts), driven by the authority's
+ * record (no network, deterministic): DCV found after the record's delays, organization checks
+ * answered as the record scripts them (ATTENTION until the customer answers the validation
+ * manager: validation-manager.ts), e-mail approvers, auth-key validation at once, and an outage
+ * on demand (`sandbox.unavailable`).
+ */
+
+const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
+
+/** The sandbox authority for one authority record. */
+export class SandboxAuthority implements CertificateAuthorityPort {
+  constructor(readonly authority: CertificateAuthority) {}
+
+  /** The data-driven outage (`sandbox.unavailable`): the authority answers nothing. */
+  private reachable(): void {
+    if (this.authority.sandbox.unavailable === true) {
+      throw new ProviderUnavailable(`The certificate authority ${this.authority.displayName} is unavailable; retry later.`, 30);
+    }
+  }
+
+  /**
+   * The DCV entries with their instructions and the organization checks of an OV/EV request, as
+   * the sandbox finds them at once; an auth-key request whose every name is a DNS entry in a
+   * managed zone with no bad CAA finding is validated and issued at once.
+   */
+  async open(request: OpeningRequest, dcv: DcvChoice[], zones: Map<string, ZoneRecord | undefined>): Promise<Opened> {
+    this.reachable();
+    const entries: DcvState[] = dcv.map((choice) => ({
+      ...dcvInstructions(this.authority, request.csrSha256, request.uniqueValue, choice.commonName, choice.type, choice.email),
+      status: 'WAITING',
+      caaRecordStatus: 'UNKNOWN',
+      ...(this.authority.riskChecks ? { riskStatus: 'WAITING' as const } : {}),
+    }));
+    const validations: Validations = { dcv: entries };
+    if (request.validationLevel !== 'DV') for (const check of organizationChecks) validations[check] = 'WAITING';
+    for (const entry of entries) {
+      const zone = zones.get(entry.commonName);
+      if (entry.type === 'DNS' && zone) entry.zone = zone.domainName;
+    }
+    const opened = this.check({ ...request, validations }, zones, request.requestedAt);
+    if (!request.authKey || !validatableAtOnce(opened)) return { validations: opened };
+    const atOnce = validatedAtOnce(opened);
+    return {
+      validations: opened,
+      atOnce: { validations: atOnce, issued: this.issue({ ...request, validations: atOnce }, request.requestedAt) },
+    };
+  }
+
+  private check(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Validations {
+    this.reachable();
+    const elapsed = (now.getTime() - request.requestedAt.getTime()) / 1000;
+    const after = (seconds: number | null) => seconds !== null && elapsed >= seconds;
+    const sandbox = this.authority.sandbox;
+    const dcv = request.validations.dcv.map((entry): DcvState => {
+      const zone = zones.get(entry.commonName);
+      const caaRecordStatus = caaStatus(entry.commonName, zone, this.authority);
+      let status = entry.status;
+      if (badCaa.has(caaRecordStatus)) status = 'ATTENTION';
+      else if (entry.type === 'DNS' && zone) status = dnsRecordStatus(entry, zone);
+      else if (status !== 'VALIDATED') {
+        const found =
+          entry.type === 'DNS'
+            ? after(sandbox.externalDnsFoundAfterSeconds)
+            : entry.type === 'FILE'
+              ? after(sandbox.fileFoundAfterSeconds)
+              : after(sandbox.emailApprovedAfterSeconds);
+        status = found ? 'VALIDATED' : 'WAITING';
+      }
+      const next: DcvState = { ...entry, status, caaRecordStatus };
+      if (this.authority.riskChecks) next.riskStatus = status === 'VALIDATED' ? 'PASSED' : 'WAITING';
+      return next;
+    });
+    const out: Validations = { ...request.validations, dcv };
+    for (const check of organizationChecks) {
+      if (out[check] !== 'WAITING') continue;
+      const rule = sandbox.organizationChecks[check];
+      if (elapsed >= rule.afterSeconds) out[check] = rule.result;
+    }
+    return out;
+  }
+
+  /** The certificate of a validated request: a serial derived from the request, valid from `now` for the period (at most the authority's maximum). */
+  private issue(request: RequestView, now: Date): Issued {
+    this.reachable();
+    const months = Math.min(request.period, this.authority.maxValidityMonths);
+    return {
+      serialNumber: digest(`${this.authority.name}:${request.csrSha256}:${request.uniqueValue}:${request.requestedAt.getTime()}`)
+        .slice(0, 32)
+        .toUpperCase(),
+      startDate: toWireTime(now),
+      expiryDate: toWireTime(addMonths(now, months)),
+      ...(request.period > months ? { subscriptionEndDate: toWireTime(addMonths(now, request.period)) } : {}),
+    };
+  }
+
+  /** The sandbox's one step: look again, and issue once everything is VALIDATED. */
+  async advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Promise<Step> {
+    const validations = this.check(request, zones, now);
+    if (!allValidated(validations)) return { validations };
+    return { validations, issued: this.issue({ ...request, validations }, now) };
+  }
+
+  /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
+  async cancel(_request: RequestView, _now: Date): Promise<{ withdrawLater: boolean }> {
+    this.reachable();
+    return { withdrawLater: false };
+  }
+
+  /** Nothing is left to withdraw: the sandbox withdrew the request when it was cancelled. */
+  async withdraw(_request: RequestView, _now: Date): Promise<Withdrawal> {
+    return { done: true };
+  }
+
+  /**
+   * New instructions for each chosen name (the same record, file or mailbox values a request
+   * opened with that method gets), waiting again; the CAA finding and a managed zone holding the
+   * DNS record are kept. The sandbox sends nothing; it answers the record of the resend.
+   */
+  async changeDcv(
+    request: RequestView,
+    choices: readonly DcvChoice[],
+    now: Date,
+  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
+    this.reachable();
+    const entries = choices.map((choice): DcvState => {
+      const before = request.validations.dcv.find((e) => e.commonName === choice.commonName);
+      const zone = choice.type === 'DNS' && before?.type === 'DNS' ? before.zone : undefined;
+      return {
+        ...dcvInstructions(this.authority, request.csrSha256, request.uniqueValue, choice.commonName, choice.type, choice.email),
+        status: 'WAITING',
+        caaRecordStatus: before?.caaRecordStatus ?? 'UNKNOWN',
+        ...(this.authority.riskChecks ? { riskStatus: 'WAITING' as const } : {}),
+        ...(zone !== undefined ? { zone } : {}),
+      };
+    });
+    return { entries, resend: { date: toWireTime(now), commonNames: choices.map((c) => c.commonName) } };
+  }
+
+  /** The sandbox sends nothing; it answers the record of what it would have sent, which the process keeps. */
+  async resendDcvEmails(_request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }> {
+    this.reachable();
+    return { date: toWireTime(now), commonNames: entries.map((e) => e.commonName) };
+  }
+}
+
+/** A DNS entry against the managed zone: the record with the right contents validates it. */
+function dnsRecordStatus(entry: DcvState, zone: ZoneRecord): DcvState['status'] {
+  const wanted = entry.dnsRecord?.toLowerCase();
+  const records = servedRecords(zone).filter((r) => r.type === entry.dnsType && absoluteRecordName(r.name, zone.domainName) === wanted);
+  if (records.length === 0) return entry.status === 'VALIDATED' ? 'VALIDATED' : 'WAITING';
+  const norm = (s: string) => s.trim().replace(/^"|"$/g, '').replace(/\.$/, '').toLowerCase();
+  return records.some((r) => norm(r.content) === norm(entry.dnsContents ?? '')) ? 'VALIDATED' : 'ATTENTION';
+}
+
+/** Whether every name can be validated at once by auth key: DNS entries in managed zones, no bad CAA finding, no organization check. */
+function validatableAtOnce(validations: Validations): boolean {
+  return (
+    organizationChecks.every((c) => validations[c] === undefined) &&
+    validations.dcv.length > 0 &&
+    validations.dcv.every((e) => e.type === 'DNS' && e.zone !== undefined && !badCaa.has(e.caaRecordStatus))
+  );
+}
+
+/** Validations as auth-key validation leaves them: every DCV entry VALIDATED, its risk check (if any) PASSED. */
+function validatedAtOnce(validations: Validations): Validations {
+  return {
+    ...validations,
+    dcv: validations.dcv.map((e) => ({
+      ...e,
+      status: 'VALIDATED' as const,
+      ...(e.riskStatus ? { riskStatus: 'PASSED' as const } : {}),
+    })),
+  };
+}
+
+/**
+ * The sandbox's validation manager (the page behind a one-time link): the customer answered the
+ * authority's questions, and the checks that needed their attention (organization, voice,
+ * agreement) are VALIDATED.
+ */
+export function answeredValidationManager(validations: Validations): Validations {
+  const out = { ...validations };
+  for (const check of attentionChecks) if (out[check] === 'ATTENTION') out[check] = 'VALIDATED';
+  return out;
+}
