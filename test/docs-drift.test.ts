@@ -3,13 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { drawnRoutesBox, routeDocFiles, withRoutesBox } from '../infra/route-docs.ts';
 import { stageNames } from '../infra/stages.ts';
 import { table } from '../shared/db/table.ts';
-import { routes } from '../shared/routes.ts';
+import { matchRoute, routes } from '../shared/routes.ts';
 
 /**
  * The docs point at what the repository holds and say what the code does: every `spec N` /
- * `contract N` citation resolves to a heading of docs/api.md; the stage names, the routes, the
+ * `contract N` citation resolves to a heading of docs/api.md; the stage names, the routes (the
+ * diagrams' routes box is generated from the route table: `npm run route-docs`), the
  * table's indexes and the admin commands the README and docs show are the ones the code has.
  */
 
@@ -61,30 +63,48 @@ describe('docs that point at what the repository holds', () => {
     expect(named.filter((n) => !stageNames().includes(n.split(': ')[1] as string))).toEqual([]);
   });
 
-  it('draws every route and every index in the architecture diagrams, and nothing else as a route', () => {
-    const ids = new Set(routes.map((r) => r.id));
-    for (const file of ['README.md', 'docs/ecosystem.md']) {
+  it('draws the routes box of the architecture diagrams as the route table generates it, and every index', () => {
+    for (const file of routeDocFiles) {
       const text = read(file);
-      const box = text.match(/subgraph routesbox\[[^\]]*\]\n([\s\S]*?)\n\s*end\n/)?.[1];
-      expect(box, file).toBeDefined();
-      const drawn = [...(box as string).matchAll(/r\d+\["([^"]*)"\]/g)].flatMap((m) =>
-        (m[1] as string)
-          .replace(/\(no auth\)/, '')
-          .split(/,|<br\/>/)
-          .map((s) => s.trim())
-          .filter(Boolean),
-      );
-      expect(
-        drawn.filter((d) => !ids.has(d)),
-        file,
-      ).toEqual([]);
-      expect(
-        [...ids].filter((id) => !drawn.includes(id)),
-        file,
-      ).toEqual([]);
+      expect(drawnRoutesBox(text), file).toBeDefined();
+      expect(text === withRoutesBox(text), `${file} draws the routes as the route table did once: run \`npm run route-docs\``).toBe(true);
       const indexes = text.match(/single table \+ ([^"\]]*)/)?.[1] ?? '';
       for (const gsi of table.globalSecondaryIndexes) expect(indexes, file).toContain(gsi.indexName);
     }
+    // The generated box holds every route id once.
+    const drawn = [...(drawnRoutesBox(withRoutesBox(read('README.md'))) as string).matchAll(/[a-z][a-z0-9-]+(?=,|"|<| \()/g)].map(
+      (m) => m[0],
+    );
+    expect(drawn.filter((d) => routes.some((r) => r.id === d)).sort()).toEqual(routes.map((r) => r.id).sort());
+  });
+
+  it("names only routes the table has, with their methods, in the docs' route tables and the README's endpoint headings", () => {
+    const ids = new Set(routes.map((r) => r.id));
+    const wrong: string[] = [];
+    const checkRoutes = (file: string, text: string) => {
+      for (const m of text.matchAll(/`((?:(?:GET|POST|PUT|DELETE)`?,? `?)+)(\/v2\/[^`\s?[]*)/g)) {
+        for (const method of (m[1] as string).split(/[`, ]+/).filter(Boolean))
+          if (matchRoute(method, m[2] as string).kind !== 'route') wrong.push(`${file}: ${method} ${m[2]}`);
+      }
+    };
+    let rows = 0;
+    for (const file of docs) {
+      const text = read(file);
+      for (const line of text.split('\n')) {
+        if (/^\| `(GET|POST|PUT|DELETE)[ `]/.test(line)) {
+          rows++;
+          checkRoutes(file, line.split('|')[1] as string);
+          for (const m of (line.split('|')[2] ?? '').matchAll(/`([a-z0-9-]+)`/g))
+            if (!ids.has(m[1] as string)) wrong.push(`${file}: id ${m[1]}`);
+        }
+        if (/^###? .*: `(GET|POST|PUT|DELETE) /.test(line)) {
+          rows++;
+          checkRoutes(file, line);
+        }
+      }
+    }
+    expect(rows).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
   });
 
   it("lists every domain of the demo data's sandbox registry in the transfer tables of the README and docs/transfer.md", () => {
