@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { drawnRoutesBox, routeDocFiles, withRoutesBox } from '../infra/route-docs.ts';
 import { stageNames } from '../infra/stages.ts';
 import { table } from '../shared/db/table.ts';
+import { errorBodies } from '../shared/http/api-docs.ts';
 import { matchRoute, routes } from '../shared/routes.ts';
 
 /**
@@ -105,6 +106,65 @@ describe('docs that point at what the repository holds', () => {
     }
     expect(rows).toBeGreaterThan(20);
     expect(wrong).toEqual([]);
+  });
+
+  it("lists every error type the API answers, with each of its statuses, in the README's error table", () => {
+    const readme = read('README.md');
+    const section = readme.slice(
+      readme.indexOf('## Conventions and errors'),
+      readme.indexOf('\n## ', readme.indexOf('## Conventions and errors') + 5),
+    );
+    const listed = new Set(
+      [...section.matchAll(/^\| (\d{3}) +\| ([^|]+)\|/gm)].flatMap((m) =>
+        [...(m[2] as string).matchAll(/`([A-Za-z]+)`/g)].map((t) => `${m[1]} ${t[1]}`),
+      ),
+    );
+    // Every type the code throws (shared/errors.ts) and every error body the API documents, with each status.
+    const thrown = [...read('shared/errors.ts').matchAll(/super\('([A-Za-z]+)', (\d{3})\b/g)].map((m) => `${m[2]} ${m[1]}`);
+    const documented = Object.entries(errorBodies).flatMap(([type, { statuses }]) => statuses.map((status) => `${status} ${type}`));
+    expect(thrown.length).toBeGreaterThan(10);
+    expect([...new Set([...thrown, ...documented])].filter((entry) => !listed.has(entry)).sort()).toEqual([]);
+  });
+
+  it('cites no file the repository lacks: every `*.md` a doc names is one of its files', () => {
+    const files = new Set(
+      ['.', 'docs', 'test', 'infra', 'shared', 'functions', 'bench', 'stages'].flatMap((dir) =>
+        readdirSync(join(root, dir), { recursive: dir !== '.', withFileTypes: true })
+          .filter((e) => e.isFile() && e.name.endsWith('.md'))
+          .map((e) => e.name),
+      ),
+    );
+    const missing = docs.flatMap((file) =>
+      [...read(file).matchAll(/`([A-Za-z0-9_.-]+\.md)`/g)]
+        .map((m) => m[1] as string)
+        .filter((name) => !files.has(name))
+        .map((name) => `${file}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('resolves every link to a doc and its heading, and keeps the ACME how-to in docs/certificates.md', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
+    const anchorsOf = (file: string) => new Set([...read(file).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug((m[1] as string).trim())));
+    const broken: string[] = [];
+    let links = 0;
+    for (const file of docs) {
+      for (const m of read(file).matchAll(/\]\(((?:\.\.\/|docs\/)?[A-Za-z0-9_./-]*\.md)?#([a-z0-9_-]+)\)/g)) {
+        links++;
+        const target = m[1] ? join(file, '..', m[1]).replace(/^\.\//, '') : file;
+        if (!anchorsOf(target).has(m[2] as string)) broken.push(`${file}: ${m[1] ?? ''}#${m[2]}`);
+      }
+    }
+    expect(links).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
+    const certificates = read('docs/certificates.md');
+    expect(certificates).toContain('npx tsx infra/local/pebble-cli.ts');
+    expect(certificates).toContain('CERTIFICATE_AUTHORITY=acme');
   });
 
   it("lists every domain of the demo data's sandbox registry in the transfer tables of the README and docs/transfer.md", () => {
