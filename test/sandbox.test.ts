@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   exited,
@@ -15,6 +16,7 @@ import {
 } from './support/sandbox.ts';
 
 const started: ChildProcess[] = [];
+const run = promisify(execFile);
 
 afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -70,6 +72,34 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect((await providerInfo(second.url)).status).toBe(200);
     second.child.kill('SIGTERM');
     await exited(second.child);
+  });
+
+  it('tells the admin CLI where it listens (local-server.json in its data dir): admin finds it, and a revoked key is refused at once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-admin-'));
+    const sandbox = await launch(['--data-dir', dataDir], { LOCAL_SERVER_FILE: undefined });
+    const file = join(dataDir, 'local-server.json');
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // An operator's shell: no DYNAMODB_ENDPOINT, no AWS setting, the data dir named.
+    const env = { ...launcherEnv({ DATA_DIR: dataDir, LOCAL_SERVER_FILE: undefined }), AWS_PROFILE: undefined, AWS_REGION: undefined };
+    const admin = (...args: string[]) => run('npx', ['tsx', 'infra/admin.ts', ...args], { env });
+    const created = await admin('create-key', '--customer', 'demo', '--user', 'revoked-at-once');
+    expect(created.stderr).toContain(`admin: the local server at ${sandbox.url}`);
+    const key = created.stdout.trim().split('\n').at(-1) as string;
+    expect((await providerInfo(sandbox.url, key)).status).toBe(200);
+    const listed = await admin('list-keys', '--customer', 'demo');
+    const prefix = /^([0-9a-f]{12}) +revoked-at-once /m.exec(listed.stdout)?.[1] as string;
+    const revoked = await admin('revoke-key', prefix);
+    expect(revoked.stdout).toContain(`The local server at ${sandbox.url} refuses it from now on`);
+    // Within the authorizer cache's 300 s, yet refused.
+    expect((await providerInfo(sandbox.url, key)).status).toBe(401);
+    sandbox.child.kill('SIGTERM');
+    await exited(sandbox.child);
+    expect(existsSync(file)).toBe(false);
+    // No server, no table named: the error names DYNAMODB_ENDPOINT, not the AWS SDK's credentials.
+    const none = await admin('list-keys', '--customer', 'demo').catch((error: { stderr: string }) => error);
+    expect(none.stderr).toContain('set DYNAMODB_ENDPOINT');
+    expect(none.stderr).not.toContain('Could not load credentials');
   });
 
   it('uses DYNAMODB_ENDPOINT instead of starting an engine, and --no-seed skips the demo data', async () => {

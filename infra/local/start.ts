@@ -13,6 +13,7 @@ import { type LocalDns, openDns } from './dns.ts';
 import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
+import { localServerFile, newControlToken, writeLocalServerFile } from './local-server-file.ts';
 import { startServer } from './server.ts';
 import { type StreamFeeder, startStreamFeeder } from './streams.ts';
 
@@ -79,6 +80,8 @@ interface Running {
   streams?: StreamFeeder;
   dns?: LocalDns;
   stopJobs: () => void;
+  /** Removes the file that tells the admin CLI where this server listens. */
+  forgetFile?: () => void;
 }
 
 /** Ctrl-C or SIGTERM stops the jobs, the server and DynamoDB Local, or exits anyway after 8 s. */
@@ -90,6 +93,7 @@ function stopOnSignals(running: Running): void {
     console.log(`\n${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 8000);
     force.unref();
+    running.forgetFile?.();
     running.stopJobs();
     await running.streams?.stop();
     await running.server?.close();
@@ -157,8 +161,17 @@ async function start(options: StartOptions, running: Running): Promise<void> {
   const created = await ensureTable(table);
   const seeded = await seedDemoData(options.seed);
   const upstream = await copyUpstreamMetadata();
-  const server = await startServer({ host: options.host, port: options.port });
+  const controlToken = newControlToken();
+  const server = await startServer({ host: options.host, port: options.port, controlToken });
   running.server = server;
+  // Where it listens, for the admin CLI (npm run admin finds the table without DYNAMODB_ENDPOINT).
+  running.forgetFile = writeLocalServerFile(localServerFile(options.dataDir), {
+    url: server.url,
+    dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT as string,
+    tableName: table,
+    pid: process.pid,
+    controlToken,
+  });
   running.stopJobs = startJobs();
   // The stream consumers, fed from DynamoDB Local's stream as Lambda feeds them; with a data dir
   // their positions are kept beside the data, so a restart goes on where it stopped.
@@ -207,6 +220,7 @@ async function main(): Promise<void> {
     await start(options, running);
   } catch (error) {
     console.error(failureLine(error, running.dynamo));
+    running.forgetFile?.();
     running.stopJobs();
     await running.streams?.stop();
     await running.server?.close();
