@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,14 +49,36 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect(await exited(sandbox.child)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 5000)).toBe(true);
+    // The jobs and the stream feeder finish before the table goes: a stop reports no failed call.
+    expect(sandbox.output()).not.toMatch(/ECONNREFUSED|failed:/);
   });
 
-  it('leaves no DynamoDB Local behind when the launcher is killed with SIGKILL', async () => {
+  it('leaves no DynamoDB Local behind when the launcher is killed with SIGKILL, and the next start removes the PowerDNS folder it left', async () => {
     const sandbox = await launch([]);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 300)).toBe(false);
+    // The launcher's temporary PowerDNS home (it holds the PowerDNS API key), named by its owner's pid.
+    const homes = () =>
+      readdirSync(tmpdir())
+        .filter((name) => name.startsWith('pdns-'))
+        .map((name) => join(tmpdir(), name))
+        .filter((home) => {
+          try {
+            return readFileSync(join(home, 'owner.pid'), 'utf8').trim() === String(sandbox.child.pid);
+          } catch {
+            return false;
+          }
+        });
+    const withDns = /DNS on 127\.0\.0\.1:\d+/.test(sandbox.readyLine);
+    const left = homes();
+    expect(left).toHaveLength(withDns ? 1 : 0);
     sandbox.child.kill('SIGKILL');
     await exited(sandbox.child);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 10_000)).toBe(true);
+    expect(left.every((home) => existsSync(home))).toBe(true);
+    const next = await launch([]);
+    expect(left.filter((home) => existsSync(home))).toEqual([]);
+    next.child.kill('SIGTERM');
+    await exited(next.child);
   });
 
   it('keeps data across restarts with --data-dir, loading the demo data only once', async () => {

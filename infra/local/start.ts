@@ -79,7 +79,7 @@ interface Running {
   server?: Awaited<ReturnType<typeof startServer>>;
   streams?: StreamFeeder;
   dns?: LocalDns;
-  stopJobs: () => void;
+  stopJobs: () => Promise<void>;
   /** Removes the file that tells the admin CLI where this server listens. */
   forgetFile?: () => void;
 }
@@ -94,7 +94,7 @@ function stopOnSignals(running: Running): void {
     const force = setTimeout(() => process.exit(1), 8000);
     force.unref();
     running.forgetFile?.();
-    running.stopJobs();
+    await running.stopJobs();
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
@@ -214,14 +214,14 @@ async function main(): Promise<void> {
   await checkPortFree(options.host, options.port);
   await checkIntegrationSettings();
   chooseSandbox();
-  const running: Running = { stopJobs: () => {} };
+  const running: Running = { stopJobs: async () => {} };
   stopOnSignals(running);
   try {
     await start(options, running);
   } catch (error) {
     console.error(failureLine(error, running.dynamo));
     running.forgetFile?.();
-    running.stopJobs();
+    await running.stopJobs();
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
