@@ -53,6 +53,45 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect(sandbox.output()).not.toMatch(/ECONNREFUSED|failed:/);
   });
 
+  it('shows a line per stage of the start on a terminal, and none when the output is not one', async () => {
+    // On a terminal (a pseudo-terminal from script(1)), the launcher in a process group of its own.
+    const command = [process.execPath, ...launcherArgs([])].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: launcherEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    started.push(child);
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready line:\n${output}`)), 80_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Registrar API sandbox ready on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const before = output.slice(0, output.indexOf('Registrar API sandbox ready on'));
+    for (const stage of [
+      'starting DynamoDB Local and DNS',
+      'storage: DynamoDB Local on',
+      "table '",
+      'loading the demo data',
+      'starting the HTTP server',
+    ])
+      expect(before, stage).toMatch(new RegExp(`\\d+\\.\\d s  ${stage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    process.kill(-(child.pid as number), 'SIGINT');
+    await exited(child);
+
+    // Not a terminal: the ready line is the first line.
+    const plain = await launch([]);
+    expect(plain.output().split('\n')[0]).toMatch(/^Registrar API sandbox ready on /);
+    plain.child.kill('SIGTERM');
+    await exited(plain.child);
+  });
+
   it('leaves no DynamoDB Local behind when the launcher is killed with SIGKILL, and the next start removes the PowerDNS folder it left', async () => {
     const sandbox = await launch([]);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 300)).toBe(false);

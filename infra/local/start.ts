@@ -149,18 +149,40 @@ async function copyUpstreamMetadata(): Promise<string | undefined> {
   return `registry: upstream account '${process.env.RTR_CUSTOMER}', metadata of ${refresh.registries - refresh.failed.length} registries copied${failed}`;
 }
 
+/**
+ * A line per stage of the start on a terminal (the first start fetches PowerDNS and takes its time),
+ * with the time since the start; nothing when the output is not a terminal, where the ready line
+ * (or the failure line) is the one line.
+ */
+function progressLines(stream: NodeJS.WriteStream = process.stdout): (stage: string) => void {
+  if (!stream.isTTY) return () => {};
+  const t0 = Date.now();
+  return (stage) => stream.write(`  ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s  ${stage}\n`);
+}
+
 /** Starts the storage, the table and its data, the server and the jobs, in that order; the ready line once all run. */
 async function start(options: StartOptions, running: Running): Promise<void> {
+  const progress = progressLines();
+  progress(`starting DynamoDB Local and DNS (PowerDNS; fetched once, then cached)`);
   // DNS starts beside the storage (both take a second or more); the zones reach it by the stream.
   const dnsStarting = openDns(options.dataDir).then((dns) => {
     running.dns = dns;
+    progress(`DNS: ${dns.line}`);
     return dns;
   });
-  const [storage, dns] = await Promise.all([openStorage(options.dataDir, running), dnsStarting]);
+  const storageStarting = openStorage(options.dataDir, running).then((storage) => {
+    progress(`storage: ${storage}`);
+    return storage;
+  });
+  const [storage, dns] = await Promise.all([storageStarting, dnsStarting]);
   const table = tableName();
+  progress(`table '${table}'`);
   const created = await ensureTable(table);
+  if (options.seed) progress('loading the demo data');
   const seeded = await seedDemoData(options.seed);
+  if (process.env.REGISTRY_GATEWAY?.trim() === 'rtr') progress('copying the registries\' metadata from the upstream account');
   const upstream = await copyUpstreamMetadata();
+  progress('starting the HTTP server, the jobs and the stream consumers');
   const controlToken = newControlToken();
   const server = await startServer({ host: options.host, port: options.port, controlToken });
   running.server = server;
