@@ -180,7 +180,7 @@ async function start(options: StartOptions, running: Running): Promise<void> {
   const created = await ensureTable(table);
   if (options.seed) progress('loading the demo data');
   const seeded = await seedDemoData(options.seed);
-  if (process.env.REGISTRY_GATEWAY?.trim() === 'rtr') progress('copying the registries\' metadata from the upstream account');
+  if (process.env.REGISTRY_GATEWAY?.trim() === 'rtr') progress("copying the registries' metadata from the upstream account");
   const upstream = await copyUpstreamMetadata();
   progress('starting the HTTP server, the jobs and the stream consumers');
   const controlToken = newControlToken();
