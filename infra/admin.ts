@@ -10,8 +10,9 @@ import { repairProcessCounts } from '../shared/processes/repair-counts.ts';
 import { authorizerCacheSeconds } from '../shared/routes.ts';
 import { Handle, Permission } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
-import { datasetProblems, loadDataset, readDatasetFile } from './dataset.ts';
+import { datasetProblems, loadDataset, parseDataset, readDatasetFile, referenceProblems } from './dataset.ts';
 import { exportDataset, scanTable } from './export.ts';
+import { flushLocalAuthorizerCache, type LocalServerInfo, localServerFile, readLocalServerFile } from './local/local-server-file.ts';
 import { migrateTable } from './migrate.ts';
 import { type KeyOwner, registerUsageKey, retireUsageKey } from './usage-plan-keys.ts';
 
@@ -46,7 +47,9 @@ Commands:
       Same as import, without the progress bar.
   validate FILE
       Checks a dataset file against the dataset format (docs/dataset.schema.json) without touching
-      any table, and names every error with its path (e.g. prices.3.currency). Exit 0 when valid.
+      any table, and names every error with its path (e.g. prices.3.currency): its references too,
+      every customer a handle the dataset holds and every zone's domain in it (load checks them
+      against the dataset and the table, and writes nothing when one holds nothing). Exit 0 when valid.
   migrate [--dry-run]
       Brings a table written by an earlier version to the current layout (zones stored with their
       records inline become a header item and one item per record; prices and promos get keys
@@ -59,7 +62,9 @@ Commands:
 
 Every command takes --help.
 
-Environment: TABLE_NAME (default 'registrar'), DYNAMODB_ENDPOINT (DynamoDB Local), AWS_REGION, AWS_PROFILE.`;
+Environment: TABLE_NAME (default 'registrar'), DYNAMODB_ENDPOINT (DynamoDB Local), AWS_REGION, AWS_PROFILE.
+Without DYNAMODB_ENDPOINT or any AWS setting, a running \`npm start\` is used: it writes where it
+listens to local-server.json in its data dir (DATA_DIR), or to the temp folder's registrar-sandbox/.`;
 
 class UsageError extends Error {}
 
@@ -215,20 +220,30 @@ async function revokeKey(args: string[]): Promise<void> {
     throw new UsageError('PREFIX must be 8 to 64 hex characters of the key hash (as list-keys shows it).');
   const usagePlanId = values['usage-plan'] ?? process.env.USAGE_PLAN_ID;
   // Against AWS a revoked key must stop at once: its usage-plan key goes and the authorizer cache is flushed.
-  if (!usagePlanId && !process.env.DYNAMODB_ENDPOINT) {
+  if (!usagePlanId && !process.env.DYNAMODB_ENDPOINT && !localServer) {
     throw new UsageError('revoke-key against AWS needs --usage-plan (or USAGE_PLAN_ID), so the key stops working at once.');
   }
   const key = await uniqueKey(prefix);
   if (!(await deleteApiKey(key.keyHash))) throw new Error(`The key ${prefix} disappeared while revoking it.`);
   console.log(`Revoked API key ${key.keyHash.slice(0, shownPrefix)} of ${key.customer}/${key.user}.`);
   if (!usagePlanId) {
-    console.error(`A running local server may accept it until its authorizer cache expires (${authorizerCacheSeconds} s).`);
+    // A local server drops its cached answers at once when it is the one the CLI works on.
+    if (localServer && (await flushLocalAuthorizerCache(localServer))) {
+      console.log(`The local server at ${localServer.url} refuses it from now on (its authorizer cache flushed).`);
+    } else {
+      console.error(
+        `A server on this table that cached the key's answer accepts it for up to ${authorizerCacheSeconds} s more (its authorizer cache); restart it to stop it at once.`,
+      );
+    }
     return;
   }
   const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
   const r = await retireUsageKey(new APIGatewayClient({}), usagePlanId, key);
   console.log(
     `usage plan ${usagePlanId}: ${r.name} ${r.removed ? 'removed' : 'was not registered'}; authorizer cache flushed on ${r.flushed.join(', ') || 'no stage'}.`,
+  );
+  console.log(
+    `The deployed API refuses it from now on: API Gateway no longer knows its usage-plan key, and its authorizer answers cached for up to ${authorizerCacheSeconds} s are flushed.`,
   );
 }
 
@@ -295,10 +310,12 @@ async function validate(args: string[]): Promise<void> {
     throw new Error(`${file} cannot be read as JSON: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const problems = datasetProblems(data);
+  // A valid dataset's references: every customer a handle the dataset holds, every zone's domain in it.
+  if (problems.length === 0) problems.push(...(await referenceProblems(parseDataset(data))));
   if (problems.length === 0) {
-    const sections = Object.entries(data as Record<string, unknown>).map(
-      ([name, items]) => `${name} ${Array.isArray(items) ? items.length : 1}`,
-    );
+    const sections = Object.entries(data as Record<string, unknown>)
+      .filter(([name]) => name !== '$schema')
+      .map(([name, items]) => `${name} ${Array.isArray(items) ? items.length : 1}`);
     console.log(`${file}: valid (${sections.join(', ') || 'empty'}).`);
     return;
   }
@@ -334,12 +351,48 @@ const commands: Record<string, { help: string; run: (args: string[]) => Promise<
   'repair-counts': { help: 'repair-counts --customer C [--customer D]...', run: repairCounts },
 };
 
+/** One command's help: its usage line and its paragraph of the CLI's usage, and the environment it reads. */
+function commandUsage(command: string, line: string): string {
+  const lines = usage.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
+  const paragraph: string[] = [];
+  for (let i = start + 1; start >= 0 && i < lines.length && (lines[i] as string).startsWith('      '); i++)
+    paragraph.push((lines[i] as string).slice(4));
+  const environment = lines.find((l) => l.startsWith('Environment:')) ?? '';
+  return `Usage: npm run admin -- ${line}\n\n${paragraph.join('\n')}\n\n${environment}`;
+}
+
+/** The running `npm start` the CLI works on, when neither DYNAMODB_ENDPOINT nor any AWS setting names a table. */
+let localServer: LocalServerInfo | undefined;
+
+const awsSettings = ['AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_CONTAINER_CREDENTIALS_FULL_URI'];
+
+/** Finds the local server's table when nothing else names one, and says so on standard error. */
+function useLocalServer(): void {
+  if (process.env.DYNAMODB_ENDPOINT || awsSettings.some((name) => process.env[name])) return;
+  const file = localServerFile();
+  localServer = readLocalServerFile(file);
+  if (!localServer) return;
+  process.env.DYNAMODB_ENDPOINT = localServer.dynamodbEndpoint;
+  process.env.TABLE_NAME ??= localServer.tableName;
+  console.error(`admin: the local server at ${localServer.url} (table '${tableName()}' on ${localServer.dynamodbEndpoint}; from ${file})`);
+}
+
+/** An error the AWS SDK raises when there is no table to reach at all, in the CLI's words. */
+function noTable(error: unknown): string | undefined {
+  const name = (error as Error)?.name;
+  const message = String((error as Error)?.message ?? '');
+  if (name !== 'CredentialsProviderError' && !/Could not load credentials|Region is missing/i.test(message)) return undefined;
+  return `no table to work on: start the local sandbox (npm start), or set DYNAMODB_ENDPOINT to a DynamoDB Local (the ready line of npm start names it), or give AWS credentials and a region (AWS_PROFILE, AWS_REGION) for a deployed table.`;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    if (!rest.includes('--help') && !rest.includes('-h') && command !== 'validate') useLocalServer();
     const known = command === undefined ? undefined : commands[command];
     if (known && (rest.includes('--help') || rest.includes('-h'))) {
-      console.log(`Usage: npm run admin -- ${known.help}\n\n${usage}`);
+      console.log(commandUsage(command as string, known.help));
       return 0;
     }
     if (known) {
@@ -361,7 +414,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`${(error as Error).message}\n\n${usage}`);
       return 2;
     }
-    console.error(`admin ${command}: ${(error as Error).message}`);
+    console.error(`admin ${command}: ${noTable(error) ?? (error as Error).message}`);
     return 1;
   }
 }

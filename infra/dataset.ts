@@ -12,8 +12,8 @@ import {
 import { putCertificate, putCertificateAuthority, putCertificateProduct } from '../shared/db/repositories/certificates.ts';
 import { putContact } from '../shared/db/repositories/contacts.ts';
 import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
-import { putCustomer } from '../shared/db/repositories/customers.ts';
-import { putDomain } from '../shared/db/repositories/domains.ts';
+import { getCustomer, putCustomer } from '../shared/db/repositories/customers.ts';
+import { getDomain, putDomain } from '../shared/db/repositories/domains.ts';
 import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates } from '../shared/db/repositories/rates.ts';
@@ -32,7 +32,7 @@ import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
 import { ValidZoneRecordEntry } from '../shared/model/zone-validation.ts';
 import { DatasetMasterAddress } from '../shared/schemas/address.ts';
-import { Permission, WireTime } from '../shared/schemas/primitives.ts';
+import { Handle, Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
 
 /** An API key in a dataset: in clear (demo data; hashed on load) or already hashed (an export). */
@@ -64,6 +64,8 @@ const DatasetTemplate = v.object({ ...TemplateRecord.entries, records: v.array(V
  * and each goes through its repository, so a dataset can never hold what the service cannot read.
  */
 export const DatasetSchema = v.strictObject({
+  /** The JSON Schema an editor checks the file with (docs/dataset.schema.json), as stage files name theirs. */
+  $schema: v.optional(v.string()),
   customers: v.optional(v.array(CustomerRecord)),
   apiKeys: v.optional(v.array(DatasetApiKey)),
   contacts: v.optional(v.array(ContactRecord)),
@@ -108,6 +110,63 @@ export function datasetProblems(data: unknown): string[] {
   return result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
 }
 
+/** What the table holds, for the references a dataset makes to items it does not carry itself. */
+export interface HeldInTable {
+  customer(handle: string): Promise<boolean>;
+  domain(domainName: string): Promise<boolean>;
+}
+
+/** The table as `load` consults it. */
+export const heldInTable: HeldInTable = {
+  customer: async (handle) => (await getCustomer(handle)) !== undefined,
+  domain: async (domainName) => (await getDomain(domainName)) !== undefined,
+};
+
+/**
+ * The references a valid dataset makes that hold nothing: an item of every section naming a
+ * `customer` that is no handle, or that neither the dataset nor the table (when given) holds; a managed
+ * zone whose domain neither holds (it would be served on DNS and 404 in the API). Each with its path.
+ */
+export async function referenceProblems(dataset: Dataset, table?: HeldInTable): Promise<string[]> {
+  const problems: string[] = [];
+  const customers = new Set((dataset.customers ?? []).map((c) => c.handle));
+  const domains = new Set((dataset.domains ?? []).map((d) => d.domainName));
+  const where = table ? 'neither the dataset nor the table holds' : 'the dataset does not hold';
+  const known = new Map<string, boolean>();
+  const held = async (key: string, inDataset: boolean, inTable: () => Promise<boolean>) => {
+    if (inDataset) return true;
+    if (!table) return false;
+    if (!known.has(key)) known.set(key, await inTable());
+    return known.get(key) as boolean;
+  };
+  for (const [section, items] of Object.entries(dataset)) {
+    if (!Array.isArray(items)) continue;
+    for (const [i, item] of items.entries()) {
+      const customer = (item as { customer?: unknown }).customer;
+      if (typeof customer !== 'string') continue;
+      const handle = v.safeParse(Handle, customer);
+      if (!handle.success) problems.push(`${section}.${i}.customer: '${customer}' is no customer handle (${handle.issues[0].message})`);
+      else if (!(await held(`customer ${customer}`, customers.has(customer), () => table?.customer(customer) ?? Promise.resolve(false))))
+        problems.push(`${section}.${i}.customer: customer '${customer}', which ${where}`);
+    }
+  }
+  for (const [i, zone] of (dataset.zones ?? []).entries()) {
+    // A managed zone is served on DNS: without its domain the API would 404 on what DNS answers.
+    if (zone.managed !== true) continue;
+    if (
+      !(await held(
+        `domain ${zone.domainName}`,
+        domains.has(zone.domainName),
+        () => table?.domain(zone.domainName) ?? Promise.resolve(false),
+      ))
+    )
+      problems.push(
+        `zones.${i}.domainName: domain '${zone.domainName}', which ${where} (its zone would be served on DNS, and 404 in the API)`,
+      );
+  }
+  return problems;
+}
+
 /** Validates a dataset, naming the first problems with their paths. */
 export function parseDataset(data: unknown): Dataset {
   const result = v.safeParse(DatasetSchema, data);
@@ -134,6 +193,11 @@ export async function readDatasetFile(file: string): Promise<Dataset> {
 
 /** Loads a dataset through the repositories; idempotent unless `overwrite` is set. */
 export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): Promise<LoadReport> {
+  const references = await referenceProblems(dataset, heldInTable);
+  if (references.length > 0) {
+    const shown = references.slice(0, 10).join('; ');
+    throw new Error(`Invalid dataset, nothing written: ${shown}${references.length > 10 ? `; and ${references.length - 10} more` : ''}`);
+  }
   const ifAbsent = !options.overwrite;
   // One instant for every relative date, so a demo certificate and the process that issued it agree.
   const loadedAt = new Date();

@@ -3,8 +3,18 @@ import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { putTemplate } from '../shared/db/repositories/zone-writes.ts';
 import { getZone } from '../shared/db/repositories/zones.ts';
+import { routes } from '../shared/routes.ts';
 import { type ApiResponse, call, limitedKey, otherKey } from './support/api.ts';
 import { makeCsr } from './support/csr.ts';
+import {
+  exampleParameters,
+  exampleSample,
+  fillPath,
+  foreignObjects,
+  ownedParameter,
+  ownershipExceptions,
+  sendSample,
+} from './support/route-samples.ts';
 import { changedKeys, snapshotTable } from './support/table-writes.ts';
 import { processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 
@@ -473,5 +483,55 @@ describe("object-level authorization matrix: another customer's object answers l
       expect(mine.status).toBe(200);
       expect(theirs.raw).toBe(mine.raw);
     }
+  });
+});
+
+/**
+ * The same, from the route table: every route whose path names an object of a customer (its
+ * customer, process, certificate or domain: `foreignObjects`) answers another customer's object
+ * exactly like a missing one and writes nothing; every other route answers the same to every
+ * customer. A new route is covered without an edit here; a route whose answer is the caller's own
+ * by design, or whose path names no owned object, says so once in `ownershipExceptions`.
+ */
+describe('every route of the table: ownership from its path', () => {
+  const checked = routes.filter((r) => !(r.id in ownershipExceptions));
+
+  it.each(checked.filter((r) => ownedParameter(r) !== undefined).map((r) => [r.id, r] as const))(
+    "%s: another customer's object answers like a missing one, and nothing is written",
+    async (_id, route) => {
+      const owned = ownedParameter(route) as string;
+      const { foreign, missing } = foreignObjects[owned] as { foreign: string; missing: string };
+      const example = await exampleSample(route);
+      const values = await exampleParameters(route);
+      const query = example.url.includes('?') ? example.url.slice(example.url.indexOf('?')) : '';
+      const at = (value: string) => ({ ...example, url: `${fillPath(route, { ...values, [owned]: value })}${query}` });
+      const before = await snapshotTable();
+      const theirs = await sendSample(at(foreign));
+      const none = await sendSample(at(missing));
+      expect(theirs.status, theirs.raw).toBeGreaterThanOrEqual(400);
+      expect(theirs.status, theirs.raw).toBeLessThan(500);
+      expect(shape(theirs, encodeURIComponent(foreign))).toEqual(shape(none, encodeURIComponent(missing)));
+      expect(changedKeys(before, await snapshotTable())).toEqual([]);
+    },
+  );
+
+  it.each(checked.filter((r) => ownedParameter(r) === undefined && r.method === 'GET').map((r) => [r.id, r] as const))(
+    '%s: names no object of a customer, and answers every customer alike',
+    async (_id, route) => {
+      const example = await exampleSample(route);
+      const mine = await sendSample(example);
+      const theirs = await sendSample(example, otherKey);
+      expect(mine.status, mine.raw).toBe(200);
+      expect(theirs.raw).toBe(mine.raw);
+    },
+  );
+
+  it('covers every route, or names why a test of its own does', () => {
+    const writes = routes.filter((r) => r.method !== 'GET' && ownedParameter(r) === undefined && !(r.id in ownershipExceptions));
+    expect(
+      writes.map((r) => r.id),
+      'a write whose path names no owned object: add its foreign object to foreignObjects or its reason to ownershipExceptions',
+    ).toEqual([]);
+    for (const id of Object.keys(ownershipExceptions)) expect(routes.map((r) => r.id)).toContain(id);
   });
 });

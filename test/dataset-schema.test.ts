@@ -64,4 +64,51 @@ describe('the dataset format', () => {
     const missing = await admin('validate');
     expect(missing.code).toBe(2);
   });
+
+  it('takes $schema, as stage files do, and checks references: validate against the dataset, load against the dataset and the table', async () => {
+    const demo = JSON.parse(readFileSync(demoDataFile, 'utf8'));
+    const dir = mkdtempSync(join(tmpdir(), 'dataset-refs-'));
+    const withSchema = join(dir, 'with-schema.json');
+    writeFileSync(withSchema, JSON.stringify({ $schema: '../docs/dataset.schema.json', ...demo }));
+    const good = await admin('validate', withSchema);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).not.toContain('$schema');
+
+    const zone = demo.zones.find((z: { managed: boolean }) => z.managed);
+    const broken = join(dir, 'references.json');
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        customers: demo.customers,
+        apiKeys: [{ key: 'k-0123456789', customer: 'de', user: 'x', permissions: [] }],
+        prices: [{ ...demo.prices[0], customer: 'nobody-here' }],
+        zones: [{ ...zone, domainName: 'no-domain-here.com' }],
+      }),
+    );
+    const bad = await admin('validate', broken);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("apiKeys.0.customer: 'de' is no customer handle");
+    expect(bad.stderr).toContain("prices.0.customer: customer 'nobody-here', which the dataset does not hold");
+    expect(bad.stderr).toContain("zones.0.domainName: domain 'no-domain-here.com', which the dataset does not hold");
+
+    // load: what the table holds counts (demo is loaded in this file's table), and nothing is written on a problem.
+    const onlyTable = join(dir, 'only-table.json');
+    writeFileSync(onlyTable, JSON.stringify({ prices: [{ ...demo.prices[0], customer: 'nobody-here' }] }));
+    const refused = await admin('load', onlyTable);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("prices.0.customer: customer 'nobody-here', which neither the dataset nor the table holds");
+    const fine = join(dir, 'fine.json');
+    writeFileSync(fine, JSON.stringify({ $schema: 'x', prices: [demo.prices[0]] }));
+    const loaded = await admin('load', fine);
+    expect(loaded.code, loaded.stderr).toBe(0);
+  });
+
+  it("admin create-key --help prints that command's help, not the whole CLI's", async () => {
+    const out = await admin('create-key', '--help');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^Usage: npm run admin -- create-key --customer C --user U/);
+    expect(out.stdout).toContain('Creates an API key for user U of customer C');
+    expect(out.stdout).not.toContain('list-keys');
+    expect(out.stdout).not.toContain('Commands:');
+  });
 });

@@ -3,13 +3,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { drawnRoutesBox, routeDocFiles, withRoutesBox } from '../infra/route-docs.ts';
 import { stageNames } from '../infra/stages.ts';
 import { table } from '../shared/db/table.ts';
-import { routes } from '../shared/routes.ts';
+import { errorBodies } from '../shared/http/api-docs.ts';
+import { matchRoute, routes } from '../shared/routes.ts';
 
 /**
  * The docs point at what the repository holds and say what the code does: every `spec N` /
- * `contract N` citation resolves to a heading of docs/api.md; the stage names, the routes, the
+ * `contract N` citation resolves to a heading of docs/api.md; the stage names, the routes (the
+ * diagrams' routes box is generated from the route table: `npm run route-docs`), the
  * table's indexes and the admin commands the README and docs show are the ones the code has.
  */
 
@@ -61,30 +64,107 @@ describe('docs that point at what the repository holds', () => {
     expect(named.filter((n) => !stageNames().includes(n.split(': ')[1] as string))).toEqual([]);
   });
 
-  it('draws every route and every index in the architecture diagrams, and nothing else as a route', () => {
-    const ids = new Set(routes.map((r) => r.id));
-    for (const file of ['README.md', 'docs/ecosystem.md']) {
+  it('draws the routes box of the architecture diagrams as the route table generates it, and every index', () => {
+    for (const file of routeDocFiles) {
       const text = read(file);
-      const box = text.match(/subgraph routesbox\[[^\]]*\]\n([\s\S]*?)\n\s*end\n/)?.[1];
-      expect(box, file).toBeDefined();
-      const drawn = [...(box as string).matchAll(/r\d+\["([^"]*)"\]/g)].flatMap((m) =>
-        (m[1] as string)
-          .replace(/\(no auth\)/, '')
-          .split(/,|<br\/>/)
-          .map((s) => s.trim())
-          .filter(Boolean),
-      );
-      expect(
-        drawn.filter((d) => !ids.has(d)),
-        file,
-      ).toEqual([]);
-      expect(
-        [...ids].filter((id) => !drawn.includes(id)),
-        file,
-      ).toEqual([]);
+      expect(drawnRoutesBox(text), file).toBeDefined();
+      expect(text === withRoutesBox(text), `${file} draws the routes as the route table did once: run \`npm run route-docs\``).toBe(true);
       const indexes = text.match(/single table \+ ([^"\]]*)/)?.[1] ?? '';
       for (const gsi of table.globalSecondaryIndexes) expect(indexes, file).toContain(gsi.indexName);
     }
+    // The generated box holds every route id once.
+    const drawn = [...(drawnRoutesBox(withRoutesBox(read('README.md'))) as string).matchAll(/[a-z][a-z0-9-]+(?=,|"|<| \()/g)].map(
+      (m) => m[0],
+    );
+    expect(drawn.filter((d) => routes.some((r) => r.id === d)).sort()).toEqual(routes.map((r) => r.id).sort());
+  });
+
+  it("names only routes the table has, with their methods, in the docs' route tables and the README's endpoint headings", () => {
+    const ids = new Set(routes.map((r) => r.id));
+    const wrong: string[] = [];
+    const checkRoutes = (file: string, text: string) => {
+      for (const m of text.matchAll(/`((?:(?:GET|POST|PUT|DELETE)`?,? `?)+)(\/v2\/[^`\s?[]*)/g)) {
+        for (const method of (m[1] as string).split(/[`, ]+/).filter(Boolean))
+          if (matchRoute(method, m[2] as string).kind !== 'route') wrong.push(`${file}: ${method} ${m[2]}`);
+      }
+    };
+    let rows = 0;
+    for (const file of docs) {
+      const text = read(file);
+      for (const line of text.split('\n')) {
+        if (/^\| `(GET|POST|PUT|DELETE)[ `]/.test(line)) {
+          rows++;
+          checkRoutes(file, line.split('|')[1] as string);
+          for (const m of (line.split('|')[2] ?? '').matchAll(/`([a-z0-9-]+)`/g))
+            if (!ids.has(m[1] as string)) wrong.push(`${file}: id ${m[1]}`);
+        }
+        if (/^###? .*: `(GET|POST|PUT|DELETE) /.test(line)) {
+          rows++;
+          checkRoutes(file, line);
+        }
+      }
+    }
+    expect(rows).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  });
+
+  it("lists every error type the API answers, with each of its statuses, in the README's error table", () => {
+    const readme = read('README.md');
+    const section = readme.slice(
+      readme.indexOf('## Conventions and errors'),
+      readme.indexOf('\n## ', readme.indexOf('## Conventions and errors') + 5),
+    );
+    const listed = new Set(
+      [...section.matchAll(/^\| (\d{3}) +\| ([^|]+)\|/gm)].flatMap((m) =>
+        [...(m[2] as string).matchAll(/`([A-Za-z]+)`/g)].map((t) => `${m[1]} ${t[1]}`),
+      ),
+    );
+    // Every type the code throws (shared/errors.ts) and every error body the API documents, with each status.
+    const thrown = [...read('shared/errors.ts').matchAll(/super\('([A-Za-z]+)', (\d{3})\b/g)].map((m) => `${m[2]} ${m[1]}`);
+    const documented = Object.entries(errorBodies).flatMap(([type, { statuses }]) => statuses.map((status) => `${status} ${type}`));
+    expect(thrown.length).toBeGreaterThan(10);
+    expect([...new Set([...thrown, ...documented])].filter((entry) => !listed.has(entry)).sort()).toEqual([]);
+  });
+
+  it('cites no file the repository lacks: every `*.md` a doc names is one of its files', () => {
+    const files = new Set(
+      ['.', 'docs', 'test', 'infra', 'shared', 'functions', 'bench', 'stages'].flatMap((dir) =>
+        readdirSync(join(root, dir), { recursive: dir !== '.', withFileTypes: true })
+          .filter((e) => e.isFile() && e.name.endsWith('.md'))
+          .map((e) => e.name),
+      ),
+    );
+    const missing = docs.flatMap((file) =>
+      [...read(file).matchAll(/`([A-Za-z0-9_.-]+\.md)`/g)]
+        .map((m) => m[1] as string)
+        .filter((name) => !files.has(name))
+        .map((name) => `${file}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('resolves every link to a doc and its heading, and keeps the ACME how-to in docs/certificates.md', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
+    const anchorsOf = (file: string) => new Set([...read(file).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug((m[1] as string).trim())));
+    const broken: string[] = [];
+    let links = 0;
+    for (const file of docs) {
+      for (const m of read(file).matchAll(/\]\(((?:\.\.\/|docs\/)?[A-Za-z0-9_./-]*\.md)?#([a-z0-9_-]+)\)/g)) {
+        links++;
+        const target = m[1] ? join(file, '..', m[1]).replace(/^\.\//, '') : file;
+        if (!anchorsOf(target).has(m[2] as string)) broken.push(`${file}: ${m[1] ?? ''}#${m[2]}`);
+      }
+    }
+    expect(links).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
+    const certificates = read('docs/certificates.md');
+    expect(certificates).toContain('npx tsx infra/local/pebble-cli.ts');
+    expect(certificates).toContain('CERTIFICATE_AUTHORITY=acme');
   });
 
   it("lists every domain of the demo data's sandbox registry in the transfer tables of the README and docs/transfer.md", () => {

@@ -4,7 +4,7 @@ import { createGateway, type LocalRequest, type LocalResponse } from '../infra/l
 import { jsonDepthExceeds } from '../shared/http/json-depth.ts';
 import { duplicateKey } from '../shared/http/json-keys.ts';
 import { maxBodyBytes, maxBodyDepth } from '../shared/http/pipeline.ts';
-import { methodsOf, routes } from '../shared/routes.ts';
+import { methodsOf, type Route, routes } from '../shared/routes.ts';
 import { testCertificate } from './support/certificates.ts';
 import { budget } from './support/contention.ts';
 import { contractProblem } from './support/contract.ts';
@@ -24,6 +24,7 @@ import {
   pathSegment,
   queryString,
 } from './support/fuzz.ts';
+import { exampleParameters, exampleSample, fillPath } from './support/route-samples.ts';
 import { changedKeys, recordWrites, snapshotTable } from './support/table-writes.ts';
 import { sandboxDomain } from './support/transfer.ts';
 
@@ -197,7 +198,23 @@ const transientKeys = new Set<string>();
 let recorder: ReturnType<typeof recordWrites>;
 let before: Map<string, string>;
 
+/** Every route's example path parameters and body (its OpenAPI examples): the fuzzed requests start from them. */
+const examples = new Map<string, { params: Record<string, string>; body: unknown }>();
+
+/** The route's path with its example parameters, some replaced. */
+const pathOf = (route: Route, replaced: Record<string, string> = {}) => {
+  // The fuzzed values go in as they are (a hostile segment is the point); the examples' are encoded.
+  const raw = Object.fromEntries(Object.keys(replaced).map((name) => [name, `\u0000${name}\u0000`]));
+  const filled = fillPath(route, { ...(examples.get(route.id)?.params ?? {}), ...raw });
+  return filled.replace(/%00([A-Za-z]+)%00/g, (_m, name: string) => replaced[name] as string);
+};
+
+/** The body a request to the route starts from: the transfer's and renewal's bases, else the route's example (or `{}`). */
+const bodyOf = (route: Route) =>
+  route.id === 'renew' ? renewDvBase : route.id === 'transfer' ? transferBase : (examples.get(route.id)?.body ?? {});
+
 beforeAll(async () => {
+  for (const route of routes) examples.set(route.id, { params: await exampleParameters(route), body: (await exampleSample(route)).body });
   await Promise.all(poolDomains.map((d) => sandboxDomain(d)));
   dvCertificates = [];
   for (let i = 0; i < 15; i++) dvCertificates.push((await testCertificate()).id);
@@ -335,9 +352,11 @@ const property = <T>(arb: fc.Arbitrary<T>, run: (value: T) => Promise<void>, num
 
 /** The route a request reaches: the one of its path and method, if any. */
 const routeOf = (path: string, method: string) => routes.find((r) => r.path === path && methodsOf(r).includes(method.toUpperCase()));
-/** Whether a request to a route writes nothing when it succeeds: GETs, and quotes of transfer and renew. */
-const readOnlyRoute = (route: (typeof routes)[number] | undefined, quote: boolean) =>
-  route === undefined || route.method === 'GET' || ((route.id === 'transfer' || route.id === 'renew') && quote);
+/** Whether a request to a route writes nothing when it succeeds: GETs that declare no write (a notification read marks it read), and quotes of transfer and renew. */
+const readOnlyRoute = (route: Route | undefined, quote: boolean) =>
+  route === undefined ||
+  (route.method === 'GET' && !(route.table?.actions ?? []).some((a) => a === 'PutItem' || a === 'UpdateItem' || a === 'DeleteItem')) ||
+  ((route.id === 'transfer' || route.id === 'renew') && quote);
 
 describe('fuzzing every endpoint through the gateway', () => {
   it('transfer: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', {
@@ -426,45 +445,36 @@ describe('fuzzing every endpoint through the gateway', () => {
   });
 
   it('answers hostile path parameters and odd paths of every route with 2xx or a contract 4xx', { timeout }, async () => {
-    const shapes = fc.constantFrom(
-      (p: string) => `/v2/providers/REGISTRY/${p}/info`,
-      (p: string) => `/v2/customers/${p}/pricelist`,
-      (p: string) => `/v2/domains/${p}/zone`,
-      (p: string) => `/v2/processes/${p}/info`,
-      (p: string) => `/v2/domains/${p}/transfer`,
-      (p: string) => `/v2/ssl/certificates/${p}/renew`,
-      (p: string) => `/v2/domains/${p}/zone/`,
-      (p: string) => `//v2/domains/${p}/zone`,
-      (p: string) => `/V2/domains/${p}/zone`,
-      (p: string) => `/v2/domains/${p}`,
+    // Each path parameter of each route of the table, the others at their examples' values ...
+    const inRoutes = routes.flatMap((route) =>
+      [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => ({ route, at: (p: string) => pathOf(route, { [m[1] as string]: p }) })),
+    );
+    // ... and paths beside the routes': a trailing slash, doubled or upper-case segments, unknown depths.
+    const zone = routes.find((r) => r.id === 'zone') as Route;
+    const odd = [
+      (p: string) => `${pathOf(zone, { domainName: p })}/`,
+      (p: string) => `/${pathOf(zone, { domainName: p })}`,
+      (p: string) => pathOf(zone, { domainName: p }).replace('/v2/', '/V2/'),
+      (p: string) => `/v2/domains/${p}/zone/${p}`,
+      (p: string) => `/v2/processes/${p}/info/${p}`,
       (p: string) => `/v2/${p}`,
       (p: string) => `/${p}`,
-      (p: string) => `/v2/processes/${p}/info/${p}`,
-      (p: string) => `/v2/processes/${p}`,
-      (p: string) => `/v2/processes/${p}/resend`,
-      (p: string) => `/v2/domains/${p}/transfer/${p}`,
-      (p: string) => `/v2/tlds/${p}/info`,
-      (p: string) => `/v2/providers/${p}`,
-      (p: string) => `/v2/providers/REGISTRY/${p}`,
-      (p: string) => `/v2/ssl/products/${p}`,
-      (p: string) => `/v2/exchangerates/${p}`,
       (p: string) => `/v2/providers?q=${p}`,
-    );
+    ].map((at) => ({ route: undefined, at }));
     await property(
-      fc.tuple(shapes, pathSegment),
-      async ([shape, segment]) => {
-        const path = shape(segment);
-        const post = /\/(transfer|renew)\/?$/.test(path);
-        const resend = /\/resend\/?$/.test(path);
-        const body = post ? JSON.stringify(path.includes('renew') ? renewDvBase : transferBase) : undefined;
+      fc.tuple(fc.constantFrom(...inRoutes, ...odd), pathSegment),
+      async ([{ route, at }, segment]) => {
+        const method = route?.method ?? 'GET';
+        const quote = route?.id === 'transfer' || route?.id === 'renew';
+        const withBody = method === 'POST' || method === 'PUT';
         await send(
           {
-            method: post || resend ? 'POST' : 'GET',
-            url: `${path}${post ? '?quote=true' : ''}`,
-            headers: { Authorization: 'ApiKey demo-key', ...(post || resend ? { 'Content-Type': 'application/json' } : {}) },
-            ...(body ? { body } : {}),
+            method,
+            url: `${at(segment)}${quote ? '?quote=true' : ''}`,
+            headers: { Authorization: 'ApiKey demo-key', ...(withBody ? { 'Content-Type': 'application/json' } : {}) },
+            ...(withBody && route ? { body: JSON.stringify(bodyOf(route)) } : {}),
           },
-          !resend,
+          readOnlyRoute(route, quote),
         );
       },
       runs('paths'),
@@ -475,17 +485,12 @@ describe('fuzzing every endpoint through the gateway', () => {
     await property(
       fc.tuple(fc.constantFrom(...routes), queryString, fc.constantFrom(...dvCertificates)),
       async ([route, query, certificate]) => {
-        const path = route.path
-          .replace('{name}', 'sidn')
-          .replace('{customer}', 'demo')
-          .replace('{domainName}', route.id === 'transfer' ? 'fuzz-1.com' : 'demo-shop.nl')
-          .replace('{processId}', '501')
-          .replace('{tld}', 'nl')
-          .replace('{certificateId}', String(certificate))
-          .replace('{product}', 'ssl_sectigo_dv')
-          .replace('{currency}', 'EUR');
-        const post = route.method === 'POST';
-        const body = post ? JSON.stringify(route.id === 'renew' ? renewDvBase : route.id === 'transfer' ? transferBase : {}) : undefined;
+        const path = pathOf(route, {
+          ...(route.id === 'transfer' ? { domainName: 'fuzz-1.com' } : {}),
+          ...(route.path.includes('{certificateId}') ? { certificateId: String(certificate) } : {}),
+        });
+        const post = route.method === 'POST' || route.method === 'PUT';
+        const body = post ? JSON.stringify(bodyOf(route)) : undefined;
         // A transfer or renewal whose (last) `quote` is true changes nothing; other writes may succeed (then they wrote).
         const quotes = new URLSearchParams(query).getAll('quote');
         const quote = quotes.length > 0 && quotes[quotes.length - 1]?.trim().toLowerCase() === 'true';
@@ -522,15 +527,10 @@ describe('fuzzing every endpoint through the gateway', () => {
     await property(
       fc.tuple(fc.constantFrom(...routes), methods, headerSets, bodies, fc.boolean()),
       async ([route, method, headers, bodyChoice, quote]) => {
-        const path = route.path
-          .replace('{name}', 'verisign')
-          .replace('{customer}', 'demo')
-          .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
-          .replace('{processId}', '501')
-          .replace('{tld}', 'com')
-          .replace('{certificateId}', String(dvCertificates[casesRun % dvCertificates.length]))
-          .replace('{product}', 'ssl_digicert_ev')
-          .replace('{currency}', 'usd');
+        const path = pathOf(route, {
+          ...(route.id === 'transfer' ? { domainName: `fuzz-${2 + (casesRun % 28)}.com` } : {}),
+          ...(route.path.includes('{certificateId}') ? { certificateId: String(dvCertificates[casesRun % dvCertificates.length]) } : {}),
+        });
         const body =
           bodyChoice === 'transfer-base'
             ? JSON.stringify(transferBase)

@@ -8,67 +8,15 @@ import { type LocalServer, startServer } from '../infra/local/server.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { methodsOf, routes } from '../shared/routes.ts';
 import { apiEvent, call, invoke } from './support/api.ts';
-import { renew, testCertificate } from './support/certificates.ts';
+import { renew } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
-import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
+import { sampleOf } from './support/route-samples.ts';
+import { demoBody, transfer } from './support/transfer.ts';
 
 /**
  * HTTP done right (contract section 1): HEAD, If-None-Match, WWW-Authenticate, repeated query
  * parameters, the headers of every answer, refusals before any handler runs, bounded error bodies.
  */
-
-/** One example URL of every GET route, as the demo data answers it with 200. */
-const getUrls: Record<string, string> = {
-  'provider-info': '/v2/providers/REGISTRY/sidn/info',
-  pricelist: '/v2/customers/demo/pricelist?currency=USD',
-  zone: '/v2/domains/demo-shop.nl/zone',
-  'process-info': '/v2/processes/501/info',
-  openapi: '/v2/openapi.json',
-  process: '/v2/processes/501',
-  processes: '/v2/processes?limit=5&total=true',
-  'tld-info': '/v2/tlds/nl/info',
-  provider: '/v2/providers/sidn',
-  'provider-by-kind': '/v2/providers/REGISTRY/nominet',
-  providers: '/v2/providers?limit=2',
-  'ssl-products': '/v2/ssl/products',
-  'ssl-product': '/v2/ssl/products/ssl_sectigo_dv',
-  'exchange-rates-info': '/v2/exchangerates/USD',
-  'exchange-rates-list': '/v2/exchangerates',
-  certificate: '/v2/ssl/certificates/1001',
-  'notification-poll': '/v2/customers/demo/notifications/poll',
-  notifications: '/v2/customers/demo/notifications',
-  webhook: '/v2/customers/demo/webhook',
-  'webhook-dead-letters': '/v2/customers/demo/webhook/dead-letters',
-  'dns-zones': '/v2/dns/zones?service=BASIC',
-  'dns-zone': '/v2/dns/zones/101',
-};
-
-/** A URL the GET route answers 200 on: some need a transfer (and so its notification) or a webhook first. */
-async function headUrl(id: string): Promise<string> {
-  if (id === 'transfer-info') return transferInfoUrl();
-  if (id === 'transfer-latest') return (await transferInfoUrl()).replace(/\/\d+$/, '');
-  if (id.startsWith('notification')) await transferInfoUrl();
-  if (id.startsWith('webhook')) await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'https://hooks.example.net/head' } });
-  if (id === 'certificate-download') {
-    const names = ['www.demo-shop.nl'];
-    const withCsr = await testCertificate({ processId: 79, csr: makeCsr({ cn: 'www.demo-shop.nl', san: names, key: 'p256' }) });
-    return `/v2/ssl/certificates/${withCsr.id}/download?format=CSR`;
-  }
-  if (id === 'notification') {
-    const listed = await call('GET', '/v2/customers/demo/notifications?limit=1');
-    return `/v2/customers/demo/notifications/${listed.body.entities[0].id}`;
-  }
-  return getUrls[id] as string;
-}
-
-/** The transfer info of a transfer started for the purpose (the demo data holds none). */
-let heads = 0;
-async function transferInfoUrl(): Promise<string> {
-  const name = `head-${process.pid}-${++heads}.com`;
-  await sandboxDomain(name);
-  const started = await transfer(name, { ...demoBody, authcode: 'TEST-CODE' });
-  return `/v2/domains/${name}/transfer/${started.headers['x-process-id']}`;
-}
 
 const withoutRequestId = (headers: Record<string, string>) => {
   const { 'x-request-id': _id, ...rest } = headers;
@@ -143,10 +91,10 @@ function expectContractRefusal(res: RawAnswer, status: number, type: string): vo
 }
 
 describe('HEAD on every GET route (contract section 1)', () => {
-  it.each(routes.filter((r) => r.method === 'GET').map((r) => [r.id]))(
+  it.each(routes.filter((r) => r.method === 'GET').map((r) => [r.id, r] as const))(
     'answers HEAD on %s with the GET status and headers, no body',
-    async (id) => {
-      const url = await headUrl(id);
+    async (_id, route) => {
+      const { url } = await sampleOf(route);
       const get = await call('GET', url);
       const head = await call('HEAD', url);
       expect(get.status).toBe(200);

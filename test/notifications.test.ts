@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { buildDocument } from '../functions/openapi/document.ts';
+import { notificationItem } from '../shared/db/repositories/notifications.ts';
+import { tableName } from '../shared/db/table.ts';
+import { transact } from '../shared/db/transactions.ts';
 import { notificationFields } from '../shared/notifications/list-request.ts';
 import { NotificationView } from '../shared/notifications/notification-view.ts';
 import { type ApiResponse, call, otherKey } from './support/api.ts';
@@ -95,7 +99,7 @@ describe('notifications of a transfer: written with each move, in order', () => 
     expect((await call('DELETE', `/v2/processes/${cancelled.id}`)).status).toBe(200);
     expect((await aboutProcess(cancelled.id)).map((n) => [n.statusDetail, n.subjectStatus])).toEqual([
       ['pendingfoa', 'PENDING'],
-      ['cancelled', 'CANCELLED'],
+      ['cancelled', 'FAILED'],
     ]);
   });
 
@@ -313,8 +317,40 @@ describe('notifications of a certificate request', () => {
     expect((await call('DELETE', `/v2/processes/${id}`)).status).toBe(200);
     const ended = await aboutProcess(id);
     expect(ended.slice(2).map((n) => [n.eventType, n.subjectStatus])).toEqual([
-      ['RequestCertificateEvent', 'CANCELLED'],
+      ['RequestCertificateEvent', 'FAILED'],
       ['DcvRecordsRemovedEvent', 'OK'],
     ]);
+  });
+});
+
+describe("subjectStatus: the TS SDK's SubjectStatuses only", () => {
+  /** The TS SDK's `SubjectStatuses` (its notification model's type of `subjectStatus`). */
+  const sdkSubjectStatuses = ['NEW', 'OK', 'COMPLETED', 'PENDING', 'WARNING', 'FAILED', 'PREMIUM-CHANGE'];
+
+  it('documents exactly those values in the OpenAPI document', async () => {
+    const doc = await buildDocument();
+    const schema = doc.components.schemas.Notification as { properties: Record<string, { enum?: string[] }> };
+    expect([...(schema.properties.subjectStatus?.enum ?? [])].sort()).toEqual([...sdkSubjectStatuses].sort());
+  });
+
+  it('answers a notification stored with the CANCELLED of old as FAILED, read, listed and polled', async () => {
+    const id = 990_000_001 + (process.pid % 1000);
+    const item = notificationItem({
+      id,
+      customer: 'demo',
+      fireDate: '2020-01-01T00:00:00Z',
+      message: 'The transfer of legacy-cancel.com was cancelled.',
+      eventType: 'TransferDomainEvent',
+      notificationType: 'TransferDomainNotification',
+      isAsync: true,
+      subjectStatus: 'FAILED',
+      statusDetail: 'cancelled',
+    });
+    await transact([{ Put: { TableName: tableName(), Item: { ...item, subjectStatus: 'CANCELLED' } } }]);
+    const listed = await call('GET', `${base}?q=legacy-cancel.com`);
+    expect(listed.body.entities.map((n: { subjectStatus: string }) => n.subjectStatus)).toEqual(['FAILED']);
+    const read = await call('GET', `${base}/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.subjectStatus).toBe('FAILED');
   });
 });

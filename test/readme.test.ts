@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadDataset, readDatasetFile } from '../infra/dataset.ts';
 import { billableActions } from '../shared/pricing/quote.ts';
+import { call } from './support/api.ts';
 
 /**
  * The README says what `npm start` does and what the demo data holds: derived here from
@@ -90,5 +91,77 @@ describe('the README agrees with the demo data and with what npm start does', ()
     expect(named.length + more).toBe(all.length);
     const table = readme.split('\n').filter((l) => /^\| `transfer-[a-z.-]+` +\|/.test(l));
     expect(table.map((l) => /`([^`]+)`/.exec(l)?.[1]).sort()).toEqual([...all].sort());
+  });
+});
+
+/**
+ * The README's curl examples of its endpoints and notifications, run in order as a reader would
+ * (through the local gateway, on this file's table with the demo data), each `# ...` answer it shows
+ * held against the real one: its status where it names one, and every `"field":value` it quotes.
+ * Commands that need a file or a program beside curl (a CSR made by openssl) are left out.
+ */
+describe("the README's examples, run in order", () => {
+  /** The shell commands of the README's sh blocks between two headings, continuation lines joined, with their comments. */
+  function commands(from: string, to: string): { command: string; shown: string[] }[] {
+    const part = readme.slice(readme.indexOf(from), readme.indexOf(to));
+    const blocks = [...part.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    const out: { command: string; shown: string[] }[] = [];
+    for (const block of blocks) {
+      for (const line of block.replace(/\\\n\s*/g, '').split('\n')) {
+        if (line.startsWith('# ')) out.at(-1)?.shown.push(line.slice(2));
+        else if (/curl /.test(line)) out.push({ command: line, shown: [] });
+      }
+    }
+    return out;
+  }
+
+  /** A curl command line as a request: method, URL path, headers, body; undefined for what needs more than curl. */
+  function parse(command: string, vars: Record<string, string>) {
+    if (/\$\((?!curl)/.test(command) || /\| head/.test(command)) return undefined;
+    const line = command.replace(/\$(\w+)/g, (_m, name: string) => vars[name] ?? `$${name}`);
+    const method = /-X (\w+)/.exec(line)?.[1] ?? (/ -d '/.test(line) ? 'POST' : 'GET');
+    const headers = Object.fromEntries([...line.matchAll(/-H '([^:']+): ([^']*)'/g)].map((m) => [m[1] as string, (m[2] as string).trim()]));
+    const body = /-d '([^']*)'/.exec(line)?.[1];
+    const url = /'?http:\/\/127\.0\.0\.1:3000(\/[^'\s]*)'?/.exec(line)?.[1] as string;
+    const assigns = /^(\w+)=\$\(curl/.exec(line)?.[1];
+    return { method, url, headers, body, assigns };
+  }
+
+  it('answers every example as the README shows it (the notification samples included)', async () => {
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    try {
+      const vars: Record<string, string> = {};
+      let checked = 0;
+      let run = 0;
+      for (const { command, shown } of commands('## Endpoints', '## Using the official clients')) {
+        const request = parse(command, vars);
+        if (!request) continue;
+        const { Authorization, ...headers } = request.headers;
+        const key = Authorization ? Authorization.replace(/^ApiKey /, '') : null;
+        const res = await call(request.method, request.url, {
+          key,
+          headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+        });
+        run++;
+        if (request.assigns) vars[request.assigns] = res.headers['x-process-id'] as string;
+        // An example shows a success unless its comment names another status.
+        if (!shown.some((text) => /^\d{3} /.test(text))) expect(res.status, `${command}\n${res.raw}`).toBeLessThan(400);
+        for (const text of shown) {
+          const status = /^(\d{3}) /.exec(text)?.[1];
+          if (status) expect(res.status, `${command}\n${text}`).toBe(Number(status));
+          // Every "field":value it quotes whole (a value cut with ... is left out).
+          for (const m of text.matchAll(/"([A-Za-z]+)":("[^"]*"|-?\d+(?:\.\d+)?|true|false|null)(?=[,}])/g)) {
+            if ((m[2] as string).includes('...')) continue;
+            expect(res.raw, `${command}\n${text}`).toContain(`"${m[1]}":${m[2]}`);
+            checked++;
+          }
+        }
+      }
+      expect(run).toBeGreaterThan(15);
+      expect(checked).toBeGreaterThan(5);
+    } finally {
+      delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    }
   });
 });

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   exited,
@@ -15,6 +16,7 @@ import {
 } from './support/sandbox.ts';
 
 const started: ChildProcess[] = [];
+const run = promisify(execFile);
 
 afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -92,6 +94,8 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect(await exited(sandbox.child)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 5000)).toBe(true);
+    // The jobs and the stream feeder finish before the table goes: a stop reports no failed call.
+    expect(sandbox.output()).not.toMatch(/ECONNREFUSED|failed:/);
   });
 
   it('listens on 127.0.0.1 only: the gateway, DynamoDB Local and every other server it starts', async () => {
@@ -105,12 +109,71 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect(await exited(sandbox.child)).toBe(0);
   });
 
-  it('leaves no DynamoDB Local behind when the launcher is killed with SIGKILL', async () => {
+  it('shows a line per stage of the start on a terminal, and none when the output is not one', async () => {
+    // On a terminal (a pseudo-terminal from script(1)), the launcher in a process group of its own.
+    const command = [process.execPath, ...launcherArgs([])].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: launcherEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    started.push(child);
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready line:\n${output}`)), 80_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Registrar API sandbox ready on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const before = output.slice(0, output.indexOf('Registrar API sandbox ready on'));
+    for (const stage of [
+      'starting DynamoDB Local and DNS',
+      'storage: DynamoDB Local on',
+      "table '",
+      'loading the demo data',
+      'starting the HTTP server',
+    ])
+      expect(before, stage).toMatch(new RegExp(`\\d+\\.\\d s  ${stage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    process.kill(-(child.pid as number), 'SIGINT');
+    await exited(child);
+
+    // Not a terminal: the ready line is the first line.
+    const plain = await launch([]);
+    expect(plain.output().split('\n')[0]).toMatch(/^Registrar API sandbox ready on /);
+    plain.child.kill('SIGTERM');
+    await exited(plain.child);
+  });
+
+  it('leaves no DynamoDB Local behind when the launcher is killed with SIGKILL, and the next start removes the PowerDNS folder it left', async () => {
     const sandbox = await launch([]);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 300)).toBe(false);
+    // The launcher's temporary PowerDNS home (it holds the PowerDNS API key), named by its owner's pid.
+    const homes = () =>
+      readdirSync(tmpdir())
+        .filter((name) => name.startsWith('pdns-'))
+        .map((name) => join(tmpdir(), name))
+        .filter((home) => {
+          try {
+            return readFileSync(join(home, 'owner.pid'), 'utf8').trim() === String(sandbox.child.pid);
+          } catch {
+            return false;
+          }
+        });
+    const withDns = /DNS on 127\.0\.0\.1:\d+/.test(sandbox.readyLine);
+    const left = homes();
+    expect(left).toHaveLength(withDns ? 1 : 0);
     sandbox.child.kill('SIGKILL');
     await exited(sandbox.child);
     expect(await goneWithin(sandbox.dynamoEndpoint as string, 10_000)).toBe(true);
+    expect(left.every((home) => existsSync(home))).toBe(true);
+    const next = await launch([]);
+    expect(left.filter((home) => existsSync(home))).toEqual([]);
+    next.child.kill('SIGTERM');
+    await exited(next.child);
   });
 
   it('keeps data across restarts with --data-dir, loading the demo data only once', async () => {
@@ -126,6 +189,34 @@ describe('npm start (local sandbox)', { timeout: 90_000 }, () => {
     expect((await providerInfo(second.url)).status).toBe(200);
     second.child.kill('SIGTERM');
     await exited(second.child);
+  });
+
+  it('tells the admin CLI where it listens (local-server.json in its data dir): admin finds it, and a revoked key is refused at once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-admin-'));
+    const sandbox = await launch(['--data-dir', dataDir], { LOCAL_SERVER_FILE: undefined });
+    const file = join(dataDir, 'local-server.json');
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // An operator's shell: no DYNAMODB_ENDPOINT, no AWS setting, the data dir named.
+    const env = { ...launcherEnv({ DATA_DIR: dataDir, LOCAL_SERVER_FILE: undefined }), AWS_PROFILE: undefined, AWS_REGION: undefined };
+    const admin = (...args: string[]) => run('npx', ['tsx', 'infra/admin.ts', ...args], { env });
+    const created = await admin('create-key', '--customer', 'demo', '--user', 'revoked-at-once');
+    expect(created.stderr).toContain(`admin: the local server at ${sandbox.url}`);
+    const key = created.stdout.trim().split('\n').at(-1) as string;
+    expect((await providerInfo(sandbox.url, key)).status).toBe(200);
+    const listed = await admin('list-keys', '--customer', 'demo');
+    const prefix = /^([0-9a-f]{12}) +revoked-at-once /m.exec(listed.stdout)?.[1] as string;
+    const revoked = await admin('revoke-key', prefix);
+    expect(revoked.stdout).toContain(`The local server at ${sandbox.url} refuses it from now on`);
+    // Within the authorizer cache's 300 s, yet refused.
+    expect((await providerInfo(sandbox.url, key)).status).toBe(401);
+    sandbox.child.kill('SIGTERM');
+    await exited(sandbox.child);
+    expect(existsSync(file)).toBe(false);
+    // No server, no table named: the error names DYNAMODB_ENDPOINT, not the AWS SDK's credentials.
+    const none = await admin('list-keys', '--customer', 'demo').catch((error: { stderr: string }) => error);
+    expect(none.stderr).toContain('set DYNAMODB_ENDPOINT');
+    expect(none.stderr).not.toContain('Could not load credentials');
   });
 
   it('uses DYNAMODB_ENDPOINT instead of starting an engine, and --no-seed skips the demo data', async () => {

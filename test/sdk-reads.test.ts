@@ -2,6 +2,8 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { demoDataFile, readDatasetFile } from '../infra/dataset.ts';
 import { migrateTable } from '../infra/migrate.ts';
+import { sslProductFields } from '../shared/certificates/product-fields.ts';
+import { SslProduct } from '../shared/certificates/product-view.ts';
 import { db } from '../shared/db/client.ts';
 import { putItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
@@ -159,6 +161,20 @@ describe('GET /v2/ssl/products and GET /v2/ssl/products/{product}: the SSL produ
       requestId: missing.headers['x-request-id'],
     });
     expect((await call('GET', '/v2/ssl/products/not-a-product')).status).toBe(400);
+  });
+
+  it('answers only the fields asked (repeated or comma-separated), as the other reads do; an unknown field is a 400', async () => {
+    const some = await call('GET', '/v2/ssl/products/ssl_sectigo_dv?fields=product,periods&fields=maxDomains');
+    expect(some.status).toBe(200);
+    expect(some.body).toEqual({ product: 'ssl_sectigo_dv', periods: [12, 24, 36], maxDomains: expect.any(Number) });
+    const whole = await call('GET', '/v2/ssl/products/ssl_sectigo_dv');
+    expect(Object.keys(whole.body)).toEqual(expect.arrayContaining(['product', 'brand', 'name', 'periods', 'requiredFields']));
+    const wrong = await call('GET', '/v2/ssl/products/ssl_sectigo_dv?fields=product,price');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.type).toBe('ConstraintViolationException');
+    expect(JSON.stringify(wrong.body)).toContain('price');
+    // Every field of the answered shape may be asked for.
+    expect([...sslProductFields].sort()).toEqual(Object.keys(SslProduct.entries).sort());
   });
 
   it('lists the catalogue by product, pages it and searches it', async () => {

@@ -25,6 +25,7 @@ import { call, demoKey, limitedKey, otherKey } from './support/api.ts';
 import { renew, testCertificate } from './support/certificates.ts';
 import { makeCsr } from './support/csr.ts';
 import { registryMetadataFlow } from './support/registry-metadata-flow.ts';
+import { sampleOf, sendSample } from './support/route-samples.ts';
 import { beforeFirstCall, recordTableCalls } from './support/sdk-calls.ts';
 import { emptyUse, type ObservedUse, observe } from './support/table-use.ts';
 import { demoBody, plus, poll, sandboxDomain, transfer } from './support/transfer.ts';
@@ -241,6 +242,12 @@ describe("each function's table use is what it declares", () => {
     await as('certificate', () => call('GET', '/v2/ssl/certificates/2001'));
     await as('certificate-download', () => call('GET', '/v2/ssl/certificates/1001/download?format=CSR'));
     await as('certificate-download', () => call('GET', '/v2/ssl/certificates/2001/download'));
+    // Every route's sample request (its OpenAPI examples, test/support/route-samples.ts): a route
+    // the flows above do not name is still run, and must do no more than it declares.
+    for (const route of routes) {
+      const sample = await sampleOf(route);
+      await as(route.dir, () => sendSample(sample));
+    }
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);

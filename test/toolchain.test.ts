@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -23,5 +24,14 @@ describe('toolchain guard', () => {
       expect(out.status).toBe(1);
       expect(out.stderr).toContain(`This project needs Node.js 24 or newer; this is v${major}`);
     }
+  });
+
+  it('states the Node it needs in package.json (engines), the same major as the pinned node and the guard, and the README says why EBADENGINE is harmless', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(pkg.engines?.node).toBe('>=24');
+    expect(Number(String(pkg.devDependencies.node).split('.')[0])).toBe(24);
+    expect(readFileSync(new URL('../infra/check-node.mjs', import.meta.url), 'utf8')).toContain('major < 24');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain('`EBADENGINE` warnings');
   });
 });

@@ -8,6 +8,7 @@ import { listTransferIntents } from '../shared/db/repositories/transfer-intents.
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { transferDetailsOf } from '../shared/model/transfer.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
+import { rtrSettingsFromEnvironment, upstreamBaseUrl } from '../shared/registry/rtr-settings.ts';
 import { toWireTime } from '../shared/time.ts';
 import { type ApiResponse, call } from './support/api.ts';
 import { captureOutput } from './support/logs.ts';
@@ -32,7 +33,8 @@ let upstream: Upstream;
 beforeAll(async () => {
   upstream = await startUpstream(inject('dynamodbEndpoint'));
   process.env.REGISTRY_GATEWAY = 'rtr';
-  process.env.RTR_API_URL = upstream.proxyUrl;
+  // As users write it, in the TS SDK's baseURL form (with /v2/): the client's paths go under the origin.
+  process.env.RTR_API_URL = `${upstream.proxyUrl}/v2/`;
   process.env.RTR_API_KEY = 'demo-key';
   process.env.RTR_CUSTOMER = 'demo';
   process.env.RTR_REGISTRIES = 'sidn,verisign,nominet';
@@ -65,6 +67,23 @@ async function registryReferenceOf(processId: number): Promise<string | undefine
 
 /** Submissions (not quotes) of a transfer of `domainName` that reached the upstream. */
 const submissions = (domainName: string) => upstream.seen.filter((s) => s === `POST /v2/domains/${domainName}/transfer`);
+
+describe("RTR_API_URL: the upstream's base URL as users write it", () => {
+  it('takes https://host and https://host/v2, with or without a trailing slash, and names those forms when it refuses one', () => {
+    for (const url of ['https://api.yoursrs.com', 'https://api.yoursrs.com/', 'https://api.yoursrs.com/v2', 'https://api.yoursrs.com/v2/'])
+      expect(upstreamBaseUrl(url), url).toBe('https://api.yoursrs.com');
+    for (const url of [
+      'https://api.yoursrs.com/v1',
+      'https://api.yoursrs.com/v2/domains',
+      'https://api.yoursrs.com?x=1',
+      'api.yoursrs.com',
+    ])
+      expect(upstreamBaseUrl(url), url).toBeUndefined();
+    const env = { RTR_API_URL: 'https://api.yoursrs.com/api/v2', RTR_CUSTOMER: 'demo', RTR_REGISTRIES: 'sidn', RTR_API_KEY: 'k' };
+    expect(() => rtrSettingsFromEnvironment(env)).toThrow("RTR_API_URL must be the upstream's base URL: https://host or https://host/v2");
+    expect(rtrSettingsFromEnvironment({ ...env, RTR_API_URL: 'https://api.yoursrs.com/v2' }).apiUrl).toBe('https://api.yoursrs.com');
+  });
+});
 
 describe('a transfer through the upstream account', () => {
   it('completes in both: the upstream holds it under RTR_CUSTOMER, our process keeps its id', async () => {

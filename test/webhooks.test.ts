@@ -124,6 +124,17 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
     }
   });
 
+  it('says in the refusal of an http or loopback receiver how a local sandbox takes one (WEBHOOKS_ALLOW_LOOPBACK=true)', async () => {
+    for (const url of ['http://127.0.0.1:8123/hook', 'http://localhost:8123/hook', 'https://127.0.0.1/x', 'http://hooks.example.net/x']) {
+      const res = await call('PUT', hook, { body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.violations[0].message, url).toContain('WEBHOOKS_ALLOW_LOOPBACK=true');
+    }
+    // A private or public-looking receiver elsewhere is no local trial: no hint.
+    const res = await call('PUT', hook, { body: { url: 'https://10.1.2.3/x' } });
+    expect(res.body.violations[0].message).toBe('must point to a public address');
+  });
+
   it('accepts http://127.0.0.1:<port> only with WEBHOOKS_ALLOW_LOOPBACK=true', async () => {
     expect(endpointUrlProblem('http://127.0.0.1:8123/hook')).toBeDefined();
     process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';

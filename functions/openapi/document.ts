@@ -10,7 +10,7 @@ import {
   type ResponseDoc,
 } from '../../shared/http/api-docs.ts';
 import { type Route, routes } from '../../shared/routes.ts';
-import { operationDocs } from './operations.ts';
+import { docs as ownDocs } from './openapi.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and, per route, its request schema and
@@ -130,13 +130,29 @@ function inline(schema: v.GenericSchema, definitions?: Record<string, v.GenericS
   return rest as JsonSchema;
 }
 
-/** A route's docs (functions/<dir>/openapi.ts, registered in operations.ts). */
-function docsOf(route: Route): OperationDocs {
-  const docs = operationDocs[route.dir];
-  if (!docs)
-    throw new Error(
-      `Route '${route.id}' has no docs: add functions/${route.dir}/openapi.ts and register it in functions/openapi/operations.ts`,
+/**
+ * A route's docs: the `docs` export of its `functions/<dir>/openapi.ts`, found by the route's dir.
+ * The import names the folder pattern, so esbuild bundles every `functions/<dir>/openapi.ts` into
+ * this function (and only this one) and a new route's docs need no list of their own.
+ */
+const loaded = new Map<string, Promise<OperationDocs>>();
+export function docsOf(route: Route): Promise<OperationDocs> {
+  let docs = loaded.get(route.dir);
+  if (!docs) {
+    if (!/^[a-z0-9-]+$/.test(route.dir)) throw new Error(`Route '${route.id}' has a dir that is no folder name: '${route.dir}'`);
+    // This folder's own docs by their own path (Vite names a sibling by `./`, not by `../openapi/`).
+    const module = route.dir === 'openapi' ? Promise.resolve({ docs: ownDocs }) : import(`../${route.dir}/openapi.ts`);
+    docs = module.then(
+      (module: { docs?: OperationDocs }) => {
+        if (!module.docs) throw new Error(`functions/${route.dir}/openapi.ts of route '${route.id}' exports no \`docs\``);
+        return module.docs;
+      },
+      (cause: unknown) => {
+        throw new Error(`Route '${route.id}' has no docs: add functions/${route.dir}/openapi.ts exporting \`docs\``, { cause });
+      },
     );
+    loaded.set(route.dir, docs);
+  }
   return docs;
 }
 
@@ -235,7 +251,7 @@ function operationId(id: string): string {
 }
 
 async function operation(route: Route, definitions: Record<string, v.GenericSchema>): Promise<Operation> {
-  const docs = docsOf(route);
+  const docs = await docsOf(route);
   const parts = requestParts(route, docs.request);
   const hasBody = route.method === 'POST' || route.method === 'PUT';
   const params = [
@@ -316,7 +332,8 @@ async function collectDefinitions(): Promise<Record<string, v.GenericSchema>> {
     definitions[name] = schema;
   };
   for (const [type, { schema }] of Object.entries(errorBodies)) add(type, schema, 'the error bodies');
-  for (const route of routes) for (const [name, schema] of Object.entries(docsOf(route).components ?? {})) add(name, schema, route.id);
+  for (const route of routes)
+    for (const [name, schema] of Object.entries((await docsOf(route)).components ?? {})) add(name, schema, route.id);
   return definitions;
 }
 

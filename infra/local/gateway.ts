@@ -219,6 +219,8 @@ export function createGateway(options: GatewayOptions = {}) {
   }
 
   return {
+    /** Drops the authorizer's cached answers, so a key revoked meanwhile is refused at once. */
+    flushAuthorizerCache: () => authorize.flush(),
     /** Handles one HTTP request end to end. */
     async handle(request: LocalRequest): Promise<LocalResponse> {
       const requestId = randomUUID();
@@ -286,7 +288,7 @@ interface Grant {
  */
 function createAuthorize(ttlMs: number) {
   const cache = new Map<string, Grant>();
-  return async function authorize(
+  const authorize = async function authorize(
     header: string | undefined,
     methodArn: string,
     requestId: string,
@@ -313,6 +315,9 @@ function createAuthorize(ttlMs: number) {
       return 'failure' as const;
     }
   };
+  /** Drops every cached answer (API Gateway's FlushStageAuthorizersCache): a revoked key stops at once. */
+  const flush = () => cache.clear();
+  return Object.assign(authorize, { flush });
 }
 
 /** A request as API Gateway reads it: the URL, single- and multi-value headers and query, the method. */

@@ -7,26 +7,38 @@ import { functionTimeoutFromEnv, lambdaContext } from './gateway.ts';
  * deployed stack, each within the deployed timeout as Lambda runs it (`runJob`). A failing run is
  * reported and the next one goes ahead.
  */
-export function startJobs(log: (line: string) => void = console.log): () => void {
+export function startJobs(log: (line: string) => void = console.log): () => Promise<void> {
   const timers: NodeJS.Timeout[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
   for (const job of jobs) {
     let running = false;
     const run = async () => {
-      if (running) return;
+      if (running || stopped) return;
       running = true;
       try {
         const outcome = await runJob(job.id);
         if ('timedOut' in outcome) log(`job ${job.id} ran past its ${outcome.timeoutMs} ms timeout`);
       } catch (error) {
-        log(`job ${job.id} failed: ${(error as Error).message}`);
+        // A run cut short by the stop (the table going away under it) is no failure to report.
+        if (!stopped) log(`job ${job.id} failed: ${(error as Error).message}`);
       } finally {
         running = false;
       }
     };
-    timers.push(setInterval(run, job.localIntervalSeconds * 1000));
+    timers.push(
+      setInterval(() => {
+        const started = run();
+        inFlight.add(started);
+        void started.finally(() => inFlight.delete(started));
+      }, job.localIntervalSeconds * 1000),
+    );
   }
-  return () => {
+  /** Stops the schedule and waits for the runs under way, so none meets a table that is gone (a stop prints no ECONNREFUSED). */
+  return async () => {
+    stopped = true;
     for (const t of timers) clearInterval(t);
+    await Promise.allSettled([...inFlight]);
   };
 }
 

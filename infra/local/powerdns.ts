@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -92,7 +92,10 @@ export async function startPowerDns(options: PowerDnsOptions = {}): Promise<Loca
   const binary = join(root, 'usr/sbin/pdns_server');
   if (!existsSync(binary)) throw new PowerDnsFailed(`pdns_server is missing from the extracted package (${binary}).`);
   const temporary = options.dataDir === undefined;
-  const home = temporary ? mkdtempSync(join(tmpdir(), 'pdns-')) : resolve(options.dataDir as string);
+  if (temporary) removeStaleHomes();
+  const home = temporary ? mkdtempSync(join(tmpdir(), temporaryPrefix)) : resolve(options.dataDir as string);
+  // Whose it is: a start after this process was killed (kill -9 leaves it) removes it (removeStaleHomes).
+  if (temporary) writeFileSync(join(home, ownerFile), String(process.pid), { mode: 0o600 });
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -107,6 +110,58 @@ export async function startPowerDns(options: PowerDnsOptions = {}): Promise<Loca
 }
 
 class PortTaken extends PowerDnsFailed {}
+
+/** A temporary PowerDNS home in the temp folder: `pdns-XXXXXX`, holding the API key in its pdns.conf. */
+const temporaryPrefix = 'pdns-';
+/** The file naming the process a temporary home belongs to. */
+const ownerFile = 'owner.pid';
+/** A home without an owner (made before owners were written) is left for a day, then taken as stale. */
+const unownedStaleMs = 24 * 3600 * 1000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary PowerDNS homes that a killed process left (its stop never ran): those whose
+ * owner is no longer running, and unowned ones older than a day. A home of a running process (a
+ * sandbox or a test run beside this one) is kept.
+ */
+export function removeStaleHomes(dir: string = tmpdir(), now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.startsWith(temporaryPrefix) && /^pdns-[A-Za-z0-9]{6}$/.test(name));
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const home = join(dir, name);
+    try {
+      const stat = statSync(home);
+      if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) continue;
+      let stale: boolean;
+      try {
+        const owner = Number(readFileSync(join(home, ownerFile), 'utf8').trim());
+        stale = Number.isInteger(owner) && owner > 0 && owner !== process.pid && !alive(owner);
+      } catch {
+        stale = now - stat.mtimeMs > unownedStaleMs;
+      }
+      if (stale) {
+        rmSync(home, { recursive: true, force: true });
+        removed.push(home);
+      }
+    } catch {
+      // gone meanwhile, or not ours to read: left as it is
+    }
+  }
+  return removed;
+}
 
 async function startOnce(root: string, libraryPath: string, binary: string, home: string, temporary: boolean): Promise<LocalPowerDns> {
   const configDir = join(home, 'conf');

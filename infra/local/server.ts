@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { type GatewayAnswer, gatewayAnswers } from '../../shared/http/gateway-responses.ts';
 import { docsAnswer, type StaticAnswer } from './docs-page.ts';
 import { createGateway, type Gateway, limits, refusal } from './gateway.ts';
+import { carriesToken, controlPath } from './local-server-file.ts';
 
 /** API Gateway's own request body limit (the gateway checks it too); the handlers enforce the API's 64 KiB themselves. */
 const maxPayloadBytes = limits.requestBodyBytes;
@@ -81,10 +82,18 @@ function send(
 }
 
 /** Serves the API over HTTP through the local gateway (the route table, authorizer and handlers), and the docs page at /docs. */
-export async function startServer(options: { host?: string; port?: number; gateway?: Gateway } = {}): Promise<LocalServer> {
+export async function startServer(
+  options: { host?: string; port?: number; gateway?: Gateway; controlToken?: string } = {},
+): Promise<LocalServer> {
   const gateway = options.gateway ?? createGateway();
   const server = createServer(async (req, res) => {
     try {
+      // The admin CLI's control path (revoke-key): only with this start's token; anything else goes on as any request.
+      if (req.method === 'POST' && req.url === controlPath && carriesToken(req.headers['x-local-control'], options.controlToken)) {
+        gateway.flushAuthorizerCache();
+        res.writeHead(204).end();
+        return;
+      }
       // The docs page (/docs) is the sandbox's own; everything else goes through the gateway.
       const page = await docsAnswer(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').pathname);
       if (page) return send(res, page, req.method);

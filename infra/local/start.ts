@@ -13,6 +13,7 @@ import { type LocalDns, openDns } from './dns.ts';
 import { awaitDurableTransactions, DynamoDbLocalFailed, JavaMissing, type LocalDynamo, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureTable } from './ensure-table.ts';
 import { startJobs } from './jobs.ts';
+import { localServerFile, newControlToken, writeLocalServerFile } from './local-server-file.ts';
 import { startServer } from './server.ts';
 import { type StreamFeeder, startStreamFeeder } from './streams.ts';
 
@@ -78,7 +79,9 @@ interface Running {
   server?: Awaited<ReturnType<typeof startServer>>;
   streams?: StreamFeeder;
   dns?: LocalDns;
-  stopJobs: () => void;
+  stopJobs: () => Promise<void>;
+  /** Removes the file that tells the admin CLI where this server listens. */
+  forgetFile?: () => void;
 }
 
 /** Ctrl-C or SIGTERM stops the jobs, the server and DynamoDB Local, or exits anyway after 8 s. */
@@ -90,7 +93,8 @@ function stopOnSignals(running: Running): void {
     console.log(`\n${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 8000);
     force.unref();
-    running.stopJobs();
+    running.forgetFile?.();
+    await running.stopJobs();
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();
@@ -145,20 +149,51 @@ async function copyUpstreamMetadata(): Promise<string | undefined> {
   return `registry: upstream account '${process.env.RTR_CUSTOMER}', metadata of ${refresh.registries - refresh.failed.length} registries copied${failed}`;
 }
 
+/**
+ * A line per stage of the start on a terminal (the first start fetches PowerDNS and takes its time),
+ * with the time since the start; nothing when the output is not a terminal, where the ready line
+ * (or the failure line) is the one line.
+ */
+function progressLines(stream: NodeJS.WriteStream = process.stdout): (stage: string) => void {
+  if (!stream.isTTY) return () => {};
+  const t0 = Date.now();
+  return (stage) => stream.write(`  ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s  ${stage}\n`);
+}
+
 /** Starts the storage, the table and its data, the server and the jobs, in that order; the ready line once all run. */
 async function start(options: StartOptions, running: Running): Promise<void> {
+  const progress = progressLines();
+  progress(`starting DynamoDB Local and DNS (PowerDNS; fetched once, then cached)`);
   // DNS starts beside the storage (both take a second or more); the zones reach it by the stream.
   const dnsStarting = openDns(options.dataDir).then((dns) => {
     running.dns = dns;
+    progress(`DNS: ${dns.line}`);
     return dns;
   });
-  const [storage, dns] = await Promise.all([openStorage(options.dataDir, running), dnsStarting]);
+  const storageStarting = openStorage(options.dataDir, running).then((storage) => {
+    progress(`storage: ${storage}`);
+    return storage;
+  });
+  const [storage, dns] = await Promise.all([storageStarting, dnsStarting]);
   const table = tableName();
+  progress(`table '${table}'`);
   const created = await ensureTable(table);
+  if (options.seed) progress('loading the demo data');
   const seeded = await seedDemoData(options.seed);
+  if (process.env.REGISTRY_GATEWAY?.trim() === 'rtr') progress("copying the registries' metadata from the upstream account");
   const upstream = await copyUpstreamMetadata();
-  const server = await startServer({ host: options.host, port: options.port });
+  progress('starting the HTTP server, the jobs and the stream consumers');
+  const controlToken = newControlToken();
+  const server = await startServer({ host: options.host, port: options.port, controlToken });
   running.server = server;
+  // Where it listens, for the admin CLI (npm run admin finds the table without DYNAMODB_ENDPOINT).
+  running.forgetFile = writeLocalServerFile(localServerFile(options.dataDir), {
+    url: server.url,
+    dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT as string,
+    tableName: table,
+    pid: process.pid,
+    controlToken,
+  });
   running.stopJobs = startJobs();
   // The stream consumers, fed from DynamoDB Local's stream as Lambda feeds them; with a data dir
   // their positions are kept beside the data, so a restart goes on where it stopped.
@@ -201,13 +236,14 @@ async function main(): Promise<void> {
   await checkPortFree(options.host, options.port);
   await checkIntegrationSettings();
   chooseSandbox();
-  const running: Running = { stopJobs: () => {} };
+  const running: Running = { stopJobs: async () => {} };
   stopOnSignals(running);
   try {
     await start(options, running);
   } catch (error) {
     console.error(failureLine(error, running.dynamo));
-    running.stopJobs();
+    running.forgetFile?.();
+    await running.stopJobs();
     await running.streams?.stop();
     await running.server?.close();
     await running.dynamo?.stop();

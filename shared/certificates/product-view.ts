@@ -29,3 +29,9 @@ export const SslProduct = v.strictObject({
   optionalFields: v.array(v.picklist(productFields)),
 });
 export type SslProduct = v.InferOutput<typeof SslProduct>;
+
+/** GET /v2/ssl/products/{product}?fields=...: only the fields asked for (every field without `fields`). */
+export const SslProductSelection = v.pipe(
+  v.partial(SslProduct),
+  v.description('Only the fields named in `fields` (every field when it is not given).'),
+);

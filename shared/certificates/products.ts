@@ -7,6 +7,7 @@ import {
 import { ObjectDoesNotExist } from '../errors.ts';
 import type { CertificateAuthority, CertificateProduct } from '../model/certificate.ts';
 import { type CataloguePage, type CatalogueQuery, catalogueSlice } from '../schemas/listing.ts';
+import type { SslProductField } from './product-fields.ts';
 import type { SslProduct } from './product-view.ts';
 import { validationTypeNames } from './validation-type.ts';
 
@@ -38,11 +39,16 @@ function productView(product: CertificateProduct, authority: CertificateAuthorit
   };
 }
 
-/** One product by name; unknown: 404 ObjectDoesNotExist. Two GetItems (the product, its authority). */
-export async function sslProduct(name: string): Promise<SslProduct> {
+/**
+ * One product by name, with `fields` only those fields (as the other reads do); unknown: 404
+ * ObjectDoesNotExist. Two GetItems (the product, its authority).
+ */
+export async function sslProduct(name: string, fields?: readonly SslProductField[]): Promise<Partial<SslProduct>> {
   const product = await getCertificateProduct(name);
   if (!product) throw new ObjectDoesNotExist('Product', name);
-  return productView(product, await getCertificateAuthority(product.authority));
+  const view = productView(product, await getCertificateAuthority(product.authority));
+  if (!fields || fields.length === 0) return view;
+  return Object.fromEntries(fields.filter((f) => view[f] !== undefined).map((f) => [f, view[f]]));
 }
 
 /** A page of the catalogue, by product name; `q` searches product names, names and brands. One Query, one BatchGet of the authorities. */

@@ -26,9 +26,25 @@ export type EventType = (typeof eventTypes)[number];
 export const notificationTypes = ['TransferDomainNotification', 'SSLCertificateNotification', 'DomainZoneNotification'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
-/** The state of the subject a notification reports (the PHP SDK: PENDING, OK, CANCELLED or FAILED). */
-export const subjectStatuses = ['PENDING', 'OK', 'CANCELLED', 'FAILED'] as const;
+/**
+ * The state of the subject a notification reports: the TS SDK's `SubjectStatuses`, so a typed client
+ * can match every value (the PHP SDK takes any string). A cancelled subject is FAILED, its
+ * `statusDetail` saying `cancelled` / `CANCELLED` (docs/notifications.md maps every process status).
+ */
+export const subjectStatuses = ['NEW', 'OK', 'COMPLETED', 'PENDING', 'WARNING', 'FAILED', 'PREMIUM-CHANGE'] as const;
 export type SubjectStatus = (typeof subjectStatuses)[number];
+
+/**
+ * A stored subject status: one of the above, or `CANCELLED`, which notifications written before
+ * cancellations reported FAILED carry in the table; it is read as FAILED.
+ */
+const StoredSubjectStatus = v.union([
+  v.picklist(subjectStatuses),
+  v.pipe(
+    v.literal('CANCELLED'),
+    v.transform((): SubjectStatus => 'FAILED'),
+  ),
+]);
 
 const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -49,7 +65,7 @@ export const NotificationRecord = v.object({
   notificationType: v.picklist(notificationTypes),
   /** Always true here: every notification reports the outcome of asynchronous work. */
   isAsync: v.boolean(),
-  subjectStatus: v.optional(v.picklist(subjectStatuses)),
+  subjectStatus: v.optional(StoredSubjectStatus),
   /** The subject's own status (a transfer's status, SSL_REQUIRES_ATTENTION, ...). */
   statusDetail: v.optional(v.string()),
   /** TransferDomainNotification's own fields. */
@@ -100,8 +116,7 @@ export function notificationId(processId: number, slot: number): number {
 /** The subject status a transfer status reports. */
 function transferSubjectStatus(status: TransferStatus): SubjectStatus {
   if (status === 'completed') return 'OK';
-  if (status === 'cancelled') return 'CANCELLED';
-  if (status === 'rejected' || status === 'failed') return 'FAILED';
+  if (status === 'rejected' || status === 'failed' || status === 'cancelled') return 'FAILED';
   return 'PENDING';
 }
 
@@ -193,7 +208,7 @@ export function certificateCancelled(process: CertificateSubject, at: string): N
     eventType: 'RequestCertificateEvent',
     notificationType: 'SSLCertificateNotification',
     message: `The certificate request for ${process.identifier} was cancelled.`,
-    subjectStatus: 'CANCELLED',
+    subjectStatus: 'FAILED',
     statusDetail: 'CANCELLED',
   };
 }

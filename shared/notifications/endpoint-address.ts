@@ -21,6 +21,8 @@ export function loopbackAllowed(): boolean {
 }
 
 export const loopbackHost = '127.0.0.1';
+/** Said with a refused local or http receiver: how a local sandbox takes one. */
+export const localReceiverHint = ` (a local sandbox takes http://${loopbackHost}:<port>/... when started with WEBHOOKS_ALLOW_LOOPBACK=true)`;
 export const maxUrlLength = 2048;
 
 /** Why a URL cannot be a webhook endpoint, or undefined when it can (its host is resolved at each delivery). */
@@ -34,11 +36,15 @@ export function endpointUrlProblem(text: string): string | undefined {
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const loopback = loopbackAllowed() && host === loopbackHost;
-  if (url.protocol !== 'https:' && !(loopback && url.protocol === 'http:')) return 'must be an https URL';
+  // A receiver on this machine is what a local trial points to: say how the sandbox takes one.
+  const local = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+  const howLocally = !loopbackAllowed() && (local || url.protocol === 'http:') ? localReceiverHint : '';
+  if (url.protocol !== 'https:' && !(loopback && url.protocol === 'http:')) return `must be an https URL${howLocally}`;
   if (url.username !== '' || url.password !== '') return 'must not carry credentials';
   if (url.hash !== '') return 'must not have a fragment';
-  if (isIP(host) !== 0 && !isPublicAddress(host) && !loopback) return 'must point to a public address';
-  if (isIP(host) === 0 && (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.'))) return 'must name a public host';
+  if (isIP(host) !== 0 && !isPublicAddress(host) && !loopback) return `must point to a public address${local ? howLocally : ''}`;
+  if (isIP(host) === 0 && (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')))
+    return `must name a public host${local ? howLocally : ''}`;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NotificationRecord } from '../model/notification.ts';
+import { NotificationRecord, subjectStatuses } from '../model/notification.ts';
 
 /**
  * A notification as the API answers it (the SDKs' Notification models: the PHP SDK's Notification
@@ -9,7 +9,11 @@ import { NotificationRecord } from '../model/notification.ts';
  */
 
 /** Every field of the stored notification, and nothing else: the model declares them once. */
-export const NotificationView = v.strictObject(NotificationRecord.entries);
+export const NotificationView = v.strictObject({
+  ...NotificationRecord.entries,
+  // As answered: one of the TS SDK's SubjectStatuses (a stored CANCELLED of old is read as FAILED).
+  subjectStatus: v.optional(v.picklist(subjectStatuses)),
+});
 export type NotificationView = v.InferOutput<typeof NotificationView>;
 export type NotificationField = keyof NotificationView;
 

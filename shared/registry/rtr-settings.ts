@@ -7,6 +7,16 @@ import type { RtrSettings } from './rtr-client.ts';
  * before it starts anything. A missing or malformed one stops the start with its name.
  */
 
+/**
+ * The upstream's base URL as users write it: `https://api.yoursrs.com`, or with the API's `/v2`
+ * (the form the TS SDK's `baseURL` takes), with or without a trailing slash; answered as the origin
+ * the client's `/v2/...` paths go under. Anything else (another path, a query, credentials): undefined.
+ */
+export function upstreamBaseUrl(text: string): string | undefined {
+  const match = /^(https?:\/\/[^\s/?#@]+)(?:\/v2)?\/?$/i.exec(text.trim());
+  return match ? (match[1] as string) : undefined;
+}
+
 /** The upstream account's settings from the environment; throws naming the first one missing or invalid. */
 export function rtrSettingsFromEnvironment(env: NodeJS.ProcessEnv = process.env): RtrSettings {
   const setting = (name: string) => {
@@ -14,8 +24,12 @@ export function rtrSettingsFromEnvironment(env: NodeJS.ProcessEnv = process.env)
     if (!value) throw new Error(`${name} is not set: REGISTRY_GATEWAY=rtr needs it`);
     return value;
   };
-  const apiUrl = setting(rtrSettings.apiUrl);
-  if (!/^https?:\/\/[^\s/?#]+\/?$/.test(apiUrl)) throw new Error(`${rtrSettings.apiUrl} must be the upstream's base URL (https://host)`);
+  const apiUrl = upstreamBaseUrl(setting(rtrSettings.apiUrl));
+  if (!apiUrl) {
+    throw new Error(
+      `${rtrSettings.apiUrl} must be the upstream's base URL: https://host or https://host/v2 (the form the TS SDK's baseURL takes), with or without a trailing slash`,
+    );
+  }
   const customer = setting(rtrSettings.customer);
   const registries = setting(rtrSettings.registries)
     .split(',')

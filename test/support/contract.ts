@@ -62,6 +62,7 @@ export function contractProblem(
     const sent = Object.entries(request.headers ?? {}).some(([k]) => k.toLowerCase() === 'if-none-match');
     return sent && res.body === '' ? undefined : '304 without If-None-Match, or with a body';
   }
+  if (res.status === 204) return res.body === '' ? undefined : '204 with a body';
   if (res.status >= 200 && res.status < 300) {
     const type = headers['content-type'] ?? '';
     if (/json/.test(type)) {

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** `npm start` as a process: the launcher itself, started with the same Node and tsx. */
 export interface Launcher {
@@ -15,10 +17,21 @@ export function launcherArgs(args: string[]): string[] {
   return ['--import', 'tsx', 'infra/local/start.ts', ...(args.includes('--port') ? [] : ['--port', '0']), ...args];
 }
 
-/** The environment of a launcher: no test table or endpoint of ours, logs at WARN. */
+/**
+ * The environment of a launcher: no test table or endpoint of ours, logs at WARN, and the file that
+ * tells the admin CLI where it listens in a place of this run's (never the shared default).
+ */
 export function launcherEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, POWERTOOLS_LOG_LEVEL: 'WARN', ...env };
+  return {
+    ...process.env,
+    DYNAMODB_ENDPOINT: undefined,
+    TABLE_NAME: undefined,
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    LOCAL_SERVER_FILE: join(tmpdir(), `registrar-test-${process.pid}-${++launches}-local-server.json`),
+    ...env,
+  };
 }
+let launches = 0;
 
 /**
  * Starts the sandbox and resolves with its ready line. With `detached`, the launcher leads a
