@@ -365,6 +365,26 @@ export const routes: readonly Route[] = [
     table: { actions: ['DeleteItem', 'PutItem'], only: ['webhook'] },
     summary: 'Puts a dead letter back into the webhook retry lane, due at once.',
   },
+  {
+    id: 'domain',
+    method: 'GET',
+    path: '/v2/domains/{domainName}',
+    dir: 'domain',
+    // The name's collection (domain, zone header, running transfer) in one Query.
+    table: { actions: ['Query'], only: ['domain'] },
+    summary:
+      'A domain of the caller: registrant, contacts, name servers, statuses (the lock), expiry, authcode, zone (?fields= limits it).',
+  },
+  {
+    id: 'domains',
+    method: 'GET',
+    path: '/v2/domains',
+    dir: 'domains',
+    // By name (gsi1), by expiry (gsi2), or one status's listing then its domains (BatchGet); counts over keys-only twins.
+    table: { actions: ['Query', 'BatchGetItem'], index: true },
+    summary:
+      "The caller's domains, a page at a time: limit, offset, order, fields, total, export and filters (expiryDate ranges, status, ...).",
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -197,6 +197,13 @@ describe("each function's table use is what it declares", () => {
     await as('certificate', () => call('GET', '/v2/ssl/certificates/2001'));
     await as('certificate-download', () => call('GET', '/v2/ssl/certificates/1001/download?format=CSR'));
     await as('certificate-download', () => call('GET', '/v2/ssl/certificates/2001/download'));
+    // The domains of the account: one, its fields, a foreign one; the listing by name, expiry and status.
+    await as('domain', () => call('GET', '/v2/domains/demo-shop.nl'));
+    await as('domain', () => call('GET', '/v2/domains/other-site.com?fields=domainName'));
+    await as('domains', () => call('GET', '/v2/domains?offset=1&limit=1'));
+    await as('domains', () => call('GET', '/v2/domains?expiryDate:lt=2027-12-01&offset=1'));
+    await as('domains', () => call('GET', '/v2/domains?status=OK&offset=1'));
+    await as('domains', () => call('GET', '/v2/domains?autoRenew=true&export=true'));
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);

@@ -1,6 +1,8 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
+import { docs as domain } from '../domain/openapi.ts';
+import { docs as domains } from '../domains/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
 import { docs as exchangeRatesList } from '../exchange-rates-list/openapi.ts';
 import { docs as notification } from '../notification/openapi.ts';
@@ -69,4 +71,6 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'webhook-rotate': webhookRotate,
   'webhook-dead-letters': webhookDeadLetters,
   'webhook-redeliver': webhookRedeliver,
+  domain,
+  domains,
 };

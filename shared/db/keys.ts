@@ -25,6 +25,7 @@ export const keyKinds = {
   priceList: 'PRICELIST#',
   rates: 'RATES#',
   domain: 'DOMAIN#',
+  domainStatus: 'DOMAINSTATUS#',
   process: 'PROCESS#',
   certificateAuthority: 'CA#',
   certificate: 'CERTIFICATE#',
@@ -122,11 +123,29 @@ export const keys = {
   }),
   processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `${keyKinds.processIdentifier}${customer}#${identifier}` }),
 
-  /** A domain in an account, by name (a name is in at most one account); listed per customer. */
-  domain: (domainName: string, customer: string): ItemKey =>
-    listed(inDomainCollection(domainName, 'DOMAIN'), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
+  /**
+   * A domain in an account, by name (a name is in at most one account); listed per customer by
+   * name (gsi1) and by expiry (gsi2: `DOMAINEXP#<customer>`, `<expiryDate>#<name>`), so the
+   * listing's expiry ranges read only their own domains. The expiry key moves with every write.
+   */
+  domain: (domainName: string, customer: string, expiryDate: string): ItemKey => ({
+    ...listed(inDomainCollection(domainName, 'DOMAIN'), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
+    gsi2pk: keys.domainsByExpiry(customer).gsi2pk,
+    gsi2sk: `${expiryDate}#${domainName}`,
+  }),
   domainByName: (domainName: string) => inDomainCollection(domainName, 'DOMAIN'),
   domainsOfCustomer: (customer: string) => ({ gsi1pk: `DOMAINS#${customer}` }),
+  domainsByExpiry: (customer: string) => ({ gsi2pk: `DOMAINEXP#${customer}` }),
+  /**
+   * A domain listed under one of its statuses: one small item per status in a partition per
+   * customer and status, written in the transaction of every write of the domain, so an exact
+   * status filter reads only that partition, by name.
+   */
+  domainStatus: (customer: string, status: string, domainName: string): ItemKey => ({
+    pk: `${keyKinds.domainStatus}${customer}#${status}`,
+    sk: `DOMAIN#${domainName}`,
+  }),
+  domainsWithStatus: (customer: string, status: string) => ({ pk: `${keyKinds.domainStatus}${customer}#${status}` }),
 
   /**
    * The DNS zone of a domain name, in the domain's item collection so the domain and its zone are
