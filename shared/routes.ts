@@ -385,6 +385,18 @@ export const routes: readonly Route[] = [
     summary:
       "The caller's domains, a page at a time: limit, offset, order, fields, total, export and filters (expiryDate ranges, status, ...).",
   },
+  {
+    id: 'domain-update',
+    method: 'POST',
+    path: '/v2/domains/{domainName}/update',
+    dir: 'domain-update',
+    integrations: ['registry'],
+    // The domain, its contacts, its registry and prices; the process id; one transaction (the
+    // domain guarded, its status listing, the process, counts, notification); Idempotency-Key records.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary:
+      'Change a domain: name servers, lock and CLIENT_* statuses, privacy, auto-renew, EPP code, registrant and contacts, DNSSEC (?quote=true prices it); Idempotency-Key supported.',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -50,6 +50,7 @@ describe('the OpenAPI document', () => {
         'certificateHead',
         'domain',
         'domainHead',
+        'domainUpdate',
         'domains',
         'domainsHead',
         'exchangeRatesInfo',

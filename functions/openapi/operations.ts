@@ -2,6 +2,7 @@ import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
 import { docs as domain } from '../domain/openapi.ts';
+import { docs as domainUpdate } from '../domain-update/openapi.ts';
 import { docs as domains } from '../domains/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
 import { docs as exchangeRatesList } from '../exchange-rates-list/openapi.ts';
@@ -73,4 +74,5 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'webhook-redeliver': webhookRedeliver,
   domain,
   domains,
+  'domain-update': domainUpdate,
 };

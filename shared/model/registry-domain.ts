@@ -24,7 +24,15 @@ export const transferBlockingStatuses = [
   'pendingTransfer',
   'pendingDelete',
   'redemptionPeriod',
+  // The 60-day lock after a registrant change (ICANN change-of-registrant policy).
+  'irtpcTransferProhibited',
 ] as const;
+
+/** A status in EPP's spelling (`clientTransferProhibited`) from the API's (`CLIENT_TRANSFER_PROHIBITED`). */
+export function eppStatus(status: string): string {
+  if (!/^[A-Z0-9_]+$/.test(status)) return status;
+  return status.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
 
 /** A domain as the sandbox registry holds it. */
 export const RegistryDomainRecord = v.object({

@@ -1,11 +1,16 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type DomainInput, DomainRecord } from '../../model/domain.ts';
+import type { NotificationRecord } from '../../model/notification.ts';
+import type { ProcessRecord } from '../../model/process.ts';
 import { db } from '../client.ts';
 import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { putNew, type TransactItem, transact } from '../transactions.ts';
+import { type Commitment, itemsOf } from './commit-with.ts';
+import { notificationWrites } from './notifications.ts';
+import { newProcessItems, processItem } from './processes.ts';
 
 const entity = 'domain';
 const statusEntity = 'domainStatus';
@@ -94,6 +99,27 @@ export async function replaceDomain(before: DomainRecord, after: DomainRecord, a
 /** A domain by name, whoever holds it (callers check the customer). */
 export function getDomain(domainName: string): Promise<DomainRecord | undefined> {
   return getItem(keys.domainByName(domainName), DomainRecord, entity);
+}
+
+/**
+ * Records an update of a domain in one transaction: the domain as changed (guarded by the
+ * `updatedDate` it was read with), its status listing, the update's process (with its identifier
+ * listing and counts), its notification, and what the caller commits with it (an Idempotency-Key's
+ * answer). False when the domain changed meanwhile: nothing was written.
+ */
+export function recordDomainUpdate(
+  before: DomainRecord,
+  after: DomainRecord,
+  process: ProcessRecord,
+  notification: NotificationRecord,
+  commitment?: Commitment,
+): Promise<boolean> {
+  return replaceDomain(before, after, [
+    putNew(processItem(process)),
+    ...newProcessItems(process),
+    ...notificationWrites(notification),
+    ...itemsOf(commitment),
+  ]);
 }
 
 /** A domain of this customer; another customer's reads as absent (contract section 1). */
