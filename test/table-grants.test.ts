@@ -204,6 +204,14 @@ describe("each function's table use is what it declares", () => {
     await as('domains', () => call('GET', '/v2/domains?expiryDate:lt=2027-12-01&offset=1'));
     await as('domains', () => call('GET', '/v2/domains?status=OK&offset=1'));
     await as('domains', () => call('GET', '/v2/domains?autoRenew=true&export=true'));
+    await as('domain-update', () => call('POST', '/v2/domains/demo-secure.com/update?quote=true', { body: { privacyProtect: false } }));
+    await as('domain-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/update', {
+        body: { status: ['CLIENT_TRANSFER_PROHIBITED'], authcode: '' },
+        headers: { 'Idempotency-Key': 'grants-update-1' },
+      }),
+    );
+    await as('domain-update', () => call('POST', '/v2/domains/demo-shop.nl/update', { body: { contacts: [{ role: 'ADMIN', handle: 'nobody' }] } }));
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);
