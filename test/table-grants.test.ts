@@ -211,7 +211,9 @@ describe("each function's table use is what it declares", () => {
         headers: { 'Idempotency-Key': 'grants-update-1' },
       }),
     );
-    await as('domain-update', () => call('POST', '/v2/domains/demo-shop.nl/update', { body: { contacts: [{ role: 'ADMIN', handle: 'nobody' }] } }));
+    await as('domain-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/update', { body: { contacts: [{ role: 'ADMIN', handle: 'nobody' }] } }),
+    );
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);
