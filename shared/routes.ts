@@ -397,6 +397,17 @@ export const routes: readonly Route[] = [
     summary:
       'Change a domain: name servers, lock and CLIENT_* statuses, privacy, auto-renew, EPP code, registrant and contacts, DNSSEC (?quote=true prices it); Idempotency-Key supported.',
   },
+  {
+    id: 'domain-check',
+    method: 'GET',
+    path: '/v2/domains/{domainName}/check',
+    dir: 'domain-check',
+    integrations: ['registry'],
+    // The caller's count in its window (a conditional ADD), the extension's registry, a name held here, the price list.
+    table: { actions: ['UpdateItem', 'BatchGetItem', 'GetItem', 'Query'] },
+    summary:
+      'Whether a name can be registered: available, reason, premium and its prices; rate limited per API key (429 with Retry-After).',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -54,6 +54,14 @@ describe('an update through the upstream account', () => {
     expect((await call('GET', '/v2/domains/demo-secure.com')).body.authcode).toBe(upstreamCode);
   });
 
+  it('asks the upstream whether a name is free, passing renewPrice', async () => {
+    resetCircuit();
+    const res = await call('GET', '/v2/domains/register-premium.com/check?renewPrice=true');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ available: true, premium: true, currency: 'EUR', price: 120000, renewPrice: 120000 });
+    expect(upstream.seen).toContain('GET /v2/domains/register-premium.com/check?renewPrice=true');
+  });
+
   it("answers the upstream's refusal in our words and records nothing", async () => {
     resetCircuit();
     // The upstream's copy is frozen; ours does not know it: the upstream refuses.

@@ -49,6 +49,8 @@ describe('the OpenAPI document', () => {
         'certificateDownloadHead',
         'certificateHead',
         'domain',
+        'domainCheck',
+        'domainCheckHead',
         'domainHead',
         'domainUpdate',
         'domains',

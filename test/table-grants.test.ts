@@ -214,6 +214,8 @@ describe("each function's table use is what it declares", () => {
     await as('domain-update', () =>
       call('POST', '/v2/domains/demo-shop.nl/update', { body: { contacts: [{ role: 'ADMIN', handle: 'nobody' }] } }),
     );
+    await as('domain-check', () => call('GET', '/v2/domains/register-premium.com/check?renewPrice=true'));
+    await as('domain-check', () => call('GET', '/v2/domains/other-site.com/check'));
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);

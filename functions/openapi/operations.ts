@@ -2,6 +2,7 @@ import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
 import { docs as domain } from '../domain/openapi.ts';
+import { docs as domainCheck } from '../domain-check/openapi.ts';
 import { docs as domainUpdate } from '../domain-update/openapi.ts';
 import { docs as domains } from '../domains/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
@@ -75,4 +76,5 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   domain,
   domains,
   'domain-update': domainUpdate,
+  'domain-check': domainCheck,
 };

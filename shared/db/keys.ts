@@ -34,6 +34,7 @@ export const keyKinds = {
   processIdentifier: 'PROCESSIDENTIFIER#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
+  rateLimit: 'RATELIMIT#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -306,6 +307,12 @@ export const keys = {
   }),
   notificationsOfCustomer: (customer: string) => ({ gsi2pk: `${keyKinds.notification}${customer}` }),
   unacknowledgedNotifications: (customer: string) => ({ gsi1pk: `${keyKinds.notification}${customer}#UNACK` }),
+
+  /** The count of one caller's calls of one operation in one window (a fixed-window rate limit), expiring with it. */
+  rateLimit: (operation: string, caller: string, windowStart: string): ItemKey => ({
+    pk: `${keyKinds.rateLimit}${operation}#${caller}`,
+    sk: `WINDOW#${windowStart}`,
+  }),
 
   /** A customer's webhook endpoint (at most one), and its dead letters beside it. */
   webhook: (customer: string): ItemKey => ({ pk: `${keyKinds.webhook}${customer}`, sk: 'WEBHOOK' }),

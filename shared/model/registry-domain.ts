@@ -70,6 +70,14 @@ export const RegistryDomainRecord = v.object({
    * clients (and tests) can see what a registry failure does at each step.
    */
   unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState', 'cancelTransfer', 'resendFoa']))),
+  /**
+   * A name the registry does not hold as registered: `reserved` (a check answers it unavailable,
+   * reason `reserved`), or `available` (free to register; with `premium`, at that create price and
+   * `renewPremium` a year). Absent: the name is registered.
+   */
+  registration: v.optional(v.picklist(['reserved', 'available'])),
+  /** An available premium name's renewal price per 12 months, in the premium's currency. */
+  renewPremium: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** The registrar that sponsors the name now: the losing side of a transfer-in. */
   registrar: v.optional(v.string()),
   /** One line for the docs: what this candidate demonstrates. */

@@ -112,7 +112,22 @@ export interface DomainChangeResult {
   authcode?: string;
 }
 
+/** Whether a name can be registered, as the registry answers a check. Prices in cents of `currency`. */
+export interface DomainAvailability {
+  available: boolean;
+  /** Why it is not available (`registered`, `reserved`, ...). */
+  reason?: string;
+  premium?: boolean;
+  currency?: string;
+  /** A premium name's create price (available), or transfer price (registered). */
+  price?: number;
+  /** A premium name's renewal price, when asked. */
+  renewPrice?: number;
+}
+
 export interface RegistryGateway {
+  /** Whether a name is available at its registry (EPP domain check), with its premium prices. */
+  checkDomain(request: { domainName: string; registry: string; languageCode?: string; renewPrice?: boolean }): Promise<DomainAvailability>;
   /**
    * Changes a domain at the registry (EPP domain update). Throws ObjectStatusProhibitsOperation
    * when the registry's statuses forbid the change. Safe to repeat: every field sets a state.

@@ -75,6 +75,15 @@ const ProcessPage = v.object({
   entities: v.array(v.object({ id: v.number(), status: v.string(), customer: v.optional(v.string()), createdDate: v.string() })),
 });
 
+const CheckAnswer = v.object({
+  available: v.boolean(),
+  reason: v.optional(v.string()),
+  premium: v.optional(v.boolean()),
+  currency: v.optional(v.string()),
+  price: v.optional(v.number()),
+  renewPrice: v.optional(v.number()),
+});
+
 function parsed<T extends v.GenericSchema>(schema: T, call: string, body: unknown): v.InferOutput<T> {
   const result = v.safeParse(schema, body);
   if (!result.success) throw malformedAnswer(call);
@@ -256,6 +265,27 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
   }
 
   return {
+    /** `GET /v2/domains/{name}/check` upstream, its answer as it is (the upstream's prices and currency). */
+    async checkDomain({ domainName, languageCode, renewPrice }) {
+      const query = new URLSearchParams({ ...(languageCode ? { languageCode } : {}), ...(renewPrice ? { renewPrice: 'true' } : {}) });
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/check${query.size > 0 ? `?${query}` : ''}`;
+      try {
+        const answer = await upstreamCall(settings, 'check', 'GET', path);
+        return parsed(CheckAnswer, 'check', answer.body);
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && ['ValidationError', 'ConstraintViolationException'].includes(error.type)) {
+          throw new ValidationError(`The registry cannot check ${domainName}.`, [
+            { field: 'domainName', message: 'cannot be checked at its registry' },
+          ]);
+        }
+        if (error instanceof UpstreamRefusal) {
+          logger.warn('registry upstream refusal not mapped', { call: 'check', status: error.status, upstreamType: error.type });
+          throw new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+        }
+        throw error;
+      }
+    },
+
     /**
      * `POST /v2/domains/{name}/update` upstream with the fields that change (the status as the
      * whole list wanted); a new auth code asked for (`''`) is then read back with a GET of the domain.

@@ -97,6 +97,27 @@ function newAuthcode(): string {
 /** The sandbox implementation of the registry gateway. */
 export const sandboxRegistry: RegistryGateway = {
   /**
+   * A name is available unless the registry holds it (a record without `registration`) or it is
+   * reserved; a premium name carries its prices. A name of another registry is unknown here: free.
+   */
+  async checkDomain({ domainName, registry, renewPrice }) {
+    const record = await getRegistryDomain(domainName);
+    if (!record || record.registry !== registry) return { available: true, premium: false };
+    if (record.registration === 'reserved') return { available: false, reason: 'reserved' };
+    const available = record.registration === 'available';
+    const premium = record.premium;
+    if (!premium) return available ? { available: true, premium: false } : { available: false, reason: 'registered', premium: false };
+    return {
+      available,
+      ...(available ? {} : { reason: 'registered' }),
+      premium: true,
+      currency: premium.currency,
+      price: premium.amount,
+      ...(renewPrice && record.renewPremium !== undefined ? { renewPrice: record.renewPremium } : {}),
+    };
+  },
+
+  /**
    * Applies a change to the name as the registry holds it. A name the service holds that this
    * registry has no record of (registered before the sandbox kept one) is recorded from the
    * service's copy first, as the registry of record would hold it.
