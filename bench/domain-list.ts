@@ -20,6 +20,7 @@ Object.assign(process.env, localSandboxEnvironment, { ONE_TIME_LINK_SECRET: rand
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');
 const { batchWriteAll } = await import('../shared/db/items.ts');
+const { keys } = await import('../shared/db/keys.ts');
 const { domainItem, statusItems } = await import('../shared/db/repositories/domains.ts');
 const { handler } = await import('../functions/domains/handler.ts');
 const { lambdaContext } = await import('../infra/local/gateway.ts');
@@ -60,6 +61,10 @@ async function load(customer: string, count: number): Promise<void> {
     }
     await batchWriteAll(writes);
   }
+  // The kept counts, as the writes of these domains one by one would have left them.
+  const counts: Record<string, number> = { all: count };
+  for (let i = 0; i < count; i++) for (const s of domain(customer, i).status) counts[`status_${s}`] = (counts[`status_${s}`] ?? 0) + 1;
+  await batchWriteAll([{ put: { ...keys.domainCounts(customer), entity: 'domainCounts', ...counts } }]);
 }
 
 const shapes: [string, string][] = [

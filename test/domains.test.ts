@@ -3,7 +3,7 @@ import { handler as listHandler } from '../functions/domains/handler.ts';
 import { migrateTable } from '../infra/migrate.ts';
 import { batchWriteAll, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
-import { domainItem, putDomain, statusItems } from '../shared/db/repositories/domains.ts';
+import { putDomain } from '../shared/db/repositories/domains.ts';
 import type { DomainInput } from '../shared/model/domain.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { readsEntries, recordTableCalls } from './support/sdk-calls.ts';
@@ -170,17 +170,20 @@ describe('GET /v2/domains', () => {
   const c = 'lister-a';
   const names = Array.from({ length: 30 }, (_, i) => `name-${String(i).padStart(2, '0')}.com`);
   const seed = async () => {
-    const writes = names.flatMap((name, i) => {
-      const d = domainOf(c, name, {
-        expiryDate: `2027-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + i).padStart(2, '0')}T10:00:00Z`,
-        status: i % 5 === 0 ? ['OK', 'CLIENT_TRANSFER_PROHIBITED'] : ['OK'],
-        autoRenew: i % 2 === 0,
-        autoRenewPeriod: i % 3 === 0 ? 24 : 12,
-        privacyProtect: i % 4 === 0,
-      });
-      return [{ put: domainItem(d) }, ...statusItems(d).map((t) => ({ put: (t.Put as { Item: Record<string, unknown> }).Item }))];
-    });
-    await batchWriteAll(writes);
+    await Promise.all(
+      names.map((name, i) =>
+        putDomain(
+          domainOf(c, name, {
+            expiryDate: `2027-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + i).padStart(2, '0')}T10:00:00Z`,
+            status: i % 5 === 0 ? ['OK', 'CLIENT_TRANSFER_PROHIBITED'] : ['OK'],
+            autoRenew: i % 2 === 0,
+            autoRenewPeriod: i % 3 === 0 ? 24 : 12,
+            privacyProtect: i % 4 === 0,
+          }),
+          true,
+        ),
+      ),
+    );
   };
 
   it('lists by name with pagination and total, in the SDKs Page shape', async () => {
@@ -281,10 +284,22 @@ describe('GET /v2/domains', () => {
   });
 });
 
-describe('status listing follows every write', () => {
-  it('moves a domain between status listings when its statuses change', async () => {
-    const d = domainOf('mover', 'moving.com');
-    await putDomain(d);
-    expect((await list('mover', { status: 'OK', limit: '0' })).body.pagination.total).toBe(1);
+describe('the status listing and the kept counts follow every write', () => {
+  it('moves a domain between status listings and counts when its statuses change, by update', async () => {
+    await putDomain(domainOf('demo', 'moving.com'));
+    const count = async (query: Record<string, string>) =>
+      (await call('GET', `/v2/domains?${new URLSearchParams({ ...query, limit: '0' })}`)).body.pagination.total;
+    const [all, ok, locked] = [await count({}), await count({ status: 'OK' }), await count({ status: 'CLIENT_TRANSFER_PROHIBITED' })];
+    const res = await call('POST', '/v2/domains/moving.com/update', { body: { status: ['CLIENT_TRANSFER_PROHIBITED'] } });
+    expect(res.status).toBe(200);
+    expect([await count({}), await count({ status: 'OK' }), await count({ status: 'CLIENT_TRANSFER_PROHIBITED' })]).toEqual([
+      all,
+      ok - 1,
+      locked + 1,
+    ]);
+    const listed = await call('GET', '/v2/domains?status=CLIENT_TRANSFER_PROHIBITED&limit=100&fields=domainName');
+    expect(listed.body.entities).toContainEqual({ domainName: 'moving.com' });
+    const notOk = await call('GET', '/v2/domains?status=OK&limit=100&fields=domainName');
+    expect(notOk.body.entities).not.toContainEqual({ domainName: 'moving.com' });
   });
 });

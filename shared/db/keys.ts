@@ -147,6 +147,8 @@ export const keys = {
     sk: `DOMAIN#${domainName}`,
   }),
   domainsWithStatus: (customer: string, status: string) => ({ pk: `${keyKinds.domainStatus}${customer}#${status}` }),
+  /** A customer's domain counts (every domain, and per status), kept by every write of a domain: the listing's `total`. */
+  domainCounts: (customer: string): ItemKey => ({ pk: `${keyKinds.domainStatus}${customer}#COUNTS`, sk: 'COUNTS' }),
 
   /**
    * The DNS zone of a domain name, in the domain's item collection so the domain and its zone are

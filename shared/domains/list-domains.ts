@@ -1,4 +1,4 @@
-import { countDomains, type DomainSource, readDomainPage, skipDomains } from '../db/repositories/domains.ts';
+import { countDomains, type DomainSource, readDomainCounts, readDomainPage, skipDomains } from '../db/repositories/domains.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
 import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
@@ -14,8 +14,9 @@ import { domainViewOf, selectFields } from './view.ts';
  * range without `order`), the listing reads the expiry index (gsi2) over exactly the range its
  * expiryDate filters give; with an exact `status`, that status's listing; otherwise the domains by
  * name (gsi1). Filters the source does not answer are checked on the domains it returns, reading at
- * most maxRead() of them. `total` of a source that answers every filter is counted over keys
- * (the keys-only twins gsi1keys and gsi2keys, or the small status items); otherwise by reading.
+ * most maxRead() of them. `total` of a source that answers every filter comes from the counts kept
+ * with every write of a domain (all, and per status), or for an expiry range is counted over its
+ * keys (gsi2keys); otherwise by reading.
  */
 
 /** The most domains one request reads, its page and its count together: `DOMAIN_LIST_MAX_READ`, default 20000. */
@@ -130,6 +131,16 @@ function matcher(filters: readonly DomainFilter[], search: string | undefined): 
   return (d) => statuses.every((f) => statusPasses(d, f)) && others(d);
 }
 
+/**
+ * The number of domains a source holds: every domain's or one status's from the counts kept with
+ * every write of a domain (one GetItem); an expiry range's counted over its keys (gsi2keys).
+ */
+async function countOf(customer: string, source: DomainSource): Promise<number> {
+  if (source.index === 'expiry') return countDomains(customer, source);
+  const counts = await readDomainCounts(customer);
+  return source.index === 'status' ? counts(source.status) : counts();
+}
+
 /** Lists the caller's domains (a page, and by default the number of matches). */
 export function listDomains(customer: string, query: DomainQuery): Promise<DomainPage> {
   const { source, rest, ascending } = sourceOf(query);
@@ -141,7 +152,7 @@ export function listDomains(customer: string, query: DomainQuery): Promise<Domai
     },
     skip: (count) => skipDomains(customer, source, count, ascending),
   };
-  const plan: ListingPlan<DomainRecord> = { source: reader, exact, ...(exact ? { count: () => countDomains(customer, source) } : {}) };
+  const plan: ListingPlan<DomainRecord> = { source: reader, exact, ...(exact ? { count: () => countOf(customer, source) } : {}) };
   return listPage(plan, query, {
     matches: matcher(rest, query.search),
     summaryOf: (d) => d,

@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type DomainInput, DomainRecord } from '../../model/domain.ts';
 import type { NotificationRecord } from '../../model/notification.ts';
@@ -29,14 +29,57 @@ export function domainItem(input: DomainInput): Record<string, unknown> {
   return toItem(keys.domain(record.domainName, record.customer, record.expiryDate), entity, record);
 }
 
+/** The count attribute of a status (`status_OK`), or of every domain (`all`). */
+const countName = (status?: string) => (status === undefined ? 'all' : `status_${status}`);
+
+/** The change of a customer's kept counts by these deltas (an ADD), or undefined when nothing changes. */
+function countsChange(customer: string, deltas: Map<string, number>): TransactItem | undefined {
+  const changed = [...deltas].filter(([, d]) => d !== 0);
+  if (changed.length === 0) return undefined;
+  const names = Object.fromEntries(changed.map(([name], i) => [`#c${i}`, name]));
+  const values = Object.fromEntries(changed.map(([, d], i) => [`:c${i}`, d]));
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.domainCounts(customer),
+      UpdateExpression: `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')} SET entity = :entity`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':entity': 'domainCounts' },
+    },
+  };
+}
+
+/** A customer's kept domain counts: every domain (`all`) and per status; 0 for what was never counted. */
+export async function readDomainCounts(customer: string): Promise<(status?: string) => number> {
+  const item = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.domainCounts(customer) }))).Item ?? {};
+  return (status) => {
+    const value = item[countName(status)];
+    return typeof value === 'number' ? value : 0;
+  };
+}
+
 /**
- * The writes that keep a domain's status listing (keys.domainStatus) in step with a write of the
- * domain, for the same transaction: a put for each status it has, a delete for each one it had
- * (`before`) and no longer has.
+ * The writes that keep a domain's status listing (keys.domainStatus) and its customer's kept
+ * counts in step with a write of the domain, for the same transaction: a put for each status it
+ * has, a delete for each one it had (`before`: the domain as stored before, absent for a new one)
+ * and no longer has, and the counts moved from what it counted as before.
  */
 export function statusItems(after: DomainInput, before?: DomainInput): TransactItem[] {
   const now = normalised(after);
   const was = before ? normalised(before) : undefined;
+  const counted = (d: DomainRecord | undefined, sign: number, into: Map<string, Map<string, number>>) => {
+    if (!d) return;
+    const deltas = into.get(d.customer) ?? new Map<string, number>();
+    for (const name of [countName(), ...d.status.map(countName)]) deltas.set(name, (deltas.get(name) ?? 0) + sign);
+    into.set(d.customer, deltas);
+  };
+  const deltas = new Map<string, Map<string, number>>();
+  counted(was, -1, deltas);
+  counted(now, 1, deltas);
+  const counts = [...deltas].flatMap(([customer, d]) => {
+    const change = countsChange(customer, d);
+    return change ? [change] : [];
+  });
   const puts = now.status
     .filter((s) => !was?.status.includes(s) || was.customer !== now.customer)
     .map(
@@ -54,14 +97,15 @@ export function statusItems(after: DomainInput, before?: DomainInput): TransactI
         Delete: { TableName: tableName(), Key: keys.domainStatus(was?.customer ?? now.customer, s, now.domainName) },
       }),
     );
-  return [...puts, ...deletes];
+  return [...puts, ...deletes, ...counts];
 }
 
 /** Stores a domain with its status listing in one transaction; `ifAbsent`: false when the name is already held (nothing written). */
 export async function putDomain(record: DomainInput, ifAbsent = false): Promise<boolean> {
   const item = domainItem(record);
+  const before = ifAbsent ? undefined : await getDomain(record.domainName);
   try {
-    await transact([ifAbsent ? putNew(item) : { Put: { TableName: tableName(), Item: item } }, ...statusItems(record)]);
+    await transact([ifAbsent ? putNew(item) : { Put: { TableName: tableName(), Item: item } }, ...statusItems(record, before)]);
     return true;
   } catch (error) {
     if (ifAbsent && (error as Error).name === 'TransactionCanceledException') return false;
