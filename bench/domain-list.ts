@@ -57,7 +57,10 @@ async function load(customer: string, count: number): Promise<void> {
     const writes = [];
     for (let i = from; i < Math.min(count, from + chunk); i++) {
       const d = domain(customer, i);
-      writes.push({ put: domainItem(d) }, ...statusItems(d).map((t) => ({ put: (t.Put as { Item: Record<string, unknown> }).Item })));
+      writes.push(
+        { put: domainItem(d) },
+        ...statusItems(d).flatMap((t) => (t.Put ? [{ put: t.Put.Item as Record<string, unknown> }] : [])),
+      );
     }
     await batchWriteAll(writes);
   }

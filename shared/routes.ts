@@ -380,8 +380,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/domains',
     dir: 'domains',
-    // By name (gsi1), by expiry (gsi2), or one status's listing then its domains (BatchGet); counts over keys-only twins.
-    table: { actions: ['Query', 'BatchGetItem'], index: true },
+    // By name (gsi1), by expiry (gsi2), or one status's listing then its domains (BatchGet); the kept counts (GetItem).
+    table: { actions: ['Query', 'BatchGetItem', 'GetItem'], index: true },
     summary:
       "The caller's domains, a page at a time: limit, offset, order, fields, total, export and filters (expiryDate ranges, status, ...).",
   },
