@@ -296,6 +296,9 @@ async function migrate(args: string[]): Promise<void> {
   console.log(
     `Processes without their stored detail status: ${report.processesWithoutDetail ?? 0}, ${values['dry-run'] ? (report.processesWithoutDetail ?? 0) : (report.processesDetailed ?? 0)} ${verb}.`,
   );
+  console.log(
+    `Domains in the layout before the domain API: ${report.domainsOld ?? 0}, ${values['dry-run'] ? (report.domainsOld ?? 0) : (report.domainsMigrated ?? 0)} ${verb}.`,
+  );
 }
 
 /** Checks a dataset file and names every error with its path; exit code 1 when it has any. */

@@ -3,12 +3,14 @@ import { db } from '../shared/db/client.ts';
 import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
+import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
 import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
+import { DomainRecord } from '../shared/model/domain.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { forEachLimited } from './dataset.ts';
@@ -35,6 +37,10 @@ import { scanTable } from './export.ts';
  * - Processes written before their items stored their detail status (`detailStatus`, which the
  *   listing's summaries in gsi1list read) get it, derived from their details, unless they changed
  *   meanwhile (their writer then stored it). Until then the listing reads such a process whole.
+ * - Domains written before the domain API (statuses in EPP spelling, `ok`; no `autoRenewPeriod`
+ *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
+ *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
+ *   status listing item per status, unless they changed meanwhile (their writer wrote them so).
  */
 
 /** What a migration found and did. */
@@ -55,6 +61,9 @@ export interface MigrationReport {
   /** Zone headers written before zones were found by id (`/v2/dns/zones/{id}` finds them once migrated). */
   zonesUnindexed?: number;
   zonesIndexed?: number;
+  /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
+  domainsOld?: number;
+  domainsMigrated?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -94,6 +103,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const undetailed = items.filter((item) => item.entity === 'process' && item.detailStatus === undefined);
   // Inline zones get their id entry when they are rewritten below.
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
+  const oldDomains = items.filter(isOldDomainItem);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -107,6 +117,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     processesDetailed: 0,
     zonesUnindexed: unindexed.length,
     zonesIndexed: 0,
+    domainsOld: oldDomains.length,
+    domainsMigrated: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -119,6 +131,9 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   }
   await forEachLimited(undetailed, 8, async (item) => {
     if (await storeDetailStatus(parseItem(ProcessRecord, 'process', item))) report.processesDetailed = (report.processesDetailed ?? 0) + 1;
+  });
+  await forEachLimited(oldDomains, 8, async (item) => {
+    if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;
   });
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);

@@ -433,6 +433,49 @@ export const routes: readonly Route[] = [
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
     summary: "Changes the zone of a domain in the caller's account, as the zone update by id does.",
   },
+  {
+    id: 'domain',
+    method: 'GET',
+    path: '/v2/domains/{domainName}',
+    dir: 'domain',
+    // The name's collection (domain, zone header, running transfer) in one Query.
+    table: { actions: ['Query'], only: ['domain'] },
+    summary:
+      'A domain of the caller: registrant, contacts, name servers, statuses (the lock), expiry, authcode, zone (?fields= limits it).',
+  },
+  {
+    id: 'domains',
+    method: 'GET',
+    path: '/v2/domains',
+    dir: 'domains',
+    // By name (gsi1), by expiry (gsi2), or one status's listing then its domains (BatchGet); the kept counts (GetItem).
+    table: { actions: ['Query', 'BatchGetItem', 'GetItem'], index: true },
+    summary:
+      "The caller's domains, a page at a time: limit, offset, order, fields, total, export and filters (expiryDate ranges, status, ...).",
+  },
+  {
+    id: 'domain-update',
+    method: 'POST',
+    path: '/v2/domains/{domainName}/update',
+    dir: 'domain-update',
+    integrations: ['registry'],
+    // The domain, its contacts, its registry and prices; the process id; one transaction (the
+    // domain guarded, its status listing, the process, counts, notification); Idempotency-Key records.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary:
+      'Change a domain: name servers, lock and CLIENT_* statuses, privacy, auto-renew, EPP code, registrant and contacts, DNSSEC (?quote=true prices it); Idempotency-Key supported.',
+  },
+  {
+    id: 'domain-check',
+    method: 'GET',
+    path: '/v2/domains/{domainName}/check',
+    dir: 'domain-check',
+    integrations: ['registry'],
+    // The caller's count in its window (a conditional ADD), the extension's registry, a name held here, the price list.
+    table: { actions: ['UpdateItem', 'BatchGetItem', 'GetItem', 'Query'] },
+    summary:
+      'Whether a name can be registered: available, reason, premium and its prices; rate limited per API key (429 with Retry-After).',
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

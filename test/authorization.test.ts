@@ -122,6 +122,31 @@ describe("object-level authorization matrix: another customer's object answers l
     expect((await call('GET', '/v2/dns/zones/103', { key: otherKey })).body.ttl).toBe(3600);
   });
 
+  it("GET domain and POST update: another customer's domain (404 ObjectDoesNotExist), quote or not, and nothing is written", async () => {
+    expectAlike(
+      await call('GET', '/v2/domains/other-site.com?fields=authcode'),
+      'other-site.com',
+      await call('GET', '/v2/domains/no-such-name.com?fields=authcode'),
+      'no-such-name.com',
+      404,
+      'ObjectDoesNotExist',
+    );
+    const before = await snapshotTable();
+    for (const quote of ['true', 'false']) {
+      expectAlike(
+        await call('POST', `/v2/domains/other-site.com/update?quote=${quote}`, { body: { authcode: '' } }),
+        'other-site.com',
+        await call('POST', `/v2/domains/no-such-name.com/update?quote=${quote}`, { body: { authcode: '' } }),
+        'no-such-name.com',
+        404,
+        'ObjectDoesNotExist',
+      );
+    }
+    expect(changedKeys(before, await snapshotTable())).toEqual([]);
+    const listed = await call('GET', '/v2/domains?export=true&domainName=other-site.com');
+    expect(listed.body.entities).toEqual([]);
+  });
+
   it("GET process info: another customer's process (404 ObjectDoesNotExist)", async () => {
     expectAlike(
       await call('GET', '/v2/processes/601/info'),

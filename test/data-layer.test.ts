@@ -82,7 +82,14 @@ describe('item helpers', () => {
 
 describe('keys', () => {
   it("keep a domain name's domain, zone and transfer in one partition, each listed through gsi1", () => {
-    expect(keys.domain('a.nl', 'demo')).toEqual({ pk: 'DOMAIN#a.nl', sk: 'DOMAIN', gsi1pk: 'DOMAINS#demo', gsi1sk: 'DOMAIN#a.nl' });
+    expect(keys.domain('a.nl', 'demo', '2027-01-01T00:00:00Z')).toEqual({
+      pk: 'DOMAIN#a.nl',
+      sk: 'DOMAIN',
+      gsi1pk: 'DOMAINS#demo',
+      gsi1sk: 'DOMAIN#a.nl',
+      gsi2pk: 'DOMAINEXP#demo',
+      gsi2sk: '2027-01-01T00:00:00Z#a.nl',
+    });
     expect(keys.zone('a.nl', 'demo')).toEqual({ pk: 'DOMAIN#a.nl', sk: 'ZONE', gsi1pk: 'ZONES#demo', gsi1sk: 'ZONE#a.nl' });
     expect(keys.domainTransfer('a.nl', '2026-01-01T00:00:00Z')).toEqual({
       pk: 'DOMAIN#a.nl',
@@ -119,7 +126,7 @@ describe('keys', () => {
       pk: 'REGISTRYDOMAIN#a.nl',
       sk: 'TRANSFER#2026-01-01T00:00:00Z',
     });
-    expect(keys.zone('demo-shop.nl', 'demo').pk).toBe(keys.domain('demo-shop.nl', 'demo').pk);
+    expect(keys.zone('demo-shop.nl', 'demo').pk).toBe(keys.domain('demo-shop.nl', 'demo', '2027-01-01T00:00:00Z').pk);
     expect(keys.zone('demo-shop.nl', 'demo').sk).toBe('ZONE');
   });
 });

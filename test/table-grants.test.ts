@@ -248,6 +248,25 @@ describe("each function's table use is what it declares", () => {
       const sample = await sampleOf(route);
       await as(route.dir, () => sendSample(sample));
     }
+    // The domains of the account: one, its fields, a foreign one; the listing by name, expiry and status.
+    await as('domain', () => call('GET', '/v2/domains/demo-shop.nl'));
+    await as('domain', () => call('GET', '/v2/domains/other-site.com?fields=domainName'));
+    await as('domains', () => call('GET', '/v2/domains?offset=1&limit=1'));
+    await as('domains', () => call('GET', '/v2/domains?expiryDate:lt=2027-12-01&offset=1'));
+    await as('domains', () => call('GET', '/v2/domains?status=OK&offset=1'));
+    await as('domains', () => call('GET', '/v2/domains?autoRenew=true&export=true'));
+    await as('domain-update', () => call('POST', '/v2/domains/demo-secure.com/update?quote=true', { body: { privacyProtect: false } }));
+    await as('domain-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/update', {
+        body: { status: ['CLIENT_TRANSFER_PROHIBITED'], authcode: '' },
+        headers: { 'Idempotency-Key': 'grants-update-1' },
+      }),
+    );
+    await as('domain-update', () =>
+      call('POST', '/v2/domains/demo-shop.nl/update', { body: { contacts: [{ role: 'ADMIN', handle: 'nobody' }] } }),
+    );
+    await as('domain-check', () => call('GET', '/v2/domains/register-premium.com/check?renewPrice=true'));
+    await as('domain-check', () => call('GET', '/v2/domains/other-site.com/check'));
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);

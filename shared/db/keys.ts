@@ -25,6 +25,7 @@ export const keyKinds = {
   priceList: 'PRICELIST#',
   rates: 'RATES#',
   domain: 'DOMAIN#',
+  domainStatus: 'DOMAINSTATUS#',
   process: 'PROCESS#',
   certificateAuthority: 'CA#',
   certificate: 'CERTIFICATE#',
@@ -33,6 +34,7 @@ export const keyKinds = {
   processIdentifier: 'PROCESSIDENTIFIER#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
+  rateLimit: 'RATELIMIT#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -122,11 +124,31 @@ export const keys = {
   }),
   processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `${keyKinds.processIdentifier}${customer}#${identifier}` }),
 
-  /** A domain in an account, by name (a name is in at most one account); listed per customer. */
-  domain: (domainName: string, customer: string): ItemKey =>
-    listed(inDomainCollection(domainName, 'DOMAIN'), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
+  /**
+   * A domain in an account, by name (a name is in at most one account); listed per customer by
+   * name (gsi1) and by expiry (gsi2: `DOMAINEXP#<customer>`, `<expiryDate>#<name>`), so the
+   * listing's expiry ranges read only their own domains. The expiry key moves with every write.
+   */
+  domain: (domainName: string, customer: string, expiryDate: string): ItemKey => ({
+    ...listed(inDomainCollection(domainName, 'DOMAIN'), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
+    gsi2pk: keys.domainsByExpiry(customer).gsi2pk,
+    gsi2sk: `${expiryDate}#${domainName}`,
+  }),
   domainByName: (domainName: string) => inDomainCollection(domainName, 'DOMAIN'),
   domainsOfCustomer: (customer: string) => ({ gsi1pk: `DOMAINS#${customer}` }),
+  domainsByExpiry: (customer: string) => ({ gsi2pk: `DOMAINEXP#${customer}` }),
+  /**
+   * A domain listed under one of its statuses: one small item per status in a partition per
+   * customer and status, written in the transaction of every write of the domain, so an exact
+   * status filter reads only that partition, by name.
+   */
+  domainStatus: (customer: string, status: string, domainName: string): ItemKey => ({
+    pk: `${keyKinds.domainStatus}${customer}#${status}`,
+    sk: `DOMAIN#${domainName}`,
+  }),
+  domainsWithStatus: (customer: string, status: string) => ({ pk: `${keyKinds.domainStatus}${customer}#${status}` }),
+  /** A customer's domain counts (every domain, and per status), kept by every write of a domain: the listing's `total`. */
+  domainCounts: (customer: string): ItemKey => ({ pk: `${keyKinds.domainStatus}${customer}#COUNTS`, sk: 'COUNTS' }),
 
   /**
    * The DNS zone of a domain name, in the domain's item collection so the domain and its zone are
@@ -297,6 +319,12 @@ export const keys = {
   }),
   notificationsOfCustomer: (customer: string) => ({ gsi2pk: `${keyKinds.notification}${customer}` }),
   unacknowledgedNotifications: (customer: string) => ({ gsi1pk: `${keyKinds.notification}${customer}#UNACK` }),
+
+  /** The count of one caller's calls of one operation in one window (a fixed-window rate limit), expiring with it. */
+  rateLimit: (operation: string, caller: string, windowStart: string): ItemKey => ({
+    pk: `${keyKinds.rateLimit}${operation}#${caller}`,
+    sk: `WINDOW#${windowStart}`,
+  }),
 
   /** A customer's webhook endpoint (at most one), and its dead letters beside it. */
   webhook: (customer: string): ItemKey => ({ pk: `${keyKinds.webhook}${customer}`, sk: 'WEBHOOK' }),

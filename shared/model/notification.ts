@@ -19,11 +19,17 @@ export const eventTypes = [
   'DcvRecordsRemovedEvent',
   'DnsZoneRefusedEvent',
   'AcmeOrderFailedEvent',
+  'UpdateDomainEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
 /** The notification types (the class each SDK reads a notification into). */
-export const notificationTypes = ['TransferDomainNotification', 'SSLCertificateNotification', 'DomainZoneNotification'] as const;
+export const notificationTypes = [
+  'TransferDomainNotification',
+  'SSLCertificateNotification',
+  'DomainZoneNotification',
+  'UpdateDomainNotification',
+] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
 /**
@@ -283,5 +289,22 @@ export function acmeOrderRefused(process: CertificateSubject, problem: string, a
     reason: problem,
     subjectStatus: 'PENDING',
     statusDetail: 'SSL_REQUIRES_ATTENTION',
+  };
+}
+
+/** A domain update's one notification: its slot. */
+const updateSlot = 1;
+
+/** A domain was changed (POST /v2/domains/{domainName}/update): which fields, in `payload.fields`. */
+export function domainUpdated(process: ProcessRecord, fields: readonly string[]): NotificationRecord {
+  return {
+    ...aboutProcess(process, updateSlot, process.updatedDate),
+    eventType: 'UpdateDomainEvent',
+    notificationType: 'UpdateDomainNotification',
+    message: `The domain ${process.identifier} was updated.`,
+    subjectStatus: 'OK',
+    statusDetail: 'COMPLETED',
+    domainName: process.identifier,
+    payload: { fields: [...fields] },
   };
 }

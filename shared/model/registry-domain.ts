@@ -24,7 +24,15 @@ export const transferBlockingStatuses = [
   'pendingTransfer',
   'pendingDelete',
   'redemptionPeriod',
+  // The 60-day lock after a registrant change (ICANN change-of-registrant policy).
+  'irtpcTransferProhibited',
 ] as const;
+
+/** A status in EPP's spelling (`clientTransferProhibited`) from the API's (`CLIENT_TRANSFER_PROHIBITED`). */
+export function eppStatus(status: string): string {
+  if (!/^[A-Z0-9_]+$/.test(status)) return status;
+  return status.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
 
 /** A domain as the sandbox registry holds it. */
 export const RegistryDomainRecord = v.object({
@@ -62,6 +70,14 @@ export const RegistryDomainRecord = v.object({
    * clients (and tests) can see what a registry failure does at each step.
    */
   unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState', 'cancelTransfer', 'resendFoa']))),
+  /**
+   * A name the registry does not hold as registered: `reserved` (a check answers it unavailable,
+   * reason `reserved`), or `available` (free to register; with `premium`, at that create price and
+   * `renewPremium` a year). Absent: the name is registered.
+   */
+  registration: v.optional(v.picklist(['reserved', 'available'])),
+  /** An available premium name's renewal price per 12 months, in the premium's currency. */
+  renewPremium: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** The registrar that sponsors the name now: the losing side of a transfer-in. */
   registrar: v.optional(v.string()),
   /** One line for the docs: what this candidate demonstrates. */

@@ -1,5 +1,5 @@
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
-import type { KeyData } from '../model/domain.ts';
+import type { DomainContact, DsData, KeyData } from '../model/domain.ts';
 import type { ProviderMetadata, TldMetadata } from '../model/provider.ts';
 import type { TransferStatus } from '../model/transfer.ts';
 
@@ -85,7 +85,55 @@ export interface RegistryTransferState {
   registryReference?: string;
 }
 
+/**
+ * A change of a domain the service holds, as the registry is asked for it: only the fields that
+ * change are present. Statuses in the API's spelling (`CLIENT_TRANSFER_PROHIBITED`).
+ */
+export interface DomainChange {
+  domainName: string;
+  registry: string;
+  /** The domain as the service holds it before the change (a registry that keeps no copy of it starts from this). */
+  current: { ns: string[]; status: string[]; keyData: KeyData[]; expiryDate: string };
+  ns?: string[];
+  /** The whole status list wanted, when it changes. */
+  status?: string[];
+  registrant?: string;
+  contacts?: DomainContact[];
+  keyData?: KeyData[];
+  dsData?: DsData[];
+  privacyProtect?: boolean;
+  /** A new auth code: `''` asks the registry to make one, any other value sets it. */
+  authcode?: string;
+  /** Who acts for the registrant in a registrant change (ICANN change-of-registrant policy). */
+  designatedAgent?: string;
+}
+
+/** What the registry answers to a change: the auth code it now holds, when the change made or set one. */
+export interface DomainChangeResult {
+  authcode?: string;
+}
+
+/** Whether a name can be registered, as the registry answers a check. Prices in cents of `currency`. */
+export interface DomainAvailability {
+  available: boolean;
+  /** Why it is not available (`registered`, `reserved`, ...). */
+  reason?: string;
+  premium?: boolean;
+  currency?: string;
+  /** A premium name's create price (available), or transfer price (registered). */
+  price?: number;
+  /** A premium name's renewal price, when asked. */
+  renewPrice?: number;
+}
+
 export interface RegistryGateway {
+  /** Whether a name is available at its registry (EPP domain check), with its premium prices. */
+  checkDomain(request: { domainName: string; registry: string; languageCode?: string; renewPrice?: boolean }): Promise<DomainAvailability>;
+  /**
+   * Changes a domain at the registry (EPP domain update). Throws ObjectStatusProhibitsOperation
+   * when the registry's statuses forbid the change. Safe to repeat: every field sets a state.
+   */
+  updateDomain(change: DomainChange): Promise<DomainChangeResult>;
   /**
    * Looks a domain up for a transfer-in. Throws ObjectDoesNotExist (400) for a name the registry
    * does not know, ObjectStatusProhibitsOperation for a name it will not transfer (locks), and

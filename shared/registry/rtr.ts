@@ -16,6 +16,7 @@ import { ProviderMetadata, TldMetadata, tldProviderFields } from '../model/provi
 import { isFinal, type TransferStatus, transferDetailsOf, transferStatuses } from '../model/transfer.ts';
 import { toWireTime } from '../time.ts';
 import {
+  type DomainChange,
   type IntentSummary,
   type RegistryCharge,
   type RegistryGateway,
@@ -79,6 +80,15 @@ const PriceAnswer = v.object({
 });
 const ProcessPage = v.object({
   entities: v.array(v.object({ id: v.number(), status: v.string(), customer: v.optional(v.string()), createdDate: v.string() })),
+});
+
+const CheckAnswer = v.object({
+  available: v.boolean(),
+  reason: v.optional(v.string()),
+  premium: v.optional(v.boolean()),
+  currency: v.optional(v.string()),
+  price: v.optional(v.number()),
+  renewPrice: v.optional(v.number()),
 });
 
 function parsed<T extends v.GenericSchema>(schema: T, call: string, body: unknown): v.InferOutput<T> {
@@ -292,7 +302,73 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return { status, ...(answer.actionDate !== undefined ? { actionDate: answer.actionDate } : {}) };
   }
 
+  /** The upstream's refusals of a change of `domainName` in our own words (anything else: 503, logged). */
+  function changeRefusalOf(error: unknown, change: DomainChange): unknown {
+    if (!(error instanceof UpstreamRefusal)) return error;
+    const handles = new Set([change.registrant, ...(change.contacts ?? []).map((c) => c.handle)]);
+    switch (error.type) {
+      case 'ObjectDoesNotExist':
+        if (error.objectType === 'Contact' && error.identifier !== undefined && handles.has(error.identifier)) {
+          return new ValidationError(`Contact '${error.identifier}' is not known to the registry account; create it there first.`, [
+            { field: error.identifier === change.registrant ? 'registrant' : 'contacts', message: 'is not known to the registry account' },
+          ]);
+        }
+        return new ObjectDoesNotExist('Domain', change.domainName);
+      case 'ObjectStatusProhibitsOperation':
+        return new ObjectStatusProhibitsOperation(`The registry refuses to change ${change.domainName}: its status prohibits it.`);
+      case 'ValidationError':
+      case 'ConstraintViolationException':
+        return new ValidationError(`The registry refuses the change of ${change.domainName} as requested.`, [
+          ...error.fields
+            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
+            .slice(0, 10)
+            .map((field) => ({ field, message: 'is refused by the registry' })),
+        ]);
+    }
+    logger.warn('registry upstream refusal not mapped', { call: 'update', status: error.status, upstreamType: error.type });
+    return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+  }
+
   return {
+    /** `GET /v2/domains/{name}/check` upstream, its answer as it is (the upstream's prices and currency). */
+    async checkDomain({ domainName, languageCode, renewPrice }) {
+      const query = new URLSearchParams({ ...(languageCode ? { languageCode } : {}), ...(renewPrice ? { renewPrice: 'true' } : {}) });
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/check${query.size > 0 ? `?${query}` : ''}`;
+      try {
+        const answer = await upstreamCall(settings, 'check', 'GET', path);
+        return parsed(CheckAnswer, 'check', answer.body);
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && ['ValidationError', 'ConstraintViolationException'].includes(error.type)) {
+          throw new ValidationError(`The registry cannot check ${domainName}.`, [
+            { field: 'domainName', message: 'cannot be checked at its registry' },
+          ]);
+        }
+        if (error instanceof UpstreamRefusal) {
+          logger.warn('registry upstream refusal not mapped', { call: 'check', status: error.status, upstreamType: error.type });
+          throw new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * `POST /v2/domains/{name}/update` upstream with the fields that change (the status as the
+     * whole list wanted); a new auth code asked for (`''`) is then read back with a GET of the domain.
+     */
+    async updateDomain(change) {
+      const { domainName, registry: _registry, current: _current, ...fields } = change;
+      const path = `/v2/domains/${encodeURIComponent(domainName)}`;
+      try {
+        await upstreamCall(settings, 'update', 'POST', `${path}/update`, fields);
+        if (change.authcode !== '') return change.authcode !== undefined ? { authcode: change.authcode } : {};
+        const answer = await upstreamCall(settings, 'domain', 'GET', `${path}?fields=authcode`);
+        const { authcode } = parsed(v.object({ authcode: v.optional(v.string()) }), 'domain', answer.body);
+        return authcode !== undefined ? { authcode } : {};
+      } catch (error) {
+        throw changeRefusalOf(error, change);
+      }
+    },
+
     async prepareTransfer(request) {
       const { domainName, registry } = request;
       const path = `/v2/domains/${encodeURIComponent(domainName)}/transfer?quote=true`;

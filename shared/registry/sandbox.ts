@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import {
   getRegistryDomain,
   getRegistryDomainWithTransfer,
+  putRegistryDomain,
   recordRegistryCancellation,
   recordRegistryFoaResend,
 } from '../db/repositories/registry-domains.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
-import { type RegistryDomainRecord, type RegistryTransferRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
+import { eppStatus, type RegistryDomainRecord, type RegistryTransferRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
 import { isFinal, registrantInteractionStatuses } from '../model/transfer.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import {
@@ -87,8 +89,66 @@ export function scriptedState(record: RegistryDomainRecord, reference: TransferR
   };
 }
 
+/** An auth code as the sandbox registry makes one: 16 characters of letters and digits. */
+function newAuthcode(): string {
+  return randomBytes(12).toString('base64').replace(/[+/]/g, 'x');
+}
+
 /** The sandbox implementation of the registry gateway. */
 export const sandboxRegistry: RegistryGateway = {
+  /**
+   * A name is available unless the registry holds it (a record without `registration`) or it is
+   * reserved; a premium name carries its prices. A name of another registry is unknown here: free.
+   */
+  async checkDomain({ domainName, registry, renewPrice }) {
+    const record = await getRegistryDomain(domainName);
+    if (!record || record.registry !== registry) return { available: true, premium: false };
+    if (record.registration === 'reserved') return { available: false, reason: 'reserved' };
+    const available = record.registration === 'available';
+    const premium = record.premium;
+    if (!premium) return available ? { available: true, premium: false } : { available: false, reason: 'registered', premium: false };
+    return {
+      available,
+      ...(available ? {} : { reason: 'registered' }),
+      premium: true,
+      currency: premium.currency,
+      price: premium.amount,
+      ...(renewPrice && record.renewPremium !== undefined ? { renewPrice: record.renewPremium } : {}),
+    };
+  },
+
+  /**
+   * Applies a change to the name as the registry holds it. A name the service holds that this
+   * registry has no record of (registered before the sandbox kept one) is recorded from the
+   * service's copy first, as the registry of record would hold it.
+   */
+  async updateDomain(change) {
+    const held = await getRegistryDomain(change.domainName);
+    if (held && held.registry !== change.registry) throw new ObjectDoesNotExist('Domain', change.domainName, 'body');
+    const record: RegistryDomainRecord = held ?? {
+      domainName: change.domainName,
+      registry: change.registry,
+      statuses: change.current.status.map(eppStatus),
+      expiryDate: change.current.expiryDate,
+      ns: change.current.ns,
+      keyData: change.current.keyData,
+      designatedAgentAllowed: true,
+      transfer: { stages: [], outcome: 'completed' },
+    };
+    if (record.statuses.includes('serverUpdateProhibited')) {
+      throw new ObjectStatusProhibitsOperation(`The registry refuses to change ${change.domainName}: its status prohibits it.`);
+    }
+    const authcode = change.authcode === undefined ? undefined : change.authcode === '' ? newAuthcode() : change.authcode;
+    await putRegistryDomain({
+      ...record,
+      ...(change.status ? { statuses: change.status.map(eppStatus) } : {}),
+      ...(change.ns ? { ns: change.ns } : {}),
+      ...(change.keyData ? { keyData: change.keyData } : {}),
+      ...(authcode !== undefined ? { authcode } : {}),
+    });
+    return authcode !== undefined ? { authcode } : {};
+  },
+
   async prepareTransfer({ domainName, registry, authcode }): Promise<TransferCandidate> {
     const record = await known(domainName, registry, 'prepareTransfer');
     const blocking = record.statuses.filter((s) => (transferBlockingStatuses as readonly string[]).includes(s));

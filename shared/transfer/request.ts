@@ -57,6 +57,12 @@ export const KeyDataRequest = bodyObject({
 /** True when no two items share a key. */
 const distinct = <T>(items: readonly T[], key: (item: T) => string) => new Set(items.map(key)).size === items.length;
 
+/** Spec 2.1: at most 10 name servers, none twice (a transfer's and an update's `ns`). */
+export const NameServerList = v.pipe(
+  listOf(NameServer, 10),
+  v.check((items) => distinct(items, (n) => n), 'must not list a name server twice'),
+);
+
 /** Whose contacts the transfer takes over (contract 3.1). */
 const TransferContact = v.picklist(['REGISTRANT', 'ADMIN'], 'must be REGISTRANT or ADMIN');
 
@@ -88,12 +94,7 @@ export const TransferBody = bodyObject({
   ),
   authcode: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(64, 'must be at most 64 characters long'))),
   autoRenew: v.optional(v.boolean()),
-  ns: v.optional(
-    v.pipe(
-      listOf(NameServer, 10),
-      v.check((items) => distinct(items, (n) => n), 'must not list a name server twice'),
-    ),
-  ),
+  ns: v.optional(NameServerList),
   designatedAgent: v.optional(v.picklist(['NONE', 'OLD', 'NEW', 'BOTH'], 'must be NONE, OLD, NEW or BOTH')),
   zone: v.optional(ZoneRequest),
   contacts: v.optional(

@@ -1,21 +1,169 @@
-import { DomainRecord } from '../../model/domain.ts';
-import { getItem, getItemOf, listByGsi1, putItem, toItem } from '../items.ts';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { type DomainInput, DomainRecord } from '../../model/domain.ts';
+import type { NotificationRecord } from '../../model/notification.ts';
+import type { ProcessRecord } from '../../model/process.ts';
+import { db } from '../client.ts';
+import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+import { putNew, type TransactItem, transact } from '../transactions.ts';
+import { type Commitment, itemsOf } from './commit-with.ts';
+import { notificationWrites } from './notifications.ts';
+import { newProcessItems, processItem } from './processes.ts';
 
 const entity = 'domain';
+const statusEntity = 'domainStatus';
 
-/** The item a domain is stored as (for use inside a caller's transaction). */
-export function domainItem(record: DomainRecord): Record<string, unknown> {
-  return toItem(keys.domain(record.domainName, record.customer), entity, record);
+/** The record as stored: statuses in the API's spelling, the defaults of later fields written out. */
+function normalised(record: DomainInput): DomainRecord {
+  return v.parse(DomainRecord, record);
 }
 
-export function putDomain(record: DomainRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(domainItem(record), ifAbsent);
+/**
+ * The item a domain is stored as (for use inside a caller's transaction, with statusItems): listed
+ * by name (gsi1) and by expiry (gsi2).
+ */
+export function domainItem(input: DomainInput): Record<string, unknown> {
+  const record = normalised(input);
+  return toItem(keys.domain(record.domainName, record.customer, record.expiryDate), entity, record);
+}
+
+/** The count attribute of a status (`status_OK`), or of every domain (`all`). */
+const countName = (status?: string) => (status === undefined ? 'all' : `status_${status}`);
+
+/** The change of a customer's kept counts by these deltas (an ADD), or undefined when nothing changes. */
+function countsChange(customer: string, deltas: Map<string, number>): TransactItem | undefined {
+  const changed = [...deltas].filter(([, d]) => d !== 0);
+  if (changed.length === 0) return undefined;
+  const names = Object.fromEntries(changed.map(([name], i) => [`#c${i}`, name]));
+  const values = Object.fromEntries(changed.map(([, d], i) => [`:c${i}`, d]));
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.domainCounts(customer),
+      UpdateExpression: `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')} SET entity = :entity`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':entity': 'domainCounts' },
+    },
+  };
+}
+
+/** A customer's kept domain counts: every domain (`all`) and per status; 0 for what was never counted. */
+export async function readDomainCounts(customer: string): Promise<(status?: string) => number> {
+  const item = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.domainCounts(customer) }))).Item ?? {};
+  return (status) => {
+    const value = item[countName(status)];
+    return typeof value === 'number' ? value : 0;
+  };
+}
+
+/**
+ * The writes that keep a domain's status listing (keys.domainStatus) and its customer's kept
+ * counts in step with a write of the domain, for the same transaction: a put for each status it
+ * has, a delete for each one it had (`before`: the domain as stored before, absent for a new one)
+ * and no longer has, and the counts moved from what it counted as before.
+ */
+export function statusItems(after: DomainInput, before?: DomainInput): TransactItem[] {
+  const now = normalised(after);
+  const was = before ? normalised(before) : undefined;
+  const counted = (d: DomainRecord | undefined, sign: number, into: Map<string, Map<string, number>>) => {
+    if (!d) return;
+    const deltas = into.get(d.customer) ?? new Map<string, number>();
+    for (const name of [countName(), ...d.status.map(countName)]) deltas.set(name, (deltas.get(name) ?? 0) + sign);
+    into.set(d.customer, deltas);
+  };
+  const deltas = new Map<string, Map<string, number>>();
+  counted(was, -1, deltas);
+  counted(now, 1, deltas);
+  const counts = [...deltas].flatMap(([customer, d]) => {
+    const change = countsChange(customer, d);
+    return change ? [change] : [];
+  });
+  const puts = now.status
+    .filter((s) => !was?.status.includes(s) || was.customer !== now.customer)
+    .map(
+      (s): TransactItem => ({
+        Put: {
+          TableName: tableName(),
+          Item: toItem(keys.domainStatus(now.customer, s, now.domainName), statusEntity, { domainName: now.domainName }),
+        },
+      }),
+    );
+  const deletes = (was?.status ?? [])
+    .filter((s) => !now.status.includes(s) || was?.customer !== now.customer)
+    .map(
+      (s): TransactItem => ({
+        Delete: { TableName: tableName(), Key: keys.domainStatus(was?.customer ?? now.customer, s, now.domainName) },
+      }),
+    );
+  return [...puts, ...deletes, ...counts];
+}
+
+/** Stores a domain with its status listing in one transaction; `ifAbsent`: false when the name is already held (nothing written). */
+export async function putDomain(record: DomainInput, ifAbsent = false): Promise<boolean> {
+  const item = domainItem(record);
+  const before = ifAbsent ? undefined : await getDomain(record.domainName);
+  try {
+    await transact([ifAbsent ? putNew(item) : { Put: { TableName: tableName(), Item: item } }, ...statusItems(record, before)]);
+    return true;
+  } catch (error) {
+    if (ifAbsent && (error as Error).name === 'TransactionCanceledException') return false;
+    throw error;
+  }
+}
+
+/**
+ * Replaces a domain as read (`before`, its `updatedDate` the guard) with `after`, with its status
+ * listing and the caller's items (a process, a notification, an Idempotency-Key's answer) in one
+ * transaction: false when the domain changed meanwhile (nothing written).
+ */
+export async function replaceDomain(before: DomainRecord, after: DomainRecord, along: TransactItem[] = []): Promise<boolean> {
+  try {
+    await transact([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: domainItem(after),
+          ConditionExpression: 'updatedDate = :was AND customer = :customer',
+          ExpressionAttributeValues: { ':was': before.updatedDate, ':customer': before.customer },
+        },
+      },
+      ...statusItems(after, before),
+      ...along,
+    ]);
+    return true;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
 }
 
 /** A domain by name, whoever holds it (callers check the customer). */
 export function getDomain(domainName: string): Promise<DomainRecord | undefined> {
   return getItem(keys.domainByName(domainName), DomainRecord, entity);
+}
+
+/**
+ * Records an update of a domain in one transaction: the domain as changed (guarded by the
+ * `updatedDate` it was read with), its status listing, the update's process (with its identifier
+ * listing and counts), its notification, and what the caller commits with it (an Idempotency-Key's
+ * answer). False when the domain changed meanwhile: nothing was written.
+ */
+export function recordDomainUpdate(
+  before: DomainRecord,
+  after: DomainRecord,
+  process: ProcessRecord,
+  notification: NotificationRecord,
+  commitment?: Commitment,
+): Promise<boolean> {
+  return replaceDomain(before, after, [
+    putNew(processItem(process)),
+    ...newProcessItems(process),
+    ...notificationWrites(notification),
+    ...itemsOf(commitment),
+  ]);
 }
 
 /** A domain of this customer; another customer's reads as absent (contract section 1). */
@@ -25,4 +173,168 @@ export function getDomainOf(customer: string, domainName: string): Promise<Domai
 
 export function listDomains(customer: string): Promise<DomainRecord[]> {
   return listByGsi1(keys.domainsOfCustomer(customer).gsi1pk, DomainRecord, entity);
+}
+
+/**
+ * The index partition a domain listing reads: every domain of the customer by name (gsi1), by
+ * expiry within an optional range (gsi2; `from` and `to` are inclusive bounds on the stored keys
+ * `<expiryDate>#<name>`), or those with one status, by name (the status listing).
+ */
+export type DomainSource = { index: 'name' } | { index: 'expiry'; from?: string; to?: string } | { index: 'status'; status: string };
+
+export type DomainCursor = Record<string, unknown>;
+
+/** The partition (and for an expiry range, the key range) of a source; `keysOnly` names the keys-only twin to count and skip over. */
+function partitionOf(customer: string, source: DomainSource, keysOnly = false): Omit<QueryCommandInput, 'TableName'> {
+  if (source.index === 'name') {
+    return {
+      ...(keysOnly ? { IndexName: 'gsi1keys' } : { IndexName: 'gsi1' }),
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.domainsOfCustomer(customer).gsi1pk },
+    };
+  }
+  if (source.index === 'status') {
+    return { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.domainsWithStatus(customer, source.status).pk } };
+  }
+  const { from, to } = source;
+  const range =
+    from !== undefined && to !== undefined
+      ? { condition: ' AND gsi2sk BETWEEN :from AND :to', values: { ':from': from, ':to': to } }
+      : from !== undefined
+        ? { condition: ' AND gsi2sk >= :from', values: { ':from': from } }
+        : to !== undefined
+          ? { condition: ' AND gsi2sk <= :to', values: { ':to': to } }
+          : { condition: '', values: {} };
+  return {
+    IndexName: keysOnly ? 'gsi2keys' : 'gsi2',
+    KeyConditionExpression: `gsi2pk = :pk${range.condition}`,
+    ExpressionAttributeValues: { ':pk': keys.domainsByExpiry(customer).gsi2pk, ...range.values },
+  };
+}
+
+const StatusListing = v.object({ domainName: v.string() });
+
+/** Domains of the customer by name, whole, in the order asked (BatchGet): another customer's, or one gone meanwhile, left out. */
+export async function readDomainsByName(customer: string, names: readonly string[]): Promise<DomainRecord[]> {
+  const found = names.length > 0 ? await batchGetAll(names.map((name) => keys.domainByName(name))) : [];
+  const byName = new Map(found.map((item) => [item.domainName, parseItem(DomainRecord, entity, item)]));
+  return names.flatMap((name) => {
+    const d = byName.get(name);
+    return d && d.customer === customer ? [d] : [];
+  });
+}
+
+/**
+ * One page of a customer's domains from the partition of `source`, in its order (ascending unless
+ * not `ascending`): one Query of at most `limit` items (the status listing then reads its domains
+ * with one BatchGet). Never another customer's: every partition names the customer.
+ */
+export async function readDomainPage(
+  customer: string,
+  source: DomainSource,
+  options: { limit: number; ascending: boolean; start?: DomainCursor },
+): Promise<{ domains: DomainRecord[]; read: number; next?: DomainCursor }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...partitionOf(customer, source),
+      ScanIndexForward: options.ascending,
+      Limit: options.limit,
+      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
+    }),
+  );
+  const items = out.Items ?? [];
+  const next = out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {};
+  if (source.index !== 'status') {
+    return { domains: items.map((item) => parseItem(DomainRecord, entity, item)), read: items.length, ...next };
+  }
+  const names = items.map((item) => parseItem(StatusListing, statusEntity, item).domainName);
+  const domains = await readDomainsByName(customer, names);
+  return { domains, read: items.length + domains.length, ...next };
+}
+
+/**
+ * Where a listing of `source` goes on after skipping `count` domains, counting keys only (Select
+ * COUNT over the keys-only twin, or the small status items): the cursor to read the page from, or
+ * undefined when the source holds no more than `count`.
+ */
+export async function skipDomains(
+  customer: string,
+  source: DomainSource,
+  count: number,
+  ascending: boolean,
+): Promise<DomainCursor | undefined> {
+  const partition = partitionOf(customer, source, true);
+  let read = 0;
+  let start: DomainCursor | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...partition,
+        Select: 'COUNT',
+        ScanIndexForward: ascending,
+        Limit: count - read,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    read += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start && read < count);
+  return read === count ? start : undefined;
+}
+
+/**
+ * How many domains a source holds, counted over keys only (Select COUNT, 1 MB of index entries a
+ * call, about 10,000 domains): the listing's `total` of a source that answers every filter.
+ */
+export async function countDomains(customer: string, source: DomainSource): Promise<number> {
+  const partition = partitionOf(customer, source, true);
+  let count = 0;
+  let start: DomainCursor | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({ TableName: tableName(), ...partition, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
+
+/**
+ * Writes a domain stored by an earlier version again as it is now read (statuses upper case, the
+ * later fields' defaults, its expiry listing and its status listing), unless it changed since it
+ * was read (`updatedDate`): false then (its writer wrote it in the current layout).
+ */
+export async function rewriteDomain(record: DomainRecord): Promise<boolean> {
+  try {
+    await transact([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: domainItem(record),
+          ConditionExpression: 'updatedDate = :was',
+          ExpressionAttributeValues: { ':was': record.updatedDate },
+        },
+      },
+      ...statusItems(record),
+    ]);
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'TransactionCanceledException') return false;
+    throw error;
+  }
+}
+
+/** Whether a stored domain item is in an earlier layout (no expiry listing, statuses or fields of an earlier version). */
+export function isOldDomainItem(item: Record<string, unknown>): boolean {
+  if (item.entity !== entity) return false;
+  const status = Array.isArray(item.status) ? (item.status as string[]) : [];
+  return (
+    item.gsi2pk === undefined ||
+    item.autoRenewPeriod === undefined ||
+    item.premium === undefined ||
+    status.some((s) => !/^[A-Z0-9_]+$/.test(s))
+  );
 }

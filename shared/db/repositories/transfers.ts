@@ -22,7 +22,7 @@ import {
   transactWithIds,
 } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
-import { domainItem } from './domains.ts';
+import { domainItem, statusItems } from './domains.ts';
 import { notificationWrites } from './notifications.ts';
 import type { Counted } from './process-counts.ts';
 import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
@@ -93,6 +93,8 @@ function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
     move.domain ? putNew(domainItem(move.domain)) : checkAbsent(keys.domainByName(domainName)),
   ];
   if (move.zone) items.push(zone.item(move.zone));
+  // The domain's status listing: after the items whose conditions startConflict reads by position.
+  if (move.domain) items.push(...statusItems(move.domain));
   items.push(...newProcessItems(move.process));
   return items;
 }
@@ -276,7 +278,7 @@ function finalItems({ process, domain, zone }: TransferMove, previous: TransferL
     putExisting(processItem(process)),
     { Delete: { TableName: tableName(), Key: keys.domainTransferByName(previous.domainName), ...lockCondition(previous) } },
   ];
-  if (domain) items.push(putNew(domainItem(domain)));
+  if (domain) items.push(putNew(domainItem(domain)), ...statusItems(domain));
   if (zone) items.push(write.item(zone));
   return items;
 }
