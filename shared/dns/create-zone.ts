@@ -1,6 +1,6 @@
 import { type CommitWith, itemsOf } from '../db/repositories/commit-with.ts';
 import { nextId } from '../db/repositories/counters.ts';
-import { createZoneRecord } from '../db/repositories/zone-writes.ts';
+import { createZoneRecord, zoneNameTaken } from '../db/repositories/zone-writes.ts';
 import { countZonesAlong } from '../db/repositories/zones.ts';
 import { AuthorizationError, ObjectExists, ValidationError } from '../errors.ts';
 import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
@@ -57,6 +57,8 @@ export async function createZone(
     createdDate: at,
   };
   checkZone(zone);
+  const taken = () => new ObjectExists(`The name ${domainName} has a zone already, or is a domain of another account.`);
+  if (await zoneNameTaken(domainName, caller)) throw taken();
   const max = maxZonesPerCustomer();
   if ((await countZonesAlong(caller, max, true)).counted >= max) {
     throw new ValidationError(`A customer holds at most ${max} zones; delete one first.`);
@@ -64,6 +66,6 @@ export async function createZone(
   const created: ZoneRecord = { ...zone, id: await nextId('zone') };
   const answer: VersionedZone = { view: renderZone(created), revision: 1 };
   const refused = await createZoneRecord(created, itemsOf(commitWith(answer)));
-  if (refused) throw new ObjectExists(`The name ${domainName} has a zone already, or is a domain of another account.`);
+  if (refused) throw taken();
   return answer;
 }

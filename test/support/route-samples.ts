@@ -64,6 +64,7 @@ export const foreignObjects: Readonly<Record<string, { foreign: string; missing:
   processId: { foreign: '601', missing: '999999' },
   certificateId: { foreign: '2001', missing: '999996' },
   domainName: { foreign: 'other-site.com', missing: 'no-such-name.com' },
+  zoneId: { foreign: '103', missing: '999999' },
 };
 
 /** The parameter of the route's path that names another customer's object, if any (the first of the path). */
@@ -80,6 +81,12 @@ export const ownershipExceptions: Readonly<Record<string, string>> = {
   transfer:
     "a name is nobody's object before its transfer: another customer's name answers like a registry lock (test/authorization.test.ts)",
   processes: "lists the caller's own processes: another customer's are never listed (test/authorization.test.ts)",
+  domains: "lists the caller's own domains: another customer's are never listed (test/authorization.test.ts)",
+  'domain-check':
+    "a name's availability is the registry's answer for everyone: another customer's domain is unavailable, as any registered name is (test/domains-check.test.ts)",
+  'dns-zones': "lists the caller's own zones: another customer's are never listed (test/authorization.test.ts)",
+  'dns-zone-create':
+    "creates a zone of the caller: a name another customer's zone or domain holds is refused (test/authorization.test.ts, the zone API's case)",
 };
 
 /** A transfer of the caller's, started for the purpose (the demo data holds none): its name and process id. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { TemplateRecord, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
 import { ValidZoneRecordEntry } from '../../model/zone-validation.ts';
@@ -292,6 +292,18 @@ function overRevision(customer: string, expected: number) {
 function cancelledByCondition(error: unknown, n: number): boolean {
   const codes = cancellationCodes(error);
   return codes?.slice(0, n).includes('ConditionalCheckFailed') === true;
+}
+
+/**
+ * Whether a zone of `customer` for the name would be refused: a zone of anyone's, or a domain of
+ * another customer. Read before anything is staged or an id is taken, so that a refused create
+ * writes nothing; the create's transaction still decides when a create races this read.
+ */
+export async function zoneNameTaken(domainName: string, customer: string): Promise<boolean> {
+  const read = (key: { pk: string; sk: string }) =>
+    db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true, ProjectionExpression: 'customer' }));
+  const [zone, domain] = await Promise.all([read(keys.zoneByName(domainName)), read(keys.domainByName(domainName))]);
+  return zone.Item !== undefined || (domain.Item !== undefined && domain.Item.customer !== customer);
 }
 
 /**
