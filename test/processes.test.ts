@@ -292,6 +292,25 @@ describe('GET /v2/processes', () => {
       delete process.env.PROCESS_LIST_MAX_READ;
     }
   });
+
+  it('refuses a listing whose matches take longer than PROCESS_LIST_READ_MS to find, with a 400 saying how to narrow it', async () => {
+    process.env.PROCESS_LIST_READ_MS = '0';
+    try {
+      // No time to read past the first page: a filter that skips it is refused, not cut off.
+      const skipping = await list('pager', { 'identifier:like': 'nothing*', limit: '2', total: 'false' });
+      expect(skipping.status).toBe(400);
+      expect(skipping.body).toEqual({
+        type: 'ValidationError',
+        message:
+          'This listing reads more processes than one request has time for. Narrow it with an exact status, type, action or identifier filter (answered from an index), a narrower createdDate range, a longer search term, or a smaller offset; or leave the count out with total=false.',
+        requestId: skipping.headers['x-request-id'],
+      });
+      // A page the first read fills needs no more time.
+      expect((await list('pager', { 'identifier:like': 'name-*', limit: '1', total: 'false', fields: 'id' })).status).toBe(200);
+    } finally {
+      delete process.env.PROCESS_LIST_READ_MS;
+    }
+  });
 });
 
 describe('GET /v2/processes: the generic listing of the real API', () => {

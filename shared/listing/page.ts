@@ -12,7 +12,9 @@ import type { ListQuery } from './query.ts';
  *   plan has them (`ListingPlan.summaries`: an index holding only what the filters read), read in
  *   order until the page is full (or all of them, to count), at most `maxRead` entries in all;
  *   then only the page's records are read whole (`Summaries.fetch`, at most `limit`). Without
- *   summaries the records themselves are read in order, at most `maxRead`.
+ *   summaries the records themselves are read in order, at most `maxRead`. Either way, reading for
+ *   matches stops after `readFor` ms, and the request is refused (`tooSlow`) with a message saying
+ *   how to narrow it, well before the function's time is up (a 400, never a 503).
  * - `limit=0` reads nothing but the count; `export=true` reads every record, at most `maxExport`
  *   (past that `tooLarge`), and answers the matches (it answers them whole: the records are read).
  *
@@ -72,6 +74,14 @@ export interface ListingRules<R, V, S = R> {
   tooBroad: (max: number) => Error;
   /** The refusal of an export of more than `max` records. */
   tooLarge: (max: number) => Error;
+  /**
+   * How long (ms) a request may read to find its matches (filters and searches no index answers),
+   * so that a listing on a slow or loaded table is refused (`tooSlow`) before the function's time
+   * runs out, rather than cut off by it. Without it, only `maxRead` bounds the reading.
+   */
+  readFor?: number;
+  /** The refusal of a listing whose matches took longer than `readFor` to find. */
+  tooSlow?: () => Error;
 }
 
 /** A page as the API answers it (the SDKs' Page and Pagination). */
@@ -99,6 +109,7 @@ async function collect<R>(
   max: number,
   refuse: () => Error,
   maxPage = maxPageItems,
+  time?: { until: number; refuse: () => Error },
 ): Promise<R[]> {
   const found: R[] = [];
   let read = 0;
@@ -113,6 +124,7 @@ async function collect<R>(
       if (found.length < wanted && matches(record)) found.push(record);
     }
     if (read > max && found.length < wanted && start) throw refuse();
+    if (time && Date.now() >= time.until && found.length < wanted && start) throw time.refuse();
   } while (found.length < wanted && start);
   return found;
 }
@@ -125,6 +137,8 @@ export async function listPage<R, V, F extends string, Field extends string, S =
 ): Promise<ListingPage<V>> {
   const ascending = query.order[0]?.ascending ?? false;
   const tooBroad = () => rules.tooBroad(rules.maxRead);
+  const { readFor, tooSlow } = rules;
+  const time = readFor !== undefined && tooSlow ? { until: Date.now() + readFor, refuse: tooSlow } : undefined;
   const recordMatches = (record: R) => rules.matches(rules.summaryOf(record));
   if (query.export) {
     const all = await collect(plan.source, ascending, recordMatches, Number.POSITIVE_INFINITY, rules.maxExport, () =>
@@ -150,13 +164,13 @@ export async function listPage<R, V, F extends string, Field extends string, S =
   } else if ((query.limit > 0 || countByReading) && plan.summaries) {
     // The filters on summaries; whole records only for the page.
     const wanted = countByReading ? Number.POSITIVE_INFINITY : end;
-    const matches = await collect(plan.summaries, ascending, rules.matches, wanted, rules.maxRead, tooBroad, maxPageEntries);
+    const matches = await collect(plan.summaries, ascending, rules.matches, wanted, rules.maxRead, tooBroad, maxPageEntries, time);
     const page = matches.slice(query.offset, end);
     records = page.length > 0 ? await plan.summaries.fetch(page) : [];
     if (countByReading) total = matches.length;
   } else if (query.limit > 0 || countByReading) {
     const wanted = countByReading ? Number.POSITIVE_INFINITY : end;
-    const matches = await collect(plan.source, ascending, recordMatches, wanted, rules.maxRead, tooBroad);
+    const matches = await collect(plan.source, ascending, recordMatches, wanted, rules.maxRead, tooBroad, maxPageItems, time);
     records = matches.slice(query.offset, end);
     if (countByReading) total = matches.length;
   }

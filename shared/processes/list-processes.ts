@@ -38,6 +38,21 @@ export function maxRead(): number {
   return Number.isInteger(value) && value > 0 ? value : 20_000;
 }
 
+/**
+ * How long a listing may read to find matches no index answers (`q`, `like`, date ranges, filters
+ * on summaries): `PROCESS_LIST_READ_MS`, default 5000, half the function's 10 s budget, so that
+ * the page, the records read whole and the answer still fit in it on a loaded table.
+ */
+export function readFor(): number {
+  const value = Number(process.env.PROCESS_LIST_READ_MS ?? 5_000);
+  return Number.isInteger(value) && value >= 0 ? value : 5_000;
+}
+
+const tooSlow = () =>
+  new ValidationError(
+    'This listing reads more processes than one request has time for. Narrow it with an exact status, type, action or identifier filter (answered from an index), a narrower createdDate range, a longer search term, or a smaller offset; or leave the count out with total=false.',
+  );
+
 const tooBroad = (max: number) =>
   new ValidationError(
     `This listing would read more than ${max} processes. Narrow it with an exact status or identifier filter (answered from an index), a detailStatus, or a smaller offset; or leave the count out with total=false.`,
@@ -178,5 +193,7 @@ export function listProcesses(customer: string, query: ProcessQuery): Promise<Pr
     maxExport: maxRead(),
     tooBroad,
     tooLarge,
+    readFor: readFor(),
+    tooSlow,
   });
 }
