@@ -281,6 +281,9 @@ async function migrate(args: string[]): Promise<void> {
   console.log(
     `Processes without their stored detail status: ${report.processesWithoutDetail ?? 0}, ${values['dry-run'] ? (report.processesWithoutDetail ?? 0) : (report.processesDetailed ?? 0)} ${verb}.`,
   );
+  console.log(
+    `Contacts in an earlier shape: ${report.contactsOldShape ?? 0}, ${values['dry-run'] ? (report.contactsOldShape ?? 0) : (report.contactsMigrated ?? 0)} ${verb}.`,
+  );
 }
 
 /** Checks a dataset file and names every error with its path; exit code 1 when it has any. */

@@ -2,12 +2,14 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/db/client.ts';
 import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
+import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
+import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
@@ -35,6 +37,9 @@ import { scanTable } from './export.ts';
  * - Processes written before their items stored their detail status (`detailStatus`, which the
  *   listing's summaries in gsi1list read) get it, derived from their details, unless they changed
  *   meanwhile (their writer then stored it). Until then the listing reads such a process whole.
+ * - Contacts written before the address book (without `brand`, or not listed in gsi1/gsi2) are
+ *   written again with `brand` (`default`) and their listing keys, and each customer's count of
+ *   contacts (which the limit and the listing's `total` read) is set to the contacts it has.
  */
 
 /** What a migration found and did. */
@@ -52,6 +57,9 @@ export interface MigrationReport {
   /** Processes written before their items stored their detail status (the listing reads them whole until migrated). */
   processesWithoutDetail?: number;
   processesDetailed?: number;
+  /** Contacts written before the address book's shape (no brand, unlisted), and those rewritten. */
+  contactsOldShape?: number;
+  contactsMigrated?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -89,6 +97,12 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const unlisted = items.filter((item) => item.entity === 'provider' && item.gsi1pk === undefined);
   const customers = items.filter((item) => item.entity === 'customer' && item.gsi1pk === undefined);
   const undetailed = items.filter((item) => item.entity === 'process' && item.detailStatus === undefined);
+  const contacts = items.filter((item) => item.entity === 'contact');
+  const oldContacts = contacts.filter((item) => item.brand === undefined || item.gsi1pk === undefined || item.gsi2pk === undefined);
+  const counted = new Map<string, number>();
+  for (const item of contacts) counted.set(String(item.customer), (counted.get(String(item.customer)) ?? 0) + 1);
+  const countItems = new Map(items.filter((item) => item.entity === 'contact-count').map((item) => [String(item.pk), Number(item.count)]));
+  const miscounted = [...counted].filter(([customer, n]) => countItems.get(`CONTACT#${customer}`) !== n);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -100,6 +114,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     customersListed: 0,
     processesWithoutDetail: undetailed.length,
     processesDetailed: 0,
+    contactsOldShape: oldContacts.length,
+    contactsMigrated: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -113,6 +129,12 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   await forEachLimited(undetailed, 8, async (item) => {
     if (await storeDetailStatus(parseItem(ProcessRecord, 'process', item))) report.processesDetailed = (report.processesDetailed ?? 0) + 1;
   });
+  await forEachLimited(oldContacts, 8, async (item) => {
+    await putContact(parseItem(ContactRecord, 'contact', item));
+    report.contactsMigrated = (report.contactsMigrated ?? 0) + 1;
+  });
+  // Counted from what the scan found (the rewrites above keep a contact's count as it was).
+  for (const [customer, n] of miscounted) await setContactCount(customer, n);
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);
     report.pricesMigrated++;

@@ -1,6 +1,15 @@
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { docs as certificate } from '../certificate/openapi.ts';
 import { docs as certificateDownload } from '../certificate-download/openapi.ts';
+import { docs as contact } from '../contact/openapi.ts';
+import { docs as contactCreate } from '../contact-create/openapi.ts';
+import { docs as contactDelete } from '../contact-delete/openapi.ts';
+import { docs as contactPropertiesAdd } from '../contact-properties-add/openapi.ts';
+import { docs as contactPropertiesUpdate } from '../contact-properties-update/openapi.ts';
+import { docs as contactSplit } from '../contact-split/openapi.ts';
+import { docs as contactUpdate } from '../contact-update/openapi.ts';
+import { docs as contactValidate } from '../contact-validate/openapi.ts';
+import { docs as contacts } from '../contacts/openapi.ts';
 import { docs as exchangeRatesInfo } from '../exchange-rates-info/openapi.ts';
 import { docs as exchangeRatesList } from '../exchange-rates-list/openapi.ts';
 import { docs as notification } from '../notification/openapi.ts';
@@ -69,4 +78,13 @@ export const operationDocs: Readonly<Record<string, OperationDocs>> = {
   'webhook-rotate': webhookRotate,
   'webhook-dead-letters': webhookDeadLetters,
   'webhook-redeliver': webhookRedeliver,
+  contacts,
+  contact,
+  'contact-create': contactCreate,
+  'contact-delete': contactDelete,
+  'contact-update': contactUpdate,
+  'contact-validate': contactValidate,
+  'contact-split': contactSplit,
+  'contact-properties-add': contactPropertiesAdd,
+  'contact-properties-update': contactPropertiesUpdate,
 };

@@ -117,7 +117,7 @@ const errors = {
     "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",
     { objectType: v.string(), identifier: v.string() },
   ),
-  ObjectExists: error([400], "The domain is already in the caller's account."),
+  ObjectExists: error([400, 409], "The domain is already in the caller's account (400), or the contact handle is in use (409)."),
   ObjectStatusProhibitsOperation: error([400], "The object's state forbids the operation."),
   BillableAcknowledgmentNeededException: error(
     [400],
