@@ -366,8 +366,8 @@ export const routes: readonly Route[] = [
     summary: 'Puts a dead letter back into the webhook retry lane, due at once.',
   },
   // The address book (docs/contacts.md). A contact's writes are transactions with its count and,
-  // with an Idempotency-Key, the key's record (put, updated, deleted), so they are not limited to
-  // the contact's partition; reads are.
+  // with an Idempotency-Key, the key's record (put; deleted when the request is refused), so they
+  // are not limited to the contact's partition; reads are.
   {
     id: 'contacts',
     method: 'GET',
@@ -406,7 +406,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/update',
     dir: 'contact-update',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: 'Changes the fields sent of a contact of the caller ("" removes an optional one); Idempotency-Key supported.',
   },
   {
@@ -414,7 +414,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/validate',
     dir: 'contact-validate',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: 'Validates a contact of the caller for the categories given; Idempotency-Key supported.',
   },
   {
@@ -431,7 +431,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/{registry}',
     dir: 'contact-properties-add',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: "Adds a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
   },
   {
@@ -439,7 +439,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/{registry}/update',
     dir: 'contact-properties-update',
-    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: "Changes a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
   },
 ];

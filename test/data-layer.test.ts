@@ -108,9 +108,9 @@ describe('keys', () => {
     expect(keys.contact('demo', 'demo-admin', '2024-03-01T09:06:00Z')).toEqual({
       pk: 'CONTACT#demo',
       sk: 'CONTACT#demo-admin',
-      gsi1pk: 'CONTACTS#demo',
+      gsi1pk: 'CONTACT#demo',
       gsi1sk: 'CONTACT#2024-03-01T09:06:00Z#demo-admin',
-      gsi2pk: 'CONTACTS#demo',
+      gsi2pk: 'CONTACT#demo',
       gsi2sk: 'CONTACT#demo-admin',
     });
     expect(keys.process(42, 'demo', 'RUNNING')).toEqual({

@@ -23,6 +23,7 @@ export const docs: OperationDocs = {
       },
     },
   },
+  existsIsConflict: true,
   errors: ['ConstraintViolationException', 'ValidationError', 'ObjectExists'],
   requestHeaders: [idempotencyKeyHeader],
   examples: {

@@ -23,6 +23,7 @@ export const docs: OperationDocs = {
     },
   },
   pathObject: true,
+  existsIsConflict: true,
   errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectExists'],
   requestHeaders: [idempotencyKeyHeader],
   examples: {

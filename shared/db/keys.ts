@@ -33,8 +33,8 @@ export const keyKinds = {
   processIdentifier: 'PROCESSIDENTIFIER#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
-  /** A contact's partition (`CONTACT#`) and its listings (`CONTACTS#`). */
-  contact: 'CONTACT',
+  /** A customer's contacts: their partition and their listings (gsi1, gsi2). */
+  contact: 'CONTACT#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -84,17 +84,17 @@ export const keys = {
   /**
    * Contacts live in their own partition per customer, so a handle lookup is one GetItem. A
    * contact is listed per customer by creation date in gsi1 and by handle in gsi2 (each with its
-   * keys-only twin, over which a listing skips and counts): `CONTACTS#<customer>`.
+   * keys-only twin, over which a listing skips and counts), under the same `CONTACT#<customer>`.
    */
   contact: (customer: string, handle: string, createdDate: string): ItemKey => ({
     ...keys.contactByHandle(customer, handle),
-    gsi1pk: `CONTACTS#${customer}`,
+    gsi1pk: `CONTACT#${customer}`,
     gsi1sk: `CONTACT#${createdDate}#${handle}`,
-    gsi2pk: `CONTACTS#${customer}`,
+    gsi2pk: `CONTACT#${customer}`,
     gsi2sk: `CONTACT#${handle}`,
   }),
   contactByHandle: (customer: string, handle: string) => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
-  contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}`, skPrefix: 'CONTACT#', gsi1pk: `CONTACTS#${customer}` }),
+  contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}`, skPrefix: 'CONTACT#', gsi1pk: `CONTACT#${customer}` }),
   /** How many contacts a customer has, kept in the transaction of every create and delete (the limit and `total` read it). */
   contactCount: (customer: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: 'COUNT' }),
 

@@ -46,6 +46,8 @@ export interface OperationDocs {
   errors: ErrorType[];
   /** True when the path names an object of the caller's that may not exist (ObjectDoesNotExist is then a 404). */
   pathObject?: boolean;
+  /** True when the operation creates an object under a handle the caller chose: ObjectExists (the handle in use) is then a 409, not a 400. */
+  existsIsConflict?: boolean;
   /** Request headers beside Authorization (e.g. Idempotency-Key, Accept). */
   requestHeaders?: { name: string; description: string; example?: string }[];
   /** Example parameter values and bodies from the demo data (the docs page prefills them). */

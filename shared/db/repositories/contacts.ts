@@ -190,7 +190,7 @@ const listing = {
 
 function partitionOf(customer: string, order: ContactOrder) {
   const { attribute } = listing[order];
-  return { KeyConditionExpression: `${attribute} = :pk`, ExpressionAttributeValues: { ':pk': `CONTACTS#${customer}` } };
+  return { KeyConditionExpression: `${attribute} = :pk`, ExpressionAttributeValues: { ':pk': keys.contactsOfCustomer(customer).gsi1pk } };
 }
 
 /** One page of a customer's contacts in a listing's order: one Query of at most `limit` items. */
