@@ -92,7 +92,11 @@ describe('Contacts: create and get', () => {
   it('reads the demo contacts with their brand and registry properties', async () => {
     const res = await call('GET', `${base}/demo-registrant`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ brand: 'default', properties: { sidn: { legalForm: 'BV' } }, registries: ['sidn'] });
+    expect(res.body).toMatchObject({
+      brand: 'default',
+      properties: { sidn: { legalForm: 'BV' }, nominet: { ukContactType: 'FCORP' } },
+      registries: ['nominet', 'sidn'],
+    });
     const fields = await call('GET', `${base}/demo-registrant?fields=handle,email`);
     expect(fields.body).toEqual({ handle: 'demo-registrant', email: 'domains@demo-hosting.example' });
     const bad = await call('GET', `${base}/demo-registrant?fields=secret`);
@@ -267,7 +271,12 @@ describe('Contacts: validate, split, properties', () => {
     const newHandle = fresh('split');
     const res = await call('POST', `${base}/demo-registrant/split`, { body: { newHandle, registries: ['sidn'] } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ handle: newHandle, name: 'Anna de Vries', properties: { sidn: { legalForm: 'BV' } } });
+    expect(res.body).toMatchObject({
+      handle: newHandle,
+      name: 'Anna de Vries',
+      properties: { sidn: { legalForm: 'BV' } },
+      registries: ['sidn'],
+    });
     expect((await call('GET', `${base}/${newHandle}`)).status).toBe(200);
     const taken = await call('POST', `${base}/demo-registrant/split`, { body: { newHandle } });
     expect(taken.status).toBe(409);
@@ -300,5 +309,42 @@ describe('Contacts: validate, split, properties', () => {
     expect(nominet.status).toBe(400);
     const registry = await call('POST', `${base}/${handle}/no-such-registry`, { body: { properties: {} } });
     expect(registry.status).toBe(404);
+  });
+});
+
+describe('Contacts where they are used: the transfer', () => {
+  it('refuses a registrant or contact handle the customer does not have, naming it', async () => {
+    const res = await transfer(
+      'transfer-now.nl',
+      { ...demoBody, registrant: 'no-such-handle', authcode: 'NL-TRANSFER-2026' },
+      { quote: true },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'ObjectDoesNotExist', identifier: 'no-such-handle' });
+    const contact = await transfer(
+      'transfer-now.nl',
+      { ...demoBody, contacts: [{ role: 'ADMIN', handle: 'no-such-admin' }], authcode: 'NL-TRANSFER-2026' },
+      { quote: true },
+    );
+    expect(contact.body).toMatchObject({ type: 'ObjectDoesNotExist', identifier: 'no-such-admin' });
+  });
+
+  it("refuses a .nl registrant without SIDN's legalForm, naming the property; takes it once added", async () => {
+    const handle = fresh('nl');
+    await created(handle);
+    const res = await transfer('transfer-now.nl', { ...demoBody, registrant: handle, authcode: 'NL-TRANSFER-2026' }, { quote: true });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('ValidationError');
+    expect(res.body.violations).toEqual([{ field: 'registrant', message: 'lacks the sidn property legalForm', value: handle }]);
+    // As an ADMIN contact it needs none.
+    const admin = await transfer(
+      'transfer-now.nl',
+      { ...demoBody, contacts: [{ role: 'ADMIN', handle }], authcode: 'NL-TRANSFER-2026' },
+      { quote: true },
+    );
+    expect(admin.status, admin.raw).toBe(200);
+    expect((await call('POST', `${base}/${handle}/sidn`, { body: { properties: { legalForm: 'EENMANSZAAK' } } })).status).toBe(200);
+    const quoted = await transfer('transfer-now.nl', { ...demoBody, registrant: handle, authcode: 'NL-TRANSFER-2026' }, { quote: true });
+    expect(quoted.status, quoted.raw).toBe(200);
   });
 });

@@ -33,7 +33,7 @@ export const docs: OperationDocs = {
   errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectExists', 'ObjectStatusProhibitsOperation'],
   requestHeaders: [idempotencyKeyHeader],
   examples: {
-    path: { customer: 'demo', handle: 'demo-registrant', registry: 'nominet' },
+    path: { customer: 'demo', handle: 'demo-admin', registry: 'nominet' },
     body: {
       nominet: { summary: 'Nominet registrant type', value: { properties: { ukContactType: 'FCORP' }, intendedUsage: 'REGISTRANT' } },
     },

@@ -17,7 +17,13 @@ export const docs: OperationDocs = {
       content: {
         'application/json': {
           json: ContactView,
-          examples: { contact: { ...contactExample, properties: { sidn: { legalForm: 'NV' } }, updatedDate: '2026-11-27T18:00:00Z' } },
+          examples: {
+            contact: {
+              ...contactExample,
+              properties: { ...contactExample.properties, sidn: { legalForm: 'NV' } },
+              updatedDate: '2026-11-27T18:00:00Z',
+            },
+          },
         },
       },
     },

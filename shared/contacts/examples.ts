@@ -11,8 +11,8 @@ export const contactExample = {
   country: 'NL',
   email: 'domains@demo-hosting.example',
   voice: '+31.201234567',
-  properties: { sidn: { legalForm: 'BV' } },
-  registries: ['sidn'],
+  properties: { sidn: { legalForm: 'BV' }, nominet: { ukContactType: 'FCORP' } },
+  registries: ['nominet', 'sidn'],
   createdDate: '2024-03-01T09:05:00Z',
 };
 
