@@ -36,8 +36,9 @@ import { sandboxDomain } from './support/transfer.ts';
  */
 
 const plan = {
-  transferBody: 440,
-  renewBody: 360,
+  transferBody: 340,
+  renewBody: 260,
+  contactBody: 200,
   bodySize: 120,
   paths: 400,
   queries: 240,
@@ -125,6 +126,43 @@ const transferFields: FieldSpec[] = [
   { path: ['languageCode'], kind: 'string', optional: true },
 ];
 const transferObjects: Path[] = [[], ['zone'], ['contacts', 0], ['keyData', 0], ['billables', 0]];
+
+// A contact body as the PHP SDK sends it (customer and handle in it); each case a handle of its own.
+const contactBase = {
+  customer: 'demo',
+  brand: 'default',
+  name: 'Fuzz Contact',
+  organization: 'Fuzz B.V.',
+  addressLine: ['Fuzzstraat 1', 'Unit 2'],
+  postalCode: '1234 AB',
+  city: 'Amsterdam',
+  state: 'Noord-Holland',
+  country: 'NL',
+  email: 'fuzz@example.nl',
+  voice: '+31.201234567',
+  fax: '+31.201234568',
+  disclosedFields: ['name', 'email'],
+};
+const contactFields: FieldSpec[] = [
+  { path: ['customer'], kind: 'string', optional: true },
+  { path: ['brand'], kind: 'string', optional: true },
+  { path: ['name'], kind: 'string' },
+  { path: ['organization'], kind: 'string', optional: true },
+  { path: ['addressLine'], kind: 'array' },
+  { path: ['addressLine', 1], kind: 'string' },
+  { path: ['postalCode'], kind: 'string' },
+  { path: ['city'], kind: 'string' },
+  { path: ['state'], kind: 'string', optional: true },
+  { path: ['country'], kind: 'string' },
+  { path: ['email'], kind: 'string' },
+  { path: ['voice'], kind: 'string' },
+  { path: ['fax'], kind: 'string', optional: true },
+  { path: ['disclosedFields'], kind: 'array', optional: true },
+  { path: ['disclosedFields', 0], kind: 'string' },
+];
+
+/** An update takes every field as optional (only the fields sent change). */
+const contactUpdateFields: FieldSpec[] = contactFields.map((f) => (f.path.length === 1 ? { ...f, optional: true } : f));
 
 const renewDvBase = {
   period: 12,
@@ -394,6 +432,32 @@ describe('fuzzing every endpoint through the gateway', () => {
     );
   });
 
+  it('contacts: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', {
+    timeout,
+  }, async () => {
+    await property(
+      fc.oneof(
+        fc.record({ update: fc.constant(false), mutation: mutations(contactFields, [[]]) }),
+        fc.record({ update: fc.constant(true), mutation: mutations(contactUpdateFields, [[]]) }),
+      ),
+      async ({ update, mutation }) => {
+        const body = applyMutation(contactBase, mutation);
+        const handle = update ? 'demo-tech' : `fuzz-contact-${casesRun}`;
+        const res = await send(
+          {
+            method: 'POST',
+            url: `/v2/customers/demo/contacts/${handle}${update ? '/update' : ''}`,
+            headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+            body,
+          },
+          false,
+        );
+        expectMutationAnswer(res, body, mutation, contactBase);
+      },
+      runs('contactBody'),
+    );
+  });
+
   it('answers 413 exactly for bodies over 64 KiB, whatever the characters', { timeout }, async () => {
     await property(
       fc.record({
@@ -449,6 +513,9 @@ describe('fuzzing every endpoint through the gateway', () => {
       (p: string) => `/v2/ssl/products/${p}`,
       (p: string) => `/v2/exchangerates/${p}`,
       (p: string) => `/v2/providers?q=${p}`,
+      (p: string) => `/v2/customers/${p}/contacts`,
+      (p: string) => `/v2/customers/demo/contacts/${p}`,
+      (p: string) => `/v2/customers/demo/contacts?handle=${p}`,
     );
     await property(
       fc.tuple(shapes, pathSegment),
@@ -478,6 +545,8 @@ describe('fuzzing every endpoint through the gateway', () => {
         const path = route.path
           .replace('{name}', 'sidn')
           .replace('{customer}', 'demo')
+          .replace('{handle}', 'demo-billing')
+          .replace('{registry}', 'sidn')
           .replace('{domainName}', route.id === 'transfer' ? 'fuzz-1.com' : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{tld}', 'nl')
@@ -525,6 +594,8 @@ describe('fuzzing every endpoint through the gateway', () => {
         const path = route.path
           .replace('{name}', 'verisign')
           .replace('{customer}', 'demo')
+          .replace('{handle}', 'demo-billing')
+          .replace('{registry}', 'nominet')
           .replace('{domainName}', route.id === 'transfer' ? `fuzz-${2 + (casesRun % 28)}.com` : 'demo-shop.nl')
           .replace('{processId}', '501')
           .replace('{tld}', 'com')
