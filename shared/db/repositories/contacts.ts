@@ -23,6 +23,11 @@ function contactItem(record: ContactRecord, revision: number): Record<string, un
   return { ...toItem(keys.contact(record.customer, record.handle, record.createdDate), entity, record), revision };
 }
 
+/** The item of a new contact, for a bulk load (BatchWrite) of contacts no one reads yet; its caller sets the count (setContactCount). */
+export function newContactItem(record: ContactRecord): Record<string, unknown> {
+  return contactItem(record, 1);
+}
+
 /** The count update of one contact more (below `max`, else the transaction is cancelled) or one fewer. */
 function countChange(customer: string, delta: 1 | -1, max?: number): TransactItem {
   return {
