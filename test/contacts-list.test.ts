@@ -61,6 +61,10 @@ describe('Contacts: listing', () => {
     expect(next.body.entities.map((c: { handle: string }) => c.handle)).toEqual(['person-11', 'person-12']);
     expect((await list('?limit=0')).body).toEqual({ entities: [], pagination: { limit: 0, offset: 0, total: 12 } });
     expect((await list('?total=false&limit=1')).body.pagination).toEqual({ limit: 1, offset: 0 });
+    // The TypeScript SDK lists with a trailing slash.
+    const slash = await call('GET', `${base}/?limit=1`, { key });
+    expect(slash.status).toBe(200);
+    expect(slash.body.entities.map((c: { handle: string }) => c.handle)).toEqual(['person-01']);
   });
 
   it('orders by handle or creation date, either way', async () => {

@@ -305,6 +305,11 @@ describe('Contacts: validate, split, properties', () => {
     const phpEmpty = await call('POST', `${base}/${handle}/sidn/update`, { body: { properties: null } });
     expect(phpEmpty.status).toBe(200);
     expect(phpEmpty.body.properties).toEqual({ sidn: { legalForm: 'NV' } });
+    const phpArray = await call('POST', `${base}/${handle}/sidn/update`, { body: { properties: [] } });
+    expect(phpArray.status, phpArray.raw).toBe(200);
+    const notAMap = await call('POST', `${base}/${handle}/sidn/update`, { body: { properties: ['BV'] } });
+    expect(notAMap.status).toBe(400);
+    expect(notAMap.body.violations[0].field).toBe('properties');
     const nominet = await call('POST', `${base}/${handle}/nominet/update`, { body: { properties: { ukContactType: 'LTD' } } });
     expect(nominet.status).toBe(400);
     const registry = await call('POST', `${base}/${handle}/no-such-registry`, { body: { properties: {} } });

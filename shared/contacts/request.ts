@@ -120,8 +120,14 @@ export const SplitContactBody = bodyObject({
 });
 export type SplitContactBody = v.InferOutput<typeof SplitContactBody>;
 
-/** Property values: at most 50 names, each value at most 255 characters. */
+/**
+ * Property values: at most 50 names, each value at most 255 characters. An empty list stands for
+ * no properties: PHP encodes an empty array (its empty map) as `[]`.
+ */
 const PropertyMap = v.pipe(
+  v.unknown(),
+  v.check((x) => !Array.isArray(x) || x.length === 0, 'must be an object of property names and values'),
+  v.transform((x) => (Array.isArray(x) ? {} : x)),
   v.record(v.pipe(v.string(), v.maxLength(64, 'must be at most 64 characters long')), text(1, 255)),
   v.check((map) => Object.keys(map).length <= 50, 'must have at most 50 properties'),
 );
@@ -133,7 +139,7 @@ export const AddPropertiesBody = bodyObject({
 });
 export type AddPropertiesBody = v.InferOutput<typeof AddPropertiesBody>;
 
-/** POST .../contacts/{handle}/{registry}/update: the properties to change (`null`, as PHP sends an empty map: none). */
+/** POST .../contacts/{handle}/{registry}/update: the properties to change (`null` or `[]`, as PHP may send an empty map: none). */
 export const UpdatePropertiesBody = bodyObject({
   properties: v.optional(PropertyMap, {}),
 });
