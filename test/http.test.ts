@@ -39,6 +39,8 @@ const getUrls: Record<string, string> = {
   notifications: '/v2/customers/demo/notifications',
   webhook: '/v2/customers/demo/webhook',
   'webhook-dead-letters': '/v2/customers/demo/webhook/dead-letters',
+  contacts: '/v2/customers/demo/contacts?limit=2',
+  contact: '/v2/customers/demo/contacts/demo-registrant',
 };
 
 /** A URL the GET route answers 200 on: some need a transfer (and so its notification) or a webhook first. */
