@@ -361,6 +361,8 @@ try {
   // The process list at 10,000 and 100,000 processes (bench/process-list.ts).
   const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
   await (await import('./process-list.ts')).benchProcessList();
+  // The contact list of a customer with 10,000 contacts (bench/contact-list.ts).
+  await (await import('./contact-list.ts')).benchContactList();
 
   // ---------------------------------------------------------------- 4. real sizes
   const { bigListCustomer, bigListEntries, bigZoneName, bigZoneRecords, writeBigZone } = await import('./big-data.ts');

@@ -298,6 +298,7 @@ async function migrate(args: string[]): Promise<void> {
   );
   console.log(
     `Domains in the layout before the domain API: ${report.domainsOld ?? 0}, ${values['dry-run'] ? (report.domainsOld ?? 0) : (report.domainsMigrated ?? 0)} ${verb}.`,
+    `Contacts in an earlier shape: ${report.contactsOldShape ?? 0}, ${values['dry-run'] ? (report.contactsOldShape ?? 0) : (report.contactsMigrated ?? 0)} ${verb}.`,
   );
 }
 

@@ -35,7 +35,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   both written with the process;
  * - short-lived items that expire through the table's TTL: Idempotency-Key records and the single
  *   use of one-time validation-manager links (`oneTimeLinkUse`);
- * - state rebuilt from the rest: the process counts (a load repairs them), the slots of counted
+ * - state rebuilt from the rest: the process counts (a load repairs them), each customer's count
+ *   of contacts (`contact-count`: a load counts the contacts it writes), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), where each zone stands with the DNS
  *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
  *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
@@ -54,6 +55,7 @@ export const notExported = new Set([
   'openCertificateRequest',
   'oneTimeLinkUse',
   'processCounts',
+  'contact-count',
   'effectSlots',
   'zoneDns',
   'transferIntent',

@@ -2,6 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/db/client.ts';
 import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
+import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
 import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
@@ -9,6 +10,7 @@ import { putProvider } from '../shared/db/repositories/providers.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
+import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
 import { DomainRecord } from '../shared/model/domain.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
@@ -41,6 +43,9 @@ import { scanTable } from './export.ts';
  *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
  *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
  *   status listing item per status, unless they changed meanwhile (their writer wrote them so).
+ * - Contacts written before the address book (without `brand`, or not listed in gsi1/gsi2) are
+ *   written again with `brand` (`default`) and their listing keys, and each customer's count of
+ *   contacts (which the limit and the listing's `total` read) is set to the contacts it has.
  */
 
 /** What a migration found and did. */
@@ -64,6 +69,9 @@ export interface MigrationReport {
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
+  /** Contacts written before the address book's shape (no brand, unlisted), and those rewritten. */
+  contactsOldShape?: number;
+  contactsMigrated?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -104,6 +112,12 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   // Inline zones get their id entry when they are rewritten below.
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const oldDomains = items.filter(isOldDomainItem);
+  const contacts = items.filter((item) => item.entity === 'contact');
+  const oldContacts = contacts.filter((item) => item.brand === undefined || item.gsi1pk === undefined || item.gsi2pk === undefined);
+  const counted = new Map<string, number>();
+  for (const item of contacts) counted.set(String(item.customer), (counted.get(String(item.customer)) ?? 0) + 1);
+  const countItems = new Map(items.filter((item) => item.entity === 'contact-count').map((item) => [String(item.pk), Number(item.count)]));
+  const miscounted = [...counted].filter(([customer, n]) => countItems.get(`CONTACT#${customer}`) !== n);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -119,6 +133,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     zonesIndexed: 0,
     domainsOld: oldDomains.length,
     domainsMigrated: 0,
+    contactsOldShape: oldContacts.length,
+    contactsMigrated: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -135,6 +151,12 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   await forEachLimited(oldDomains, 8, async (item) => {
     if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;
   });
+  await forEachLimited(oldContacts, 8, async (item) => {
+    await putContact(parseItem(ContactRecord, 'contact', item));
+    report.contactsMigrated = (report.contactsMigrated ?? 0) + 1;
+  });
+  // Counted from what the scan found (the rewrites above keep a contact's count as it was).
+  for (const [customer, n] of miscounted) await setContactCount(customer, n);
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);
     report.pricesMigrated++;

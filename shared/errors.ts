@@ -83,9 +83,10 @@ export class ObjectDoesNotExist extends AppError {
   }
 }
 
+/** An object that exists already: 400 (a domain already in the account), or 409 where the real API answers so (a contact handle in use). */
 export class ObjectExists extends AppError {
-  constructor(message: string) {
-    super('ObjectExists', 400, message);
+  constructor(message: string, status: 400 | 409 = 400) {
+    super('ObjectExists', status, message);
   }
 }
 

@@ -476,6 +476,83 @@ export const routes: readonly Route[] = [
     summary:
       'Whether a name can be registered: available, reason, premium and its prices; rate limited per API key (429 with Retry-After).',
   },
+  // The address book (docs/contacts.md). A contact's writes are transactions with its count and,
+  // with an Idempotency-Key, the key's record (put; deleted when the request is refused), so they
+  // are not limited to the contact's partition; reads are.
+  {
+    id: 'contacts',
+    method: 'GET',
+    path: '/v2/customers/{customer}/contacts',
+    dir: 'contacts',
+    table: { actions: ['GetItem', 'Query'], index: true, only: ['contact'] },
+    summary: "The caller's contacts, a page at a time: limit, offset, order, fields, total (by default), q, export and filters.",
+  },
+  {
+    id: 'contact',
+    method: 'GET',
+    path: '/v2/customers/{customer}/contacts/{handle}',
+    dir: 'contact',
+    table: getOnly('contact'),
+    summary: 'A contact of the caller (?fields= limits it).',
+  },
+  {
+    id: 'contact-create',
+    method: 'POST',
+    path: '/v2/customers/{customer}/contacts/{handle}',
+    dir: 'contact-create',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary: "Creates a contact in the caller's address book (201); Idempotency-Key supported.",
+  },
+  {
+    id: 'contact-delete',
+    method: 'DELETE',
+    path: '/v2/customers/{customer}/contacts/{handle}',
+    dir: 'contact-delete',
+    // Reads the customer's domains (gsi1) and open processes (gsi2) for uses of the handle.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
+    summary: 'Deletes a contact nothing uses any more (204); Idempotency-Key supported.',
+  },
+  {
+    id: 'contact-update',
+    method: 'POST',
+    path: '/v2/customers/{customer}/contacts/{handle}/update',
+    dir: 'contact-update',
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
+    summary: 'Changes the fields sent of a contact of the caller ("" removes an optional one); Idempotency-Key supported.',
+  },
+  {
+    id: 'contact-validate',
+    method: 'POST',
+    path: '/v2/customers/{customer}/contacts/{handle}/validate',
+    dir: 'contact-validate',
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
+    summary: 'Validates a contact of the caller for the categories given; Idempotency-Key supported.',
+  },
+  {
+    id: 'contact-split',
+    method: 'POST',
+    path: '/v2/customers/{customer}/contacts/{handle}/split',
+    dir: 'contact-split',
+    table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary: 'Copies a contact of the caller to a new handle (201); Idempotency-Key supported.',
+  },
+  {
+    // After update, validate and split: a registry named `update` would be read as those.
+    id: 'contact-properties-add',
+    method: 'POST',
+    path: '/v2/customers/{customer}/contacts/{handle}/{registry}',
+    dir: 'contact-properties-add',
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
+    summary: "Adds a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
+  },
+  {
+    id: 'contact-properties-update',
+    method: 'POST',
+    path: '/v2/customers/{customer}/contacts/{handle}/{registry}/update',
+    dir: 'contact-properties-update',
+    table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
+    summary: "Changes a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
+  },
 ];
 
 /** Scheduled functions: same shape of entry, a schedule instead of a path. */

@@ -66,7 +66,8 @@ describe('admin CLI', () => {
     const first = await admin('load', file);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('contacts: 1 written, 0 kept');
-    expect(await getContact('demo', 'demo-extra')).toEqual(contact);
+    // Stored with the default brand (docs/contacts.md).
+    expect(await getContact('demo', 'demo-extra')).toEqual({ ...contact, brand: 'default' });
     const again = await admin('load', file);
     expect(again.stdout).toContain('contacts: 0 written, 1 kept');
   });

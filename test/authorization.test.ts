@@ -495,6 +495,63 @@ describe("object-level authorization matrix: another customer's object answers l
       'ObjectDoesNotExist',
     );
   });
+  it("contacts: another customer's contact, read or written by any route (404 ObjectDoesNotExist), and nothing is written", async () => {
+    const before = await snapshotTable();
+    const theirs = '/v2/customers/other/contacts/other-registrant';
+    const none = '/v2/customers/other/contacts/no-such-contact';
+    const requests: [string, string, unknown][] = [
+      ['GET', '', undefined],
+      ['GET', '?fields=handle,email', undefined],
+      ['POST', '/update', { city: 'Oakland' }],
+      ['DELETE', '', undefined],
+      ['POST', '/validate', { categories: ['General'] }],
+      ['POST', '/split', { newHandle: 'stolen-copy' }],
+      ['POST', '/sidn', { properties: { legalForm: 'BV' } }],
+      ['POST', '/sidn/update', { properties: { legalForm: 'NV' } }],
+    ];
+    for (const [method, tail, body] of requests) {
+      const options = body === undefined ? {} : { body };
+      expectAlike(
+        await call(method, `${theirs}${tail}`, options),
+        'other-registrant',
+        await call(method, `${none}${tail}`, options),
+        'no-such-contact',
+        404,
+        'ObjectDoesNotExist',
+      );
+    }
+    expect(changedKeys(before, await snapshotTable())).toEqual([]);
+    expect((await call('GET', theirs, { key: otherKey })).body.city).toBe('San Francisco');
+  });
+
+  it("contacts: another customer's address book cannot be listed or written to (403 AuthorizationError, as for an unknown customer)", async () => {
+    const body = {
+      name: 'X',
+      addressLine: ['Y 1'],
+      postalCode: '1',
+      city: 'Z',
+      country: 'US',
+      email: 'x@example.com',
+      voice: '+1.5555555555',
+    };
+    expectAlike(
+      await call('GET', '/v2/customers/other/contacts'),
+      'other',
+      await call('GET', '/v2/customers/nobody-at-all/contacts'),
+      'nobody-at-all',
+      403,
+      'AuthorizationError',
+    );
+    expectAlike(
+      await call('POST', '/v2/customers/other/contacts/planted', { body }),
+      'other',
+      await call('POST', '/v2/customers/nobody-at-all/contacts/planted', { body }),
+      'nobody-at-all',
+      403,
+      'AuthorizationError',
+    );
+  });
+
   it('GET providers, SSL products and exchange rates: configuration, the same for every customer', async () => {
     for (const path of [
       '/v2/providers',

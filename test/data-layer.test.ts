@@ -112,7 +112,14 @@ describe('keys', () => {
       gsi1pk: 'APIKEYS#demo',
       gsi1sk: 'APIKEY#alice#ab',
     });
-    expect(keys.contact('demo', 'demo-admin')).toEqual({ pk: 'CONTACT#demo', sk: 'CONTACT#demo-admin' });
+    expect(keys.contact('demo', 'demo-admin', '2024-03-01T09:06:00Z')).toEqual({
+      pk: 'CONTACT#demo',
+      sk: 'CONTACT#demo-admin',
+      gsi1pk: 'CONTACT#demo',
+      gsi1sk: 'CONTACT#2024-03-01T09:06:00Z#demo-admin',
+      gsi2pk: 'CONTACT#demo',
+      gsi2sk: 'CONTACT#demo-admin',
+    });
     expect(keys.process(42, 'demo', 'RUNNING')).toEqual({
       pk: 'PROCESS#42',
       sk: 'PROCESS',

@@ -37,8 +37,9 @@ import { sandboxDomain } from './support/transfer.ts';
  */
 
 const plan = {
-  transferBody: 440,
-  renewBody: 360,
+  transferBody: 340,
+  renewBody: 260,
+  contactBody: 200,
   bodySize: 120,
   paths: 400,
   queries: 240,
@@ -174,6 +175,43 @@ const updateFields: FieldSpec[] = [
   { path: ['billables', 0, 'product'], kind: 'string' },
   { path: ['billables', 0, 'action'], kind: 'string' },
 ];
+
+// A contact body as the PHP SDK sends it (customer and handle in it); each case a handle of its own.
+const contactBase = {
+  customer: 'demo',
+  brand: 'default',
+  name: 'Fuzz Contact',
+  organization: 'Fuzz B.V.',
+  addressLine: ['Fuzzstraat 1', 'Unit 2'],
+  postalCode: '1234 AB',
+  city: 'Amsterdam',
+  state: 'Noord-Holland',
+  country: 'NL',
+  email: 'fuzz@example.nl',
+  voice: '+31.201234567',
+  fax: '+31.201234568',
+  disclosedFields: ['name', 'email'],
+};
+const contactFields: FieldSpec[] = [
+  { path: ['customer'], kind: 'string', optional: true },
+  { path: ['brand'], kind: 'string', optional: true },
+  { path: ['name'], kind: 'string' },
+  { path: ['organization'], kind: 'string', optional: true },
+  { path: ['addressLine'], kind: 'array' },
+  { path: ['addressLine', 1], kind: 'string' },
+  { path: ['postalCode'], kind: 'string' },
+  { path: ['city'], kind: 'string' },
+  { path: ['state'], kind: 'string', optional: true },
+  { path: ['country'], kind: 'string' },
+  { path: ['email'], kind: 'string' },
+  { path: ['voice'], kind: 'string' },
+  { path: ['fax'], kind: 'string', optional: true },
+  { path: ['disclosedFields'], kind: 'array', optional: true },
+  { path: ['disclosedFields', 0], kind: 'string' },
+];
+
+/** An update takes every field as optional (only the fields sent change). */
+const contactUpdateFields: FieldSpec[] = contactFields.map((f) => (f.path.length === 1 ? { ...f, optional: true } : f));
 
 const renewDvBase = {
   period: 12,
@@ -486,6 +524,32 @@ describe('fuzzing every endpoint through the gateway', () => {
         expectMutationAnswer(res, body, mutation, updateBase);
       },
       runs('updateBody'),
+    );
+  });
+
+  it('contacts: a valid-looking body with one field broken answers 2xx or a contract 4xx and refusals write nothing', {
+    timeout,
+  }, async () => {
+    await property(
+      fc.oneof(
+        fc.record({ update: fc.constant(false), mutation: mutations(contactFields, [[]]) }),
+        fc.record({ update: fc.constant(true), mutation: mutations(contactUpdateFields, [[]]) }),
+      ),
+      async ({ update, mutation }) => {
+        const body = applyMutation(contactBase, mutation);
+        const handle = update ? 'demo-tech' : `fuzz-contact-${casesRun}`;
+        const res = await send(
+          {
+            method: 'POST',
+            url: `/v2/customers/demo/contacts/${handle}${update ? '/update' : ''}`,
+            headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+            body,
+          },
+          false,
+        );
+        expectMutationAnswer(res, body, mutation, contactBase);
+      },
+      runs('contactBody'),
     );
   });
 

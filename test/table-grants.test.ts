@@ -267,6 +267,61 @@ describe("each function's table use is what it declares", () => {
     );
     await as('domain-check', () => call('GET', '/v2/domains/register-premium.com/check?renewPrice=true'));
     await as('domain-check', () => call('GET', '/v2/domains/other-site.com/check'));
+    const contacts = '/v2/customers/demo/contacts';
+    const grantee = { name: 'Grant Ee', addressLine: ['Dam 1'], postalCode: '1012 JS', city: 'Amsterdam', country: 'NL' };
+    const newContact = { ...grantee, email: 'grant@example.nl', voice: '+31.201112233' };
+    await as('contacts', () => call('GET', `${contacts}?order=-createdDate&offset=1&limit=2`));
+    await as('contacts', () => call('GET', `${contacts}?organization:null=&export=true`));
+    await as('contacts', () => call('GET', `${contacts}?handle=demo-admin`));
+    await as('contact', () => call('GET', `${contacts}/demo-admin?fields=handle`));
+    await as('contact-create', () =>
+      call('POST', `${contacts}/grants-contact`, { body: newContact, headers: { 'Idempotency-Key': 'grants-c1' } }),
+    );
+    await as('contact-create', () =>
+      call('POST', `${contacts}/grants-contact`, { body: newContact, headers: { 'Idempotency-Key': 'grants-c1' } }),
+    );
+    await as('contact-create', () => call('POST', `${contacts}/grants-contact`, { body: newContact }));
+    await as('contact-update', () =>
+      call('POST', `${contacts}/grants-contact/update`, { body: { city: 'Utrecht' }, headers: { 'Idempotency-Key': 'grants-c2' } }),
+    );
+    await as('contact-validate', () =>
+      call('POST', `${contacts}/grants-contact/validate`, {
+        body: { categories: ['General'] },
+        headers: { 'Idempotency-Key': 'grants-c3' },
+      }),
+    );
+    await as('contact-split', () =>
+      call('POST', `${contacts}/grants-contact/split`, {
+        body: { newHandle: 'grants-split' },
+        headers: { 'Idempotency-Key': 'grants-c4' },
+      }),
+    );
+    await as('contact-properties-add', () =>
+      call('POST', `${contacts}/grants-contact/sidn`, {
+        body: { properties: { legalForm: 'BV' } },
+        headers: { 'Idempotency-Key': 'grants-c5' },
+      }),
+    );
+    await as('contact-properties-update', () =>
+      call('POST', `${contacts}/grants-contact/sidn/update`, {
+        body: { properties: { legalForm: 'NV' } },
+        headers: { 'Idempotency-Key': 'grants-c6' },
+      }),
+    );
+    // Refused under an Idempotency-Key: the key's claim is deleted.
+    const refused = (fn: string, method: string, path: string, body?: unknown) =>
+      as(fn, () =>
+        call(method, `${contacts}${path}`, { ...(body ? { body } : {}), headers: { 'Idempotency-Key': `grants-refused-${fn}` } }),
+      );
+    await refused('contact-create', 'POST', '/demo-admin', { ...newContact });
+    await refused('contact-update', 'POST', '/nobody/update', { city: 'Utrecht' });
+    await refused('contact-validate', 'POST', '/nobody/validate', { categories: ['General'] });
+    await refused('contact-split', 'POST', '/nobody/split', { newHandle: 'grants-nobody' });
+    await refused('contact-properties-add', 'POST', '/nobody/sidn', { properties: { legalForm: 'BV' } });
+    await refused('contact-properties-update', 'POST', '/nobody/sidn/update', { properties: { legalForm: 'BV' } });
+    await refused('contact-delete', 'DELETE', '/nobody');
+    await as('contact-delete', () => call('DELETE', `${contacts}/demo-admin`));
+    await as('contact-delete', () => call('DELETE', `${contacts}/grants-split`, { headers: { 'Idempotency-Key': 'grants-c7' } }));
     // Against an upstream sandbox started here, which may take up to 150 s to get ready on a busy run.
     await registryMetadataFlow((run) => as('registry-metadata', run));
   }, 210_000);

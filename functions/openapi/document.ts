@@ -227,6 +227,8 @@ function errorResponses(docs: OperationDocs, hasBody: boolean, hasParameters: bo
       if (status === 415 && !hasBody) continue;
       if (type === 'ObjectDoesNotExist' && status === 400 && !hasBody) continue;
       if (type === 'ObjectDoesNotExist' && status === 404 && !docs.pathObject) continue;
+      // ObjectExists is a 409 where the operation creates an object under a handle the caller chose (a contact), else a 400.
+      if (type === 'ObjectExists' && status === (docs.existsIsConflict ? 400 : 409)) continue;
       byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
     }
   }

@@ -35,6 +35,8 @@ export const keyKinds = {
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
   rateLimit: 'RATELIMIT#',
+  /** A customer's contacts: their partition and their listings (gsi1, gsi2). */
+  contact: 'CONTACT#',
 } as const;
 export type KeyKind = keyof typeof keyKinds;
 
@@ -81,9 +83,22 @@ export const keys = {
   /** Every customer, by handle (gsi1; its keys-only twin gsi1keys holds the handles alone). */
   customers: () => ({ gsi1pk: 'CUSTOMERS', gsi1skPrefix: 'CUSTOMER#' }),
 
-  /** Contacts live in their own partition per customer, so a handle lookup is one GetItem. */
-  contact: (customer: string, handle: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
-  contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}` }),
+  /**
+   * Contacts live in their own partition per customer, so a handle lookup is one GetItem. A
+   * contact is listed per customer by creation date in gsi1 and by handle in gsi2 (each with its
+   * keys-only twin, over which a listing skips and counts), under the same `CONTACT#<customer>`.
+   */
+  contact: (customer: string, handle: string, createdDate: string): ItemKey => ({
+    ...keys.contactByHandle(customer, handle),
+    gsi1pk: `CONTACT#${customer}`,
+    gsi1sk: `CONTACT#${createdDate}#${handle}`,
+    gsi2pk: `CONTACT#${customer}`,
+    gsi2sk: `CONTACT#${handle}`,
+  }),
+  contactByHandle: (customer: string, handle: string) => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
+  contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}`, skPrefix: 'CONTACT#', gsi1pk: `CONTACT#${customer}` }),
+  /** How many contacts a customer has, kept in the transaction of every create and delete (the limit and `total` read it). */
+  contactCount: (customer: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: 'COUNT' }),
 
   /** Registry (and later certificate authority) metadata, by kind and name; listed per kind through gsi1. */
   provider: (kind: string, name: string): ItemKey =>

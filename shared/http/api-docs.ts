@@ -47,6 +47,8 @@ export interface OperationDocs {
   errors: ErrorType[];
   /** True when the path names an object of the caller's that may not exist (ObjectDoesNotExist is then a 404). */
   pathObject?: boolean;
+  /** True when the operation creates an object under a handle the caller chose: ObjectExists (the handle in use) is then a 409, not a 400. */
+  existsIsConflict?: boolean;
   /** Request headers beside Authorization (e.g. Idempotency-Key, Accept). */
   requestHeaders?: { name: string; description: string; example?: string }[];
   /** Example parameter values and bodies from the demo data (the docs page prefills them). */
@@ -118,7 +120,10 @@ const errors = {
     "The object named by the path (404) or referenced in the body (400) does not exist, or is another customer's.",
     { objectType: v.string(), identifier: v.string() },
   ),
-  ObjectExists: error([400], "The object already exists (a domain in the caller's account, a zone of the name)."),
+  ObjectExists: error(
+    [400, 409],
+    "The object already exists: a domain in the caller's account or a zone of the name (400), or a contact handle in use (409).",
+  ),
   ObjectStatusProhibitsOperation: error([400], "The object's state forbids the operation."),
   PreconditionFailed: error([412], '`If-Match` names a version the object no longer has: another write came first. Read it again.'),
   BillableAcknowledgmentNeededException: error(

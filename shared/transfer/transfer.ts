@@ -16,9 +16,10 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
+import type { ContactRecord } from '../model/contact.ts';
 import type { CustomerRecord } from '../model/customer.ts';
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
-import type { ProviderMetadata } from '../model/provider.ts';
+import type { ProviderMetadata, ProviderRecord } from '../model/provider.ts';
 import { type TransferDetails, type TransferMove, type TransferPlan, type TransferResult, transferResultOf } from '../model/transfer.ts';
 import type { ZoneHeader } from '../model/zone.ts';
 import {
@@ -217,6 +218,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const period = registryRules(call, registry, found.provider.metadata);
   const customer = accountOf(snapshot, principal.customer, template);
   assertNameIsFree(snapshot, principal.customer, domainName);
+  assertRegistrantProperties(snapshot.contacts.get(body.registrant) as ContactRecord, found.provider);
   const ownZone = ownZoneOf(snapshot.zone, principal.customer, domainName, body.zone !== undefined);
 
   const gateway = await registryGateway();
@@ -269,6 +271,21 @@ function accountOf(snapshot: TransferSnapshot, customer: string, template: strin
   if (missing) throw new ObjectDoesNotExist('Contact', missing[0], 'body');
   if (template !== undefined && !snapshot.template) throw new ObjectDoesNotExist('Template', template, 'body');
   return snapshot.customer;
+}
+
+/**
+ * A registrant carries the contact properties its registry requires of one (SIDN's `legalForm`
+ * for `.nl`: the registry's mandatory `contactProperties`), else a 400 naming the property.
+ */
+function assertRegistrantProperties(registrant: ContactRecord, provider: ProviderRecord): void {
+  const missing = (provider.metadata.contactProperties ?? []).filter(
+    (p) => p.mandatory && registrant.properties?.[provider.name]?.[p.name] === undefined,
+  );
+  if (missing.length === 0) return;
+  throw new ValidationError(
+    `Contact '${registrant.handle}' cannot be the registrant at ${provider.name} without its ${missing.map((p) => p.name).join(', ')}: add them with POST /v2/customers/{customer}/contacts/${registrant.handle}/${provider.name}.`,
+    missing.map((p) => ({ field: 'registrant', message: `lacks the ${provider.name} property ${p.name}`, value: registrant.handle })),
+  );
 }
 
 /** The name is neither in an account nor being transferred (the caller's own, or, worded as a registry lock, another's). */

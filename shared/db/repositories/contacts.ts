@@ -1,18 +1,330 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ContactRecord } from '../../model/contact.ts';
-import { getItem, listPartition, putItem, toItem } from '../items.ts';
+import { db } from '../client.ts';
+import { batchGetAll, getItem, parseItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { tableName } from '../table.ts';
+import { cancellationCodes, type TransactItem, transact } from '../transactions.ts';
+
+/**
+ * A customer's contacts (docs/contacts.md): one item per contact in the customer's partition
+ * (`CONTACT#<customer>`, a handle lookup is one GetItem), listed by creation date (gsi1) and by
+ * handle (gsi2), with the customer's count of contacts beside them (`COUNT`), kept in the
+ * transaction of every create and delete: it bounds the address book and answers `total`.
+ * Every write carries a revision, so an update never overwrites a change it did not read.
+ */
 
 const entity = 'contact';
+const countEntity = 'contact-count';
 
-export function putContact(record: ContactRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(toItem(keys.contact(record.customer, record.handle), entity, record), ifAbsent);
+/** The item a contact is stored as, with its revision (bumped by every write). */
+function contactItem(record: ContactRecord, revision: number): Record<string, unknown> {
+  return { ...toItem(keys.contact(record.customer, record.handle, record.createdDate), entity, record), revision };
+}
+
+/** The item of a new contact, for a bulk load (BatchWrite) of contacts no one reads yet; its caller sets the count (setContactCount). */
+export function newContactItem(record: ContactRecord): Record<string, unknown> {
+  return contactItem(record, 1);
+}
+
+/** The count update of one contact more (below `max`, else the transaction is cancelled) or one fewer. */
+function countChange(customer: string, delta: 1 | -1, max?: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.contactCount(customer),
+      UpdateExpression: 'SET entity = :entity ADD #count :delta',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':entity': countEntity, ':delta': delta, ...(max !== undefined ? { ':max': max } : {}) },
+      ...(max !== undefined ? { ConditionExpression: 'attribute_not_exists(#count) OR #count < :max' } : {}),
+    },
+  };
+}
+
+/**
+ * Puts a contact as the dataset loader and the migration do: with `ifAbsent`, an existing one is
+ * kept (false); a new one counts.
+ */
+export async function putContact(record: ContactRecord, ifAbsent = false): Promise<boolean> {
+  const existing = await getItem(
+    keys.contactByHandle(record.customer, record.handle),
+    v.object({ revision: v.optional(v.number(), 0) }),
+    entity,
+    true,
+  );
+  if (existing && ifAbsent) return false;
+  const revision = (existing?.revision ?? 0) + 1;
+  const put: TransactItem = {
+    Put: {
+      TableName: tableName(),
+      Item: contactItem(record, revision),
+      ConditionExpression: existing ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
+    },
+  };
+  try {
+    await transact(existing ? [put] : [put, countChange(record.customer, 1)]);
+    return true;
+  } catch (error) {
+    if (ifAbsent && cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+/** A contact with the revision it was read at (what an update's condition names). */
+export interface ReadContact {
+  contact: ContactRecord;
+  revision: number;
+}
+
+const Revision = v.object({ revision: v.optional(v.number(), 0) });
+
+/**
+ * A contact of this customer, by handle: one GetItem in the customer's own partition, so another
+ * customer's handle is simply not found, at the same cost. `consistent` before a write.
+ */
+export async function readContact(customer: string, handle: string, consistent = false): Promise<ReadContact | undefined> {
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.contactByHandle(customer, handle),
+      ...(consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
+  if (!out.Item) return undefined;
+  return { contact: parseItem(ContactRecord, entity, out.Item), revision: v.parse(Revision, out.Item).revision };
 }
 
 /** A contact of this customer; another customer's handle is simply not found. */
-export function getContact(customer: string, handle: string): Promise<ContactRecord | undefined> {
-  return getItem(keys.contact(customer, handle), ContactRecord, entity);
+export async function getContact(customer: string, handle: string): Promise<ContactRecord | undefined> {
+  return (await readContact(customer, handle))?.contact;
 }
 
-export function listContacts(customer: string): Promise<ContactRecord[]> {
-  return listPartition(keys.contactsOfCustomer(customer).pk, ContactRecord, entity);
+/** Why a contact write was refused, or `written`. */
+export type ContactWrite = 'written' | 'exists' | 'full' | 'changed' | 'gone';
+
+/**
+ * Creates a contact, counted, in one transaction with `along` (an Idempotency-Key's answer, a
+ * notification): `exists` when the handle is taken, `full` when the customer has `max` contacts.
+ */
+export async function createContact(record: ContactRecord, max: number, along: readonly TransactItem[] = []): Promise<ContactWrite> {
+  try {
+    await transact([
+      { Put: { TableName: tableName(), Item: contactItem(record, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+      countChange(record.customer, 1, max),
+      ...along,
+    ]);
+    return 'written';
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (codes?.[0] === 'ConditionalCheckFailed') return 'exists';
+    if (codes?.[1] === 'ConditionalCheckFailed') return 'full';
+    throw error;
+  }
+}
+
+/** Replaces a contact read at `revision` (`changed` when it was written meanwhile, `gone` when deleted), with `along`. */
+export async function replaceContact(after: ContactRecord, revision: number, along: readonly TransactItem[] = []): Promise<ContactWrite> {
+  try {
+    await transact([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: contactItem(after, revision + 1),
+          ConditionExpression: revision === 0 ? 'attribute_exists(pk) AND attribute_not_exists(revision)' : 'revision = :revision',
+          ...(revision === 0 ? {} : { ExpressionAttributeValues: { ':revision': revision } }),
+        },
+      },
+      ...along,
+    ]);
+    return 'written';
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return 'changed';
+    throw error;
+  }
+}
+
+/** Deletes a contact read at `revision`, uncounted, with `along`: `changed` when it was written (or deleted) meanwhile. */
+export async function deleteContact(contact: ContactRecord, revision: number, along: readonly TransactItem[] = []): Promise<ContactWrite> {
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.contactByHandle(contact.customer, contact.handle),
+          ConditionExpression: revision === 0 ? 'attribute_exists(pk) AND attribute_not_exists(revision)' : 'revision = :revision',
+          ...(revision === 0 ? {} : { ExpressionAttributeValues: { ':revision': revision } }),
+        },
+      },
+      countChange(contact.customer, -1),
+      ...along,
+    ]);
+    return 'written';
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return 'changed';
+    throw error;
+  }
+}
+
+/** How many contacts a customer has (the kept count). */
+export async function readContactCount(customer: string): Promise<number> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.contactCount(customer) }));
+  const count = out.Item?.count;
+  return typeof count === 'number' && count > 0 ? count : 0;
+}
+
+/** Sets a customer's kept count (the migration's recount). */
+export async function setContactCount(customer: string, count: number): Promise<void> {
+  await transact([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.contactCount(customer), entity: countEntity, count },
+      },
+    },
+  ]);
+}
+
+/** The listings of a customer's contacts: by creation date (gsi1) or by handle (gsi2). */
+export type ContactOrder = 'createdDate' | 'handle';
+
+const listing = {
+  createdDate: { index: 'gsi1', keysOnly: 'gsi1keys', attribute: 'gsi1pk' },
+  handle: { index: 'gsi2', keysOnly: 'gsi2keys', attribute: 'gsi2pk' },
+} as const;
+
+function partitionOf(customer: string, order: ContactOrder) {
+  const { attribute } = listing[order];
+  return { KeyConditionExpression: `${attribute} = :pk`, ExpressionAttributeValues: { ':pk': keys.contactsOfCustomer(customer).gsi1pk } };
+}
+
+/** One page of a customer's contacts in a listing's order: one Query of at most `limit` items. */
+export async function readContactPage(
+  customer: string,
+  order: ContactOrder,
+  options: { limit: number; ascending: boolean; start?: Record<string, unknown> },
+): Promise<{ contacts: ContactRecord[]; read: number; next?: Record<string, unknown> }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: listing[order].index,
+      ...partitionOf(customer, order),
+      ScanIndexForward: options.ascending,
+      Limit: options.limit,
+      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
+    }),
+  );
+  const items = out.Items ?? [];
+  return {
+    contacts: items.map((item) => parseItem(ContactRecord, entity, item)),
+    read: items.length,
+    ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
+  };
+}
+
+/**
+ * Skips `count` contacts of a listing, counting keys only (Select COUNT over the keys-only twin of
+ * its index): where the page after them starts, undefined when nothing is left.
+ */
+export async function skipContacts(
+  customer: string,
+  order: ContactOrder,
+  count: number,
+  ascending: boolean,
+): Promise<Record<string, unknown> | undefined> {
+  let read = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: listing[order].keysOnly,
+        ...partitionOf(customer, order),
+        Select: 'COUNT',
+        ScanIndexForward: ascending,
+        Limit: count - read,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    read += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start && read < count);
+  return read === count ? start : undefined;
+}
+
+/** Every contact of a customer, whole (the migration's recount, the export of the admin CLI). */
+export async function listContacts(customer: string): Promise<ContactRecord[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.contactsOfCustomer(customer).pk, ':prefix': keys.contactsOfCustomer(customer).skPrefix },
+  });
+  return items.map((item) => parseItem(ContactRecord, entity, item));
+}
+
+/** Several contacts of a customer by handle, in one BatchGet: a handle not found is absent from the map. */
+export async function readContacts(customer: string, handles: readonly string[]): Promise<Map<string, ContactRecord>> {
+  const unique = [...new Set(handles)];
+  const items = unique.length > 0 ? await batchGetAll(unique.map((h) => keys.contactByHandle(customer, h))) : [];
+  return new Map(items.map((item) => parseItem(ContactRecord, entity, item)).map((c) => [c.handle, c]));
+}
+
+/** What still uses a contact handle: a domain of the customer, or an open process (a transfer in progress). */
+export interface ContactUse {
+  kind: 'domain' | 'process';
+  identifier: string;
+}
+
+/** Process statuses in which a process may still act on its contacts. */
+const openStatuses = ['NEW', 'VALIDATED', 'RUNNING', 'SCHEDULED', 'SUSPENDED', 'IN_DOUBT'] as const;
+
+const DomainUse = v.object({
+  domainName: v.string(),
+  registrant: v.string(),
+  contacts: v.optional(v.array(v.object({ handle: v.string() })), []),
+});
+const ProcessUse = v.object({
+  identifier: v.string(),
+  details: v.optional(
+    v.object({
+      plan: v.optional(
+        v.object({ contacts: v.optional(v.object({ registrant: v.string(), contacts: v.array(v.object({ handle: v.string() })) })) }),
+      ),
+    }),
+  ),
+});
+
+/**
+ * The first use of a contact handle among the customer's domains (gsi1, only their registrant and
+ * contacts read) and open processes (the status partitions of gsi2, only their planned contacts
+ * read): undefined when nothing uses it.
+ */
+export async function contactUse(customer: string, handle: string): Promise<ContactUse | undefined> {
+  const domains = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.domainsOfCustomer(customer).gsi1pk },
+    ProjectionExpression: '#name, #registrant, #contacts',
+    ExpressionAttributeNames: { '#name': 'domainName', '#registrant': 'registrant', '#contacts': 'contacts' },
+  });
+  for (const item of domains) {
+    const d = v.parse(DomainUse, item);
+    if (d.registrant === handle || d.contacts.some((c) => c.handle === handle)) return { kind: 'domain', identifier: d.domainName };
+  }
+  for (const status of openStatuses) {
+    const processes = await queryAll({
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.processesWithStatus(customer, status).gsi2pk },
+      ProjectionExpression: '#identifier, #details.#plan.#contacts',
+      ExpressionAttributeNames: { '#identifier': 'identifier', '#details': 'details', '#plan': 'plan', '#contacts': 'contacts' },
+    });
+    for (const item of processes) {
+      const p = v.parse(ProcessUse, item);
+      const planned = p.details?.plan?.contacts;
+      if (planned && (planned.registrant === handle || planned.contacts.some((c) => c.handle === handle))) {
+        return { kind: 'process', identifier: p.identifier };
+      }
+    }
+  }
+  return undefined;
 }

@@ -198,7 +198,7 @@ export async function readTransferSnapshot(
     named[`extension${i}`] = c.key;
   });
   handles.forEach((h, i) => {
-    named[`contact${i}`] = keys.contact(customer, h);
+    named[`contact${i}`] = keys.contactByHandle(customer, h);
   });
   if (template !== undefined) named.template = keys.template(customer, template);
   const items = await readItems(named, { consistent: true });

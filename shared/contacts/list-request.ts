@@ -1,0 +1,93 @@
+import * as v from 'valibot';
+import {
+  type Filter,
+  filterParameter,
+  generalParameters,
+  type ListQuery,
+  type ListSpec,
+  parseFields,
+  parseListQuery,
+  withProblems,
+} from '../listing/query.ts';
+import type { ContactField } from './contact-view.ts';
+import { contactFields } from './view.ts';
+
+/**
+ * The query of `GET /v2/customers/{customer}/contacts` (the generic listing of
+ * shared/listing/query.ts, described for contacts) and the `fields` of `GET .../contacts/{handle}`.
+ */
+
+const text = ['eq', 'ne', 'in', 'like', 'null', 'not_null'] as const;
+const date = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'null', 'not_null'] as const;
+
+/** Fields that can be filtered on, and the matchers each one takes (`eq` is `field=value`). */
+export const filterMatchers = {
+  handle: ['eq', 'ne', 'in', 'like'],
+  brand: ['eq', 'ne', 'in', 'like'],
+  name: text,
+  organization: text,
+  addressLine: text,
+  postalCode: text,
+  city: text,
+  state: text,
+  country: ['eq', 'ne', 'in', 'null', 'not_null'],
+  email: text,
+  voice: text,
+  fax: text,
+  createdDate: date,
+  updatedDate: date,
+} as const;
+export type FilterField = keyof typeof filterMatchers;
+
+/** The contact listing as the generic listing describes it. */
+export const contactListSpec: ListSpec<FilterField, ContactField> = {
+  noun: 'contacts',
+  filters: filterMatchers,
+  dates: ['createdDate', 'updatedDate'],
+  fields: contactFields,
+  identifying: ['handle', 'name', 'organization', 'email', 'country'],
+  orders: ['handle', 'createdDate'],
+  defaultOrder: 'handle',
+  search: ['handle', 'name', 'organization', 'email'],
+};
+
+export type ContactFilter = Filter<FilterField>;
+/** The listing a caller asked for. */
+export type ContactQuery = ListQuery<FilterField, ContactField>;
+
+const ListParameters = v.objectWithRest(
+  {
+    ...generalParameters(contactListSpec),
+    handle: filterParameter('handle', 'demo-registrant'),
+    name: filterParameter('name', 'Anna de Vries'),
+    organization: filterParameter('organization', 'Demo Hosting B.V.'),
+    email: filterParameter('email', 'domains@demo-hosting.example'),
+    country: filterParameter('country', 'NL'),
+    createdDate: filterParameter('createdDate', '2024-03-01'),
+  },
+  v.array(v.string()),
+);
+
+/** The query of `GET /v2/customers/{customer}/contacts`, parsed into a ContactQuery. */
+export const ContactListQuery = v.pipe(
+  ListParameters,
+  withProblems<v.InferOutput<typeof ListParameters>, ContactQuery>((query, problems) => parseListQuery(contactListSpec, query, problems)),
+);
+
+const FieldsParameter = v.object({
+  fields: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description(`The fields the contact carries (repeated or comma-separated): ${contactFields.join(', ')}.`),
+    ),
+  ),
+});
+
+/** The query of `GET .../contacts/{handle}`: `fields` only (other parameters are ignored). */
+export const ContactFieldsQuery = v.pipe(
+  FieldsParameter,
+  withProblems<v.InferOutput<typeof FieldsParameter>, { fields?: ContactField[] }>((query, problems) => {
+    const fields = parseFields(contactFields, 'contact', query.fields, problems);
+    return fields ? { fields } : {};
+  }),
+);
