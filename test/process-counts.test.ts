@@ -135,7 +135,7 @@ describe('process counts', () => {
   it('are kept by a dataset load, and moved when a load overwrites a process', async () => {
     const c = 'loaded';
     const processes = [countedProcess(c, 9101, 'RUNNING'), countedProcess(c, 9102, 'COMPLETED')];
-    await loadDataset({ processes });
+    await loadDataset({ customers: [{ handle: c, name: 'Loaded B.V.', currency: 'EUR', privacyProtect: false, createdDate: '2026-01-01T00:00:00Z' }], processes });
     expect((await listProcessesOf(c, { limit: '0' })).pagination.total).toBe(2);
     // Loaded again: kept, not counted twice.
     await loadDataset({ processes });
@@ -224,8 +224,9 @@ describe('process counts', () => {
       expect({ filter, counted }).toEqual({ filter, counted: read });
     }
     expect((await listProcessesOf(c, { limit: '0' })).pagination.total).toBe(5);
-    // The next pass starts again from the first customer; with the default bound it visits all three, and nothing drifted.
+    // The next pass starts again from the first customer; with the default bound it visits all four
+    // (demo, other, the customer the dataset test loaded, this one), and nothing drifted.
     const again = await repairCountsJob({} as ScheduledEvent, { getRemainingTimeInMillis: () => 10_000 } as Context);
-    expect(again).toMatchObject({ customers: 3, drifted: [], raced: 0, wrapped: true });
+    expect(again).toMatchObject({ customers: 4, drifted: [], raced: 0, wrapped: true });
   });
 });

@@ -7,7 +7,7 @@ export const contractErrors: Record<string, readonly number[]> = {
   ConstraintViolationException: [400],
   ValidationError: [400],
   ObjectDoesNotExist: [400, 404],
-  ObjectExists: [400],
+  ObjectExists: [400, 409],
   ObjectStatusProhibitsOperation: [400],
   BillableAcknowledgmentNeededException: [400],
   AuthenticationError: [401],
