@@ -53,7 +53,7 @@ export async function loadScaleContacts(count: number, customer = contactScaleCu
       country: i % 4 === 0 ? 'BE' : 'NL',
       email: `person${n}@example.nl`,
       voice: `+31.20${n}`,
-      createdDate: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString().slice(0, 19) + 'Z',
+      createdDate: `${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString().slice(0, 19)}Z`,
     };
     return { put: newContactItem(record) };
   });

@@ -135,7 +135,10 @@ describe('process counts', () => {
   it('are kept by a dataset load, and moved when a load overwrites a process', async () => {
     const c = 'loaded';
     const processes = [countedProcess(c, 9101, 'RUNNING'), countedProcess(c, 9102, 'COMPLETED')];
-    await loadDataset({ customers: [{ handle: c, name: 'Loaded B.V.', currency: 'EUR', privacyProtect: false, createdDate: '2026-01-01T00:00:00Z' }], processes });
+    await loadDataset({
+      customers: [{ handle: c, name: 'Loaded B.V.', currency: 'EUR', privacyProtect: false, createdDate: '2026-01-01T00:00:00Z' }],
+      processes,
+    });
     expect((await listProcessesOf(c, { limit: '0' })).pagination.total).toBe(2);
     // Loaded again: kept, not counted twice.
     await loadDataset({ processes });
