@@ -117,7 +117,8 @@ export const routes: readonly Route[] = [
     integrations: ['registry'],
     // Reads the account, the name, the registry and the price list; one transaction records the
     // transfer (puts, a counter update, absence checks); Idempotency-Key records are put, updated, deleted.
-    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] },
+    // A transfer that completes at once provisions its zone: the records are staged with BatchWriteItem.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'] },
     summary: 'Transfer a domain into the account (?quote=true: the quote and plan only); Idempotency-Key supported.',
   },
   {
@@ -574,7 +575,8 @@ export const jobs: readonly Job[] = [
     id: 'transfer-poll',
     dir: 'transfer-poll',
     integrations: ['registry'],
-    table: { actions: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
+    // A completed transfer's zone from a template: the template read, the records staged with BatchWriteItem.
+    table: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 10,
     summary: "Applies the registry's answers to pending transfers whose actionDate has passed (completes, rejects, fails).",

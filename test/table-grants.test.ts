@@ -91,7 +91,13 @@ describe("each function's table use is what it declares", () => {
     await as('process-info', () => call('GET', '/v2/processes/502/info'));
 
     await as('transfer', () => transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' }, { quote: true }));
-    await as('transfer', () => transfer('transfer-now.nl', { ...demoBody, authcode: 'NL-TRANSFER-2026' }));
+    await as('transfer', () =>
+      transfer('transfer-now.nl', {
+        ...demoBody,
+        authcode: 'NL-TRANSFER-2026',
+        zone: { service: 'BASIC', template: 'demo-template', link: false },
+      }),
+    );
     await as('transfer', () =>
       transfer('transfer-wait.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' }, { headers: { 'Idempotency-Key': 'grants-1' } }),
     );
@@ -99,7 +105,9 @@ describe("each function's table use is what it declares", () => {
       transfer('transfer-locked.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' }, { headers: { 'Idempotency-Key': 'grants-2' } }),
     );
     await as('transfer', () => transfer('transfer-rejected.com', { ...demoBody, authcode: 'COM-TRANSFER-2026' }));
-    await as('transfer', () => transfer('transfer-tag.co.uk', { ...demoBody, zone: { service: 'BASIC' } }));
+    await as('transfer', () =>
+      transfer('transfer-tag.co.uk', { ...demoBody, zone: { service: 'BASIC', template: 'demo-template', link: false } }),
+    );
 
     await as('renew', () => renew(1001, { period: 12, csr }, { quote: true }));
     await as('renew', () => renew(1001, { period: 12, csr }, { headers: { 'Idempotency-Key': 'grants-3' } }));
