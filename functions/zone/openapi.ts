@@ -1,3 +1,4 @@
+import { demoZoneExample } from '../../shared/dns/examples.ts';
 import { DnsRecord, ZoneView } from '../../shared/dns/zone-view.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
 import { ZoneRequest } from './schema.ts';
@@ -16,36 +17,7 @@ export const docs: OperationDocs = {
         'application/json': {
           json: ZoneView,
           examples: {
-            'demo-shop.nl': {
-              id: 101,
-              name: 'demo-shop.nl',
-              customer: 'demo',
-              createdDate: '2024-03-04T11:20:00Z',
-              updatedDate: '2026-02-10T08:15:00Z',
-              managed: true,
-              service: 'BASIC',
-              template: 'demo-template',
-              link: true,
-              dnssec: false,
-              hostMaster: 'hostmaster@demo-hosting.example',
-              refresh: 10800,
-              retry: 3600,
-              expire: 604800,
-              ttl: 3600,
-              defaultRecords: [
-                {
-                  name: 'demo-shop.nl',
-                  type: 'SOA',
-                  content: 'ns1.registrar-sandbox.example hostmaster.demo-hosting.example 1770711300 10800 3600 604800 3600',
-                  ttl: 3600,
-                },
-                { name: 'demo-shop.nl', type: 'NS', content: 'ns1.registrar-sandbox.example', ttl: 3600 },
-              ],
-              records: [
-                { name: 'demo-shop.nl', type: 'A', content: '192.0.2.10', ttl: 3600 },
-                { name: 'demo-shop.nl', type: 'MX', content: 'mx1.demo-hosting.example', ttl: 3600, prio: 10 },
-              ],
-            },
+            'demo-shop.nl': demoZoneExample,
           },
         },
         'text/dns': {
