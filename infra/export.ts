@@ -32,11 +32,14 @@ import { type Dataset, parseDataset } from './dataset.ts';
  * - derived items, rebuilt on import: the extension index of each registry (`providerExtension`,
  *   written with the provider), the identifier listing of each process (`processIdentifier`) and
  *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
- *   both written with the process;
- * - short-lived items that expire through the table's TTL: Idempotency-Key records and the single
- *   use of one-time validation-manager links (`oneTimeLinkUse`);
+ *   both written with the process, and the status listing of each domain (`domainStatus`), written
+ *   with the domain;
+ * - short-lived items that expire through the table's TTL: Idempotency-Key records, the single
+ *   use of one-time validation-manager links (`oneTimeLinkUse`) and the windows of the domain
+ *   check's rate limit (`rateLimit`);
  * - state rebuilt from the rest: the process counts (a load repairs them), each customer's count
- *   of contacts (`contact-count`: a load counts the contacts it writes), the slots of counted
+ *   of contacts (`contact-count`: a load counts the contacts it writes) and of domains
+ *   (`domainCounts`: a load counts the domains it writes), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), where each zone stands with the DNS
  *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
  *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
@@ -53,9 +56,12 @@ export const notExported = new Set([
   'providerExtension',
   'processIdentifier',
   'openCertificateRequest',
+  'domainStatus',
   'oneTimeLinkUse',
+  'rateLimit',
   'processCounts',
   'contact-count',
+  'domainCounts',
   'effectSlots',
   'zoneDns',
   'transferIntent',

@@ -204,7 +204,8 @@ describe('list-keys and revoke-key', () => {
       });
       expect(out.code).toBe(0);
       expect(out.stdout).toBe(
-        `Revoked API key feedbeef7777 of demo/erin.\nusage plan plan-1: ${usageKeyName(owner)} removed; authorizer cache flushed on api-1/sandbox.\n`,
+        `Revoked API key feedbeef7777 of demo/erin.\nusage plan plan-1: ${usageKeyName(owner)} removed; authorizer cache flushed on api-1/sandbox.\n` +
+          'The deployed API refuses it from now on: API Gateway no longer knows its usage-plan key, and its authorizer answers cached for up to 300 s are flushed.\n',
       );
       expect(requests.map((r) => r.replace(/\?.*$/, ''))).toEqual([
         'GET /apikeys',
