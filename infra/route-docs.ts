@@ -38,17 +38,34 @@ export function routesBoxLines(indent = '      '): string[] {
   return [...groups].map(([resource, ids], i) => `${indent}r${i + 1}["${resource}: ${wrap(ids)}"]`);
 }
 
-const box = /(subgraph routesbox\[[^\]]*\]\n)([\s\S]*?)(\n\s*end\n)/;
+/**
+ * Where the routes box's node lines stand: from the line after `subgraph routesbox[...]` to the
+ * newline before its `end` line. Found by lines, not a regular expression (no backtracking).
+ */
+function routesBoxSpan(text: string): { start: number; end: number } | undefined {
+  const open = text.indexOf('subgraph routesbox[');
+  if (open < 0) return undefined;
+  const start = text.indexOf('\n', open) + 1;
+  if (start === 0) return undefined;
+  for (let at = start; at < text.length; ) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) return undefined;
+    if (text.slice(at, next).trim() === 'end') return at > start ? { start, end: at - 1 } : undefined;
+    at = next + 1;
+  }
+  return undefined;
+}
 
 /** The text with its routes box replaced by the generated one (unchanged where it has none). */
 export function withRoutesBox(text: string): string {
-  return text.replace(box, (_m, open: string, body: string, close: string) => {
-    const indent = /^(\s*)/.exec(body)?.[1] ?? '      ';
-    return `${open}${routesBoxLines(indent).join('\n')}${close}`;
-  });
+  const span = routesBoxSpan(text);
+  if (!span) return text;
+  const indent = /^(\s*)/.exec(text.slice(span.start, span.end))?.[1] ?? '      ';
+  return `${text.slice(0, span.start)}${routesBoxLines(indent).join('\n')}${text.slice(span.end)}`;
 }
 
 /** The routes box's node lines in a document, or undefined where it draws none. */
 export function drawnRoutesBox(text: string): string | undefined {
-  return box.exec(text)?.[2];
+  const span = routesBoxSpan(text);
+  return span && text.slice(span.start, span.end);
 }

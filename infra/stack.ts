@@ -193,7 +193,10 @@ export class RegistrarStack extends Stack {
    * none for the console's test invoke.
    */
   private allowInvoke(fn: lambda.Function, path: string): void {
-    const wildcardPath = path.replace(/\{[^}]+\}/g, '*');
+    const wildcardPath = path
+      .split('/')
+      .map((segment) => (segment.startsWith('{') && segment.endsWith('}') ? '*' : segment))
+      .join('/');
     fn.addPermission('ApiInvoke', {
       principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
       // The stage's name, not a reference to the stage: the stage depends on the deployment, which depends on the methods.

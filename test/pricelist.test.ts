@@ -275,7 +275,10 @@ describe('a price list at scale', () => {
       price: 1000 + i,
       fromDate: y2026,
     }));
-    await loadDataset(parseDataset({ prices }));
+    const customers = [
+      { handle: customer, name: 'Bulk Customer B.V.', currency: 'EUR', privacyProtect: false, createdDate: '2026-01-01T00:00:00Z' },
+    ];
+    await loadDataset(parseDataset({ customers, prices }));
   }, 120_000);
 
   it('answers all 5,000 entries, paging the one Query to the end, in order', async () => {
