@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import {
   type Filter,
+  fieldsQuery,
   filterParameter,
   generalParameters,
   type ListQuery,
   type ListSpec,
-  parseFields,
   parseListQuery,
   withProblems,
 } from '../listing/query.ts';
@@ -74,20 +74,5 @@ export const ContactListQuery = v.pipe(
   withProblems<v.InferOutput<typeof ListParameters>, ContactQuery>((query, problems) => parseListQuery(contactListSpec, query, problems)),
 );
 
-const FieldsParameter = v.object({
-  fields: v.optional(
-    v.pipe(
-      v.array(v.string()),
-      v.description(`The fields the contact carries (repeated or comma-separated): ${contactFields.join(', ')}.`),
-    ),
-  ),
-});
-
-/** The query of `GET .../contacts/{handle}`: `fields` only (other parameters are ignored). */
-export const ContactFieldsQuery = v.pipe(
-  FieldsParameter,
-  withProblems<v.InferOutput<typeof FieldsParameter>, { fields?: ContactField[] }>((query, problems) => {
-    const fields = parseFields(contactFields, 'contact', query.fields, problems);
-    return fields ? { fields } : {};
-  }),
-);
+/** The query of a GET of one contact: `fields` only (other parameters are ignored). */
+export const ContactFieldsQuery = fieldsQuery<ContactField>(contactFields, 'contact');

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import {
   type Filter,
+  fieldsQuery,
   filterParameter,
   generalParameters,
   type ListQuery,
   type ListSpec,
-  parseFields,
   parseListQuery,
   withProblems,
 } from '../listing/query.ts';
@@ -82,17 +82,5 @@ export const DomainListQuery = v.pipe(
   }),
 );
 
-const FieldsParameter = v.object({
-  fields: v.optional(
-    v.pipe(v.array(v.string()), v.description(`The fields the domain carries (repeated or comma-separated): ${domainFields.join(', ')}.`)),
-  ),
-});
-
-/** The query of `GET /v2/domains/{domainName}`: `fields` only (other parameters are ignored). */
-export const DomainFieldsQuery = v.pipe(
-  FieldsParameter,
-  withProblems<v.InferOutput<typeof FieldsParameter>, { fields?: DomainField[] }>((query, problems) => {
-    const fields = parseFields(domainFields, 'domain', query.fields, problems);
-    return fields ? { fields } : {};
-  }),
-);
+/** The query of a GET of one domain: `fields` only (other parameters are ignored). */
+export const DomainFieldsQuery = fieldsQuery<DomainField>(domainFields, 'domain');

@@ -259,3 +259,22 @@ export const filterParameter = (field: string, example: string) =>
   documented(
     `Filter on ${field}: \`${field}=${example}\`; also \`${field}:<matcher>=...\`, see the description. Repeat a parameter for several filters (all apply).`,
   );
+
+/**
+ * The query of a GET of one object (`GET /v2/processes/{processId}`, a domain, a contact):
+ * `fields` only, repeated or comma-separated, each one of `fieldsOf` (other parameters are ignored).
+ */
+export function fieldsQuery<Field extends string>(fieldsOf: readonly Field[], noun: string) {
+  const FieldsParameter = v.object({
+    fields: v.optional(
+      v.pipe(v.array(v.string()), v.description(`The fields the ${noun} carries (repeated or comma-separated): ${fieldsOf.join(', ')}.`)),
+    ),
+  });
+  return v.pipe(
+    FieldsParameter,
+    withProblems<v.InferOutput<typeof FieldsParameter>, { fields?: Field[] }>((query, problems) => {
+      const fields = parseFields(fieldsOf, noun, query.fields, problems);
+      return fields ? { fields } : {};
+    }),
+  );
+}

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import {
   type Filter,
+  fieldsQuery,
   filterParameter,
   generalParameters,
   type ListQuery,
   type ListSpec,
-  parseFields,
   parseListQuery,
   withProblems,
 } from '../listing/query.ts';
@@ -71,20 +71,5 @@ export const ProcessListQuery = v.pipe(
   withProblems<v.InferOutput<typeof ListParameters>, ProcessQuery>((query, problems) => parseListQuery(processListSpec, query, problems)),
 );
 
-const FieldsParameter = v.object({
-  fields: v.optional(
-    v.pipe(
-      v.array(v.string()),
-      v.description(`The fields the process carries (repeated or comma-separated): ${processFields.join(', ')}.`),
-    ),
-  ),
-});
-
-/** The query of `GET /v2/processes/{processId}`: `fields` only (other parameters are ignored). */
-export const ProcessFieldsQuery = v.pipe(
-  FieldsParameter,
-  withProblems<v.InferOutput<typeof FieldsParameter>, { fields?: ProcessField[] }>((query, problems) => {
-    const fields = parseFields(processFields, 'process', query.fields, problems);
-    return fields ? { fields } : {};
-  }),
-);
+/** The query of a GET of one process: `fields` only (other parameters are ignored). */
+export const ProcessFieldsQuery = fieldsQuery<ProcessField>(processFields, 'process');
