@@ -44,10 +44,12 @@ async function loadSdk(checkout: string): Promise<{ Api: new (config: Json) => A
 }
 
 /** What an SDK call threw, in one line: the answer's status and error body, or the error itself. */
-function why(error: unknown): string {
+async function why(error: unknown): Promise<string> {
   const e = error as { response?: { status?: number; data?: unknown }; message?: string; name?: string };
   if (e.response?.status !== undefined) {
-    const data = e.response.data as Json | undefined;
+    const raw = e.response.data;
+    // A download's error arrives as a Blob (responseType blob).
+    const data = (raw instanceof Blob ? JSON.parse(await raw.text()) : raw) as Json | undefined;
     const body = data && typeof data === 'object' ? `${data.type ?? ''}: ${String(data.message ?? '').slice(0, 160)}` : '';
     return `${e.response.status} ${body}`.trim();
   }
@@ -69,7 +71,7 @@ export async function runTs(checkout: string, baseUrl: string, fx: Fixtures): Pr
       const note = await fn();
       outcomes.push({ area, call, scope, ok: true, detail: typeof note === 'string' ? note : '' });
     } catch (error) {
-      outcomes.push({ area, call, scope, ok: false, detail: error instanceof Check ? `wrong result: ${error.message}` : why(error) });
+      outcomes.push({ area, call, scope, ok: false, detail: error instanceof Check ? `wrong result: ${error.message}` : await why(error) });
     }
   };
   const r = (name: string) => api[name] as Resource;
@@ -159,7 +161,7 @@ export async function runTs(checkout: string, baseUrl: string, fx: Fixtures): Pr
       expect(info !== undefined, 'no info');
     });
     await run('processes', 'process.list', async () => {
-      const page = (await r('process').list?.({ limit: 5, order: '-createdDate' })) as { entities: Json[]; total?: number };
+      const page = (await r('process').list?.({ limit: 5, order: '-createdDate' })) as { entities: Json[]; pagination: { total?: number } };
       expect(page.entities.length > 0, 'no processes');
     });
     await run('processes', 'process.resend', async () => {
@@ -277,6 +279,116 @@ export async function runTs(checkout: string, baseUrl: string, fx: Fixtures): Pr
     await run('domains', 'domains.renew', () => r('domains').renew?.({ domainName: registered, period: 12 }), 'elsewhere');
     await run('domains', 'domains.delete', () => r('domains').delete?.(registered), 'elsewhere');
     await run('domains', 'domains.restore', () => r('domains').restore?.({ domainName: registered, reason: 'SDK run' }), 'elsewhere');
+
+    // The same calls with the options a client passes: fields, filters with matchers, order, total,
+    // search, quotes, currencies.
+    const page = async (resource: string, params: Json) =>
+      (await r(resource).list?.(params)) as { entities: Json[]; pagination: { total?: number } };
+    await run('contacts', 'contacts.get (fields)', async () => {
+      const c = (await r('contacts').get?.(fx.registrant, ['handle', 'email', 'country'])) as Json;
+      expect(c.email !== undefined && c.city === undefined, `fields not applied: ${Object.keys(c).filter((k) => c[k] !== undefined)}`);
+    });
+    await run('contacts', 'contacts.list (q, total=false)', async () => {
+      const p = await page('contacts', { q: 'demo', total: false, limit: 2 });
+      expect(p.entities.length > 0 && p.pagination.total === undefined, `total ${p.pagination.total}`);
+    });
+    await run('contacts', 'contacts.list (matchers, order)', async () => {
+      const p = await page('contacts', {
+        order: ['-handle'],
+        filters: [
+          { field: 'country', matcher: 'in', value: ['NL', 'BE'] },
+          { field: 'handle', matcher: 'like', value: 'demo-*' },
+        ],
+      });
+      expect(p.entities.length > 0 && p.entities.every((c) => c.country === 'NL'), `${p.entities.length} contacts`);
+    });
+    await run('domains', 'domains.get (fields)', async () => {
+      const d = (await r('domains').get?.(fx.domain, ['domainName', 'expiryDate', 'status'])) as Json;
+      expect(
+        !Number.isNaN(new Date(d.expiryDate as string).getTime()) && d.registrant === undefined,
+        `fields not applied: ${Object.keys(d)}`,
+      );
+    });
+    await run('domains', 'domains.list (expiryDate:lt, order)', async () => {
+      const p = await page('domains', {
+        order: ['expiryDate'],
+        filters: [{ field: 'expiryDate', matcher: 'lt', value: '2099-01-01T00:00:00Z' }],
+      });
+      expect(p.entities.length > 0, 'no domains');
+    });
+    await run('domains', 'domains.list (status, fields)', async () => {
+      const p = await page('domains', {
+        fields: ['domainName', 'status'],
+        filters: [{ field: 'status', value: 'CLIENT_TRANSFER_PROHIBITED' }],
+      });
+      expect(p.entities.length > 0, 'no locked domain');
+    });
+    await run('domains', 'domains.check (premium, renewPrice)', async () => {
+      const answer = (await r('domains').check?.('register-premium.com', 'nl', true)) as Json;
+      expect(answer.premium === true && answer.renewPrice !== undefined, JSON.stringify(answer));
+    });
+    await run('domains', 'domains.update (quote)', async () => {
+      const quote = (await r('domains').update?.({ domainName: fx.domain, privacyProtect: true }, true)) as Json;
+      expect(quote !== undefined, 'no quote');
+    });
+    await run('transfer', 'domains.transfer (quote)', async () => {
+      const quote = (await r('domains').transfer?.(
+        { domainName: fx.transferDomain, authcode: fx.transferAuthcode, registrant: fx.registrant, period: 12 },
+        true,
+      )) as Json;
+      expect(quote.currency !== undefined && quote.total !== undefined, JSON.stringify(quote).slice(0, 120));
+    });
+    await run('pricing', 'customer.priceList (USD)', async () => {
+      const list = (await r('customer').priceList?.('USD')) as { prices?: Json[] };
+      expect(
+        list.prices?.every((p) => p.currency === 'USD'),
+        'not in USD',
+      );
+    });
+    await run('processes', 'process.get (fields)', async () => {
+      const p = (await r('process').get?.(fx.certificateProcessId, ['id', 'status'])) as Json;
+      expect(p.status !== undefined, 'no status');
+    });
+    await run('processes', 'process.list (status:in, order, total)', async () => {
+      const p = await page('process', {
+        total: true,
+        order: ['-id'],
+        filters: [{ field: 'status', matcher: 'in', value: ['COMPLETED', 'RUNNING'] }],
+      });
+      expect(p.entities.length > 0 && typeof p.pagination.total === 'number', `total ${p.pagination.total}`);
+    });
+    await run('notifications', 'notification.list (filters)', async () => {
+      const p = await page('notification', {
+        limit: 5,
+        order: ['-fireDate'],
+        filters: [{ field: 'eventType', value: 'TransferDomainEvent' }],
+      });
+      expect(
+        p.entities.every((n) => n.eventType === 'TransferDomainEvent'),
+        'filter not applied',
+      );
+    });
+    await run('zones', 'dnsZone.get (fields)', async () => {
+      const z = (await r('dnsZone').get?.(fx.zoneId, ['id', 'name', 'records'])) as Json;
+      expect(Array.isArray(z.records), 'no records');
+    });
+    await run('zones', 'dnsZone.list (filters)', async () => {
+      const p = await page('dnsZone', {
+        filters: [
+          { field: 'service', value: 'BASIC' },
+          { field: 'name', matcher: 'like', value: 'demo*' },
+        ],
+      });
+      expect(p.entities.length > 0, 'no zones');
+    });
+    await run('providers', 'provider.list (q)', async () => {
+      const p = await page('provider', { q: 'sidn' });
+      expect(p.entities.length === 1, `${p.entities.length} providers`);
+    });
+    await run('certificates', 'ssl.listProducts (order, limit)', async () => {
+      const p = (await r('ssl').listProducts?.({ limit: 2, order: ['-product'] })) as { entities: Json[] };
+      expect(p.entities.length === 2, `${p.entities.length} products`);
+    });
 
     // DNS zones.
     let zoneId: number | undefined;
