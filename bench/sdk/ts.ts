@@ -49,7 +49,9 @@ async function why(error: unknown): Promise<string> {
   if (e.response?.status !== undefined) {
     const raw = e.response.data;
     // A download's error arrives as a Blob (responseType blob).
-    const data = (raw instanceof Blob ? JSON.parse(await raw.text()) : raw) as Json | undefined;
+    const text =
+      raw instanceof Blob ? await raw.text() : raw instanceof ArrayBuffer || Buffer.isBuffer(raw) ? Buffer.from(raw).toString() : undefined;
+    const data = (text === undefined ? raw : JSON.parse(text)) as Json | undefined;
     const body = data && typeof data === 'object' ? `${data.type ?? ''}: ${String(data.message ?? '').slice(0, 160)}` : '';
     return `${e.response.status} ${body}`.trim();
   }
@@ -302,6 +304,16 @@ export async function runTs(checkout: string, baseUrl: string, fx: Fixtures): Pr
       });
       expect(p.entities.length > 0 && p.entities.every((c) => c.country === 'NL'), `${p.entities.length} contacts`);
     });
+    await run('contacts', 'contacts.list (not_in, not_like)', async () => {
+      const p = await page('contacts', {
+        filters: [
+          { field: 'handle', matcher: 'not_in', value: ['demo-admin', 'demo-tech'] },
+          { field: 'handle', matcher: 'not_like', value: 'other-*' },
+        ],
+      });
+      const handles = p.entities.map((c) => c.handle);
+      expect(handles.length > 0 && !handles.includes('demo-admin') && !handles.includes('demo-tech'), `handles ${handles}`);
+    });
     await run('domains', 'domains.get (fields)', async () => {
       const d = (await r('domains').get?.(fx.domain, ['domainName', 'expiryDate', 'status'])) as Json;
       expect(
@@ -322,6 +334,13 @@ export async function runTs(checkout: string, baseUrl: string, fx: Fixtures): Pr
         filters: [{ field: 'status', value: 'CLIENT_TRANSFER_PROHIBITED' }],
       });
       expect(p.entities.length > 0, 'no locked domain');
+    });
+    await run('domains', 'domains.list (status not_in)', async () => {
+      const p = await page('domains', { filters: [{ field: 'status', matcher: 'not_in', value: ['CLIENT_TRANSFER_PROHIBITED'] }] });
+      expect(
+        p.entities.length > 0 && p.entities.every((d) => !(d.status as string[]).includes('CLIENT_TRANSFER_PROHIBITED')),
+        'locked domain listed',
+      );
     });
     await run('domains', 'domains.check (premium, renewPrice)', async () => {
       const answer = (await r('domains').check?.('register-premium.com', 'nl', true)) as Json;

@@ -27,6 +27,7 @@ spl_autoload_register(static function (string $class) use ($checkout): void {
     }
 });
 
+use RealtimeRegister\Domain\DomainQuote;
 use RealtimeRegister\Domain\DomainZoneRecordCollection;
 use RealtimeRegister\Domain\Enum\ZoneServiceEnum;
 use RealtimeRegister\RealtimeRegister;
@@ -140,8 +141,9 @@ run('processes', 'processes->get', function () use ($api, &$transfer) {
     $process = $api->processes->get((int) $transfer);
     check($process->id === $transfer, 'id ' . $process->id);
 });
-run('processes', 'processes->info', function () use ($api, &$transfer) {
-    $api->processes->info((int) $transfer);
+// ProcessInfo::fromArray requires commonName: the PHP SDK reads the info of certificate processes only.
+run('processes', 'processes->info', function () use ($api, $fx) {
+    $api->processes->info($fx['certificateProcessId']);
 });
 run('processes', 'processes->list', function () use ($api) {
     $list = $api->processes->list(5, 0, null, ['order' => '-createdDate']);
@@ -256,6 +258,76 @@ run('domains', 'domains->register', fn () => $api->domains->register($registered
 run('domains', 'domains->renew', fn () => $api->domains->renew($registered, 12), 'elsewhere');
 run('domains', 'domains->delete', fn () => $api->domains->delete($registered), 'elsewhere');
 run('domains', 'domains->restore', fn () => $api->domains->restore($registered, 'SDK run'), 'elsewhere');
+
+// The same calls with the options a client passes: search, filters with matchers, order,
+// quotes, currencies, flags.
+run('contacts', 'contacts->list (search)', function () use ($api, $customer) {
+    $list = $api->contacts->list($customer, 2, 0, 'demo');
+    check(count($list->entities) > 0 && $list->pagination->total !== null, 'no contacts or no total');
+});
+run('contacts', 'contacts->list (matchers, order)', function () use ($api, $customer) {
+    $list = $api->contacts->list($customer, null, null, null, ['country:in' => 'NL,BE', 'handle:like' => 'demo-*', 'order' => '-handle', 'organization:not_null' => '']);
+    check(count($list->entities) > 0, 'no contacts');
+});
+run('contacts', 'contacts->list (not_in)', function () use ($api, $customer) {
+    $list = $api->contacts->list($customer, null, null, null, ['handle:not_in' => 'demo-admin,demo-tech']);
+    $handles = array_map(fn ($c) => $c->handle, $list->entities);
+    check(count($handles) > 0 && !in_array('demo-admin', $handles, true), implode(',', $handles));
+});
+run('contacts', 'contacts->update (disclosedFields)', function () use ($api, $customer, $fx) {
+    $api->contacts->update($customer, $fx['registrant'], disclosedFields: ['organization', 'country']);
+});
+run('domains', 'domains->list (expiryDate:lt, order)', function () use ($api) {
+    $list = $api->domains->list(10, 0, null, ['expiryDate:lt' => '2099-01-01T00:00:00Z', 'order' => 'expiryDate']);
+    check(count($list->entities) > 0, 'no domains');
+});
+run('domains', 'domains->list (status)', function () use ($api) {
+    $list = $api->domains->list(null, null, null, ['status' => 'CLIENT_TRANSFER_PROHIBITED']);
+    check(count($list->entities) > 0, 'no locked domain');
+});
+run('domains', 'domains->check (premium, renewPrice)', function () use ($api) {
+    $availability = $api->domains->check('register-premium.com', 'nl', true);
+    check($availability->premium === true && $availability->renewPrice !== null, 'no premium renewal price');
+});
+run('domains', 'domains->update (quote)', function () use ($api, $fx) {
+    $quote = $api->domains->update($fx['domain'], privacyProtect: true, isQuote: true);
+    check($quote !== null, 'no quote');
+});
+run('domains', 'domains->update (statuses, ns)', function () use ($api, $fx) {
+    $domain = $api->domains->get($fx['domain']);
+    // The WHMCS lock toggle: the whole status list back, plus the lock, then without it.
+    $api->domains->update($fx['domain'], statuses: [...$domain->status, 'CLIENT_TRANSFER_PROHIBITED']);
+    $api->domains->update($fx['domain'], ns: $domain->ns, statuses: $domain->status);
+    check($api->domains->get($fx['domain'])->status === $domain->status, 'statuses not restored');
+});
+run('transfer', 'domains->transfer (quote)', function () use ($api, $fx, $customer) {
+    $quote = $api->domains->transfer($fx['transferDomain'], $customer, $fx['registrant'], period: 12, authcode: $fx['transferAuthcode'], isQuote: true);
+    check($quote instanceof DomainQuote, get_class($quote));
+});
+run('pricing', 'customers->priceList (USD)', function () use ($api, $customer) {
+    $prices = $api->customers->priceList($customer, 'USD');
+    check(count($prices->entities) > 0 && $prices->entities[0]->currency === 'USD', 'not in USD');
+});
+run('processes', 'processes->list (status:in, order)', function () use ($api) {
+    $list = $api->processes->list(10, 0, null, ['status:in' => 'COMPLETED,RUNNING', 'order' => '-id']);
+    check(count($list->entities) > 0, 'no processes');
+});
+run('notifications', 'notifications->list (filters)', function () use ($api, $customer) {
+    $list = $api->notifications->list($customer, 5, 0, null, ['eventType' => 'TransferDomainEvent', 'order' => '-fireDate']);
+    check(count($list->entities) > 0, 'no notifications');
+});
+run('zones', 'dnszones->list (filters, search)', function () use ($api) {
+    $list = $api->dnszones->list(10, 0, 'demo', ['service' => 'BASIC']);
+    check(count($list->entities) > 0, 'no zones');
+});
+run('providers', 'providers->list (search)', function () use ($api) {
+    $list = $api->providers->list(null, null, 'sidn');
+    check(count($list->entities) === 1, count($list->entities) . ' providers');
+});
+run('certificates', 'certificates->listProducts (order, limit)', function () use ($api) {
+    $list = $api->certificates->listProducts(2, 0, null, ['order' => '-product']);
+    check(count($list->entities) === 2, count($list->entities) . ' products');
+});
 
 // DNS zones.
 $zoneName = $prefix . '.example';
