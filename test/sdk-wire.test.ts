@@ -87,3 +87,18 @@ describe("the TypeScript SDK's not_in and not_like matchers (ListFilter matcher)
     }
   });
 });
+
+describe("a domain's gateway flag, which the TS SDK's Domain requires", () => {
+  it('answers gateway: false on a domain, each listed domain and when fields names it', async () => {
+    const one = await call('GET', '/v2/domains/demo-shop.nl');
+    expect(one.status).toBe(200);
+    expect(one.body.gateway).toBe(false);
+    const page = entities(await call('GET', '/v2/domains?limit=100'));
+    expect(page.length).toBeGreaterThan(0);
+    expect(page.every((d) => d.gateway === false)).toBe(true);
+    expect((await call('GET', '/v2/domains/demo-shop.nl?fields=domainName,gateway')).body).toEqual({
+      domainName: 'demo-shop.nl',
+      gateway: false,
+    });
+  });
+});
