@@ -49,8 +49,7 @@ async function why(error: unknown): Promise<string> {
   if (e.response?.status !== undefined) {
     const raw = e.response.data;
     // A download's error arrives as a Blob (responseType blob).
-    const text =
-      raw instanceof Blob ? await raw.text() : raw instanceof ArrayBuffer || Buffer.isBuffer(raw) ? Buffer.from(raw).toString() : undefined;
+    const text = raw instanceof Blob ? await raw.text() : raw instanceof ArrayBuffer ? Buffer.from(raw).toString() : undefined;
     const data = (text === undefined ? raw : JSON.parse(text)) as Json | undefined;
     const body = data && typeof data === 'object' ? `${data.type ?? ''}: ${String(data.message ?? '').slice(0, 160)}` : '';
     return `${e.response.status} ${body}`.trim();
