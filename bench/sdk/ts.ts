@@ -43,14 +43,22 @@ async function loadSdk(checkout: string): Promise<{ Api: new (config: Json) => A
   return { Api: mod.default, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What an SDK call threw, in one line: the answer's status and error body, or the error itself. */
 async function why(error: unknown): Promise<string> {
   const e = error as { response?: { status?: number; data?: unknown }; message?: string; name?: string };
   if (e.response?.status !== undefined) {
     const raw = e.response.data;
-    // A download's error arrives as a Blob (responseType blob).
-    const text = raw instanceof Blob ? await raw.text() : raw instanceof ArrayBuffer ? Buffer.from(raw).toString() : undefined;
-    const data = (text === undefined ? raw : JSON.parse(text)) as Json | undefined;
+    // A download's error (responseType blob) arrives as text, or as a Blob where axios makes one.
+    const text = raw instanceof Blob ? await raw.text() : typeof raw === 'string' ? raw : undefined;
+    const data = (text === undefined ? raw : parseOrUndefined(text)) as Json | undefined;
     const body = data && typeof data === 'object' ? `${data.type ?? ''}: ${String(data.message ?? '').slice(0, 160)}` : '';
     return `${e.response.status} ${body}`.trim();
   }
