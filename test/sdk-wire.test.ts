@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from './support/api.ts';
+import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
 
 /**
  * What the official SDKs send, found by running them against `npm start` (docs/sdk-runs.md), through
@@ -100,5 +101,50 @@ describe("a domain's gateway flag, which the TS SDK's Domain requires", () => {
       domainName: 'demo-shop.nl',
       gateway: false,
     });
+  });
+});
+
+describe("a domain update that sends back the zone it read (the SDKs' update with zone)", () => {
+  const update = (name: string, body: Record<string, unknown>, quote = false) =>
+    call('POST', `/v2/domains/${name}/update${quote ? '?quote=true' : ''}`, { body });
+
+  it("takes the PHP SDK's Zone as read (unset fields null) and the TS SDK's, and changes nothing", async () => {
+    const before = (await call('GET', '/v2/domains/demo-shop.nl')).body;
+    // domains->update('demo-shop.nl', zone: $domain->zone): Zone::toArray with link and master null.
+    const php = {
+      id: before.zone.id,
+      service: before.zone.service,
+      template: before.zone.template,
+      dnssec: before.zone.dnssec,
+      link: null,
+      master: null,
+    };
+    const res = await update('demo-shop.nl', { zone: php });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = (await call('GET', '/v2/domains/demo-shop.nl')).body;
+    expect(after.zone).toEqual(before.zone);
+    expect((await call('GET', `/v2/dns/zones/${before.zone.id}`)).body.records).toBeDefined();
+    // domains.update({ domainName, zone: domain.zone }) sends it as it came.
+    expect((await update('demo-shop.nl', { zone: before.zone }, true)).status).toBe(200);
+  });
+
+  it('refuses a zone value that differs from the managed zone, naming it', async () => {
+    const before = (await call('GET', '/v2/domains/demo-shop.nl')).body;
+    const res = await update('demo-shop.nl', { zone: { ...before.zone, service: 'PREMIUM' } }, true);
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('ValidationError');
+    expect(res.body.violations.map((v: { field: string }) => v.field)).toEqual(['zone.service']);
+  });
+
+  it('refuses to link a zone to a domain that has no managed zone, naming zone', async () => {
+    const name = `no-zone-${process.pid}.com`;
+    await sandboxDomain(name, { transfer: { stages: [], outcome: 'completed' } });
+    expect((await transfer(name, { ...demoBody, authcode: 'TEST-CODE' })).status).toBe(200);
+    const res = await update(name, { zone: { service: 'BASIC' } }, true);
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('ValidationError');
+    expect(res.body.violations).toEqual([
+      { field: 'zone', message: 'the domain has no managed zone; an update does not link a zone (create it with POST /v2/dns/zones)' },
+    ]);
   });
 });
