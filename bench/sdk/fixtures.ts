@@ -9,6 +9,12 @@ export interface Fixtures {
   certificateId: number;
   /** The certificate's common name, for the renewal's CSR. */
   certificateName: string;
+  /**
+   * The renewal's DCV: e-mail to this address for every name. The sandbox approves an e-mail a
+   * minute after the request, so the run cancels the renewal before it completes and the
+   * certificate stays renewable for the next run (DNS in the managed zone would complete at once).
+   */
+  dcvEmail: string;
   product: string;
   /** A certificate process with DCV to show (process info). */
   certificateProcessId: number;
@@ -32,6 +38,7 @@ export function demoFixtures(): Fixtures {
     prefix: `sdk-${Date.now().toString(36)}`,
     certificateId: 1001,
     certificateName: 'www.demo-shop.nl',
+    dcvEmail: 'admin@demo-shop.nl',
     product: 'ssl_sectigo_dv',
     certificateProcessId: 501,
     transferDomain: 'transfer-foa.net',
@@ -44,9 +51,19 @@ export function demoFixtures(): Fixtures {
   };
 }
 
+/** The names of a certificate for `name`: it, and the free www/non-www name. */
+export function namesOf(name: string): string[] {
+  return [name, name.replace(/^www\./, '')];
+}
+
+/** The renewal's DCV entries: e-mail for every name (see Fixtures.dcvEmail). */
+export function emailDcv(fx: Fixtures): { commonName: string; type: 'EMAIL'; email: string }[] {
+  return namesOf(fx.certificateName).map((commonName) => ({ commonName, type: 'EMAIL', email: fx.dcvEmail }));
+}
+
 /** A fresh RSA-2048 CSR for `name` (and the free www/non-www name), from the machine's openssl. */
 export function csrFor(name: string): string {
-  const bare = name.replace(/^www\./, '');
+  const [, bare] = namesOf(name);
   return execFileSync(
     'openssl',
     [

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDebianPackages } from '../../infra/local/debian-packages.ts';
-import { csrFor, type Fixtures } from './fixtures.ts';
+import { csrFor, emailDcv, type Fixtures } from './fixtures.ts';
 import type { Outcome } from './outcome.ts';
 
 /**
@@ -45,7 +45,7 @@ export async function runPhp(checkout: string, baseUrl: string, fx: Fixtures): P
     script,
     checkout,
     baseUrl,
-    JSON.stringify({ ...fx, csr: csrFor(fx.certificateName) }),
+    JSON.stringify({ ...fx, csr: csrFor(fx.certificateName), dcv: emailDcv(fx) }),
   ];
   const stdout = await new Promise<string>((done, fail) => {
     execFile(php, args, { maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => {
