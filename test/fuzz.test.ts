@@ -631,9 +631,10 @@ describe('fuzzing every endpoint through the gateway', () => {
         });
         const post = route.method === 'POST' || route.method === 'PUT';
         const body = post ? JSON.stringify(bodyOf(route)) : undefined;
-        // A transfer or renewal whose (last) `quote` is true changes nothing; other writes may succeed (then they wrote).
+        // A transfer or renewal whose (last) `quote` is true (`true`, or PHP's `1`) changes nothing; other writes may succeed (then they wrote).
         const quotes = new URLSearchParams(query).getAll('quote');
-        const quote = quotes.length > 0 && quotes[quotes.length - 1]?.trim().toLowerCase() === 'true';
+        const last = quotes[quotes.length - 1]?.trim().toLowerCase();
+        const quote = last === 'true' || last === '1';
         await send(
           {
             method: route.method,

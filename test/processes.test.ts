@@ -214,7 +214,10 @@ describe('GET /v2/processes', () => {
       field: 'secret',
       message: 'is not a field processes can be filtered on (status, type, action, identifier, createdDate, detailStatus)',
     });
-    expect(res.body.violations).toContainEqual({ field: 'status:gt', message: 'status cannot be matched with gt (it takes eq, ne, in)' });
+    expect(res.body.violations).toContainEqual({
+      field: 'status:gt',
+      message: 'status cannot be matched with gt (it takes eq, ne, in, not_in)',
+    });
     const twice = await list('filters', { limit: ['1', '2'] });
     expect(twice.body.violations).toEqual([{ field: 'limit', message: 'must be given once' }]);
   });

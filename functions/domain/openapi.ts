@@ -17,6 +17,7 @@ export const demoSecure = {
   updatedDate: '2026-06-12T09:00:00Z',
   expiryDate: '2027-06-12T09:00:00Z',
   premium: false,
+  gateway: false,
   contacts: [
     { role: 'ADMIN', handle: 'demo-admin' },
     { role: 'TECH', handle: 'demo-tech' },

@@ -29,6 +29,12 @@ export const DomainView = v.strictObject({
   updatedDate: v.optional(WireTime),
   expiryDate: WireTime,
   premium: v.boolean(),
+  gateway: v.pipe(
+    v.boolean(),
+    v.description(
+      "Whether the domain is held through the customer's own registry account (a gateway account): always false here, every domain is held through the service's own registrar accreditation.",
+    ),
+  ),
   zone: v.optional(v.pipe(DomainZone, v.description('The managed DNS zone of the domain, if it has one.'))),
   contacts: v.optional(v.array(DomainContact)),
   keyData: v.optional(v.array(KeyData)),

@@ -112,9 +112,13 @@ function fieldValue(d: DomainRecord, field: DomainFilterField): string | undefin
   }
 }
 
-/** Whether a domain's statuses pass a status filter: `eq` has it, `ne` has it not, `in` has one of them. */
+/**
+ * Whether a domain's statuses pass a status filter: `eq` has it, `ne` has it not, `in` has one of
+ * them, `not_in` has none of them.
+ */
 function statusPasses(d: DomainRecord, f: DomainFilter): boolean {
   if (f.matcher === 'ne') return !d.status.includes(f.values[0] as string);
+  if (f.matcher === 'not_in') return !f.values.some((value) => d.status.includes(value));
   return f.values.some((value) => d.status.includes(value));
 }
 

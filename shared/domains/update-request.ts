@@ -3,7 +3,7 @@ import { DsData, domainStatuses } from '../model/domain.ts';
 import { dnssecAlgorithms } from '../model/provider.ts';
 import { AcknowledgedBillables } from '../pricing/index.ts';
 import { bodyObject, Handle, listOf } from '../schemas/primitives.ts';
-import { ContactRequest, KeyDataRequest, NameServerList } from '../transfer/request.ts';
+import { ContactRequest, KeyDataRequest, NameServerList, ZoneRequest } from '../transfer/request.ts';
 
 /**
  * The body of `POST /v2/domains/{domainName}/update` (the real API's update, as the SDKs and the
@@ -52,6 +52,11 @@ export const UpdateBody = bodyObject({
       v.check((items) => distinct(items, (c) => `${c.role} ${c.handle}`), 'must not list a contact twice in one role'),
     ),
   ),
+  /**
+   * The domain's managed zone as it is (the SDKs' update sends the zone it read back): taken, and
+   * nothing changes. Linking or changing a zone by an update is not supported (400 naming `zone`).
+   */
+  zone: v.optional(ZoneRequest),
   keyData: v.optional(listOf(KeyDataRequest, 20)),
   dsData: v.optional(listOf(DsDataRequest, 20)),
   billables: v.optional(AcknowledgedBillables),

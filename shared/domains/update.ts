@@ -5,6 +5,7 @@ import { nextId } from '../db/repositories/counters.ts';
 import { getDomainOf, recordDomainUpdate } from '../db/repositories/domains.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
 import { findRegistryForDomain } from '../db/repositories/providers.ts';
+import { getOwnZoneHead } from '../db/repositories/zones.ts';
 import { AuthorizationError, ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
 import { clientStatuses, type DomainRecord, type DomainStatus } from '../model/domain.ts';
 import { domainUpdated } from '../model/notification.ts';
@@ -14,6 +15,7 @@ import { assertAcknowledged, buildQuote, domainProduct, listPriceLine, type Quot
 import type { DomainChange } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { now, toWireTime } from '../time.ts';
+import { planZone } from '../transfer/plan.ts';
 import type { DomainView } from './domain-view.ts';
 import type { UpdateBody } from './update-request.ts';
 import { domainViewOf } from './view.ts';
@@ -153,6 +155,22 @@ async function assertContactsExist(customer: string, body: UpdateBody): Promise<
   }
 }
 
+/**
+ * `zone` must be the domain's managed zone as it is: a client writes back the zone it read (the PHP
+ * SDK's `domains->update(zone: $domain->zone)`), which changes nothing. A value that differs is a
+ * 400 naming it (as a transfer's zone is checked); a zone that is not yet the domain's managed zone
+ * cannot be linked by an update (400 naming `zone`).
+ */
+async function assertZoneAsIs(customer: string, domainName: string, zone: UpdateBody['zone']): Promise<void> {
+  if (zone === undefined) return;
+  const existing = (await getOwnZoneHead(customer, domainName))?.zone;
+  if (planZone(zone, existing).change === 'untouched') return;
+  const message = existing
+    ? 'this zone of the domain is not managed; an update does not link a zone'
+    : 'the domain has no managed zone; an update does not link a zone (create it with POST /v2/dns/zones)';
+  throw new ValidationError(`zone: ${message}`, [{ field: 'zone', message }]);
+}
+
 /** The registry's rules for the name: its extension, and the transfer lock a registrant change sets (gTLDs under IRTP-C). */
 async function rulesOf(domainName: string): Promise<{ extension: string; gtldLock?: { days: number } }> {
   const found = await findRegistryForDomain(domainName);
@@ -211,6 +229,7 @@ export async function updateDomain(
       throw new ObjectStatusProhibitsOperation(`${domainName} has CLIENT_UPDATE_PROHIBITED: lift it (status) to change the domain.`);
     }
     await assertContactsExist(principal.customer, body);
+    await assertZoneAsIs(principal.customer, domainName, body.zone);
     const { quote, list } = await priceUpdate(
       principal.customer,
       domain,

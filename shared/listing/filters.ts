@@ -35,7 +35,7 @@ export type ValueOf<R, F extends string> = (record: R, field: F) => string | und
 export function passes(actual: string | undefined, { matcher, values }: Filter, isDate: boolean): boolean {
   if (matcher === 'null') return actual === undefined;
   if (matcher === 'not_null') return actual !== undefined;
-  if (actual === undefined) return matcher === 'ne';
+  if (actual === undefined) return matcher === 'ne' || matcher === 'not_in' || matcher === 'not_like';
   const cut = (wanted: string) => (isDate ? actual.slice(0, wanted.length) : actual);
   const wanted = values[0] as string;
   const a = cut(wanted);
@@ -46,8 +46,12 @@ export function passes(actual: string | undefined, { matcher, values }: Filter, 
       return a !== wanted;
     case 'in':
       return values.some((value) => cut(value) === value);
+    case 'not_in':
+      return !values.some((value) => cut(value) === value);
     case 'like':
       return likeMatches(wanted, actual);
+    case 'not_like':
+      return !likeMatches(wanted, actual);
     case 'gt':
       return a > wanted;
     case 'gte':

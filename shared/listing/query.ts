@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { queryBooleanIsTrue, queryBooleanSpellings } from '../schemas/primitives.ts';
 
 /**
  * The generic listing of the API (`GET /v2/processes`, and every further listing), its query as
@@ -10,8 +11,16 @@ import * as v from 'valibot';
  */
 
 /** Every matcher the SDKs know; the ones a field does not take are refused for it. */
-export const matchers = ['eq', 'ne', 'like', 'in', 'gt', 'gte', 'lt', 'lte', 'null', 'not_null'] as const;
+export const matchers = ['eq', 'ne', 'like', 'not_like', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'null', 'not_null'] as const;
 export type Matcher = (typeof matchers)[number];
+
+/** The matchers a matcher brings with it: a field that takes `in` takes `not_in`, one that takes `like` `not_like`. */
+const negations: Partial<Record<Matcher, Matcher>> = { in: 'not_in', like: 'not_like' };
+
+/** The matchers a filter field takes: those its listing names, and their negations. */
+export function matchersOf(named: readonly Matcher[]): Matcher[] {
+  return named.flatMap((m) => [m, ...(negations[m] !== undefined && !named.includes(negations[m]) ? [negations[m]] : [])]);
+}
 
 /** One filter: the field, the matcher, and its values (one, or the list of `in`). */
 export interface Filter<F extends string = string> {
@@ -93,11 +102,11 @@ function integer(name: string, values: string[], min: number, max: number, fallb
 function boolean(name: string, values: string[] | undefined, fallback: boolean, problems: Problem[]): boolean {
   const value = values === undefined ? undefined : single(name, values, problems)?.toLowerCase();
   if (value === undefined) return fallback;
-  if (value !== 'true' && value !== 'false') {
+  if (!(queryBooleanSpellings as readonly string[]).includes(value)) {
     problems.push({ parameter: name, message: 'must be true or false', value });
     return fallback;
   }
-  return value === 'true';
+  return queryBooleanIsTrue(value);
 }
 
 /** A list parameter's values, repeated or comma-separated (`fields=id,status` or `fields=id&fields=status`). */
@@ -162,7 +171,7 @@ function parseFilter<F extends string>(
     return undefined;
   }
   const field = name as F;
-  const taken: readonly string[] = spec.filters[field];
+  const taken: readonly string[] = matchersOf(spec.filters[field]);
   if (rest.length > 0 || !(matchers as readonly string[]).includes(matcher)) {
     problems.push({ parameter, message: `has no matcher '${parameter.slice(name.length + 1)}' (matchers: ${matchers.join(', ')})` });
     return undefined;
@@ -172,7 +181,7 @@ function parseFilter<F extends string>(
     return undefined;
   }
   if (matcher === 'null' || matcher === 'not_null') return { field, matcher, values: [] };
-  const values = matcher === 'in' ? value.split(',').map((s) => s.trim()) : [value];
+  const values = matcher === 'in' || matcher === 'not_in' ? value.split(',').map((s) => s.trim()) : [value];
   if (values.length > maxInValues) problems.push({ parameter, message: `takes at most ${maxInValues} values` });
   checkValues(spec, field, parameter, values, problems);
   return { field, matcher: matcher as Matcher, values };

@@ -97,6 +97,8 @@ function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, numbe
       return of(filter.values[0] as string);
     case 'in':
       return [...new Set(filter.values)].reduce((n, value) => n + of(value), 0);
+    case 'not_in':
+      return all - [...new Set(filter.values)].reduce((n, value) => n + of(value), 0);
     case 'ne':
       return all - of(filter.values[0] as string);
     case 'null':

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { QueryBoolean } from './primitives.ts';
 
 /**
  * The listing parameters of the small catalogues (providers, SSL products), in the SDKs' names:
@@ -29,7 +30,7 @@ export function catalogueQuery<F extends string>(field: F) {
     offset: v.optional(count(0, maxOffset)),
     q: v.optional(v.pipe(v.string(), v.toLowerCase(), v.maxLength(100, 'must be at most 100 characters long'))),
     order: v.optional(v.picklist([field, `-${field}`] as const, `must be ${field} or -${field}`)),
-    total: v.optional(v.pipe(v.string(), v.toLowerCase(), v.picklist(['true', 'false'], 'must be true or false'))),
+    total: v.optional(QueryBoolean),
   };
 }
 
@@ -39,7 +40,7 @@ export interface CatalogueQuery {
   offset?: number;
   q?: string;
   order?: string;
-  total?: string;
+  total?: boolean;
 }
 
 /** One page of a catalogue (the SDKs' Page and Pagination models). */
@@ -78,6 +79,6 @@ export function catalogueSlice<T>(
   const offset = query.offset ?? 0;
   return {
     entities: matching.slice(offset, offset + limit),
-    pagination: { limit, offset, ...(query.total === 'false' ? {} : { total: matching.length }) },
+    pagination: { limit, offset, ...(query.total === false ? {} : { total: matching.length }) },
   };
 }

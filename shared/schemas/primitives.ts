@@ -106,12 +106,22 @@ export const ProviderName = v.pipe(
 /** A positive integer id in a path segment (`processId`, `certificateId`). */
 export const PathId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer'), v.transform(Number));
 
-/** A boolean query flag such as `quote`: `true` or `false` (case-insensitive). */
+/**
+ * The spellings of a boolean in a query string: `true` or `false` (case-insensitive), and `1` or `0`,
+ * which is how PHP's `http_build_query` writes `true` and `false` (the PHP SDK's
+ * `domains->check(..., renewPrice: true)` sends `renewPrice=1`).
+ */
+export const queryBooleanSpellings = ['true', 'false', '1', '0'] as const;
+
+/** Whether a query value spelled as one of `queryBooleanSpellings` means true. */
+export const queryBooleanIsTrue = (value: string) => value === 'true' || value === '1';
+
+/** A boolean query flag such as `quote`: `true` or `false` (case-insensitive), or `1` or `0`. */
 export const QueryBoolean = v.pipe(
   v.string(),
   v.toLowerCase(),
-  v.picklist(['true', 'false'], 'must be true or false'),
-  v.transform((s) => s === 'true'),
+  v.picklist(queryBooleanSpellings, 'must be true or false'),
+  v.transform((s) => queryBooleanIsTrue(s)),
 );
 
 export const Currency = v.pipe(v.string(), v.toUpperCase(), v.picklist(['EUR', 'USD'], 'must be EUR or USD'));
