@@ -426,6 +426,16 @@ export const routes: readonly Route[] = [
     summary: 'Deletes a DNS zone of the caller; DNS stops serving it within a second; Idempotency-Key supported.',
   },
   {
+    id: 'dns-zone-stats',
+    method: 'GET',
+    path: '/v2/dns/zones/{zoneId}/stats',
+    dir: 'dns-zone-stats',
+    // The header by id on gsi2 (owner-filtered), again by name (consistent); then the provider's query counts.
+    table: { actions: ['Query', 'GetItem'], index: true },
+    integrations: ['dns'],
+    summary: "A DNS zone's query counts per day (qcount, nxcount), as the DNS provider counts them (PowerDNS; none with Route 53).",
+  },
+  {
     id: 'zone-update',
     method: 'POST',
     path: '/v2/domains/{domainName}/zone/update',

@@ -63,6 +63,8 @@ describe('the OpenAPI document', () => {
         'dnsZoneCreate',
         'dnsZoneDelete',
         'dnsZoneHead',
+        'dnsZoneStats',
+        'dnsZoneStatsHead',
         'dnsZoneUpdate',
         'dnsZones',
         'dnsZonesHead',
