@@ -436,6 +436,26 @@ export const routes: readonly Route[] = [
     summary: "A DNS zone's query counts per day (qcount, nxcount), as the DNS provider counts them (PowerDNS; none with Route 53).",
   },
   {
+    id: 'dns-zone-key-rollover',
+    method: 'POST',
+    path: '/v2/dns/zones/{zoneId}/key-rollover',
+    dir: 'dns-zone-key-rollover',
+    // The header by id (gsi2) and by name, its DNS standing, the process id counter; one transaction (the
+    // header's keyRollover under its revision, the process, its identifier listing and counts); Idempotency-Key records.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], index: true },
+    summary: "Starts a signed zone's key rollover: a new key beside the old one, a process waiting for the parent's DS (ack-ds-update).",
+  },
+  {
+    id: 'process-ack-ds-update',
+    method: 'POST',
+    path: '/v2/processes/{processId}/ack-ds-update',
+    dir: 'process-ack-ds-update',
+    // The process (owner-filtered), the zone's header and DNS standing; one transaction (the header's keyRollover
+    // under its revision, the process completed, its counts); Idempotency-Key records.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    summary: "Acknowledges a key rollover's new DS at the parent: the process completes and the zone's old key is retired.",
+  },
+  {
     id: 'zone-update',
     method: 'POST',
     path: '/v2/domains/{domainName}/zone/update',

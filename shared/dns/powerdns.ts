@@ -23,7 +23,8 @@ import {
  *   PATCH applied by PowerDNS in one transaction; a change larger than `maxPatchBytes` is sent in
  *   several, in order;
  * - DNSSEC: the zone is created signed (`dnssec: true`; PowerDNS makes one ECDSA P-256 key and
- *   signs on the fly) and its DS records are read from `cryptokeys`;
+ *   signs on the fly) and its DS records are read from `cryptokeys`; a key rollover adds a second
+ *   ECDSA P-256 combined key (`POST cryptokeys`), both sign until the old one is deleted;
  * - query counts: PowerDNS keeps the last 10,000 queries it answered in its `queries` ring (and
  *   those answered NXDOMAIN in `nxdomain-queries`), counted per `name/TYPE`; a zone's counts are
  *   the entries of its names (`/statistics?includerings=true`).
@@ -72,6 +73,7 @@ interface PdnsStatistic {
   value?: unknown;
 }
 interface PdnsCryptoKey {
+  id?: number;
   active?: boolean;
   published?: boolean;
   keytype?: string;
@@ -286,6 +288,25 @@ export class PowerDnsProvider implements DnsProvider {
 
   async isServed(change: ChangeHandle): Promise<boolean> {
     return change.id === undefined;
+  }
+
+  addSigningKey(zoneName: string): Promise<void> {
+    const body = JSON.stringify({ keytype: 'csk', active: true, published: true, algorithm: 'ECDSAP256SHA256' });
+    return this.write(async () => {
+      await this.call('POST', `/zones/${zonePath(zoneName)}/cryptokeys`, body);
+    });
+  }
+
+  removeSigningKeys(zoneName: string, dnskeys: readonly string[]): Promise<void> {
+    return this.write(async () => {
+      const keys = await this.signingKeys(zoneName);
+      const listed = (k: PdnsCryptoKey) => k.dnskey !== undefined && dnskeys.includes(k.dnskey);
+      // Never the zone's last key: a signed zone without one would serve answers nobody can validate.
+      if (!keys.some((k) => !listed(k))) throw new DnsChangeRefused(`the zone ${zoneName} has no signing key beside the ones to remove`);
+      for (const key of keys.filter(listed)) {
+        if (key.id !== undefined) await this.call('DELETE', `/zones/${zonePath(zoneName)}/cryptokeys/${key.id}`, undefined, true);
+      }
+    });
   }
 
   async queryCounts(zoneName: string): Promise<ZoneQueryCounts> {

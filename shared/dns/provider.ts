@@ -106,7 +106,17 @@ export interface DnsProvider {
    * answers no queries; neither has the method.
    */
   queryCounts?(zoneName: string): Promise<ZoneQueryCounts>;
+  /**
+   * Optional, for a provider whose signing keys the service rolls (PowerDNS; see
+   * `keyRolloverProviders`): adds a new signing key to a signed zone, served beside its keys.
+   */
+  addSigningKey?(zoneName: string): Promise<void>;
+  /** With addSigningKey: removes the zone's signing keys whose DNSKEY (`257 3 13 <base64>`) is listed; never its last key. */
+  removeSigningKeys?(zoneName: string, dnskeys: readonly string[]): Promise<void>;
 }
+
+/** The providers whose signing keys the service rolls over (they have addSigningKey and removeSigningKeys). */
+export const keyRolloverProviders: readonly string[] = ['powerdns'];
 
 /** A name absolute and lower-case, as the port speaks it (`Example.COM` -> `example.com.`). */
 export function absoluteName(name: string): string {
