@@ -646,8 +646,9 @@ export const jobs: readonly Job[] = [
     id: 'zone-reconcile',
     dir: 'zone-reconcile',
     integrations: ['dns'],
-    // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection.
-    table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], index: true },
+    // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection,
+    // with the notification a push reports (a refusal, a key rollover's new key served) in the same transaction.
+    table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'], index: true },
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 300,
     summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',

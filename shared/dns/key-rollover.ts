@@ -47,22 +47,22 @@ export async function startKeyRollover(
     const { domainName, dnssec, keyRollover } = head.zone;
     if (!dnssec)
       throw new ObjectStatusProhibitsOperation(`The zone ${domainName} is not signed (dnssec: false): it has no key to roll over.`);
-    const provider = process.env.DNS_PROVIDER ?? '';
-    if (!keyRolloverProviders.includes(provider)) {
-      throw new ObjectStatusProhibitsOperation(
-        `The DNS provider of this service (${provider || 'none'}) does not roll keys over; only ${keyRolloverProviders.join(', ')} does.`,
-      );
-    }
     if (keyRollover?.stage === 'publish') {
       throw new ObjectStatusProhibitsOperation(
         `A key rollover of the zone ${domainName} waits for its DS (process ${keyRollover.processId}): acknowledge it with ack-ds-update first.`,
       );
     }
+    // The provider that serves the zone now (the sync records it with the keys it serves).
     const state = await getZoneDnsState(domainName);
-    const served = state && state.provider === provider && state.status === 'served' ? (state.dnskeys ?? []) : [];
+    const served = state?.status === 'served' ? (state.dnskeys ?? []) : [];
     if (served.length === 0) {
       throw new ObjectStatusProhibitsOperation(
         `The keys of the zone ${domainName} are not served yet; try again when dns.status is served.`,
+      );
+    }
+    if (!keyRolloverProviders.includes(state?.provider ?? '')) {
+      throw new ObjectStatusProhibitsOperation(
+        `The DNS provider that serves the zone (${state?.provider}) does not roll keys over; only ${keyRolloverProviders.join(', ')} does.`,
       );
     }
     if (keyRollover?.stage === 'retire' && served.some((key) => keyRollover.retire.includes(key))) {
