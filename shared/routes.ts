@@ -426,6 +426,36 @@ export const routes: readonly Route[] = [
     summary: 'Deletes a DNS zone of the caller; DNS stops serving it within a second; Idempotency-Key supported.',
   },
   {
+    id: 'dns-zone-stats',
+    method: 'GET',
+    path: '/v2/dns/zones/{zoneId}/stats',
+    dir: 'dns-zone-stats',
+    // The header by id on gsi2 (owner-filtered), again by name (consistent); then the provider's query counts.
+    table: { actions: ['Query', 'GetItem'], index: true },
+    integrations: ['dns'],
+    summary: "A DNS zone's query counts per day (qcount, nxcount), as the DNS provider counts them (PowerDNS; none with Route 53).",
+  },
+  {
+    id: 'dns-zone-key-rollover',
+    method: 'POST',
+    path: '/v2/dns/zones/{zoneId}/key-rollover',
+    dir: 'dns-zone-key-rollover',
+    // The header by id (gsi2) and by name, its DNS standing, the process id counter; one transaction (the
+    // header's keyRollover under its revision, the process, its identifier listing and counts); Idempotency-Key records.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], index: true },
+    summary: "Starts a signed zone's key rollover: a new key beside the old one, a process waiting for the parent's DS (ack-ds-update).",
+  },
+  {
+    id: 'process-ack-ds-update',
+    method: 'POST',
+    path: '/v2/processes/{processId}/ack-ds-update',
+    dir: 'process-ack-ds-update',
+    // The process (owner-filtered), the zone's header and DNS standing; one transaction (the header's keyRollover
+    // under its revision, the process completed, its counts); Idempotency-Key records.
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    summary: "Acknowledges a key rollover's new DS at the parent: the process completes and the zone's old key is retired.",
+  },
+  {
     id: 'zone-update',
     method: 'POST',
     path: '/v2/domains/{domainName}/zone/update',
@@ -616,8 +646,9 @@ export const jobs: readonly Job[] = [
     id: 'zone-reconcile',
     dir: 'zone-reconcile',
     integrations: ['dns'],
-    // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection.
-    table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], index: true },
+    // The zones the provider serves are listed on gsi1; each is read and its standing written in its domain's collection,
+    // with the notification a push reports (a refusal, a key rollover's new key served) in the same transaction.
+    table: { actions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'], index: true },
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 300,
     summary: 'Compares every served zone with the DNS provider and repairs what drifted (docs/dns.md).',

@@ -23,7 +23,7 @@ export const docs: OperationDocs = {
     },
   },
   pathObject: true,
-  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'PreconditionFailed'],
+  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectStatusProhibitsOperation', 'PreconditionFailed'],
   requestHeaders: zoneWriteHeaders,
   examples: {
     path: { zoneId: '101' },

@@ -21,7 +21,7 @@ export const docs: OperationDocs = {
     },
   },
   pathObject: true,
-  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'PreconditionFailed'],
+  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectStatusProhibitsOperation', 'PreconditionFailed'],
   requestHeaders: zoneWriteHeaders,
   examples: { path: { domainName: 'demo-shop.nl' }, body: { ttl: { summary: 'A longer SOA TTL', value: { ttl: 7200 } } } },
 };

@@ -7,6 +7,7 @@ import {
   type RecordSet,
   type RecordSetChange,
   type ServedZone,
+  type ZoneQueryCounts,
   type ZoneSetup,
 } from './provider.ts';
 
@@ -22,7 +23,11 @@ import {
  *   PATCH applied by PowerDNS in one transaction; a change larger than `maxPatchBytes` is sent in
  *   several, in order;
  * - DNSSEC: the zone is created signed (`dnssec: true`; PowerDNS makes one ECDSA P-256 key and
- *   signs on the fly) and its DS records are read from `cryptokeys`.
+ *   signs on the fly) and its DS records are read from `cryptokeys`; a key rollover adds a second
+ *   ECDSA P-256 combined key (`POST cryptokeys`), both sign until the old one is deleted;
+ * - query counts: PowerDNS keeps the last 10,000 queries it answered in its `queries` ring (and
+ *   those answered NXDOMAIN in `nxdomain-queries`), counted per `name/TYPE`; a zone's counts are
+ *   the entries of its names (`/statistics?includerings=true`).
  *
  * PowerDNS with its SQLite backend answers `500 database is locked` when two writes meet, so this
  * adapter sends one write at a time and retries that answer a few times. A 4xx answer is PowerDNS
@@ -61,7 +66,14 @@ interface PdnsZone {
   dnssec?: boolean;
   rrsets?: PdnsRrset[];
 }
+interface PdnsStatistic {
+  name: string;
+  type: string;
+  size?: string;
+  value?: unknown;
+}
 interface PdnsCryptoKey {
+  id?: number;
   active?: boolean;
   published?: boolean;
   keytype?: string;
@@ -77,6 +89,27 @@ export function serialBefore(soa: string): string {
   if (!Number.isInteger(serial)) return soa;
   parts[2] = String(serial === 0 ? 4_294_967_295 : serial - 1);
   return parts.join(' ');
+}
+
+/** Whether `name` (absolute or not, any case) is the zone's name or below it. */
+function inZone(name: string, zoneName: string): boolean {
+  const n = absoluteName(name);
+  const z = absoluteName(zoneName);
+  return n === z || n.endsWith(`.${z}`);
+}
+
+/** The sum of a ring's counts (`[{name: "www.example.nl/A", value: "3"}]`) over the zone's names. */
+export function ringCount(ring: PdnsStatistic | undefined, zoneName: string): number {
+  if (!ring || !Array.isArray(ring.value)) return 0;
+  let sum = 0;
+  for (const entry of ring.value as { name?: unknown; value?: unknown }[]) {
+    if (typeof entry.name !== 'string') continue;
+    const slash = entry.name.lastIndexOf('/');
+    const name = slash >= 0 ? entry.name.slice(0, slash) : entry.name;
+    const count = Number(entry.value);
+    if (Number.isSafeInteger(count) && count > 0 && inZone(name, zoneName)) sum += count;
+  }
+  return sum;
 }
 
 /** PowerDNS's zone id in a path: the absolute name, percent-encoded (`/` would be `=2F` in PowerDNS ids, never in our names). */
@@ -255,5 +288,35 @@ export class PowerDnsProvider implements DnsProvider {
 
   async isServed(change: ChangeHandle): Promise<boolean> {
     return change.id === undefined;
+  }
+
+  addSigningKey(zoneName: string): Promise<void> {
+    const body = JSON.stringify({ keytype: 'csk', active: true, published: true, algorithm: 'ECDSAP256SHA256' });
+    return this.write(async () => {
+      await this.call('POST', `/zones/${zonePath(zoneName)}/cryptokeys`, body);
+    });
+  }
+
+  removeSigningKeys(zoneName: string, dnskeys: readonly string[]): Promise<void> {
+    return this.write(async () => {
+      const keys = await this.signingKeys(zoneName);
+      const listed = (k: PdnsCryptoKey) => k.dnskey !== undefined && dnskeys.includes(k.dnskey);
+      // Never the zone's last key: a signed zone without one would serve answers nobody can validate.
+      if (!keys.some((k) => !listed(k))) throw new DnsChangeRefused(`the zone ${zoneName} has no signing key beside the ones to remove`);
+      for (const key of keys.filter(listed)) {
+        if (key.id !== undefined) await this.call('DELETE', `/zones/${zonePath(zoneName)}/cryptokeys/${key.id}`, undefined, true);
+      }
+    });
+  }
+
+  async queryCounts(zoneName: string): Promise<ZoneQueryCounts> {
+    const stats = (await this.call<PdnsStatistic[]>('GET', '/statistics?includerings=true')) ?? [];
+    const ring = (name: string) => stats.find((s) => s.name === name && s.type === 'RingStatisticItem');
+    const queries = ring('queries');
+    return {
+      queries: ringCount(queries, zoneName),
+      nxdomain: ringCount(ring('nxdomain-queries'), zoneName),
+      window: `the last ${queries?.size ?? '10000'} queries the server answered`,
+    };
   }
 }

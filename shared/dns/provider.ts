@@ -73,6 +73,17 @@ export class DnsChangeRefused extends Error {
 /** The provider could not be reached or failed for a passing reason: the same call may work later. */
 export class DnsProviderUnavailable extends Error {}
 
+/**
+ * How often a zone was asked for, as far as the provider counts it: `queries` answered for names
+ * of the zone, `nxdomain` of them for a name the zone does not hold, over `window` (what the
+ * provider's counts cover, in its words).
+ */
+export interface ZoneQueryCounts {
+  queries: number;
+  nxdomain: number;
+  window: string;
+}
+
 /** The port every DNS adapter implements. */
 export interface DnsProvider {
   /** The adapter's name as `DNS_PROVIDER` spells it. */
@@ -89,7 +100,23 @@ export interface DnsProvider {
   applyChanges(zoneName: string, changes: RecordSetChange[]): Promise<ChangeHandle>;
   /** Whether a change applied earlier answers on the provider's name servers yet. */
   isServed(change: ChangeHandle): Promise<boolean>;
+  /**
+   * Optional, for a provider that counts the queries it answers (PowerDNS): the zone's counts.
+   * Route 53 keeps none that an API reads (its query logs go to CloudWatch Logs), the sandbox
+   * answers no queries; neither has the method.
+   */
+  queryCounts?(zoneName: string): Promise<ZoneQueryCounts>;
+  /**
+   * Optional, for a provider whose signing keys the service rolls (PowerDNS; see
+   * `keyRolloverProviders`): adds a new signing key to a signed zone, served beside its keys.
+   */
+  addSigningKey?(zoneName: string): Promise<void>;
+  /** With addSigningKey: removes the zone's signing keys whose DNSKEY (`257 3 13 <base64>`) is listed; never its last key. */
+  removeSigningKeys?(zoneName: string, dnskeys: readonly string[]): Promise<void>;
 }
+
+/** The providers whose signing keys the service rolls over (they have addSigningKey and removeSigningKeys). */
+export const keyRolloverProviders: readonly string[] = ['powerdns'];
 
 /** A name absolute and lower-case, as the port speaks it (`Example.COM` -> `example.com.`). */
 export function absoluteName(name: string): string {

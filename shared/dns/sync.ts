@@ -1,7 +1,8 @@
 import { getZoneDnsState, recordZonePushFailed, recordZoneServed, removeZoneDnsState } from '../db/repositories/zone-dns.ts';
 import { getZoneHead, withRecords } from '../db/repositories/zones.ts';
 import { logger } from '../logger.ts';
-import { zoneRefused } from '../model/notification.ts';
+import { keyRolloverWaitingForDs, type NotificationRecord, zoneRefused } from '../model/notification.ts';
+import type { ZoneRecord } from '../model/zone.ts';
 import { toWireTime } from '../time.ts';
 import { countDnsMetric, dnsMetricNames } from './dns-metrics.ts';
 import { plan } from './plan.ts';
@@ -23,6 +24,12 @@ import { zoneNameServers } from './zone.ts';
  *
  * Every zone of the table is served, managed (a domain's) or not (one made with the zone API); a
  * zone that is removed is removed from the provider.
+ *
+ * A signed zone's key rollover (the header's `keyRollover`, shared/dns/key-rollover.ts) is carried
+ * out here too: in its `publish` stage a new key is added while only the keys to retire are served,
+ * and the push that first serves it writes the customer's "waiting for DS" notification with the
+ * standing it records (one transaction); in its `retire` stage the old keys are removed once
+ * another key is served.
  *
  * Failures: a change the provider refuses is recorded on the zone with the provider's reason
  * (`refused`, visible in GET .../zone), logged and counted for the alarm, and not retried until the
@@ -61,6 +68,46 @@ export interface SyncOptions {
   /** Compare with the provider even when the revision was pushed already (the reconcile job). */
   force?: boolean;
   now?: () => Date;
+}
+
+/**
+ * The step of a key rollover the provider has yet to take: a new key beside the keys to retire
+ * (`publish`), or the keys to retire removed once another is served (`retire`). The zone's keys
+ * after it (undefined when nothing changed). Only on a provider that rolls keys.
+ */
+async function rollKeys(
+  provider: DnsProvider,
+  zone: ZoneRecord,
+  served: readonly string[],
+): Promise<{ ds: string[]; dnskeys: string[] } | undefined> {
+  const roll = zone.keyRollover;
+  if (!zone.dnssec || !roll || !provider.addSigningKey || !provider.removeSigningKeys) return undefined;
+  const old = (key: string) => roll.retire.includes(key);
+  if (roll.stage === 'publish' && served.every(old)) await provider.addSigningKey(zone.domainName);
+  else if (roll.stage === 'retire' && served.some(old) && !served.every(old))
+    await provider.removeSigningKeys(zone.domainName, roll.retire);
+  else return undefined;
+  const after = await provider.zone(zone.domainName);
+  if (!after) throw new DnsProviderUnavailable(`${provider.name} did not list the zone ${zone.domainName} after changing its keys`);
+  return { ds: after.ds, dnskeys: after.dnskeys ?? [] };
+}
+
+/**
+ * The "waiting for DS" notification of a rollover whose new key this push serves first (the keys
+ * recorded before were only the ones to retire): written with the standing, so exactly once.
+ */
+function waitingForDs(
+  zone: ZoneRecord,
+  recorded: readonly string[],
+  ds: string[],
+  dnskeys: readonly string[],
+  at: string,
+): { notification: NotificationRecord } | Record<string, never> {
+  const roll = zone.keyRollover;
+  if (roll?.stage !== 'publish') return {};
+  const isNew = (key: string) => !roll.retire.includes(key);
+  if (!dnskeys.some(isNew) || recorded.some(isNew)) return {};
+  return { notification: keyRolloverWaitingForDs(zone, roll.processId, ds, dnskeys, at) };
 }
 
 export async function syncZone(provider: DnsProvider, domainName: string, options: SyncOptions = {}): Promise<SyncOutcome> {
@@ -111,12 +158,17 @@ async function syncOnce(
       // The new key's DNSKEY, where the provider tells it (the switch answers only its DS).
       dnskeys = zone.dnssec ? (await provider.zone(domainName))?.dnskeys : [];
     }
+    const rolled = await rollKeys(provider, zone, dnskeys ?? []);
+    if (rolled) ({ ds, dnskeys } = rolled);
     const desired = desiredRecordSets(zone);
     const changes = plan(desired, served.recordSets);
     // A change always carries the zone's SOA: its serial is the zone's (a provider that moves serials
     // on every change, as PowerDNS's SOA-EDIT-API does, would otherwise serve one the view does not show).
+    // So does a change of the zone's keys: PowerDNS drops its cached answers of a zone on a change of its
+    // records, not of its keys, and would answer with the old keys' signatures alone for a while.
     const soa = desired.find((set) => set.type === 'SOA');
-    if (changes.length > 0 && soa && !changes.some((c) => c.recordSet.type === 'SOA')) changes.push({ action: 'upsert', recordSet: soa });
+    if ((changes.length > 0 || rolled) && soa && !changes.some((c) => c.recordSet.type === 'SOA'))
+      changes.push({ action: 'upsert', recordSet: soa });
     if (changes.length > 0) {
       const handle = await provider.applyChanges(domainName, changes);
       if (!(await servedSoon(provider, handle, options.waitMs ?? 5000))) {
@@ -136,6 +188,7 @@ async function syncOnce(
       ds: zone.dnssec ? ds : [],
       ...(zone.dnssec && dnskeys ? { dnskeys } : {}),
       now: toWireTime(clock()),
+      ...(zone.dnssec ? waitingForDs(zone, state?.dnskeys ?? [], ds, dnskeys ?? [], toWireTime(clock())) : {}),
     });
     const outcome: SyncOutcome = { kind: 'served', revision, changes: changes.length, created };
     return recorded || options.force ? { outcome } : { outcome, overtaken: true };

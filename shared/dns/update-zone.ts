@@ -2,7 +2,7 @@ import { type CommitWith, itemsOf } from '../db/repositories/commit-with.ts';
 import { getDomainOf } from '../db/repositories/domains.ts';
 import { replaceZoneRecord } from '../db/repositories/zone-writes.ts';
 import { getOwnZoneHead, getZoneHeadById, withRecords, type ZoneHead } from '../db/repositories/zones.ts';
-import { ObjectDoesNotExist, PreconditionFailed, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, PreconditionFailed, ProviderUnavailable, ValidationError } from '../errors.ts';
 import type { TemplateRecord, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { now as clock, toWireTime } from '../time.ts';
 import { renderZone, zoneVersion } from './zone.ts';
@@ -106,6 +106,11 @@ export async function updateZone(
     const templateName = command.template ?? current.template;
     const template = templateName === undefined ? undefined : await templateOf(customer, templateName);
     const next = applied(current, command, template, toWireTime(clock()));
+    if (!next.dnssec && current.keyRollover?.stage === 'publish') {
+      throw new ObjectStatusProhibitsOperation(
+        `A key rollover of the zone ${current.domainName} waits for its DS (process ${current.keyRollover.processId}): acknowledge it before DNSSEC is switched off.`,
+      );
+    }
     checkZone(next);
     const answer: VersionedZone = { view: renderZone(next), revision: head.revision + 1 };
     const refused = await replaceZoneRecord(next, head, itemsOf(commitWith(answer)));

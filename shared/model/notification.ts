@@ -20,6 +20,7 @@ export const eventTypes = [
   'DnsZoneRefusedEvent',
   'AcmeOrderFailedEvent',
   'UpdateDomainEvent',
+  'DnsZoneKeyRolloverEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -258,6 +259,39 @@ export function zoneRefused(
     subjectStatus: 'FAILED',
     statusDetail: 'refused',
     payload: { zone: zone.domainName, revision, provider },
+  };
+}
+
+/** A key rollover's notification slot (its process's notification id: process id * 1000 + slot). */
+const keyRolloverSlots = { waitingForDs: 1 } as const;
+
+/**
+ * A zone's key rollover waits for the parent's DS: the new key is served beside the old one, and
+ * `ds` are the DS records of the zone's keys now (the new key's among them). The rollover's
+ * process `processId` completes with `POST /v2/processes/{id}/ack-ds-update`, which retires the old key.
+ */
+export function keyRolloverWaitingForDs(
+  zone: { customer: string; domainName: string },
+  processId: number,
+  ds: readonly string[],
+  dnskeys: readonly string[],
+  at: string,
+): NotificationRecord {
+  return {
+    id: notificationId(processId, keyRolloverSlots.waitingForDs),
+    customer: zone.customer,
+    fireDate: at,
+    process: processId,
+    processType: 'dnsZone',
+    processIdentifier: zone.domainName,
+    isAsync: true,
+    eventType: 'DnsZoneKeyRolloverEvent',
+    notificationType: 'DomainZoneNotification',
+    message: `The new signing key of the zone ${zone.domainName} is served beside the old one: publish its DS at the parent, then acknowledge with POST /v2/processes/${processId}/ack-ds-update to retire the old key.`,
+    domainName: zone.domainName,
+    subjectStatus: 'PENDING',
+    statusDetail: 'WAITING_FOR_DS',
+    payload: { zone: zone.domainName, ds: [...ds], dnskeys: [...dnskeys] },
   };
 }
 

@@ -21,6 +21,8 @@ export function certificateStateOf(process: ProcessRecord): CertificateProcessSt
 /** A process's detail status, if it has one. */
 export function detailStatusOf(process: ProcessRecord): string | undefined {
   if (isTransferProcess(process)) return transferDetailsOf(process).status;
+  // A zone's key rollover (shared/dns/key-rollover.ts) waits for the parent's DS while it runs.
+  if (process.type === 'dnsZone' && process.action === 'keyRollover') return process.status === 'RUNNING' ? 'WAITING_FOR_DS' : undefined;
   const state = certificateStateOf(process);
   return state && requiresAttention(process.status, state.validations) ? sslRequiresAttention : undefined;
 }

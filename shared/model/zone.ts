@@ -23,6 +23,20 @@ export const ZoneRecordEntry = v.pipe(
 export type ZoneRecordEntry = v.InferOutput<typeof ZoneRecordEntry>;
 
 /**
+ * A key rollover of a signed zone (`POST /v2/dns/zones/{id}/key-rollover`), as the zone sync
+ * carries it out: `publish`, a new signing key is added beside the keys in `retire` (the DNSKEYs
+ * served when the rollover began) and the process `processId` waits for the parent's new DS;
+ * `retire` (after `ack-ds-update`), the keys in `retire` are removed, the new one stays.
+ */
+export const ZoneKeyRollover = v.object({
+  processId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  stage: v.picklist(['publish', 'retire']),
+  retire: v.array(v.string()),
+  startedDate: WireTime,
+});
+export type ZoneKeyRollover = v.InferOutput<typeof ZoneKeyRollover>;
+
+/**
  * A DNS zone of a domain name (contract 3.6) without its records: the settings and SOA timers,
  * and the DCV records the service added for certificate validation (`dcvRecords`, served after
  * the zone's own records). The table keeps this part as one item and each record as an item of
@@ -42,6 +56,8 @@ export const ZoneHeader = v.object({
    * change (two changes within one second): see soaSerial in shared/dns/zone.ts.
    */
   serial: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4_294_967_295))),
+  /** The zone's signing-key rollover, while one runs and after (its `retire` stage stays until the next one). */
+  keyRollover: v.optional(ZoneKeyRollover),
 });
 export type ZoneHeader = v.InferOutput<typeof ZoneHeader>;
 

@@ -1,4 +1,6 @@
 import { docsOf } from '../../functions/openapi/document.ts';
+import { recordZoneServed } from '../../shared/db/repositories/zone-dns.ts';
+import { getZoneHead } from '../../shared/db/repositories/zones.ts';
 import type { Route } from '../../shared/routes.ts';
 import { call } from './api.ts';
 import { testCertificate } from './certificates.ts';
@@ -104,6 +106,29 @@ const withWebhook = async (sample: RouteSample) => {
   return sample;
 };
 
+/** A DNSKEY as PowerDNS serves one (`257 3 13 <64 bytes, base64>`), made up: no provider runs in the route-wide suites. */
+const sampleKey = (n: number) => `257 3 13 ${Buffer.alloc(64, n).toString('base64')}`;
+
+/**
+ * A signed zone of the caller, made for the purpose, and its standing as a PowerDNS serving
+ * `dnskeys` would record it (the route-wide suites run no DNS provider): its id and name.
+ */
+let signedZones = 0;
+async function servedSignedZone(dnskeys: string[]): Promise<{ id: number; name: string }> {
+  const name = `sample-signed-${process.pid}-${++signedZones}.nl`;
+  const created = await call('POST', '/v2/dns/zones', { body: { name, service: 'BASIC', dnssec: true } });
+  await servedWith(name, dnskeys);
+  return { id: created.body.id as number, name };
+}
+
+/** Records that PowerDNS serves the zone's current revision with these keys. */
+async function servedWith(name: string, dnskeys: string[]): Promise<void> {
+  const head = await getZoneHead(name, true);
+  if (!head) throw new Error(`no zone ${name}`);
+  const now = `${new Date().toISOString().slice(0, 19)}Z`;
+  await recordZoneServed({ domainName: name, customer: 'demo', provider: 'powerdns', revision: head.revision, ds: [], dnskeys, now });
+}
+
 /** The routes whose examples need a state the demo data does not hold: the request, once that state is made. */
 export const setups: Readonly<Record<string, (example: RouteSample) => Promise<RouteSample>>> = {
   'transfer-info': async (example) => {
@@ -130,6 +155,17 @@ export const setups: Readonly<Record<string, (example: RouteSample) => Promise<R
   notifications: async (example) => {
     await startedTransfer();
     return example;
+  },
+  'dns-zone-key-rollover': async (example) => ({
+    ...example,
+    url: `/v2/dns/zones/${(await servedSignedZone([sampleKey(1)])).id}/key-rollover`,
+  }),
+  'process-ack-ds-update': async (example) => {
+    const zone = await servedSignedZone([sampleKey(1)]);
+    const started = await call('POST', `/v2/dns/zones/${zone.id}/key-rollover`);
+    // The sync's push that serves the new key beside the old one.
+    await servedWith(zone.name, [sampleKey(1), sampleKey(2)]);
+    return { ...example, url: `/v2/processes/${started.headers['x-process-id']}/ack-ds-update` };
   },
   webhook: withWebhook,
   'webhook-dead-letters': withWebhook,

@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NotificationRecord } from '../../model/notification.ts';
 import { ZoneDnsState } from '../../model/zone-dns.ts';
 import { db } from '../client.ts';
@@ -45,16 +45,6 @@ function identity(domainName: string, customer: string, provider: string) {
 const setIdentity =
   'entity = :entity, domainName = :domainName, customer = :customer, provider = :provider, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk';
 
-async function conditional(command: UpdateCommand): Promise<boolean> {
-  try {
-    await db().send(command);
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-}
-
 export interface ZonePushed {
   domainName: string;
   customer: string;
@@ -64,6 +54,8 @@ export interface ZonePushed {
   /** The DNSKEY records of the signing key, where the provider tells them. */
   dnskeys?: string[];
   now: string;
+  /** The customer's notification of what this push did (a key rollover's new key served), in the same transaction. */
+  notification?: NotificationRecord;
 }
 
 /**
@@ -71,23 +63,22 @@ export interface ZonePushed {
  * was recorded already (this push was stale or a replay).
  */
 export function recordZoneServed(p: ZonePushed): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.zoneDnsByName(p.domainName),
-      UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds, dnskeys = :dnskeys REMOVE reason, failedRevision, failedSince, pendingChange`,
-      ConditionExpression: newerThanServed,
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ...identity(p.domainName, p.customer, p.provider),
-        ':served': 'served',
-        ':revision': p.revision,
-        ':now': p.now,
-        ':ds': p.ds,
-        ':dnskeys': p.dnskeys ?? [],
-      },
-    }),
-  );
+  const update = {
+    TableName: tableName(),
+    Key: keys.zoneDnsByName(p.domainName),
+    UpdateExpression: `SET ${setIdentity}, #status = :served, servedRevision = :revision, servedDate = :now, servedSince = if_not_exists(servedSince, :now), ds = :ds, dnskeys = :dnskeys REMOVE reason, failedRevision, failedSince, pendingChange`,
+    ConditionExpression: newerThanServed,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ...identity(p.domainName, p.customer, p.provider),
+      ':served': 'served',
+      ':revision': p.revision,
+      ':now': p.now,
+      ':ds': p.ds,
+      ':dnskeys': p.dnskeys ?? [],
+    },
+  };
+  return conditionalUpdate(update, notificationWrites(p.notification));
 }
 
 export interface ZonePushFailed {

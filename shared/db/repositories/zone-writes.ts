@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { TemplateRecord, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
+import { TemplateRecord, type ZoneHeader, type ZoneKeyRollover, type ZoneRecord, type ZoneRecordEntry } from '../../model/zone.ts';
 import { ValidZoneRecordEntry } from '../../model/zone-validation.ts';
 import { db } from '../client.ts';
 import { batchWriteAll, putItem, toItem } from '../items.ts';
@@ -391,6 +391,43 @@ export async function deleteZoneRecord(previous: ZoneHead, along: readonly Trans
   }
   await deletePreviousGeneration(previous);
   return undefined;
+}
+
+/**
+ * Sets a zone's key rollover (its start, or its move to `retire`) if the zone's revision is still
+ * the one read: the header's `keyRollover` and its revision raised (so the DNS sync carries the step
+ * out), in the transaction of `along` (the rollover's process, an Idempotency-Key's answer).
+ * 'changed' when another write came first: nothing was written.
+ */
+export async function setZoneKeyRollover(
+  previous: ZoneHead,
+  keyRollover: ZoneKeyRollover,
+  along: readonly TransactItem[],
+): Promise<ZoneWriteRefusal | undefined> {
+  const { domainName, customer } = previous.zone;
+  const condition = overRevision(customer, previous.revision);
+  try {
+    await transact([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.zoneByName(domainName),
+          UpdateExpression: 'SET keyRollover = :keyRollover, revision = :next',
+          ConditionExpression: condition.ConditionExpression,
+          ExpressionAttributeValues: {
+            ...condition.ExpressionAttributeValues,
+            ':keyRollover': keyRollover,
+            ':next': previous.revision + 1,
+          },
+        },
+      },
+      ...along,
+    ]);
+    return undefined;
+  } catch (error) {
+    if (cancelledByCondition(error, 1)) return 'changed';
+    throw error;
+  }
 }
 
 /**
