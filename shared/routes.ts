@@ -518,6 +518,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/update',
     dir: 'contact-update',
+    // A contact mirrored at an upstream account is changed there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: 'Changes the fields sent of a contact of the caller ("" removes an optional one); Idempotency-Key supported.',
   },
@@ -543,6 +545,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/{registry}',
     dir: 'contact-properties-add',
+    // A contact mirrored at an upstream account is changed there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: "Adds a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
   },
@@ -551,6 +555,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/{registry}/update',
     dir: 'contact-properties-update',
+    // A contact mirrored at an upstream account is changed there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: "Changes a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
   },

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
+import { ensureUpstreamContacts } from '../contacts/upstream.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { nextId } from '../db/repositories/counters.ts';
@@ -153,6 +154,19 @@ async function assertContactsExist(customer: string, body: UpdateBody): Promise<
   }
 }
 
+/** The change's registrant and contacts as the registry knows them (an upstream account holds them first: shared/contacts/upstream.ts). */
+async function registryContactsOf(customer: string, change: Pick<DomainChange, 'registrant' | 'contacts'>) {
+  const named = await ensureUpstreamContacts(customer, [
+    ...(change.registrant !== undefined ? [change.registrant] : []),
+    ...(change.contacts ?? []).map((c) => c.handle),
+  ]);
+  const of = (handle: string) => named.get(handle) ?? handle;
+  return {
+    ...(change.registrant !== undefined ? { registrant: of(change.registrant) } : {}),
+    ...(change.contacts !== undefined ? { contacts: change.contacts.map((c) => ({ ...c, handle: of(c.handle) })) } : {}),
+  };
+}
+
 /** The registry's rules for the name: its extension, and the transfer lock a registrant change sets (gTLDs under IRTP-C). */
 async function rulesOf(domainName: string): Promise<{ extension: string; gtldLock?: { days: number } }> {
   const found = await findRegistryForDomain(domainName);
@@ -229,6 +243,7 @@ export async function updateDomain(
           registry: domain.registry,
           current: { ns: domain.ns, status: domain.status, keyData: domain.keyData, expiryDate: domain.expiryDate },
           ...change,
+          ...(await registryContactsOf(principal.customer, change)),
         })
       : {};
     const wireAt = toWireTime(at);

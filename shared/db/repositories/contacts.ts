@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ContactRecord } from '../../model/contact.ts';
 import { db } from '../client.ts';
@@ -162,6 +162,34 @@ export async function deleteContact(contact: ContactRecord, revision: number, al
     return 'written';
   } catch (error) {
     if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return 'changed';
+    throw error;
+  }
+}
+
+/**
+ * Records that the upstream account holds the contact as read at `revision`, under `upstreamHandle`
+ * (shared/contacts/upstream.ts), without changing its revision: `changed` when it was written
+ * meanwhile (the next use mirrors it again).
+ */
+export async function recordUpstreamContact(
+  customer: string,
+  handle: string,
+  revision: number,
+  upstreamHandle: string,
+): Promise<ContactWrite> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contactByHandle(customer, handle),
+        UpdateExpression: 'SET upstreamHandle = :upstream, upstreamRevision = :revision',
+        ConditionExpression: revision === 0 ? 'attribute_exists(pk) AND attribute_not_exists(revision)' : 'revision = :revision',
+        ExpressionAttributeValues: { ':upstream': upstreamHandle, ':revision': revision },
+      }),
+    );
+    return 'written';
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return 'changed';
     throw error;
   }
 }
