@@ -485,7 +485,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/contacts',
     dir: 'contacts',
-    table: { actions: ['GetItem', 'Query'], index: true, only: ['contact'] },
+    // A listing through the entries of a field's value reads its page's contacts with BatchGetItem.
+    table: { actions: ['GetItem', 'Query', 'BatchGetItem'], index: true, only: ['contact'] },
     summary: "The caller's contacts, a page at a time: limit, offset, order, fields, total (by default), q, export and filters.",
   },
   {

@@ -75,7 +75,7 @@ async function writeProperties(
     const registries = [...new Set([...(contact.registries ?? []), registry])].sort();
     const after = await mirrorChange({ ...contact, properties, registries, updatedDate: toWireTime(now()) }, revision);
     const view = contactViewOf(after);
-    if ((await replaceContact(after, revision, itemsOf(commitWith(view)))) === 'written') return view;
+    if ((await replaceContact(contact, after, revision, itemsOf(commitWith(view)))) === 'written') return view;
   }
   throw new ObjectStatusProhibitsOperation(`Contact '${handle}' is being changed by another request; try again.`);
 }

@@ -44,7 +44,7 @@ export async function updateContact(
     // Mirrored upstream: the upstream account's copy is updated first (its refusal writes nothing).
     const after = await mirrorChange(applyUpdate(contact, body, toWireTime(now())), revision);
     const view = contactViewOf(after);
-    if ((await replaceContact(after, revision, itemsOf(commitWith(view)))) === 'written') return view;
+    if ((await replaceContact(contact, after, revision, itemsOf(commitWith(view)))) === 'written') return view;
   }
   throw new ObjectStatusProhibitsOperation(`Contact '${handle}' is being changed by another request; try again.`);
 }
