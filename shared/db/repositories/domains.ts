@@ -263,6 +263,7 @@ export async function skipDomains(
   source: DomainSource,
   count: number,
   ascending: boolean,
+  bound?: KeyReadBound,
 ): Promise<DomainCursor | undefined> {
   const partition = partitionOf(customer, source, true);
   let read = 0;
@@ -280,24 +281,49 @@ export async function skipDomains(
     );
     read += out.Count ?? 0;
     start = out.LastEvaluatedKey;
+    if (start && read < count) checkBound(bound, read);
   } while (start && read < count);
   return read === count ? start : undefined;
+}
+
+/**
+ * How far a listing may read keys to skip or count: at most `max` of them, and not after `until`
+ * (ms since the epoch); past either, `refuse` says why (a request's answer, never its time-out).
+ */
+export interface KeyReadBound {
+  max: number;
+  until: number;
+  refuse: (why: 'broad' | 'slow') => Error;
+}
+
+function checkBound(bound: KeyReadBound | undefined, read: number): void {
+  if (!bound) return;
+  if (read > bound.max) throw bound.refuse('broad');
+  if (Date.now() >= bound.until) throw bound.refuse('slow');
 }
 
 /**
  * How many domains a source holds, counted over keys only (Select COUNT, 1 MB of index entries a
  * call, about 10,000 domains): the listing's `total` of a source that answers every filter.
  */
-export async function countDomains(customer: string, source: DomainSource): Promise<number> {
+export async function countDomains(customer: string, source: DomainSource, bound?: KeyReadBound): Promise<number> {
   const partition = partitionOf(customer, source, true);
   let count = 0;
   let start: DomainCursor | undefined;
   do {
     const out = await db().send(
-      new QueryCommand({ TableName: tableName(), ...partition, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }),
+      new QueryCommand({
+        TableName: tableName(),
+        ...partition,
+        Select: 'COUNT',
+        // Never more than one key past the bound.
+        ...(bound ? { Limit: bound.max + 1 - count } : {}),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
     );
     count += out.Count ?? 0;
     start = out.LastEvaluatedKey;
+    if (start) checkBound(bound, count);
   } while (start);
   return count;
 }
