@@ -11,6 +11,7 @@ import { putNew, type TransactItem, transact } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
 import { newProcessItems, processItem } from './processes.ts';
+import { zoneNameServersItem } from './zone-writes.ts';
 
 const entity = 'domain';
 const statusEntity = 'domainStatus';
@@ -157,12 +158,15 @@ export function recordDomainUpdate(
   process: ProcessRecord,
   notification: NotificationRecord,
   commitment?: Commitment,
+  /** The domain's managed zone, whose NS records follow a name server change (zone-writes.ts). */
+  zone?: { customer: string; ns: readonly string[] },
 ): Promise<boolean> {
   return replaceDomain(before, after, [
     putNew(processItem(process)),
     ...newProcessItems(process),
     ...notificationWrites(notification),
     ...itemsOf(commitment),
+    ...(zone ? [zoneNameServersItem(after.domainName, zone.customer, zone.ns, after.updatedDate ?? after.createdDate)] : []),
   ]);
 }
 
