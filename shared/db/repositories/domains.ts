@@ -279,7 +279,7 @@ export async function skipDomains(
         ...partition,
         Select: 'COUNT',
         ScanIndexForward: ascending,
-        Limit: count - read,
+        Limit: bound ? Math.min(count - read, boundedPageKeys) : count - read,
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
@@ -289,6 +289,9 @@ export async function skipDomains(
   } while (start && read < count);
   return read === count ? start : undefined;
 }
+
+/** Keys one Query of a bounded count or skip reads at most: its time is checked between them. */
+const boundedPageKeys = 2_500;
 
 /**
  * How far a listing may read keys to skip or count: at most `max` of them, and not after `until`
@@ -320,8 +323,8 @@ export async function countDomains(customer: string, source: DomainSource, bound
         TableName: tableName(),
         ...partition,
         Select: 'COUNT',
-        // Never more than one key past the bound.
-        ...(bound ? { Limit: bound.max + 1 - count } : {}),
+        // Never more than one key past the bound; pages small enough that its time is checked often.
+        ...(bound ? { Limit: Math.min(bound.max + 1 - count, boundedPageKeys) } : {}),
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
