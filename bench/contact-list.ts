@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { handler as contacts } from '../functions/contacts/handler.ts';
 import { lambdaContext } from '../infra/local/gateway.ts';
 import { batchWriteAll } from '../shared/db/items.ts';
-import { newContactItem, setContactCount } from '../shared/db/repositories/contacts.ts';
+import { newContactItems, setContactCount } from '../shared/db/repositories/contacts.ts';
 import type { ContactRecord } from '../shared/model/contact.ts';
 import { apiEvent } from '../test/support/api.ts';
 import { fullItemsRead, recordTableCalls } from '../test/support/sdk-calls.ts';
@@ -39,7 +39,7 @@ function listEvent(customer: string, query: string) {
 
 /** `count` contacts of `customer`, one in ten without an organization, one in four in Belgium; counted. */
 export async function loadScaleContacts(count: number, customer = contactScaleCustomer): Promise<void> {
-  const items = Array.from({ length: count }, (_, i) => {
+  const items = Array.from({ length: count }, (_, i) => i).flatMap((i) => {
     const n = String(i + 1).padStart(6, '0');
     const record: ContactRecord = {
       customer,
@@ -55,7 +55,7 @@ export async function loadScaleContacts(count: number, customer = contactScaleCu
       voice: `+31.20${n}`,
       createdDate: `${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString().slice(0, 19)}Z`,
     };
-    return { put: newContactItem(record) };
+    return newContactItems(record).map((put) => ({ put }));
   });
   await batchWriteAll(items);
   await setContactCount(customer, count);

@@ -113,7 +113,19 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const oldDomains = items.filter(isOldDomainItem);
   const contacts = items.filter((item) => item.entity === 'contact');
-  const oldContacts = contacts.filter((item) => item.brand === undefined || item.gsi1pk === undefined || item.gsi2pk === undefined);
+  // Contacts written before their listing entries existed (every contact has one for its e-mail) are rewritten with them.
+  const listed = new Set(
+    items
+      .filter((item) => item.entity === 'contact-entry' && String(item.pk).includes('#email='))
+      .map((item) => `${String(item.pk).slice(0, String(item.pk).indexOf('#email='))}\n${String(item.handle)}`),
+  );
+  const oldContacts = contacts.filter(
+    (item) =>
+      item.brand === undefined ||
+      item.gsi1pk === undefined ||
+      item.gsi2pk === undefined ||
+      !listed.has(`CONTACT#${String(item.customer)}\n${String(item.handle)}`),
+  );
   const counted = new Map<string, number>();
   for (const item of contacts) counted.set(String(item.customer), (counted.get(String(item.customer)) ?? 0) + 1);
   const countItems = new Map(items.filter((item) => item.entity === 'contact-count').map((item) => [String(item.pk), Number(item.count)]));

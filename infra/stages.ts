@@ -142,6 +142,9 @@ function integrationSchema<I extends Integration>(integration: I) {
   );
 }
 
+/** Domain checks a minute per API key's user where the stage file does not set `limits.domainChecksPerMinute`. */
+export const defaultDomainChecksPerMinute = 100;
+
 /** The stage file. */
 export const StageSettings = v.strictObject({
   /** The file's JSON Schema, for editors; ignored. */
@@ -164,6 +167,17 @@ export const StageSettings = v.strictObject({
   }),
   /** The page one-time validation links lead to (VALIDATION_MANAGER_URL). */
   validationManagerUrl: HttpsUrl,
+  /** Limits of the API's callers that differ per stage (docs/domains.md). */
+  limits: v.optional(
+    v.strictObject({
+      /** Domain checks each API key's user may make a minute (DOMAIN_CHECK_LIMIT): 1 to 10000, default 100. */
+      domainChecksPerMinute: v.optional(
+        v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(10_000)),
+        defaultDomainChecksPerMinute,
+      ),
+    }),
+    {},
+  ),
   /** Where alarms are e-mailed; absent: nobody is subscribed to the alarm topic. */
   alarmEmail: v.optional(Email),
   /** The API's own domain: an API Gateway custom domain (regional) on an ACM certificate of that region, mapped to the stage. */
@@ -292,13 +306,14 @@ export function integrationHanded(stage: Stage, integration: Integration): Hande
   return implementation.hand(setting as never);
 }
 
-/** The service settings every function of a stage gets (name servers, hostmaster, validation links). */
+/** The service settings every function of a stage gets (name servers, hostmaster, validation links, the check limit). */
 export function serviceEnvironment(stage: Stage): Record<string, string> {
   return {
     DNS_NAMESERVERS: stage.dns.nameServers.join(','),
     DNS_PREMIUM_NAMESERVERS: stage.dns.premiumNameServers.join(','),
     DNS_HOSTMASTER: stage.dns.hostmaster,
     VALIDATION_MANAGER_URL: stage.validationManagerUrl,
+    DOMAIN_CHECK_LIMIT: String(stage.limits?.domainChecksPerMinute ?? defaultDomainChecksPerMinute),
   };
 }
 

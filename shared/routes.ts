@@ -515,7 +515,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/contacts',
     dir: 'contacts',
-    table: { actions: ['GetItem', 'Query'], index: true, only: ['contact'] },
+    // A listing through the entries of a field's value reads its page's contacts with BatchGetItem.
+    table: { actions: ['GetItem', 'Query', 'BatchGetItem'], index: true, only: ['contact'] },
     summary: "The caller's contacts, a page at a time: limit, offset, order, fields, total (by default), q, export and filters.",
   },
   {
@@ -548,6 +549,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/update',
     dir: 'contact-update',
+    // A contact mirrored at an upstream account is changed there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: 'Changes the fields sent of a contact of the caller ("" removes an optional one); Idempotency-Key supported.',
   },
@@ -573,6 +576,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/{registry}',
     dir: 'contact-properties-add',
+    // A contact mirrored at an upstream account is changed there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: "Adds a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
   },
@@ -581,6 +586,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/contacts/{handle}/{registry}/update',
     dir: 'contact-properties-update',
+    // A contact mirrored at an upstream account is changed there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] },
     summary: "Changes a contact's properties for one registry, checked against its metadata; Idempotency-Key supported.",
   },

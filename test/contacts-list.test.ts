@@ -27,6 +27,13 @@ const contact = (i: number, organization?: string) => ({
 
 const list = (query: string) => call('GET', `${base}${query}`, { key });
 
+type Calls = Awaited<ReturnType<typeof recordTableCalls>>['details'];
+/** The contacts read whole (BatchGet: a listing through entries reads only its page so). */
+const contactsRead = (calls: Calls) => calls.filter((d) => d.command.startsWith('BatchGet')).reduce((n, d) => n + d.itemsRead, 0);
+/** Whether a Query read the address book's own listings (every contact, by handle or creation date). */
+const readsAddressBook = (calls: Calls) =>
+  calls.some((d) => d.command.startsWith('Query') && JSON.stringify(d.input).includes('"CONTACT#listing"'));
+
 describe('Contacts: listing', () => {
   // A customer of its own, so the counts are exactly the contacts made here.
   beforeAll(async () => {
@@ -116,5 +123,74 @@ describe('Contacts: listing', () => {
     expect(calls.result.body.entities.map((c: { handle: string }) => c.handle)).toEqual(['person-06', 'person-07', 'person-08']);
     // The API key (authorizer, cached), the kept count and the page's three contacts.
     expect(fullItemsRead(calls.details)).toBeLessThanOrEqual(5);
+  });
+
+  it('reads an exact email, name, organization, country or organization:null through its own listing: the page, not the address book', async () => {
+    const be = await recordTableCalls(() => list('?country=BE&limit=2'));
+    expect(be.result.body.pagination.total).toBe(4);
+    expect(be.result.body.entities.map((c: { handle: string }) => c.handle)).toEqual(['person-03', 'person-06']);
+    // Of the contacts, only the page's two are read; the address book's own listings are not queried.
+    expect(contactsRead(be.details)).toBe(2);
+    expect(readsAddressBook(be.details)).toBe(false);
+    const none = await recordTableCalls(() => list('?organization:null=&order=-createdDate&limit=2&fields=handle'));
+    expect(none.result.body).toEqual({
+      entities: [{ handle: 'person-12' }, { handle: 'person-11' }],
+      pagination: { limit: 2, offset: 0, total: 8 },
+    });
+    expect(contactsRead(none.details)).toBe(2);
+    expect(readsAddressBook(none.details)).toBe(false);
+    expect((await list('?name=Person 07&fields=handle')).body.entities).toEqual([{ handle: 'person-07' }]);
+    expect((await list('?organization=Org&offset=2&limit=5&fields=handle')).body).toEqual({
+      entities: [{ handle: 'person-03' }, { handle: 'person-04' }],
+      pagination: { limit: 5, offset: 2, total: 4 },
+    });
+    // With a filter the listing does not answer, checked on the contacts of that value only.
+    expect((await list('?country=BE&city=Amsterdam&fields=handle')).body.entities).toEqual([
+      { handle: 'person-06' },
+      { handle: 'person-12' },
+    ]);
+  });
+
+  it('keeps those listings with every write: update, removal of the organization, delete', async () => {
+    const made = await call('POST', `${base}/moving`, { key, body: { ...contact(13, 'Org'), email: 'old@example.nl' } });
+    expect(made.status).toBe(201);
+    expect((await list('?email=old@example.nl&fields=handle')).body.entities).toEqual([{ handle: 'moving' }]);
+    const moved = await call('POST', `${base}/moving/update`, { key, body: { email: 'new@example.nl', organization: '' } });
+    expect(moved.status, moved.raw).toBe(200);
+    expect((await list('?email=old@example.nl')).body.pagination.total).toBe(0);
+    expect((await list('?email=new@example.nl&fields=handle')).body.entities).toEqual([{ handle: 'moving' }]);
+    expect((await list('?organization=Org')).body.pagination.total).toBe(4);
+    expect((await list('?organization:null=')).body.pagination.total).toBe(9);
+    expect((await call('DELETE', `${base}/moving`, { key })).status).toBe(204);
+    expect((await list('?email=new@example.nl')).body.pagination.total).toBe(0);
+    expect((await list('?organization:null=')).body.pagination.total).toBe(8);
+  });
+
+  it('reads a createdDate range only, by creation date unless another order is asked', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const ranged = await recordTableCalls(() => list(`?createdDate:gte=${today}&limit=2&fields=handle`));
+    expect(ranged.result.body).toEqual({
+      entities: [{ handle: 'person-01' }, { handle: 'person-02' }],
+      pagination: { limit: 2, offset: 0, total: 12 },
+    });
+    expect(fullItemsRead(ranged.details)).toBeLessThanOrEqual(4);
+    expect((await list(`?createdDate:lt=${today}`)).body.pagination.total).toBe(0);
+    expect((await list(`?createdDate=${today}&order=-handle&limit=1&fields=handle`)).body.entities).toEqual([{ handle: 'person-12' }]);
+  });
+
+  it('refuses a listing its source does not answer once it has read for CONTACT_LIST_READ_MS, saying how to narrow it', async () => {
+    process.env.CONTACT_LIST_READ_MS = '0';
+    try {
+      for (const query of ['?q=nobody-has-this&total=false&limit=1', '?city:like=*x*&total=false&limit=1']) {
+        const res = await list(query);
+        expect(res.status, query).toBe(400);
+        expect(res.body.type).toBe('ValidationError');
+        expect(res.body.message).toMatch(/exact handle, email, name, organization or country|exact email, name, organization or country/);
+      }
+      // What an index answers is not bounded by it.
+      expect((await list('?country=NL&limit=1')).status).toBe(200);
+    } finally {
+      delete process.env.CONTACT_LIST_READ_MS;
+    }
   });
 });

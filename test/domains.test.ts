@@ -250,6 +250,23 @@ describe('GET /v2/domains', () => {
     expect((await list(c, { q: 'E-2', limit: '0' })).body.pagination.total).toBe(10);
   });
 
+  it('counts an expiryDate range over at most DOMAIN_LIST_MAX_READ keys, then answers a 400 saying how to narrow it', async () => {
+    process.env.DOMAIN_LIST_MAX_READ = '5';
+    try {
+      const counted = await recordTableCalls(() => list(c, { 'expiryDate:lt': '2028-01-01', limit: '1' }));
+      expect(counted.result.status).toBe(400);
+      expect(counted.result.body.type).toBe('ValidationError');
+      expect(counted.result.body.message).toContain('Narrow it with an expiryDate range or an exact status');
+      // Never more than one key past the bound.
+      expect(counted.details.filter(readsEntries).reduce((n, d) => n + d.itemsRead, 0)).toBeLessThanOrEqual(6);
+      const page = await list(c, { 'expiryDate:lt': '2028-01-01', limit: '1', total: 'false', fields: 'domainName' });
+      expect(page.status).toBe(200);
+      expect(page.body.entities).toHaveLength(1);
+    } finally {
+      delete process.env.DOMAIN_LIST_MAX_READ;
+    }
+  });
+
   it('exports every domain with the fields WHMCS asks for (expiry sync)', async () => {
     const res = await list(c, { export: 'true', fields: 'domainName,expiryDate' });
     expect(res.status).toBe(200);

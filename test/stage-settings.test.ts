@@ -3,10 +3,11 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
+import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handler as processInfo } from '../functions/process-info/handler.ts';
 import { RegistrarStack } from '../infra/stack.ts';
-import { checkStage, loadStage, stageFromContext } from '../infra/stages.ts';
+import { checkStage, loadStage, StageSettings, stageFromContext } from '../infra/stages.ts';
 import { forgetSecrets, secretsClient } from '../shared/aws/secrets.ts';
 import { integrationSettings, jobs, routes } from '../shared/routes.ts';
 import { apiEvent, invoke } from './support/api.ts';
@@ -100,6 +101,22 @@ describe('the stage chooses the integrations, and a sandbox stage says so by nam
         expect(variables[setting], `${declared.id} ${setting}`).toBe(uses ? 'sandbox' : undefined);
       }
     }
+  }, 60_000);
+
+  it('hands the domain check its limit from the stage file (limits.domainChecksPerMinute; 100 when absent) and refuses one out of range', () => {
+    const { name: _name, limits: _limits, ...file } = sandboxStage;
+    expect(sandboxStage.limits?.domainChecksPerMinute).toBe(100);
+    expect(v.parse(StageSettings, file).limits).toEqual({ domainChecksPerMinute: 100 });
+    expect(v.parse(StageSettings, { ...file, limits: {} }).limits).toEqual({ domainChecksPerMinute: 100 });
+    for (const wrong of [0, 10_001, 2.5, '100']) {
+      expect(v.safeParse(StageSettings, { ...file, limits: { domainChecksPerMinute: wrong } }).success, String(wrong)).toBe(false);
+    }
+    const stack = new RegistrarStack(new App({ context: noBundling }), 'Limits', {
+      stage: { ...sandboxStage, limits: { domainChecksPerMinute: 250 } },
+    });
+    const fns = deployedTemplate(stack).findResources('AWS::Lambda::Function');
+    const check = stack.functions.get('domain-check');
+    expect(fns[stack.getLogicalId(check?.node.defaultChild as never)]?.Properties.Environment.Variables.DOMAIN_CHECK_LIMIT).toBe('250');
   }, 60_000);
 
   it('tells a function where its secret is and lets it read that secret only; no value is resolved into any environment', () => {

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadDataset } from '../infra/dataset.ts';
+import { readContact } from '../shared/db/repositories/contacts.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { getProvider, putProvider } from '../shared/db/repositories/providers.ts';
 import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
@@ -164,7 +165,7 @@ describe('a transfer through the upstream account', () => {
     expect(outage.headers['retry-after']).toBe('30');
   });
 
-  it('a contact handle the upstream account does not know is a clear 400', async () => {
+  it('a contact the upstream account does not hold is created there before a transfer names it; one it lost since is a clear 400', async () => {
     // A contact of the account here that was never created upstream.
     await loadDataset({
       contacts: [
@@ -182,7 +183,18 @@ describe('a transfer through the upstream account', () => {
         },
       ],
     } as Parameters<typeof loadDataset>[0]);
-    const res = await transfer('transfer-failed.net', { customer: 'demo', registrant: 'demo-local-only', authcode: 'NET-TRANSFER-2026' });
+    const body = { customer: 'demo', registrant: 'demo-local-only', authcode: 'NET-TRANSFER-2026' };
+    expect((await transfer('transfer-failed.net', body, true)).status).toBe(200);
+    const mirrored = (await readContact('demo', 'demo-local-only'))?.contact.upstreamHandle;
+    expect(mirrored).toMatch(/^demo-local-only-[a-z2-7]{16}$/);
+    expect((await upstreamGet(upstream, `/v2/customers/demo/contacts/${mirrored}`)).body).toMatchObject({ name: 'Local Only' });
+    // Deleted upstream behind this service's back (its record says the upstream holds it as it is).
+    const gone = await fetch(new URL(`/v2/customers/demo/contacts/${mirrored}`, upstream.url), {
+      method: 'DELETE',
+      headers: { Authorization: 'ApiKey demo-key' },
+    });
+    expect(gone.status).toBe(204);
+    const res = await transfer('transfer-failed.net', body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       type: 'ValidationError',

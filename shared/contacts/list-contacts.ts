@@ -1,4 +1,13 @@
-import { type ContactOrder, readContact, readContactCount, readContactPage, skipContacts } from '../db/repositories/contacts.ts';
+import {
+  type ContactSource,
+  countContacts,
+  type ListedField,
+  listedFields,
+  readContact,
+  readContactCount,
+  readContactPage,
+  skipContacts,
+} from '../db/repositories/contacts.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
 import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
@@ -10,11 +19,18 @@ import { contactViewOf, selectFields } from './view.ts';
 
 /**
  * The caller's contacts (`GET /v2/customers/{customer}/contacts`), through the generic listing
- * (shared/listing/): never a Scan, never another customer's. By handle (gsi2) or by creation date
- * (gsi1). Without filters or `q`, `total` is the count kept with every create and delete and
- * `offset` is skipped over the keys-only twin of the index; an exact `handle` reads that one
- * contact; any other filter is checked on the contacts read in order, at most maxRead() of them
- * (an address book holds at most maxContacts(), so no filter is ever too broad by default).
+ * (shared/listing/): never a Scan, never another customer's. The source answers what it can, the
+ * rest is checked on the contacts it returns:
+ * - an exact `handle` reads that one contact;
+ * - an exact `email`, `name`, `organization` or `country`, or `organization:null`, reads the
+ *   listing of that value (one small entry per contact, written with every write of the contact),
+ *   then only the page's contacts (BatchGet);
+ * - a `createdDate` range (without `order`, or with `order=createdDate`) reads only that range of
+ *   the listing by creation date (gsi1), of all contacts or of the value above;
+ * - otherwise every contact in the order asked (gsi2 by handle, gsi1 by creation date).
+ * `total` of a source that answers every filter is the kept count (no filter) or counted over its
+ * keys; otherwise by reading. Reading for matches stops at maxRead() contacts and after readFor()
+ * ms, with a 400 saying how to narrow the listing, well inside the function's time.
  */
 
 /** The most contacts one request reads: `CONTACT_LIST_MAX_READ`, default the address book's limit. */
@@ -23,9 +39,24 @@ export function maxRead(): number {
   return Number.isInteger(value) && value > 0 ? value : maxContacts();
 }
 
-const tooBroad = (max: number) =>
+/**
+ * How long a listing may read to find matches its source does not answer (`q`, `like`, `ne`,
+ * filters on other fields) or to export: `CONTACT_LIST_READ_MS`, default 5000, half the
+ * function's 10 s budget, as for processes.
+ */
+export function readFor(): number {
+  const value = Number(process.env.CONTACT_LIST_READ_MS ?? 5_000);
+  return Number.isInteger(value) && value >= 0 ? value : 5_000;
+}
+
+const narrowing =
+  'Narrow it with an exact handle, email, name, organization or country, organization:null or a createdDate range (answered from an index), or a smaller offset; or leave the count out with total=false.';
+
+const tooBroad = (max: number) => new ValidationError(`This listing would read more than ${max} contacts. ${narrowing}`);
+const tooSlow = () => new ValidationError(`This listing reads more contacts than one request has time for. ${narrowing}`);
+const tooLarge = (max: number) =>
   new ValidationError(
-    `This listing would read more than ${max} contacts. Narrow it with an exact handle, or leave the count out with total=false.`,
+    `This export holds more than ${max} contacts, or more than one request has time to read. Narrow it with an exact email, name, organization or country, or a createdDate range, and export each part.`,
   );
 
 /** The value of a filter field of a contact (an address's lines joined, so a filter finds any of them). */
@@ -48,6 +79,64 @@ function oneContact(customer: string, handle: string): ListingSource<ContactReco
   };
 }
 
+/** `~` sorts after every character of a creation key past the date: `X~` is above every key starting with X. */
+const above = (value: string) => `${value}~`;
+
+/** The inclusive creation-date key range of the createdDate filters (`ne`, `null`, `not_null` are left to check), and the filters left. */
+function createdRange(filters: readonly ContactFilter[]): { from?: string; to?: string; rest: ContactFilter[] } {
+  let from: string | undefined;
+  let to: string | undefined;
+  const rest: ContactFilter[] = [];
+  const raise = (bound: string) => {
+    from = from === undefined || bound > from ? bound : from;
+  };
+  const lower = (bound: string) => {
+    to = to === undefined || bound < to ? bound : to;
+  };
+  for (const f of filters) {
+    const value = f.values[0] as string;
+    if (f.field !== 'createdDate' || !['eq', 'gt', 'gte', 'lt', 'lte'].includes(f.matcher)) rest.push(f);
+    else if (f.matcher === 'gte') raise(value);
+    else if (f.matcher === 'gt') raise(above(value));
+    else if (f.matcher === 'lte') lower(above(value));
+    else if (f.matcher === 'lt') lower(value);
+    else {
+      raise(value);
+      lower(above(value));
+    }
+  }
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), rest };
+}
+
+/** The listed field's exact value a filter names (the most selective first), if any. */
+function listedFilter(filters: readonly ContactFilter[]): ContactFilter | undefined {
+  for (const field of listedFields) {
+    const found = filters.find((f) => f.field === field && (f.matcher === 'eq' || (f.field === 'organization' && f.matcher === 'null')));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The source that serves the query, the filters left to check on what it returns, and its direction. */
+function sourceOf(query: ContactQuery): { source: ContactSource; rest: ContactFilter[]; ascending: boolean } {
+  const order = query.order[0] ?? { key: 'handle', ascending: true };
+  const listed = listedFilter(query.filters);
+  const others = query.filters.filter((f) => f !== listed);
+  const narrowed = listed
+    ? { with: { field: listed.field as ListedField, value: listed.matcher === 'null' ? null : (listed.values[0] as string) } }
+    : {};
+  const ranged = others.some((f) => f.field === 'createdDate' && ['eq', 'gt', 'gte', 'lt', 'lte'].includes(f.matcher));
+  if (order.key === 'createdDate' || (ranged && !query.ordered)) {
+    const { rest, ...range } = createdRange(others);
+    return {
+      source: { ...narrowed, order: 'createdDate', ...range },
+      rest,
+      ascending: order.key === 'createdDate' ? order.ascending : true,
+    };
+  }
+  return { source: { ...narrowed, order: 'handle' }, rest: others, ascending: order.ascending };
+}
+
 function planOf(customer: string, query: ContactQuery): { plan: ListingPlan<ContactRecord>; rest: ContactFilter[] } {
   const handle = query.filters.find((f) => f.field === 'handle' && f.matcher === 'eq');
   if (handle) {
@@ -56,16 +145,18 @@ function planOf(customer: string, query: ContactQuery): { plan: ListingPlan<Cont
     const exact = rest.length === 0 && query.search === undefined;
     return { plan: { source, exact, ...(exact ? { count: source.count } : {}) }, rest };
   }
-  const order: ContactOrder = query.order[0]?.key === 'createdDate' ? 'createdDate' : 'handle';
-  const source: ListingSource<ContactRecord> = {
+  const { source, rest, ascending } = sourceOf(query);
+  const reader: ListingSource<ContactRecord> = {
     readPage: async (options) => {
-      const page = await readContactPage(customer, order, options);
+      const page = await readContactPage(customer, source, { ...options, ascending });
       return { records: page.contacts, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count, ascending) => skipContacts(customer, order, count, ascending),
+    skip: (count) => skipContacts(customer, source, count, ascending),
   };
-  const exact = query.filters.length === 0 && query.search === undefined;
-  return { plan: { source, exact, ...(exact ? { count: () => readContactCount(customer) } : {}) }, rest: [...query.filters] };
+  const exact = rest.length === 0 && query.search === undefined;
+  const whole = source.with === undefined && source.from === undefined && source.to === undefined;
+  const count = () => (whole ? readContactCount(customer) : countContacts(customer, source));
+  return { plan: { source: reader, exact, ...(exact ? { count } : {}) }, rest };
 }
 
 /** Lists the caller's contacts (a page, and by default the number of matches). */
@@ -80,6 +171,8 @@ export async function listContacts(caller: string, customer: string, query: Cont
     maxRead: max,
     maxExport: max,
     tooBroad,
-    tooLarge: tooBroad,
+    tooLarge,
+    readFor: readFor(),
+    tooSlow,
   })) as ContactPage;
 }

@@ -52,8 +52,8 @@ export const contactListSpec: ListSpec<FilterField, ContactField> = {
 };
 
 export type ContactFilter = Filter<FilterField>;
-/** The listing a caller asked for. */
-export type ContactQuery = ListQuery<FilterField, ContactField>;
+/** The listing a caller asked for; `ordered` when the caller named the order. */
+export type ContactQuery = ListQuery<FilterField, ContactField> & { ordered: boolean };
 
 const ListParameters = v.objectWithRest(
   {
@@ -71,7 +71,10 @@ const ListParameters = v.objectWithRest(
 /** The query of `GET /v2/customers/{customer}/contacts`, parsed into a ContactQuery. */
 export const ContactListQuery = v.pipe(
   ListParameters,
-  withProblems<v.InferOutput<typeof ListParameters>, ContactQuery>((query, problems) => parseListQuery(contactListSpec, query, problems)),
+  withProblems<v.InferOutput<typeof ListParameters>, ContactQuery>((query, problems) => ({
+    ...parseListQuery(contactListSpec, query, problems),
+    ordered: query.order !== undefined,
+  })),
 );
 
 /** The query of a GET of one contact: `fields` only (other parameters are ignored). */

@@ -7,6 +7,7 @@ import type { ProviderRecord } from '../model/provider.ts';
 import { now, toWireTime } from '../time.ts';
 import type { ContactView } from './contact-view.ts';
 import { ownContact, writeAttempts } from './own.ts';
+import { mirrorChange } from './upstream.ts';
 import { contactViewOf } from './view.ts';
 
 /**
@@ -72,9 +73,9 @@ async function writeProperties(
     const { contact, revision } = await ownContact(caller, customer, handle, true);
     const properties = { ...(contact.properties ?? {}), [registry]: change(contact) };
     const registries = [...new Set([...(contact.registries ?? []), registry])].sort();
-    const after: ContactRecord = { ...contact, properties, registries, updatedDate: toWireTime(now()) };
+    const after = await mirrorChange({ ...contact, properties, registries, updatedDate: toWireTime(now()) }, revision);
     const view = contactViewOf(after);
-    if ((await replaceContact(after, revision, itemsOf(commitWith(view)))) === 'written') return view;
+    if ((await replaceContact(contact, after, revision, itemsOf(commitWith(view)))) === 'written') return view;
   }
   throw new ObjectStatusProhibitsOperation(`Contact '${handle}' is being changed by another request; try again.`);
 }

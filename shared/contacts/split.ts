@@ -25,6 +25,7 @@ export async function splitContact(
   const at = toWireTime(now());
   const {
     upstreamHandle: _upstream,
+    upstreamRevision: _upstreamRevision,
     validations: _validations,
     updatedDate: _updated,
     properties,

@@ -7,6 +7,7 @@ import type { ContactView } from './contact-view.ts';
 import { assertSameTarget } from './create.ts';
 import { ownContact, writeAttempts } from './own.ts';
 import type { UpdateContactBody } from './request.ts';
+import { mirrorChange } from './upstream.ts';
 import { contactViewOf } from './view.ts';
 
 /** The optional fields an empty string removes. */
@@ -40,9 +41,10 @@ export async function updateContact(
   assertSameTarget(customer, handle, body);
   for (let attempt = 0; attempt < writeAttempts; attempt++) {
     const { contact, revision } = await ownContact(caller, customer, handle, true);
-    const after = applyUpdate(contact, body, toWireTime(now()));
+    // Mirrored upstream: the upstream account's copy is updated first (its refusal writes nothing).
+    const after = await mirrorChange(applyUpdate(contact, body, toWireTime(now())), revision);
     const view = contactViewOf(after);
-    if ((await replaceContact(after, revision, itemsOf(commitWith(view)))) === 'written') return view;
+    if ((await replaceContact(contact, after, revision, itemsOf(commitWith(view)))) === 'written') return view;
   }
   throw new ObjectStatusProhibitsOperation(`Contact '${handle}' is being changed by another request; try again.`);
 }

@@ -34,7 +34,7 @@ export async function validateContact(
     const { contact, revision } = await ownContact(caller, customer, handle, true);
     const after = withValidations(contact, body.categories, toWireTime(now()));
     const view = contactViewOf(after);
-    if ((await replaceContact(after, revision, itemsOf(commitWith(view)))) === 'written') return view;
+    if ((await replaceContact(contact, after, revision, itemsOf(commitWith(view)))) === 'written') return view;
   }
   throw new ObjectStatusProhibitsOperation(`Contact '${handle}' is being changed by another request; try again.`);
 }

@@ -24,9 +24,9 @@ export const contactFields = [
   'updatedDate',
 ] as const satisfies readonly ContactField[];
 
-/** A contact as the API answers it: the record without what is ours alone (its upstream handle). */
+/** A contact as the API answers it: the record without what is ours alone (its upstream handle and revision). */
 export function contactViewOf(c: ContactRecord): ContactView {
-  const { upstreamHandle: _upstream, ...view } = c;
+  const { upstreamHandle: _upstream, upstreamRevision: _revision, ...view } = c;
   const registries = [...new Set([...(c.registries ?? []), ...Object.keys(c.properties ?? {})])].sort();
   return { ...view, ...(registries.length > 0 ? { registries } : {}) } as ContactView;
 }

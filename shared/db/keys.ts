@@ -97,6 +97,18 @@ export const keys = {
   }),
   contactByHandle: (customer: string, handle: string) => ({ pk: `CONTACT#${customer}`, sk: `CONTACT#${handle}` }),
   contactsOfCustomer: (customer: string) => ({ pk: `CONTACT#${customer}`, skPrefix: 'CONTACT#', gsi1pk: `CONTACT#${customer}` }),
+  /**
+   * A contact's entry in the listing of one exact value of a filter field (`organization` without a
+   * value: `null`): its partition holds the handles of the customer's contacts with that value, by
+   * handle (sk) and by creation date (gsi1, as the contacts themselves).
+   */
+  contactEntry: (customer: string, field: string, value: string | null, handle: string, createdDate: string): ItemKey => {
+    const partition = keys.contactsWith(customer, field, value);
+    return { pk: partition, sk: `CONTACT#${handle}`, gsi1pk: partition, gsi1sk: `CONTACT#${createdDate}#${handle}` };
+  },
+  /** The partition of the contact entries of one value of a field (a customer handle holds no `#`; the field is a name). */
+  contactsWith: (customer: string, field: string, value: string | null) =>
+    `CONTACT#${customer}#${field}${value === null ? '~null' : `=${value}`}`,
   /** How many contacts a customer has, kept in the transaction of every create and delete (the limit and `total` read it). */
   contactCount: (customer: string): ItemKey => ({ pk: `CONTACT#${customer}`, sk: 'COUNT' }),
 

@@ -17,7 +17,7 @@ import type { DomainCheckView } from './check-view.ts';
  * and costs a registry call; past that 429 with Retry-After, and no other caller is slowed.
  */
 
-/** Checks a minute per caller: `DOMAIN_CHECK_LIMIT`, default 100. */
+/** Checks a minute per caller: `DOMAIN_CHECK_LIMIT` (the stage file's `limits.domainChecksPerMinute`), default 100. */
 export function checkLimit(): number {
   const value = Number(process.env.DOMAIN_CHECK_LIMIT ?? 100);
   return Number.isInteger(value) && value > 0 ? value : 100;

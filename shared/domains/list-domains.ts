@@ -1,4 +1,11 @@
-import { countDomains, type DomainSource, readDomainCounts, readDomainPage, skipDomains } from '../db/repositories/domains.ts';
+import {
+  countDomains,
+  type DomainSource,
+  type KeyReadBound,
+  readDomainCounts,
+  readDomainPage,
+  skipDomains,
+} from '../db/repositories/domains.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
 import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
@@ -28,6 +35,20 @@ export function maxRead(): number {
 const tooBroad = (max: number) =>
   new ValidationError(
     `This listing would read more than ${max} domains. Narrow it with an expiryDate range or an exact status (answered from an index), or leave the count out with total=false.`,
+  );
+/**
+ * How long a listing may read to find, count or skip past its matches: `DOMAIN_LIST_READ_MS`,
+ * default 5000, half the function's 10 s budget (as for processes and contacts), so that a range
+ * too wide for one request is refused with a 400 saying how to narrow it, never cut off by a 503.
+ */
+export function readFor(): number {
+  const value = Number(process.env.DOMAIN_LIST_READ_MS ?? 5_000);
+  return Number.isInteger(value) && value >= 0 ? value : 5_000;
+}
+
+const tooSlow = () =>
+  new ValidationError(
+    'This listing reads more domains than one request has time for. Narrow it with a shorter expiryDate range or an exact status (answered from an index), or a smaller offset; or leave the count out with total=false.',
   );
 const tooLarge = (max: number) =>
   new ValidationError(
@@ -139,8 +160,8 @@ function matcher(filters: readonly DomainFilter[], search: string | undefined): 
  * The number of domains a source holds: every domain's or one status's from the counts kept with
  * every write of a domain (one GetItem); an expiry range's counted over its keys (gsi2keys).
  */
-async function countOf(customer: string, source: DomainSource): Promise<number> {
-  if (source.index === 'expiry') return countDomains(customer, source);
+async function countOf(customer: string, source: DomainSource, bound: KeyReadBound): Promise<number> {
+  if (source.index === 'expiry') return countDomains(customer, source, bound);
   const counts = await readDomainCounts(customer);
   return source.index === 'status' ? counts(source.status) : counts();
 }
@@ -149,21 +170,25 @@ async function countOf(customer: string, source: DomainSource): Promise<number> 
 export function listDomains(customer: string, query: DomainQuery): Promise<DomainPage> {
   const { source, rest, ascending } = sourceOf(query);
   const exact = rest.length === 0 && query.search === undefined;
+  const max = maxRead();
+  const bound: KeyReadBound = { max, until: Date.now() + readFor(), refuse: (why) => (why === 'broad' ? tooBroad(max) : tooSlow()) };
   const reader: ListingSource<DomainRecord> = {
     readPage: async (options) => {
       const page = await readDomainPage(customer, source, { ...options, ascending });
       return { records: page.domains, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count) => skipDomains(customer, source, count, ascending),
+    skip: (count) => skipDomains(customer, source, count, ascending, bound),
   };
-  const plan: ListingPlan<DomainRecord> = { source: reader, exact, ...(exact ? { count: () => countOf(customer, source) } : {}) };
+  const plan: ListingPlan<DomainRecord> = { source: reader, exact, ...(exact ? { count: () => countOf(customer, source, bound) } : {}) };
   return listPage(plan, query, {
     matches: matcher(rest, query.search),
     summaryOf: (d) => d,
     view: (d: DomainRecord) => selectFields(domainViewOf(d), query.fields),
-    maxRead: maxRead(),
-    maxExport: maxRead(),
+    maxRead: max,
+    maxExport: max,
     tooBroad,
     tooLarge,
+    readFor: Math.max(0, bound.until - Date.now()),
+    tooSlow,
   });
 }

@@ -1,11 +1,12 @@
 import type { Principal } from '../auth/principal.ts';
+import { ensureUpstreamContacts } from '../contacts/upstream.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { nextId } from '../db/repositories/counters.ts';
 import { getDomainOf, recordDomainUpdate } from '../db/repositories/domains.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
 import { findRegistryForDomain } from '../db/repositories/providers.ts';
-import { getOwnZoneHead } from '../db/repositories/zones.ts';
+import { getOwnZoneHead, getZoneHead } from '../db/repositories/zones.ts';
 import { AuthorizationError, ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
 import { clientStatuses, type DomainRecord, type DomainStatus } from '../model/domain.ts';
 import { domainUpdated } from '../model/notification.ts';
@@ -171,6 +172,25 @@ async function assertZoneAsIs(customer: string, domainName: string, zone: Update
   throw new ValidationError(`zone: ${message}`, [{ field: 'zone', message }]);
 }
 
+/** The change's registrant and contacts as the registry knows them (an upstream account holds them first: shared/contacts/upstream.ts). */
+async function registryContactsOf(customer: string, change: Pick<DomainChange, 'registrant' | 'contacts'>) {
+  const named = await ensureUpstreamContacts(customer, [
+    ...(change.registrant !== undefined ? [change.registrant] : []),
+    ...(change.contacts ?? []).map((c) => c.handle),
+  ]);
+  const of = (handle: string) => named.get(handle) ?? handle;
+  return {
+    ...(change.registrant !== undefined ? { registrant: of(change.registrant) } : {}),
+    ...(change.contacts !== undefined ? { contacts: change.contacts.map((c) => ({ ...c, handle: of(c.handle) })) } : {}),
+  };
+}
+
+/** The domain's managed zone, when it is the caller's (read consistently: its write is conditional on it). */
+async function managedZoneOf(domainName: string, customer: string) {
+  const head = await getZoneHead(domainName, true);
+  return head?.zone.customer === customer && head.zone.managed ? head.zone : undefined;
+}
+
 /** The registry's rules for the name: its extension, and the transfer lock a registrant change sets (gTLDs under IRTP-C). */
 async function rulesOf(domainName: string): Promise<{ extension: string; gtldLock?: { days: number } }> {
   const found = await findRegistryForDomain(domainName);
@@ -248,6 +268,7 @@ export async function updateDomain(
           registry: domain.registry,
           current: { ns: domain.ns, status: domain.status, keyData: domain.keyData, expiryDate: domain.expiryDate },
           ...change,
+          ...(await registryContactsOf(principal.customer, change)),
         })
       : {};
     const wireAt = toWireTime(at);
@@ -273,7 +294,10 @@ export async function updateDomain(
     const view = domainViewOf(updated);
     const outcome: UpdateOutcome = { started: { processId: process.id, completed: true, view } };
     const notification = domainUpdated(process, changedFields(domain, updated, body.authcode !== undefined));
-    if (await recordDomainUpdate(domain, updated, process, notification, commitWith(outcome))) return outcome;
+    // A managed zone of the caller's serves the domain's name servers as its NS records (zone-sync takes them to DNS).
+    const zone = change.ns !== undefined ? await managedZoneOf(domainName, principal.customer) : undefined;
+    const zoneNs = zone ? { customer: principal.customer, ns: change.ns as string[] } : undefined;
+    if (await recordDomainUpdate(domain, updated, process, notification, commitWith(outcome), zoneNs)) return outcome;
     // The domain changed meanwhile (another update): apply this one again to it as it now is.
     if (attempt >= 2) throw new ObjectStatusProhibitsOperation(`${domainName} is being changed by another request; retry.`);
   }

@@ -16,7 +16,7 @@ import type { ListQuery } from './query.ts';
  *   matches stops after `readFor` ms, and the request is refused (`tooSlow`) with a message saying
  *   how to narrow it, well before the function's time is up (a 400, never a 503).
  * - `limit=0` reads nothing but the count; `export=true` reads every record, at most `maxExport`
- *   (past that `tooLarge`), and answers the matches (it answers them whole: the records are read).
+ *   (past that `tooLarge`; past `readFor`, `tooSlow`), and answers the matches (it answers them whole: the records are read).
  *
  * A listing (shared/processes/list-processes.ts) gives its plan: the source, whether it is exact,
  * the count where its counts answer, and summaries where an index holds what its filters read;
@@ -141,8 +141,16 @@ export async function listPage<R, V, F extends string, Field extends string, S =
   const time = readFor !== undefined && tooSlow ? { until: Date.now() + readFor, refuse: tooSlow } : undefined;
   const recordMatches = (record: R) => rules.matches(rules.summaryOf(record));
   if (query.export) {
-    const all = await collect(plan.source, ascending, recordMatches, Number.POSITIVE_INFINITY, rules.maxExport, () =>
-      rules.tooLarge(rules.maxExport),
+    // Bounded in time too (`readFor`): an export that cannot finish in time is refused, never cut off.
+    const all = await collect(
+      plan.source,
+      ascending,
+      recordMatches,
+      Number.POSITIVE_INFINITY,
+      rules.maxExport,
+      () => rules.tooLarge(rules.maxExport),
+      maxPageItems,
+      time,
     );
     return {
       entities: all.map(rules.view),

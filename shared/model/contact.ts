@@ -60,6 +60,8 @@ export const ContactRecord = v.object({
   validations: v.optional(v.array(ContactValidation)),
   /** The handle of this contact at the upstream registry account (REGISTRY_GATEWAY=rtr), once mirrored. */
   upstreamHandle: v.optional(v.string()),
+  /** The revision of the contact the upstream account holds (it is mirrored again when the contact's own is newer). */
+  upstreamRevision: v.optional(v.number()),
   createdDate: WireTime,
   updatedDate: v.optional(WireTime),
 });

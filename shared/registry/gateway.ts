@@ -1,4 +1,5 @@
 import { ObjectStatusProhibitsOperation } from '../errors.ts';
+import type { ContactRecord } from '../model/contact.ts';
 import type { DomainContact, DsData, KeyData } from '../model/domain.ts';
 import type { ProviderMetadata, TldMetadata } from '../model/provider.ts';
 import type { TransferStatus } from '../model/transfer.ts';
@@ -189,6 +190,14 @@ export interface RegistryGateway {
    * runs at `at` (shared/registry/rtr.ts says how).
    */
   reconcile?(at: Date): Promise<IntentSummary>;
+  /**
+   * For a gateway whose counterpart keeps contacts of its own (an upstream account): makes the
+   * counterpart hold `contact` as it is, under `handle` (created when `known` is false or the
+   * counterpart lost it; else updated, its registry properties included), so that a transfer,
+   * registration or domain update can name it there. Safe to repeat. Throws ValidationError when
+   * the counterpart refuses the contact. The sandbox's registries keep no contacts: it has none.
+   */
+  mirrorContact?(contact: ContactRecord, handle: string, known: boolean): Promise<void>;
 }
 
 /** What settling the intents did: how many were looked at, found recorded, cancelled upstream, or completed upstream unrecorded. */

@@ -11,6 +11,7 @@ import {
 import { readDomainCollection } from '../db/repositories/transfers.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
+import { type ContactRecord, defaultBrand } from '../model/contact.ts';
 import { KeyData } from '../model/domain.ts';
 import { ProviderMetadata, TldMetadata, tldProviderFields } from '../model/provider.ts';
 import { isFinal, type TransferStatus, transferDetailsOf, transferStatuses } from '../model/transfer.ts';
@@ -329,6 +330,41 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
   }
 
+  /** The upstream's refusals of a contact in our own words (anything else: 503, logged). */
+  function contactRefusalOf(error: unknown, handle: string): unknown {
+    if (!(error instanceof UpstreamRefusal)) return error;
+    if (['ValidationError', 'ConstraintViolationException', 'ContactUpdateValidationError'].includes(error.type)) {
+      return new ValidationError(`The registry refuses contact '${handle}' as it is.`, [
+        ...(error.fields.length > 0 ? error.fields : ['contact'])
+          .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
+          .slice(0, 10)
+          .map((field) => ({ field, message: 'is refused by the registry' })),
+      ]);
+    }
+    logger.warn('registry upstream refusal not mapped', { call: 'contact', status: error.status, upstreamType: error.type });
+    return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+  }
+
+  /** A contact's fields as the upstream's create and update take them; on an update, `""` removes what the contact no longer has. */
+  function contactBody(contact: ContactRecord, update: boolean) {
+    const optional = (value: string | undefined) => (value !== undefined ? value : update ? '' : undefined);
+    const body = {
+      ...(contact.brand !== defaultBrand ? { brand: contact.brand } : {}),
+      name: contact.name,
+      organization: optional(contact.organization),
+      addressLine: contact.addressLine,
+      postalCode: contact.postalCode,
+      city: contact.city,
+      state: optional(contact.state),
+      country: contact.country,
+      email: contact.email,
+      voice: contact.voice,
+      fax: optional(contact.fax),
+      ...(contact.disclosedFields !== undefined ? { disclosedFields: contact.disclosedFields } : {}),
+    };
+    return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  }
+
   return {
     /** `GET /v2/domains/{name}/check` upstream, its answer as it is (the upstream's prices and currency). */
     async checkDomain({ domainName, languageCode, renewPrice }) {
@@ -484,6 +520,53 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
       }
       const state = await stateOf({ ...reference, registryReference: id }, 'transfer-state');
       return state.status === 'cancelled' ? { ...state, reason: 'The gaining registrar cancelled the transfer.' } : state;
+    },
+
+    /**
+     * `POST /v2/customers/{RTR_CUSTOMER}/contacts/{handle}` (or `.../update` for one it holds; a
+     * create of a handle it already holds, or an update of one it lost, turns into the other), then
+     * its properties per registry: `.../{registry}/update`, or `.../{registry}` where it has none yet.
+     */
+    async mirrorContact(contact, handle, known) {
+      const base = `/v2/customers/${customer}/contacts/${encodeURIComponent(handle)}`;
+      const create = async () => upstreamCall(settings, 'contact-create', 'POST', base, contactBody(contact, false));
+      const update = async () => upstreamCall(settings, 'contact-update', 'POST', `${base}/update`, contactBody(contact, true));
+      const refused = (error: unknown, type: string) => error instanceof UpstreamRefusal && error.type === type;
+      try {
+        let created = false;
+        if (known) {
+          try {
+            await update();
+          } catch (error) {
+            if (!refused(error, 'ObjectDoesNotExist')) throw error;
+            await create();
+            created = true;
+          }
+        } else {
+          try {
+            await create();
+            created = true;
+          } catch (error) {
+            if (!refused(error, 'ObjectExists')) throw error;
+            await update();
+          }
+        }
+        for (const [registry, properties] of Object.entries(contact.properties ?? {})) {
+          const path = `${base}/${encodeURIComponent(registry)}`;
+          const add = async () => upstreamCall(settings, 'contact-properties', 'POST', path, { properties });
+          if (created) await add();
+          else {
+            try {
+              await upstreamCall(settings, 'contact-properties', 'POST', `${path}/update`, { properties });
+            } catch (error) {
+              if (!refused(error, 'ObjectStatusProhibitsOperation')) throw error;
+              await add();
+            }
+          }
+        }
+      } catch (error) {
+        throw contactRefusalOf(error, contact.handle);
+      }
     },
 
     metadataRegistries: settings.registries,

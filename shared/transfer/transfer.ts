@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
+import { ensureUpstreamContacts } from '../contacts/upstream.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
 import {
@@ -76,6 +77,8 @@ interface Evaluation {
   losingRegistrar?: string;
   /** The request's items as read: the process and zone sequences, the name's zone (any account's), the zone template. */
   snapshot: TransferSnapshot;
+  /** The handles the registry knows the named contacts by (shared/contacts/upstream.ts), by the customer's handle. */
+  registryHandles: Map<string, string>;
 }
 
 const designatedAgentPermission = 'DESIGNATED_AGENT';
@@ -222,12 +225,14 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
   const ownZone = ownZoneOf(snapshot.zone, principal.customer, domainName, body.zone !== undefined);
 
   const gateway = await registryGateway();
+  // An upstream account must hold the contacts before the transfer names them there.
+  const registryHandles = await ensureUpstreamContacts(principal.customer, handles);
   const [candidate, list] = await Promise.all([
     gateway.prepareTransfer({
       domainName,
       registry,
       periodMonths: period,
-      order: { registrant: body.registrant, contacts: body.contacts ?? [] },
+      order: registryOrderOf({ registrant: body.registrant, contacts: body.contacts ?? [] }, registryHandles),
       ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
       customer: principal.customer,
     }),
@@ -253,6 +258,7 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     candidate,
     ...(candidate.registrar !== undefined ? { losingRegistrar: candidate.registrar } : {}),
     snapshot,
+    registryHandles,
   };
 }
 
@@ -336,7 +342,7 @@ async function start(call: TransferCall, commitWith: CommitWith<TransferOutcome>
     requestedDate: toWireTime(at),
     periodMonths: ev.plan.periodMonths,
     ...(body.authcode !== undefined ? { authcode: body.authcode } : {}),
-    order: orderOf(ev.plan),
+    order: registryOrderOf(orderOf(ev.plan), ev.registryHandles),
     candidate: ev.candidate,
     customer: call.principal.customer,
   });
@@ -357,6 +363,12 @@ function orderOf(plan: TransferPlan): TransferOrder {
     ...(plan.nameServers.change !== 'kept' ? { ns: plan.nameServers.after } : {}),
     ...(plan.dnssec.change !== 'kept' ? { keyData: plan.dnssec.after } : {}),
   };
+}
+
+/** An order with its contacts named as the registry knows them. */
+function registryOrderOf(order: TransferOrder, handles: ReadonlyMap<string, string>): TransferOrder {
+  const named = (handle: string) => handles.get(handle) ?? handle;
+  return { ...order, registrant: named(order.registrant), contacts: order.contacts.map((c) => ({ ...c, handle: named(c.handle) })) };
 }
 
 /** The started transfer a recorded move answers: its process id and its transfer result. */

@@ -15,7 +15,8 @@ import { type Launcher, launch } from './sandbox.ts';
 
 export type ProxyMode =
   | { kind: 'pass' }
-  | { kind: 'status'; status: number; retryAfter?: string }
+  /** Answers every call with `status` (and `body`, else an internal error's), without forwarding it. */
+  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
   | { kind: 'hang' }
   /**
    * Forwards the call, waits for the upstream's answer, then drops the connection: the upstream
@@ -99,7 +100,7 @@ export async function startUpstream(dynamodbEndpoint: string): Promise<Upstream>
           'Content-Type': 'application/json',
           ...(current.retryAfter !== undefined ? { 'Retry-After': current.retryAfter } : {}),
         });
-        res.end(JSON.stringify({ type: 'InternalError', message: `upstream detail: database at ${target.host} failed` }));
+        res.end(JSON.stringify(current.body ?? { type: 'InternalError', message: `upstream detail: database at ${target.host} failed` }));
         return;
       }
       const answer = await forward(target, req, payload);

@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ContactRecord } from '../../model/contact.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, parseItem, queryAll, toItem } from '../items.ts';
-import { keys } from '../keys.ts';
+import { batchGetAll, parseItem, queryAll, toItem } from '../items.ts';
+import { type ItemKey, keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, type TransactItem, transact } from '../transactions.ts';
 
@@ -23,9 +23,53 @@ function contactItem(record: ContactRecord, revision: number): Record<string, un
   return { ...toItem(keys.contact(record.customer, record.handle, record.createdDate), entity, record), revision };
 }
 
-/** The item of a new contact, for a bulk load (BatchWrite) of contacts no one reads yet; its caller sets the count (setContactCount). */
-export function newContactItem(record: ContactRecord): Record<string, unknown> {
-  return contactItem(record, 1);
+/** The items of a new contact (it and its listing entries), for a bulk load (BatchWrite) of contacts no one reads yet; its caller sets the count (setContactCount). */
+export function newContactItems(record: ContactRecord): Record<string, unknown>[] {
+  return [contactItem(record, 1), ...entriesOf(record).map(entryItem)];
+}
+
+/**
+ * The filter fields whose exact values have listings of their own (one small entry per contact
+ * and field, written in the transaction of every write of the contact): a listing filtered on one
+ * reads its entries, never the whole address book. `organization` without one is listed too
+ * (`organization:null`).
+ */
+export const listedFields = ['email', 'name', 'organization', 'country'] as const;
+export type ListedField = (typeof listedFields)[number];
+
+const entryEntity = 'contact-entry';
+
+/** A contact's listing entries: one per listed field it has a value of, and one for no organization. */
+function entriesOf(record: ContactRecord): ItemKey[] {
+  return listedFields.flatMap((field) => {
+    const value = record[field];
+    if (value !== undefined) return [keys.contactEntry(record.customer, field, value, record.handle, record.createdDate)];
+    return field === 'organization' ? [keys.contactEntry(record.customer, field, null, record.handle, record.createdDate)] : [];
+  });
+}
+
+function entryItem(key: ItemKey): Record<string, unknown> {
+  return { ...key, entity: entryEntity, handle: (key.sk as string).slice('CONTACT#'.length) };
+}
+
+/**
+ * The writes that take a contact's entries from `before`'s to `after`'s (either absent: none);
+ * with `all`, every entry of `after` is put (the dataset loader and the migration: items written
+ * before the entries existed have none).
+ */
+function entryChanges(before: ContactRecord | undefined, after: ContactRecord | undefined, all = false): TransactItem[] {
+  const id = (key: ItemKey) => `${key.pk}\n${key.sk}`;
+  const old = new Map((before ? entriesOf(before) : []).map((key) => [id(key), key]));
+  const next = after ? entriesOf(after) : [];
+  const kept = new Set(next.map(id));
+  return [
+    ...[...old.values()]
+      .filter((key) => !kept.has(id(key)))
+      .map((key): TransactItem => ({ Delete: { TableName: tableName(), Key: { pk: key.pk, sk: key.sk } } })),
+    ...next
+      .filter((key) => all || old.get(id(key))?.gsi1sk !== key.gsi1sk)
+      .map((key): TransactItem => ({ Put: { TableName: tableName(), Item: entryItem(key) } })),
+  ];
 }
 
 /** The count update of one contact more (below `max`, else the transaction is cancelled) or one fewer. */
@@ -47,12 +91,7 @@ function countChange(customer: string, delta: 1 | -1, max?: number): TransactIte
  * kept (false); a new one counts.
  */
 export async function putContact(record: ContactRecord, ifAbsent = false): Promise<boolean> {
-  const existing = await getItem(
-    keys.contactByHandle(record.customer, record.handle),
-    v.object({ revision: v.optional(v.number(), 0) }),
-    entity,
-    true,
-  );
+  const existing = await readContact(record.customer, record.handle, true);
   if (existing && ifAbsent) return false;
   const revision = (existing?.revision ?? 0) + 1;
   const put: TransactItem = {
@@ -62,8 +101,9 @@ export async function putContact(record: ContactRecord, ifAbsent = false): Promi
       ConditionExpression: existing ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
     },
   };
+  const entries = entryChanges(existing?.contact, record, true);
   try {
-    await transact(existing ? [put] : [put, countChange(record.customer, 1)]);
+    await transact(existing ? [put, ...entries] : [put, countChange(record.customer, 1), ...entries]);
     return true;
   } catch (error) {
     if (ifAbsent && cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
@@ -113,6 +153,7 @@ export async function createContact(record: ContactRecord, max: number, along: r
       { Put: { TableName: tableName(), Item: contactItem(record, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
       countChange(record.customer, 1, max),
       ...along,
+      ...entryChanges(undefined, record),
     ]);
     return 'written';
   } catch (error) {
@@ -123,8 +164,13 @@ export async function createContact(record: ContactRecord, max: number, along: r
   }
 }
 
-/** Replaces a contact read at `revision` (`changed` when it was written meanwhile, `gone` when deleted), with `along`. */
-export async function replaceContact(after: ContactRecord, revision: number, along: readonly TransactItem[] = []): Promise<ContactWrite> {
+/** Replaces a contact (`before`, read at `revision`) by `after` (`changed` when it was written meanwhile, `gone` when deleted), with `along`. */
+export async function replaceContact(
+  before: ContactRecord,
+  after: ContactRecord,
+  revision: number,
+  along: readonly TransactItem[] = [],
+): Promise<ContactWrite> {
   try {
     await transact([
       {
@@ -136,6 +182,7 @@ export async function replaceContact(after: ContactRecord, revision: number, alo
         },
       },
       ...along,
+      ...entryChanges(before, after),
     ]);
     return 'written';
   } catch (error) {
@@ -158,10 +205,39 @@ export async function deleteContact(contact: ContactRecord, revision: number, al
       },
       countChange(contact.customer, -1),
       ...along,
+      ...entryChanges(contact, undefined),
     ]);
     return 'written';
   } catch (error) {
     if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return 'changed';
+    throw error;
+  }
+}
+
+/**
+ * Records that the upstream account holds the contact as read at `revision`, under `upstreamHandle`
+ * (shared/contacts/upstream.ts), without changing its revision: `changed` when it was written
+ * meanwhile (the next use mirrors it again).
+ */
+export async function recordUpstreamContact(
+  customer: string,
+  handle: string,
+  revision: number,
+  upstreamHandle: string,
+): Promise<ContactWrite> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contactByHandle(customer, handle),
+        UpdateExpression: 'SET upstreamHandle = :upstream, upstreamRevision = :revision',
+        ConditionExpression: revision === 0 ? 'attribute_exists(pk) AND attribute_not_exists(revision)' : 'revision = :revision',
+        ExpressionAttributeValues: { ':upstream': upstreamHandle, ':revision': revision },
+      }),
+    );
+    return 'written';
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return 'changed';
     throw error;
   }
 }
@@ -188,47 +264,75 @@ export async function setContactCount(customer: string, count: number): Promise<
 /** The listings of a customer's contacts: by creation date (gsi1) or by handle (gsi2). */
 export type ContactOrder = 'createdDate' | 'handle';
 
-const listing = {
-  createdDate: { index: 'gsi1', keysOnly: 'gsi1keys', attribute: 'gsi1pk' },
-  handle: { index: 'gsi2', keysOnly: 'gsi2keys', attribute: 'gsi2pk' },
-} as const;
-
-function partitionOf(customer: string, order: ContactOrder) {
-  const { attribute } = listing[order];
-  return { KeyConditionExpression: `${attribute} = :pk`, ExpressionAttributeValues: { ':pk': keys.contactsOfCustomer(customer).gsi1pk } };
+/**
+ * Where a contact listing reads: every contact of the customer, or (`with`) the entries of those
+ * whose listed field has one exact value (null: none); by handle, or by creation date within an
+ * inclusive range of the creation date's keys (`from`, `to`: a date or time, `~` above all).
+ */
+export interface ContactSource {
+  with?: { field: ListedField; value: string | null };
+  order: ContactOrder;
+  from?: string;
+  to?: string;
 }
 
-/** One page of a customer's contacts in a listing's order: one Query of at most `limit` items. */
+/** The Query of a source (its keys-only twin where one exists, for skipping and counting). */
+function queryOf(customer: string, source: ContactSource, keysOnly: boolean): Omit<QueryCommandInput, 'TableName'> {
+  const partition = source.with
+    ? keys.contactsWith(customer, source.with.field, source.with.value)
+    : keys.contactsOfCustomer(customer).gsi1pk;
+  if (source.order === 'createdDate') {
+    return {
+      IndexName: keysOnly ? 'gsi1keys' : 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': partition, ':from': `CONTACT#${source.from ?? ''}`, ':to': `CONTACT#${source.to ?? '~'}` },
+    };
+  }
+  if (source.with) return { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition } };
+  return {
+    IndexName: keysOnly ? 'gsi2keys' : 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+  };
+}
+
+const Entry = v.object({ handle: v.string() });
+
+/**
+ * One page of a source in its order: one Query of at most `limit` items; of entries, then the
+ * contacts they name in one BatchGet (one deleted meanwhile is left out). `read` counts what the
+ * Query read.
+ */
 export async function readContactPage(
   customer: string,
-  order: ContactOrder,
+  source: ContactSource,
   options: { limit: number; ascending: boolean; start?: Record<string, unknown> },
 ): Promise<{ contacts: ContactRecord[]; read: number; next?: Record<string, unknown> }> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: listing[order].index,
-      ...partitionOf(customer, order),
+      ...queryOf(customer, source, false),
       ScanIndexForward: options.ascending,
       Limit: options.limit,
       ...(options.start ? { ExclusiveStartKey: options.start } : {}),
     }),
   );
   const items = out.Items ?? [];
-  return {
-    contacts: items.map((item) => parseItem(ContactRecord, entity, item)),
-    read: items.length,
-    ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
-  };
+  const next = out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {};
+  if (!source.with) return { contacts: items.map((item) => parseItem(ContactRecord, entity, item)), read: items.length, ...next };
+  const handles = items.map((item) => v.parse(Entry, item).handle);
+  const found = await readContacts(customer, handles);
+  return { contacts: handles.flatMap((h) => found.get(h) ?? []), read: items.length, ...next };
 }
 
 /**
- * Skips `count` contacts of a listing, counting keys only (Select COUNT over the keys-only twin of
- * its index): where the page after them starts, undefined when nothing is left.
+ * Skips `count` entries of a source, counting keys only (Select COUNT over the keys-only twin of
+ * its index, or over the small entries): where the page after them starts, undefined when nothing
+ * is left.
  */
 export async function skipContacts(
   customer: string,
-  order: ContactOrder,
+  source: ContactSource,
   count: number,
   ascending: boolean,
 ): Promise<Record<string, unknown> | undefined> {
@@ -238,8 +342,7 @@ export async function skipContacts(
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: listing[order].keysOnly,
-        ...partitionOf(customer, order),
+        ...queryOf(customer, source, true),
         Select: 'COUNT',
         ScanIndexForward: ascending,
         Limit: count - read,
@@ -250,6 +353,25 @@ export async function skipContacts(
     start = out.LastEvaluatedKey;
   } while (start && read < count);
   return read === count ? start : undefined;
+}
+
+/** How many contacts a source holds, counted over its keys (Select COUNT). */
+export async function countContacts(customer: string, source: ContactSource): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...queryOf(customer, source, true),
+        Select: 'COUNT',
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
 }
 
 /** Every contact of a customer, whole (the migration's recount, the export of the admin CLI). */

@@ -11,6 +11,7 @@ import { putNew, type TransactItem, transact } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
 import { newProcessItems, processItem } from './processes.ts';
+import { zoneNameServersItem } from './zone-writes.ts';
 
 const entity = 'domain';
 const statusEntity = 'domainStatus';
@@ -157,12 +158,15 @@ export function recordDomainUpdate(
   process: ProcessRecord,
   notification: NotificationRecord,
   commitment?: Commitment,
+  /** The domain's managed zone, whose NS records follow a name server change (zone-writes.ts). */
+  zone?: { customer: string; ns: readonly string[] },
 ): Promise<boolean> {
   return replaceDomain(before, after, [
     putNew(processItem(process)),
     ...newProcessItems(process),
     ...notificationWrites(notification),
     ...itemsOf(commitment),
+    ...(zone ? [zoneNameServersItem(after.domainName, zone.customer, zone.ns, after.updatedDate ?? after.createdDate)] : []),
   ]);
 }
 
@@ -263,6 +267,7 @@ export async function skipDomains(
   source: DomainSource,
   count: number,
   ascending: boolean,
+  bound?: KeyReadBound,
 ): Promise<DomainCursor | undefined> {
   const partition = partitionOf(customer, source, true);
   let read = 0;
@@ -274,30 +279,58 @@ export async function skipDomains(
         ...partition,
         Select: 'COUNT',
         ScanIndexForward: ascending,
-        Limit: count - read,
+        Limit: bound ? Math.min(count - read, boundedPageKeys) : count - read,
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
     read += out.Count ?? 0;
     start = out.LastEvaluatedKey;
+    if (start && read < count) checkBound(bound, read);
   } while (start && read < count);
   return read === count ? start : undefined;
+}
+
+/** Keys one Query of a bounded count or skip reads at most: its time is checked between them. */
+const boundedPageKeys = 2_500;
+
+/**
+ * How far a listing may read keys to skip or count: at most `max` of them, and not after `until`
+ * (ms since the epoch); past either, `refuse` says why (a request's answer, never its time-out).
+ */
+export interface KeyReadBound {
+  max: number;
+  until: number;
+  refuse: (why: 'broad' | 'slow') => Error;
+}
+
+function checkBound(bound: KeyReadBound | undefined, read: number): void {
+  if (!bound) return;
+  if (read > bound.max) throw bound.refuse('broad');
+  if (Date.now() >= bound.until) throw bound.refuse('slow');
 }
 
 /**
  * How many domains a source holds, counted over keys only (Select COUNT, 1 MB of index entries a
  * call, about 10,000 domains): the listing's `total` of a source that answers every filter.
  */
-export async function countDomains(customer: string, source: DomainSource): Promise<number> {
+export async function countDomains(customer: string, source: DomainSource, bound?: KeyReadBound): Promise<number> {
   const partition = partitionOf(customer, source, true);
   let count = 0;
   let start: DomainCursor | undefined;
   do {
     const out = await db().send(
-      new QueryCommand({ TableName: tableName(), ...partition, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }),
+      new QueryCommand({
+        TableName: tableName(),
+        ...partition,
+        Select: 'COUNT',
+        // Never more than one key past the bound; pages small enough that its time is checked often.
+        ...(bound ? { Limit: Math.min(bound.max + 1 - count, boundedPageKeys) } : {}),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
     );
     count += out.Count ?? 0;
     start = out.LastEvaluatedKey;
+    if (start) checkBound(bound, count);
   } while (start);
   return count;
 }

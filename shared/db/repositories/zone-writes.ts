@@ -121,6 +121,23 @@ export function appendDcvRecordsItem(domainName: string, customer: string, recor
   };
 }
 
+/**
+ * The transaction item setting the name servers a managed zone of this customer serves as its NS
+ * records (its `ns`), in the transaction of the domain's name server change, raising its revision
+ * so zone-sync brings DNS in line.
+ */
+export function zoneNameServersItem(domainName: string, customer: string, ns: readonly string[], at: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.zoneByName(domainName),
+      UpdateExpression: 'SET ns = :ns, updatedDate = :now ADD revision :one, serial :one',
+      ConditionExpression: 'customer = :customer AND managed = :managed',
+      ExpressionAttributeValues: { ':ns': [...ns], ':now': at, ':one': 1, ':customer': customer, ':managed': true },
+    },
+  };
+}
+
 /** A DCV record as a zone's header holds it, named exactly: the zone (domain name), its name, type and contents. */
 export interface ZoneRecordRef {
   zone: string;
