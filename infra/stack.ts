@@ -491,10 +491,17 @@ function addStreamSource(scope: Construct, consumer: StreamConsumer, fn: lambda.
       reportBatchItemFailures: true,
       parallelizationFactor: 1,
       onFailure: new SqsDlq(onFailure),
-      filters: [
-        lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
-        lambda.FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
-      ],
+      filters: consumer.eventNames
+        ? [
+            lambda.FilterCriteria.filter({
+              eventName: lambda.FilterRule.or(...consumer.eventNames),
+              dynamodb: { OldImage: { entity: { S: entities } } },
+            }),
+          ]
+        : [
+            lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
+            lambda.FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
+          ],
     }),
   );
   return onFailure;

@@ -299,7 +299,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/notifications/poll',
     dir: 'notification-poll',
-    table: { actions: ['Query', 'GetItem'], index: true, only: ['notification'] },
+    // The oldest of the queue's index (a Query), re-read by key; the count shards (a BatchGet).
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem'], index: true, only: ['notification'] },
     summary: 'How many notifications of the caller wait unacknowledged, and the oldest of them (the same one until it is acknowledged).',
   },
   {
@@ -307,7 +308,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/notifications',
     dir: 'notifications',
-    table: { actions: ['Query'], index: true, only: ['notification'] },
+    // The page (a Query), the total from the count shards (a BatchGet).
+    table: { actions: ['Query', 'BatchGetItem'], index: true, only: ['notification'] },
     summary: "The caller's notifications, a page at a time: limit, offset, order, fields, total (by default), q and filters.",
   },
   {
@@ -323,7 +325,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/notifications/{notificationId}/ack',
     dir: 'notification-ack',
-    table: { actions: ['UpdateItem'], only: ['notification'] },
+    // The notification and its count shard in one transaction; acknowledged already: read.
+    table: { actions: ['UpdateItem', 'GetItem'], only: ['notification'] },
     summary: 'Acknowledges a notification of the caller: it leaves the poll queue.',
   },
   {
@@ -662,6 +665,11 @@ export interface StreamConsumer extends Reach {
   table?: TableUse;
   /** The kinds of item whose changes it receives: the item's `entity` in its new or old image. */
   entities: readonly string[];
+  /**
+   * Only these kinds of change (deployed, a filter on the record's `eventName` and the old image's
+   * `entity`); absent: every change of its entities. A TTL deletion is a `REMOVE`.
+   */
+  eventNames?: readonly ('INSERT' | 'MODIFY' | 'REMOVE')[];
   /** Most records in one invocation (Lambda: 1 to 10,000). */
   batchSize: number;
   /** Retries of a failing batch before it is reported and skipped (Lambda: 0 to 10,000). */
@@ -716,6 +724,18 @@ export const streamConsumers: readonly StreamConsumer[] = [
     // the delivery and endpoint state (updates), a dead letter (a put).
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], only: ['notification', 'webhook'] },
     summary: "Delivers each new notification to its customer's webhook at once, or queues it in the retry lane behind a failing delivery.",
+  },
+  {
+    id: 'notification-counts',
+    dir: 'notification-counts',
+    entities: ['notification'],
+    // Every deletion of a notification: the table's TTL at the end of its retention (docs/notifications.md).
+    eventNames: ['REMOVE'],
+    batchSize: 100,
+    retryAttempts: 20,
+    // One transaction per removed notification: its count shard, added to (no read).
+    table: { actions: ['UpdateItem'], only: ['notification'] },
+    summary: "Takes each deleted notification (the table's TTL at the end of its retention) from its customer's notification counts.",
   },
 ];
 
