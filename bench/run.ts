@@ -29,7 +29,10 @@ process.env.AWS_REGION ??= 'eu-west-1';
 process.env.TABLE_NAME = `bench-${randomUUID()}`;
 // The sandbox integrations, chosen explicitly as `npm start` chooses them.
 const { localSandboxEnvironment } = await import('../infra/stages.ts');
-Object.assign(process.env, localSandboxEnvironment, { ONE_TIME_LINK_SECRET: randomUUID() + randomUUID() });
+Object.assign(process.env, localSandboxEnvironment, {
+  ONE_TIME_LINK_SECRET: randomUUID() + randomUUID(),
+  WEBHOOK_SECRETS_LOCAL_KEY: Buffer.from(randomUUID().replaceAll('-', '')).toString('base64'),
+});
 
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');

@@ -299,6 +299,12 @@ async function migrate(args: string[]): Promise<void> {
     `Processes without their stored detail status: ${report.processesWithoutDetail ?? 0}, ${values['dry-run'] ? (report.processesWithoutDetail ?? 0) : (report.processesDetailed ?? 0)} ${verb}.`,
   );
   console.log(
+    `Webhooks with a secret stored in the clear: ${report.webhooksPlain ?? 0}, ${values['dry-run'] ? (report.webhooksPlain ?? 0) : (report.webhooksSealed ?? 0)} sealed.`,
+  );
+  console.log(
+    `Notifications without a retention: ${report.notificationsWithoutExpiry ?? 0}, ${values['dry-run'] ? (report.notificationsWithoutExpiry ?? 0) : (report.notificationsExpiring ?? 0)} ${verb}; customers whose notification counts were repaired: ${report.notificationCountsRepaired ?? 0}.`,
+  );
+  console.log(
     `Domains in the layout before the domain API: ${report.domainsOld ?? 0}, ${values['dry-run'] ? (report.domainsOld ?? 0) : (report.domainsMigrated ?? 0)} ${verb}.`,
     `Contacts in an earlier shape: ${report.contactsOldShape ?? 0}, ${values['dry-run'] ? (report.contactsOldShape ?? 0) : (report.contactsMigrated ?? 0)} ${verb}.`,
   );

@@ -62,6 +62,12 @@ export interface Reach {
   integrations?: readonly Integration[];
   /** Those of `integrations` it only names and never calls: told which implementation runs, handed nothing of it. */
   namesOnly?: readonly Integration[];
+  /**
+   * What it does with the stack's key for webhook secrets (envelope encryption, docs/security.md):
+   * `GenerateDataKey` to seal a new secret, `Decrypt` to open one. Deployed, exactly these actions
+   * on that key, and the key's ARN in `WEBHOOK_SECRETS_KMS_KEY_ID`; absent: none.
+   */
+  dataKeys?: readonly ('GenerateDataKey' | 'Decrypt')[];
 }
 
 export interface Route extends Reach {
@@ -335,6 +341,7 @@ export const routes: readonly Route[] = [
     path: '/v2/customers/{customer}/webhook',
     dir: 'webhook-put',
     table: { actions: ['UpdateItem'], only: ['webhook'] },
+    dataKeys: ['GenerateDataKey'],
     summary: "Registers the caller's webhook endpoint (the signing secret answered once), or moves it to a new URL.",
   },
   {
@@ -359,6 +366,7 @@ export const routes: readonly Route[] = [
     path: '/v2/customers/{customer}/webhook/rotate',
     dir: 'webhook-rotate',
     table: { actions: ['GetItem', 'UpdateItem'], only: ['webhook'] },
+    dataKeys: ['GenerateDataKey'],
     summary: 'Issues a new webhook signing secret (answered once); the previous one keeps signing for a day.',
   },
   {
@@ -643,6 +651,7 @@ export const jobs: readonly Job[] = [
     table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true, only: ['notification', 'webhook'] },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 2,
+    dataKeys: ['Decrypt'],
     summary:
       'Retries webhook deliveries whose next attempt is due (backoff with jitter over about three days, Retry-After honoured), then dead-letters them.',
   },
@@ -723,6 +732,8 @@ export const streamConsumers: readonly StreamConsumer[] = [
     // The endpoint and the notification (reads), the customer's retry lane (a Query, a conditional put),
     // the delivery and endpoint state (updates), a dead letter (a put).
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], only: ['notification', 'webhook'] },
+    // Opens the endpoint's sealed secrets to sign.
+    dataKeys: ['Decrypt'],
     summary: "Delivers each new notification to its customer's webhook at once, or queues it in the retry lane behind a failing delivery.",
   },
   {

@@ -261,3 +261,26 @@ export async function skipNotifications(
   const { counted, next } = await countAlong(customer, source, count, ascending);
   return counted === count ? next : undefined;
 }
+
+/**
+ * Gives a notification written before retention its `expiresAt` (the migration), unless it has one
+ * or is gone: false then.
+ */
+export async function setNotificationExpiry(n: NotificationRecord): Promise<boolean> {
+  const item = notificationItem(n);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.notificationById(n.customer, n.id),
+        UpdateExpression: 'SET expiresAt = :expires',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(expiresAt)',
+        ExpressionAttributeValues: { ':expires': item.expiresAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
