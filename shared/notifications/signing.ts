@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
  *   (`whsec_...`, UTF-8), so receivers written for the real API keep working. Its format holds one
  *   signature: during a rotation's overlap it is made with the previous secret (the one the
  *   receiver already holds), and with the new one from the end of the overlap, so a receiver of it
- *   does not break at the moment of rotation (docs/notifications.md, "Rotating"); it carries no
+ *   does not break at the moment of rotation (docs/notifications.md, "The request"); it carries no
  *   timestamp, so it cannot refuse a replay.
  */
 
