@@ -1,11 +1,14 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { migrateTable } from '../infra/migrate.ts';
+import { setKmsClient } from '../shared/aws/data-keys.ts';
 import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
 import { getWebhook } from '../shared/db/repositories/webhooks.ts';
 import { tableName } from '../shared/db/table.ts';
-import { openSecret } from '../shared/notifications/secret-box.ts';
+import { openSecret, sealSecret } from '../shared/notifications/secret-box.ts';
 import { realApiSignature, signatureHeaders, standardSignature } from '../shared/notifications/signing.ts';
 import { call, otherKey } from './support/api.ts';
 
@@ -99,5 +102,81 @@ describe("the real API's Signature header through a rotation", () => {
     );
     const after = signatureHeaders('msg_1', 1_700_000_000, body, [current]);
     expect(after.Signature).toBe(realApiSignature(current, body));
+  });
+});
+
+describe('deployed: data keys from the stack key in KMS (answered at the SDK client, as KMS documents it)', () => {
+  const keyId = 'arn:aws:kms:eu-west-1:000000000000:key/11111111-2222-3333-4444-555555555555';
+
+  /**
+   * KMS behind a real KMSClient's middleware: GenerateDataKey answers a fresh key and a blob that
+   * only opens with the same encryption context (KMS binds the context to the ciphertext); Decrypt
+   * refuses another context with InvalidCiphertextException, as KMS does.
+   */
+  function kmsAtTheClient() {
+    const master = randomBytes(32);
+    const calls: { command: string; input: Record<string, unknown> }[] = [];
+    const aad = (context: unknown) => Buffer.from(JSON.stringify(Object.entries(context ?? {}).sort()));
+    const client = new KMSClient({ region: 'eu-west-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    client.middlewareStack.add(
+      (_next, context) => async (args) => {
+        const command = String(context.commandName);
+        const input = args.input as Record<string, unknown>;
+        calls.push({ command, input });
+        if (command === 'GenerateDataKeyCommand') {
+          const plain = randomBytes(32);
+          const iv = randomBytes(12);
+          const cipher = createCipheriv('aes-256-gcm', master, iv).setAAD(aad(input.EncryptionContext));
+          const blob = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+          return { output: { Plaintext: plain, CiphertextBlob: blob, KeyId: input.KeyId, $metadata: {} }, response: {} } as never;
+        }
+        if (command === 'DecryptCommand') {
+          const blob = Buffer.from(input.CiphertextBlob as Uint8Array);
+          try {
+            const decipher = createDecipheriv('aes-256-gcm', master, blob.subarray(0, 12)).setAAD(aad(input.EncryptionContext));
+            decipher.setAuthTag(blob.subarray(blob.length - 16));
+            const plain = Buffer.concat([decipher.update(blob.subarray(12, blob.length - 16)), decipher.final()]);
+            return { output: { Plaintext: plain, KeyId: keyId, $metadata: {} }, response: {} } as never;
+          } catch {
+            throw Object.assign(new Error('InvalidCiphertextException (injected)'), { name: 'InvalidCiphertextException', $metadata: {} });
+          }
+        }
+        throw new Error(`not answered by the test: ${command}`);
+      },
+      { step: 'initialize', name: 'kmsAtTheClient' },
+    );
+    return { client, calls };
+  }
+
+  it('seals with GenerateDataKey on the stack key and opens with Decrypt, the customer in the encryption context; another customer does not open it', async () => {
+    const kms = kmsAtTheClient();
+    const local = process.env.WEBHOOK_SECRETS_LOCAL_KEY;
+    delete process.env.WEBHOOK_SECRETS_LOCAL_KEY;
+    process.env.WEBHOOK_SECRETS_KMS_KEY_ID = keyId;
+    setKmsClient(kms.client);
+    try {
+      const secret = { secret: `whsec_${randomBytes(32).toString('base64')}`, createdDate: '2026-01-01T00:00:00Z' };
+      const sealed = await sealSecret('demo', secret);
+      expect(sealed.sealed).toMatch(/^v1\.kms\./);
+      expect(JSON.stringify(sealed)).not.toContain(secret.secret.slice('whsec_'.length));
+      expect(kms.calls.map((c) => [c.command, c.input.KeyId, c.input.KeySpec, c.input.EncryptionContext])).toEqual([
+        ['GenerateDataKeyCommand', keyId, 'AES_256', { customer: 'demo', purpose: 'webhook-secret' }],
+      ]);
+      // Opened where it was sealed: the data key is still in memory, no call.
+      expect((await openSecret('demo', sealed)).secret).toBe(secret.secret);
+      expect(kms.calls).toHaveLength(1);
+      await expect(openSecret('other', sealed)).rejects.toThrow('InvalidCiphertextException');
+      expect(kms.calls.at(-1)).toMatchObject({
+        command: 'DecryptCommand',
+        input: { EncryptionContext: { customer: 'other', purpose: 'webhook-secret' } },
+      });
+      // Without the local key, a secret sealed locally does not open, and nothing is sealed without a key.
+      delete process.env.WEBHOOK_SECRETS_KMS_KEY_ID;
+      await expect(sealSecret('demo', secret)).rejects.toThrow('No key to seal webhook secrets with');
+    } finally {
+      setKmsClient(undefined);
+      delete process.env.WEBHOOK_SECRETS_KMS_KEY_ID;
+      if (local !== undefined) process.env.WEBHOOK_SECRETS_LOCAL_KEY = local;
+    }
   });
 });

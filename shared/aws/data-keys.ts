@@ -41,9 +41,12 @@ export function setKmsClient(next: KMSClient | undefined): void {
 const opened = new Map<string, Buffer>();
 const openedLimit = 256;
 
-function remember(wrapped: string, plain: Buffer): void {
+/** An opened data key is remembered under its wrapped form and the context it opens with (never for another context). */
+const cacheKeyOf = (wrapped: string, context: DataKeyContext) => `${JSON.stringify(Object.entries(context).sort())}|${wrapped}`;
+
+function remember(cacheKey: string, plain: Buffer): void {
   if (opened.size >= openedLimit) opened.delete(opened.keys().next().value as string);
-  opened.set(wrapped, plain);
+  opened.set(cacheKey, plain);
 }
 
 function localKey(): Buffer | undefined {
@@ -78,7 +81,7 @@ export async function newDataKey(context: DataKeyContext): Promise<DataKey> {
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS answered GenerateDataKey without a key');
     const plain = Buffer.from(out.Plaintext);
     const wrapped = `kms.${Buffer.from(out.CiphertextBlob).toString('base64')}`;
-    remember(wrapped, plain);
+    remember(cacheKeyOf(wrapped, context), plain);
     return { plain, wrapped };
   }
   const local = localKey();
@@ -92,7 +95,7 @@ export async function newDataKey(context: DataKeyContext): Promise<DataKey> {
 
 /** Opens a wrapped data key under the same context it was made with; throws when it does not open. */
 export async function openDataKey(wrapped: string, context: DataKeyContext): Promise<Buffer> {
-  const cacheKey = `${JSON.stringify(context)}|${wrapped}`;
+  const cacheKey = cacheKeyOf(wrapped, context);
   const known = opened.get(cacheKey);
   if (known) return known;
   let plain: Buffer;
