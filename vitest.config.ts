@@ -16,6 +16,8 @@ export default defineConfig({
       // The tests run the sandbox integrations, chosen explicitly as `npm start` chooses them.
       ...localSandboxEnvironment,
       ONE_TIME_LINK_SECRET: 'test-one-time-link-secret-0123456789abcdef',
+      // The local key that seals webhook secrets (npm start keeps one in its data dir).
+      WEBHOOK_SECRETS_LOCAL_KEY: Buffer.from('test-webhook-secrets-key-0123456').toString('base64'),
     },
   },
 });

@@ -5,6 +5,7 @@
  *   2. handler overhead: p50/p99 of each GET through its real handler vs its bare DynamoDB call;
  *   3. scale: the price list with 5,000 entries through the handler vs the raw paged Query, and
  *      the process list at 10,000 and 100,000 processes (bench/process-list.ts: calls, items read, time per shape);
+ *      the notification queue at 20 and 21,000 notifications (bench/notification-list.ts: list, limit=0, poll);
  *   4. real sizes: a zone of 10,000 records and a price list of 60,000 entries through their
  *      handlers, compressed, vs the raw paged Query; the bytes on the wire plain and compressed;
  *   5. cold start: bundle size and import time of every function vs the document client alone.
@@ -28,7 +29,10 @@ process.env.AWS_REGION ??= 'eu-west-1';
 process.env.TABLE_NAME = `bench-${randomUUID()}`;
 // The sandbox integrations, chosen explicitly as `npm start` chooses them.
 const { localSandboxEnvironment } = await import('../infra/stages.ts');
-Object.assign(process.env, localSandboxEnvironment, { ONE_TIME_LINK_SECRET: randomUUID() + randomUUID() });
+Object.assign(process.env, localSandboxEnvironment, {
+  ONE_TIME_LINK_SECRET: randomUUID() + randomUUID(),
+  WEBHOOK_SECRETS_LOCAL_KEY: Buffer.from(randomUUID().replaceAll('-', '')).toString('base64'),
+});
 
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');
@@ -361,6 +365,8 @@ try {
   // The process list at 10,000 and 100,000 processes (bench/process-list.ts).
   const { recordTableCalls } = await import('../test/support/sdk-calls.ts');
   await (await import('./process-list.ts')).benchProcessList();
+  // The notification queue at 20 and 21,000 notifications (bench/notification-list.ts).
+  await (await import('./notification-list.ts')).benchNotificationList();
   // The contact list of a customer with 10,000 contacts (bench/contact-list.ts).
   await (await import('./contact-list.ts')).benchContactList();
 

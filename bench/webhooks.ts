@@ -19,6 +19,7 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 process.env.AWS_REGION ??= 'eu-west-1';
 process.env.TABLE_NAME = `bench-webhooks-${randomUUID()}`;
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+process.env.WEBHOOK_SECRETS_LOCAL_KEY ??= Buffer.from(randomUUID().replaceAll('-', '')).toString('base64');
 
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');

@@ -6,6 +6,7 @@ import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
 import { tableName } from '../shared/db/table.ts';
+import { repairNotificationCounts } from '../shared/notifications/repair-counts.ts';
 import { repairProcessCounts } from '../shared/processes/repair-counts.ts';
 import { authorizerCacheSeconds } from '../shared/routes.ts';
 import { Handle, Permission } from '../shared/schemas/primitives.ts';
@@ -57,8 +58,9 @@ Commands:
       only counts what it would migrate.
   repair-counts --customer C [--customer D]...
       Recounts the processes of each customer named and replaces its process counts (what
-      pagination.total of GET /v2/processes reads) where they drifted; prints what changed. Safe
-      while the service runs (a count a process write touches meanwhile is recounted).
+      pagination.total of GET /v2/processes reads) where they drifted, then its notification
+      counts (the notifications' total and the poll's count); prints what changed. Safe while the
+      service runs (a count a write touches meanwhile is recounted).
 
 Every command takes --help.
 
@@ -297,6 +299,12 @@ async function migrate(args: string[]): Promise<void> {
     `Processes without their stored detail status: ${report.processesWithoutDetail ?? 0}, ${values['dry-run'] ? (report.processesWithoutDetail ?? 0) : (report.processesDetailed ?? 0)} ${verb}.`,
   );
   console.log(
+    `Webhooks with a secret stored in the clear: ${report.webhooksPlain ?? 0}, ${values['dry-run'] ? (report.webhooksPlain ?? 0) : (report.webhooksSealed ?? 0)} sealed.`,
+  );
+  console.log(
+    `Notifications without a retention: ${report.notificationsWithoutExpiry ?? 0}, ${values['dry-run'] ? (report.notificationsWithoutExpiry ?? 0) : (report.notificationsExpiring ?? 0)} ${verb}; customers whose notification counts were repaired: ${report.notificationCountsRepaired ?? 0}.`,
+  );
+  console.log(
     `Domains in the layout before the domain API: ${report.domainsOld ?? 0}, ${values['dry-run'] ? (report.domainsOld ?? 0) : (report.domainsMigrated ?? 0)} ${verb}.`,
     `Contacts in an earlier shape: ${report.contactsOldShape ?? 0}, ${values['dry-run'] ? (report.contactsOldShape ?? 0) : (report.contactsMigrated ?? 0)} ${verb}.`,
   );
@@ -337,6 +345,11 @@ async function repairCounts(args: string[]): Promise<void> {
     const changed = Object.entries(repair.changed).map(([name, c]) => `${name} ${c.before} -> ${c.after}`);
     console.log(
       `${customer}: ${repair.processes} processes; ${changed.length === 0 ? 'the counts were exact' : `repaired ${changed.join(', ')}`}.`,
+    );
+    const notifications = await repairNotificationCounts(v.parse(Handle, customer));
+    const moved = Object.entries(notifications.changed).map(([name, c]) => `${name} ${c.before} -> ${c.after}`);
+    console.log(
+      `${customer}: ${notifications.notifications} notifications; ${moved.length === 0 ? 'the counts were exact' : `repaired ${moved.join(', ')}`}.`,
     );
   }
 }

@@ -37,7 +37,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  * - short-lived items that expire through the table's TTL: Idempotency-Key records, the single
  *   use of one-time validation-manager links (`oneTimeLinkUse`) and the windows of the domain
  *   check's rate limit (`rateLimit`);
- * - state rebuilt from the rest: the process counts (a load repairs them), each customer's count
+ * - state rebuilt from the rest: the process counts (a load repairs them), the notification counts
+ *   (`notificationCounts`: notifications are not exported either), each customer's count
  *   of contacts (`contact-count`: a load counts the contacts it writes) and of domains
  *   (`domainCounts`: a load counts the domains it writes), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), where each zone stands with the DNS
@@ -60,6 +61,7 @@ export const notExported = new Set([
   'oneTimeLinkUse',
   'rateLimit',
   'processCounts',
+  'notificationCounts',
   'contact-count',
   'domainCounts',
   'effectSlots',

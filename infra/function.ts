@@ -10,6 +10,7 @@ import { type KeyKind, keyKinds } from '../shared/db/keys.ts';
 import { functionTimeoutSeconds } from '../shared/http/function-budget.ts';
 import type { Integration, StackSecret, TableUse } from '../shared/routes.ts';
 import { lambdaBundling } from './bundling.ts';
+import { dataKeyUse } from './data-keys.ts';
 import type { StackSecrets } from './secrets.ts';
 import { implementationsOf, integrationEnvironment, integrationHanded, type Stage } from './stages.ts';
 
@@ -25,6 +26,8 @@ export interface FunctionDeclaration {
   secrets?: readonly StackSecret[];
   integrations?: readonly Integration[];
   namesOnly?: readonly Integration[];
+  /** Its actions on the webhook secrets key (shared/routes.ts, Reach). */
+  dataKeys?: readonly ('GenerateDataKey' | 'Decrypt')[];
 }
 
 /** The integrations a function calls: those it works with but does not only name. */
@@ -40,6 +43,8 @@ export interface RegistrarFunctionProps {
   stage: Stage;
   /** Environment every function of the stack gets (e.g. POWERTOOLS_LOG_LEVEL); a declaration's own wins. */
   sharedEnvironment?: Record<string, string>;
+  /** The ARN of the webhook secrets key, for a function that declares `dataKeys`. */
+  dataKeyArn?: string;
 }
 
 /**
@@ -57,6 +62,7 @@ export class RegistrarFunction extends NodejsFunction {
     const handed = called.map((integration) => integrationHanded(props.stage, integration));
     const secrets = [...new Set([...(declaration.secrets ?? []), ...handed.flatMap((h) => h.secrets)])];
     const secretEnvironment = props.secrets.environment(secrets);
+    const dataKeys = dataKeyUse(declaration, props.dataKeyArn);
     const logGroup = new logs.LogGroup(scope, `${id}-logs`, {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -79,11 +85,12 @@ export class RegistrarFunction extends NodejsFunction {
         ...integrationEnvironment(props.stage, declaration.integrations),
         ...Object.assign({}, ...handed.map((h) => h.environment)),
         ...secretEnvironment,
+        ...dataKeys?.environment,
       },
       // Shared with the benchmark (bench/), which weighs and times the very same bundles.
       bundling: lambdaBundling({ ...implementationsOf(props.stage), worksWithAuthority: called.includes('authority') }),
     });
-    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets)]) {
+    for (const statement of [tableStatement(table, declaration.table), props.secrets.readStatement(secrets), dataKeys?.statement]) {
       if (statement) this.addToRolePolicy(statement);
     }
   }

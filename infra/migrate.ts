@@ -5,16 +5,23 @@ import { keys } from '../shared/db/keys.ts';
 import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
+import { notificationCountsEntity } from '../shared/db/repositories/notification-counts.ts';
+import { notificationEntity, setNotificationExpiry } from '../shared/db/repositories/notifications.ts';
 import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
+import { replaceWebhookSecrets, webhookEntity } from '../shared/db/repositories/webhooks.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
 import { DomainRecord } from '../shared/model/domain.ts';
+import { NotificationRecord } from '../shared/model/notification.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
+import { WebhookRecord } from '../shared/model/webhook.ts';
+import { repairNotificationCounts } from '../shared/notifications/repair-counts.ts';
+import { openSecret, sealSecret } from '../shared/notifications/secret-box.ts';
 import { forEachLimited } from './dataset.ts';
 import { scanTable } from './export.ts';
 
@@ -46,6 +53,10 @@ import { scanTable } from './export.ts';
  * - Contacts written before the address book (without `brand`, or not listed in gsi1/gsi2) are
  *   written again with `brand` (`default`) and their listing keys, and each customer's count of
  *   contacts (which the limit and the listing's `total` read) is set to the contacts it has.
+ * - Webhook signing secrets stored in the clear are sealed (envelope encryption:
+ *   shared/notifications/secret-box.ts), unless the endpoint changed meanwhile (its writer sealed them).
+ * - Notifications written before retention get their `expiresAt` (shared/model/notification.ts),
+ *   and each customer whose notification counts do not match its notifications has them repaired.
  */
 
 /** What a migration found and did. */
@@ -72,6 +83,14 @@ export interface MigrationReport {
   /** Contacts written before the address book's shape (no brand, unlisted), and those rewritten. */
   contactsOldShape?: number;
   contactsMigrated?: number;
+  /** Webhook endpoints holding a signing secret stored in the clear, and those whose secrets were sealed. */
+  webhooksPlain?: number;
+  webhooksSealed?: number;
+  /** Notifications written before retention (no `expiresAt`), and those given theirs. */
+  notificationsWithoutExpiry?: number;
+  notificationsExpiring?: number;
+  /** Customers whose notification counts did not match their notifications (repaired). */
+  notificationCountsRepaired?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -130,6 +149,24 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   for (const item of contacts) counted.set(String(item.customer), (counted.get(String(item.customer)) ?? 0) + 1);
   const countItems = new Map(items.filter((item) => item.entity === 'contact-count').map((item) => [String(item.pk), Number(item.count)]));
   const miscounted = [...counted].filter(([customer, n]) => countItems.get(`CONTACT#${customer}`) !== n);
+  const plainWebhooks = items.filter(
+    (item) => item.entity === webhookEntity && (item.secrets as { secret?: string }[] | undefined)?.some((s) => s.secret !== undefined),
+  );
+  const notifications = items.filter((item) => item.entity === notificationEntity);
+  const unexpiring = notifications.filter((item) => item.expiresAt === undefined);
+  // Each customer's notifications as the scan found them, against its count shards.
+  const notified = new Map<string, number>();
+  for (const item of notifications) notified.set(String(item.customer), (notified.get(String(item.customer)) ?? 0) + 1);
+  const notificationCounts = new Map<string, number>();
+  for (const item of items.filter((i) => i.entity === notificationCountsEntity)) {
+    const customer = String(item.pk)
+      .slice('NOTIFICATIONS#'.length)
+      .replace(/#COUNTS#\d+$/, '');
+    notificationCounts.set(customer, (notificationCounts.get(customer) ?? 0) + Number(item.all ?? 0));
+  }
+  const notificationsMiscounted = [...new Set([...notified.keys(), ...notificationCounts.keys()])].filter(
+    (customer) => (notified.get(customer) ?? 0) !== (notificationCounts.get(customer) ?? 0),
+  );
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -147,6 +184,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     domainsMigrated: 0,
     contactsOldShape: oldContacts.length,
     contactsMigrated: 0,
+    webhooksPlain: plainWebhooks.length,
+    webhooksSealed: 0,
+    notificationsWithoutExpiry: unexpiring.length,
+    notificationsExpiring: 0,
+    notificationCountsRepaired: notificationsMiscounted.length,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -183,5 +225,21 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     report.zonesMigrated++;
     options.onZone?.(zone.domainName, zone.records.length);
   });
+  // Webhook secrets stored in the clear are sealed (envelope encryption), unless the endpoint changed meanwhile.
+  await forEachLimited(plainWebhooks, 4, async (item) => {
+    const webhook = parseItem(WebhookRecord, webhookEntity, item);
+    const sealed = await Promise.all(
+      webhook.secrets.map(async (s) => (s.sealed === undefined ? sealSecret(webhook.customer, await openSecret(webhook.customer, s)) : s)),
+    );
+    if (await replaceWebhookSecrets(webhook.customer, sealed, webhook.version, webhook.updatedDate)) {
+      report.webhooksSealed = (report.webhooksSealed ?? 0) + 1;
+    }
+  });
+  await forEachLimited(unexpiring, 8, async (item) => {
+    if (await setNotificationExpiry(parseItem(NotificationRecord, notificationEntity, item))) {
+      report.notificationsExpiring = (report.notificationsExpiring ?? 0) + 1;
+    }
+  });
+  for (const customer of notificationsMiscounted) await repairNotificationCounts(customer);
   return report;
 }

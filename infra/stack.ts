@@ -5,6 +5,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -26,6 +27,7 @@ import {
   type StreamConsumer,
   streamConsumers,
 } from '../shared/routes.ts';
+import { addWebhookSecretsKey, keyArnIn } from './data-keys.ts';
 import { grantRoute53 } from './dns.ts';
 import { addWebAcl, checkEdgeLimits, type EdgeLimits, edgeLimitsFromContext } from './edge.ts';
 import { type FunctionDeclaration, RegistrarFunction } from './function.ts';
@@ -68,6 +70,8 @@ export class RegistrarStack extends Stack {
   /** The nested stacks of the routes, by id (infra/route-groups.ts). */
   readonly routeStacks = new Map<string, NestedStack>();
   readonly observability: Observability;
+  /** The key that wraps the data keys sealing webhook secrets (infra/data-keys.ts). */
+  readonly webhookSecretsKey: kms.Key;
   private readonly secrets = new StackSecrets(this);
   private readonly sharedEnvironment: Record<string, string> | undefined;
   readonly stage: Stage;
@@ -78,6 +82,7 @@ export class RegistrarStack extends Stack {
     // The stage file's service settings (name servers, hostmaster, validation links) for every function.
     this.sharedEnvironment = { ...serviceEnvironment(this.stage), ...props.environment };
     this.table = addTable(this);
+    this.webhookSecretsKey = addWebhookSecretsKey(this);
     // The API-key authorizer reads the key record; nothing else.
     const authorizer = addApiKeyAuthorizer(this, this.addFunction('authorizer', { dir: authorizerDir, table: authorizerTable }));
     const throttle = props.throttle ?? defaultStageThrottle;
@@ -120,10 +125,12 @@ export class RegistrarStack extends Stack {
     declaration: FunctionDeclaration,
     scope: Construct = this,
     table: dynamodb.ITable = this.table,
+    dataKeyArn: string | undefined = this.webhookSecretsKey.keyArn,
   ): RegistrarFunction {
     const fn = new RegistrarFunction(scope, id, {
       declaration,
       table,
+      ...(declaration.dataKeys?.length ? { dataKeyArn } : {}),
       secrets: this.secrets,
       stage: this.stage,
       sharedEnvironment: this.sharedEnvironment,
@@ -152,9 +159,11 @@ export class RegistrarStack extends Stack {
       });
       this.routeStacks.set(stackId, nested);
       const nestedTable = tableIn(nested, this.table);
+      // The key's ARN only where a route of this stack seals or opens webhook secrets.
+      const nestedKeyArn = members.some((r) => r.dataKeys?.length) ? keyArnIn(nested, this.webhookSecretsKey) : undefined;
       for (const route of members) {
         const resource = this.api.root.resourceForPath(route.path);
-        const routeFn = this.addFunction(route.id, route, nested, nestedTable);
+        const routeFn = this.addFunction(route.id, route, nested, nestedTable, nestedKeyArn);
         this.allowInvoke(routeFn, route.path);
         const integration = functionIntegration(routeFn);
         const inRoot = methodsInRoot.has(route.id);
@@ -491,10 +500,17 @@ function addStreamSource(scope: Construct, consumer: StreamConsumer, fn: lambda.
       reportBatchItemFailures: true,
       parallelizationFactor: 1,
       onFailure: new SqsDlq(onFailure),
-      filters: [
-        lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
-        lambda.FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
-      ],
+      filters: consumer.eventNames
+        ? [
+            lambda.FilterCriteria.filter({
+              eventName: lambda.FilterRule.or(...consumer.eventNames),
+              dynamodb: { OldImage: { entity: { S: entities } } },
+            }),
+          ]
+        : [
+            lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
+            lambda.FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
+          ],
     }),
   );
   return onFailure;

@@ -62,6 +62,12 @@ export interface Reach {
   integrations?: readonly Integration[];
   /** Those of `integrations` it only names and never calls: told which implementation runs, handed nothing of it. */
   namesOnly?: readonly Integration[];
+  /**
+   * What it does with the stack's key for webhook secrets (envelope encryption, docs/security.md):
+   * `GenerateDataKey` to seal a new secret, `Decrypt` to open one. Deployed, exactly these actions
+   * on that key, and the key's ARN in `WEBHOOK_SECRETS_KMS_KEY_ID`; absent: none.
+   */
+  dataKeys?: readonly ('GenerateDataKey' | 'Decrypt')[];
 }
 
 export interface Route extends Reach {
@@ -299,7 +305,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/notifications/poll',
     dir: 'notification-poll',
-    table: { actions: ['Query', 'GetItem'], index: true, only: ['notification'] },
+    // The oldest of the queue's index (a Query), re-read by key; the count shards (a BatchGet).
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem'], index: true, only: ['notification'] },
     summary: 'How many notifications of the caller wait unacknowledged, and the oldest of them (the same one until it is acknowledged).',
   },
   {
@@ -307,7 +314,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/notifications',
     dir: 'notifications',
-    table: { actions: ['Query'], index: true, only: ['notification'] },
+    // The page (a Query), the total from the count shards (a BatchGet).
+    table: { actions: ['Query', 'BatchGetItem'], index: true, only: ['notification'] },
     summary: "The caller's notifications, a page at a time: limit, offset, order, fields, total (by default), q and filters.",
   },
   {
@@ -323,7 +331,8 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/v2/customers/{customer}/notifications/{notificationId}/ack',
     dir: 'notification-ack',
-    table: { actions: ['UpdateItem'], only: ['notification'] },
+    // The notification and its count shard in one transaction; acknowledged already: read.
+    table: { actions: ['UpdateItem', 'GetItem'], only: ['notification'] },
     summary: 'Acknowledges a notification of the caller: it leaves the poll queue.',
   },
   {
@@ -332,6 +341,7 @@ export const routes: readonly Route[] = [
     path: '/v2/customers/{customer}/webhook',
     dir: 'webhook-put',
     table: { actions: ['UpdateItem'], only: ['webhook'] },
+    dataKeys: ['GenerateDataKey'],
     summary: "Registers the caller's webhook endpoint (the signing secret answered once), or moves it to a new URL.",
   },
   {
@@ -356,6 +366,7 @@ export const routes: readonly Route[] = [
     path: '/v2/customers/{customer}/webhook/rotate',
     dir: 'webhook-rotate',
     table: { actions: ['GetItem', 'UpdateItem'], only: ['webhook'] },
+    dataKeys: ['GenerateDataKey'],
     summary: 'Issues a new webhook signing secret (answered once); the previous one keeps signing for a day.',
   },
   {
@@ -678,6 +689,7 @@ export const jobs: readonly Job[] = [
     table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true, only: ['notification', 'webhook'] },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 2,
+    dataKeys: ['Decrypt'],
     summary:
       'Retries webhook deliveries whose next attempt is due (backoff with jitter over about three days, Retry-After honoured), then dead-letters them.',
   },
@@ -700,6 +712,11 @@ export interface StreamConsumer extends Reach {
   table?: TableUse;
   /** The kinds of item whose changes it receives: the item's `entity` in its new or old image. */
   entities: readonly string[];
+  /**
+   * Only these kinds of change (deployed, a filter on the record's `eventName` and the old image's
+   * `entity`); absent: every change of its entities. A TTL deletion is a `REMOVE`.
+   */
+  eventNames?: readonly ('INSERT' | 'MODIFY' | 'REMOVE')[];
   /** Most records in one invocation (Lambda: 1 to 10,000). */
   batchSize: number;
   /** Retries of a failing batch before it is reported and skipped (Lambda: 0 to 10,000). */
@@ -753,7 +770,21 @@ export const streamConsumers: readonly StreamConsumer[] = [
     // The endpoint and the notification (reads), the customer's retry lane (a Query, a conditional put),
     // the delivery and endpoint state (updates), a dead letter (a put).
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], only: ['notification', 'webhook'] },
+    // Opens the endpoint's sealed secrets to sign.
+    dataKeys: ['Decrypt'],
     summary: "Delivers each new notification to its customer's webhook at once, or queues it in the retry lane behind a failing delivery.",
+  },
+  {
+    id: 'notification-counts',
+    dir: 'notification-counts',
+    entities: ['notification'],
+    // Every deletion of a notification: the table's TTL at the end of its retention (docs/notifications.md).
+    eventNames: ['REMOVE'],
+    batchSize: 100,
+    retryAttempts: 20,
+    // One transaction per removed notification: its count shard, added to (no read).
+    table: { actions: ['UpdateItem'], only: ['notification'] },
+    summary: "Takes each deleted notification (the table's TTL at the end of its retention) from its customer's notification counts.",
   },
 ];
 

@@ -150,3 +150,67 @@ describe('the local gateway gives a handler the stack’s timeout', () => {
     }
   });
 });
+
+describe('a function that answers 503 itself under load (issue 32 item 6)', () => {
+  it('reaches the client as a 503: 20 resends started apart, whose table calls stall past their deadlines while the process stalls across them all', {
+    timeout: 60_000,
+  }, async () => {
+    const name = `stall-resend-${process.pid}.net`;
+    await sandboxDomain(name, {
+      transfer: {
+        stages: [
+          { status: 'pendingfoa', seconds: 3600 },
+          { status: 'approved', seconds: 3600 },
+        ],
+        outcome: 'completed',
+      },
+    });
+    const started = await transfer(name, { ...demoBody, authcode: 'TEST-CODE' });
+    expect(started.status).toBe(202);
+    const id = started.body.processId as number;
+    const timeoutMs = 1500;
+    const gateway = createGateway({ functionTimeoutMs: timeoutMs });
+    const key = `stall-all-${crypto.randomUUID()}`;
+    let stalling = true;
+    // Every table call naming the process waits past the deadline while stalling (the function then answers its own 503).
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        if (stalling && JSON.stringify(args.input ?? {}).includes(`PROCESS#${id}`))
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
+        return next(args);
+      },
+      { step: 'initialize', name: key },
+    );
+    const requests: Promise<{ status: number; body: string }>[] = [];
+    let firstStart = 0;
+    try {
+      // The resends start 10 ms apart (as requests arrive), so their deadlines differ; the process is
+      // then held busy across all of them (one process serves every local function; under load its
+      // timers run late, and many at once).
+      for (let i = 0; i < 20; i++) {
+        if (i === 0) firstStart = Date.now();
+        requests.push(
+          gateway.handle({
+            method: 'POST',
+            url: `/v2/processes/${id}/resend`,
+            headers: { Authorization: `ApiKey ${demoKey}`, 'Idempotency-Key': crypto.randomUUID() },
+          }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const busyFrom = firstStart + timeoutMs - 300;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, busyFrom - Date.now())));
+      const until = Date.now() + 1_000;
+      while (Date.now() < until) {
+        // busy across every deadline
+      }
+      const answers = await Promise.all(requests);
+      const statuses = answers.map((a) => a.status);
+      expect(statuses).toEqual(Array(20).fill(503));
+      for (const a of answers) expect(JSON.parse(a.body)).toMatchObject({ type: 'ProviderUnavailable' });
+    } finally {
+      stalling = false;
+      db().middlewareStack.remove(key);
+    }
+  });
+});

@@ -288,3 +288,31 @@ describe('access logs', () => {
     });
   });
 });
+
+describe('the key that seals webhook secrets', () => {
+  const kmsActionsOf = (id: string) =>
+    statementsOf(id)
+      .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]))
+      .filter((a) => a.startsWith('kms:'))
+      .sort();
+
+  it('is a KMS key of the stack with rotation on, retained', () => {
+    template.hasResource('AWS::KMS::Key', { Properties: { EnableKeyRotation: true }, DeletionPolicy: 'Retain' });
+  });
+
+  it('grants GenerateDataKey to the functions that seal (put, rotate), Decrypt to those that sign (deliver, retry), and no KMS action to any other', () => {
+    const expected: Record<string, string[]> = {
+      'webhook-put': ['kms:GenerateDataKey'],
+      'webhook-rotate': ['kms:GenerateDataKey'],
+      'webhook-deliver': ['kms:Decrypt'],
+      'webhook-retry': ['kms:Decrypt'],
+    };
+    for (const id of stack.functions.keys()) expect(kmsActionsOf(id), id).toEqual(expected[id] ?? []);
+    const keyArn = { 'Fn::GetAtt': [stack.getLogicalId(stack.webhookSecretsKey.node.defaultChild as never), 'Arn'] };
+    for (const id of Object.keys(expected)) {
+      const statement = statementsOf(id).find((s) => String(s.Action).startsWith('kms:'));
+      // The key itself (the routes' nested stacks receive its ARN as a parameter, resolved here).
+      expect(JSON.stringify(statement?.Resource), id).toBe(JSON.stringify(keyArn));
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
 import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
+import { handler as notificationCounts } from '../functions/notification-counts/handler.ts';
 import { handler as repairCounts } from '../functions/repair-counts/handler.ts';
 import { handler as webhookDeliver } from '../functions/webhook-deliver/handler.ts';
 import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
@@ -215,6 +216,21 @@ describe("each function's table use is what it declares", () => {
       Records: [{ messageId: 'm-1', body: JSON.stringify(record), attributes: { MessageGroupId: 'demo' } }],
     } as unknown as SQSEvent;
     await as('webhook-deliver', () => webhookDeliver(queueEvent, jobContext));
+    // The notification's deletion (the TTL's, at the end of its retention), as the stream hands it over.
+    const removal = {
+      Records: [
+        {
+          eventID: `removed-${notified?.id}`,
+          eventName: 'REMOVE',
+          userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+          dynamodb: {
+            SequenceNumber: '2',
+            OldImage: marshall(notificationItem(notified as NotificationRecord), { removeUndefinedValues: true }),
+          },
+        },
+      ],
+    } as unknown as DynamoDBStreamEvent;
+    await as('notification-counts', () => notificationCounts(removal));
     await enqueueDelivery({ customer: 'other', notificationId: 999_999_999, attempts: 0, dueDate: '2026-01-01T00:00:00Z' });
     await as('webhook-retry', () => webhookRetry({ ...scheduled, time: plus(new Date(), 86_400).toISOString() }, jobContext));
     await putDeadLetter({

@@ -87,9 +87,10 @@ describe('npm start killed mid-delivery and restarted', { timeout: 240_000 }, ()
     }));
     const table = sandboxTable(first);
     for (let i = 0; i < total; i += 10) {
-      const items = notificationWrites(...written.slice(i, i + 10)).map((item) => ({
-        Put: { ...item.Put, TableName: defaultLocalTableName },
-      }));
+      // The notifications' Puts and their counts' Updates, into the sandbox's table.
+      const items = notificationWrites(...written.slice(i, i + 10)).map((item) =>
+        Object.fromEntries(Object.entries(item).map(([kind, write]) => [kind, { ...write, TableName: defaultLocalTableName }])),
+      );
       await table.send(new TransactWriteCommand({ TransactItems: items as never }));
     }
     table.destroy();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getWebhook } from '../shared/db/repositories/webhooks.ts';
 import { signingSecrets, type WebhookRecord } from '../shared/model/webhook.ts';
 import { deliverableAddress, endpointUrlProblem, isPublicAddress } from '../shared/notifications/endpoint-address.ts';
+import { openSecret } from '../shared/notifications/secret-box.ts';
 import { nonPublicHosts, publicHosts } from './support/addresses.ts';
 import { call, limitedKey, otherKey } from './support/api.ts';
 
@@ -69,7 +70,9 @@ describe('PUT/GET/DELETE /v2/customers/{customer}/webhook, POST .../rotate', () 
       expect(lost.raw).not.toContain('whsec_');
     }
     const stored = await getWebhook('demo');
-    expect(signingSecrets(stored as WebhookRecord, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))).toEqual([
+    const signing = signingSecrets(stored as WebhookRecord, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    // Stored sealed: opened as delivery opens them.
+    expect((await Promise.all(signing.map((sealed) => openSecret('demo', sealed)))).map((o) => o.secret)).toEqual([
       won[0]?.body.secret,
       first,
     ]);

@@ -371,10 +371,31 @@ async function invoke(
   try {
     // Lambda stops a function at its timeout, and API Gateway answers that as a function error.
     // Here the handler cannot be stopped: its answer is dropped and it runs on in the background.
+    // One process serves every local function: when it stalls, many timers come due at once, and
+    // Node runs them grouped by duration, not by when each was due, so this timer can run before a
+    // function's own early answer that was due first (middy's, just before the deadline). So when it
+    // fires, the timers already due run first (setImmediate: after the timers phase) and an answer
+    // the function gave by then is the answer, as Lambda, where each function has its own process,
+    // would have had it in time.
+    const invocation = handler(event, lambdaContext(functionName, requestId, timeoutMs));
+    let settled: { result: APIGatewayProxyResult } | { error: unknown } | undefined;
+    invocation.then(
+      (r) => {
+        settled = { result: r };
+      },
+      (error: unknown) => {
+        settled = { error };
+      },
+    );
     const timedOut = new Promise<'timed out'>((resolve) => {
-      timer = setTimeout(() => resolve('timed out'), timeoutMs);
+      timer = setTimeout(() => setImmediate(() => resolve('timed out')), timeoutMs);
     });
-    result = await Promise.race([handler(event, lambdaContext(functionName, requestId, timeoutMs)), timedOut]);
+    result = await Promise.race([invocation, timedOut]);
+    if (result === 'timed out' && settled !== undefined) {
+      const done = settled as { result: APIGatewayProxyResult } | { error: unknown };
+      if ('error' in done) throw done.error;
+      result = done.result;
+    }
   } catch {
     // A function error (API Gateway's 502, as DEFAULT_5XX answers it); ours never should throw.
     return answer(gatewayAnswers.DEFAULT_5XX, requestId);

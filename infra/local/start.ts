@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashApiKey } from '../../shared/auth/api-keys.ts';
@@ -119,9 +120,24 @@ async function seedDemoData(seed: boolean): Promise<string> {
  * sandbox implementation, and a one-time-link secret of its own, fresh each start (links from an
  * earlier run stop working). Values already in the environment are kept.
  */
-function chooseSandbox(): void {
+function chooseSandbox(dataDir: string | undefined): void {
   for (const [name, value] of Object.entries(localSandboxEnvironment)) process.env[name] ??= value;
   process.env.ONE_TIME_LINK_SECRET ??= randomBytes(32).toString('base64url');
+  process.env.WEBHOOK_SECRETS_LOCAL_KEY ??= localWebhookSecretsKey(dataDir);
+}
+
+/**
+ * The local key that seals webhook secrets (as the stack's KMS key does deployed): kept in the data
+ * dir (`webhook-secrets.key`, 32 random bytes, readable by its owner only) so the secrets stored
+ * there open after a restart; without a data dir the table is in memory, and so is a fresh key.
+ */
+function localWebhookSecretsKey(dataDir: string | undefined): string {
+  if (dataDir === undefined) return randomBytes(32).toString('base64');
+  const file = join(dataDir, 'webhook-secrets.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
+  const key = readFileSync(file);
+  if (key.length !== 32) throw new Error(`${file} must hold 32 bytes (the key that seals the webhook secrets stored in this data dir)`);
+  return key.toString('base64');
 }
 
 /**
@@ -235,7 +251,9 @@ async function main(): Promise<void> {
   // Before anything starts: a port in use is refused without touching the data dir or starting java.
   await checkPortFree(options.host, options.port);
   await checkIntegrationSettings();
-  chooseSandbox();
+  // The data dir checked (and made) first: the key that seals webhook secrets is kept in it.
+  if (options.dataDir !== undefined) checkDataDir(options.dataDir);
+  chooseSandbox(options.dataDir);
   const running: Running = { stopJobs: async () => {} };
   stopOnSignals(running);
   try {

@@ -374,6 +374,7 @@ class ConsumerRunner {
   }
 
   private wants(record: DynamoDBRecord): boolean {
+    if (this.consumer.eventNames && !this.consumer.eventNames.includes(record.eventName ?? 'INSERT')) return false;
     const entity = record.dynamodb?.NewImage?.entity?.S ?? record.dynamodb?.OldImage?.entity?.S;
     return entity !== undefined && this.consumer.entities.includes(entity);
   }

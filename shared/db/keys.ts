@@ -346,6 +346,15 @@ export const keys = {
   }),
   notificationsOfCustomer: (customer: string) => ({ gsi2pk: `${keyKinds.notification}${customer}` }),
   unacknowledgedNotifications: (customer: string) => ({ gsi1pk: `${keyKinds.notification}${customer}#UNACK` }),
+  /**
+   * One shard of a customer's notification counts (shared/db/repositories/notification-counts.ts):
+   * a notification counts in shard `id % shards`, in the customer's notification kind (so the
+   * grants of `notification` cover it) but a partition of its own per shard.
+   */
+  notificationCounts: (customer: string, shard: number): ItemKey => ({
+    pk: `${keyKinds.notification}${customer}#COUNTS#${shard}`,
+    sk: 'NOTIFICATIONCOUNTS',
+  }),
 
   /** The count of one caller's calls of one operation in one window (a fixed-window rate limit), expiring with it. */
   rateLimit: (operation: string, caller: string, windowStart: string): ItemKey => ({

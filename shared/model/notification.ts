@@ -342,3 +342,23 @@ export function domainUpdated(process: ProcessRecord, fields: readonly string[])
     payload: { fields: [...fields] },
   };
 }
+
+/**
+ * How long a notification is kept (docs/notifications.md, "Retention"): the table's TTL deletes it
+ * `unacknowledgedDays` after it fired while it waits unacknowledged, and `acknowledgedDays` after
+ * it was acknowledged. DynamoDB deletes an expired item within a few days of its time; until then
+ * it is listed and counted as before.
+ */
+export const notificationRetention = { unacknowledgedDays: 180, acknowledgedDays: 30 } as const;
+
+const dayMs = 86_400_000;
+
+/** When (epoch seconds, the table's `expiresAt`) a notification fired at `fireDate` expires while unacknowledged. */
+export function unacknowledgedExpiry(fireDate: string): number {
+  return Math.floor((Date.parse(fireDate) + notificationRetention.unacknowledgedDays * dayMs) / 1000);
+}
+
+/** When (epoch seconds) a notification acknowledged at `acknowledgeDate` expires. */
+export function acknowledgedExpiry(acknowledgeDate: string): number {
+  return Math.floor((Date.parse(acknowledgeDate) + notificationRetention.acknowledgedDays * dayMs) / 1000);
+}

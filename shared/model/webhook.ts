@@ -19,13 +19,25 @@ export const WebhookSecret = v.object({
 });
 export type WebhookSecret = v.InferOutput<typeof WebhookSecret>;
 
+/**
+ * A signing secret as the table holds it: `sealed` (envelope-encrypted: shared/notifications/secret-box.ts),
+ * or, stored before sealing and until `npm run admin -- migrate`, the plain `secret`.
+ */
+export const StoredWebhookSecret = v.object({
+  sealed: v.optional(v.string()),
+  secret: v.optional(WebhookSecret.entries.secret),
+  createdDate: WireTime,
+  expiresDate: v.optional(WireTime),
+});
+export type StoredWebhookSecret = v.InferOutput<typeof StoredWebhookSecret>;
+
 export const webhookStatuses = ['ENABLED', 'DISABLED'] as const;
 
 export const WebhookRecord = v.object({
   customer: Handle,
   url: v.string(),
-  /** Newest first: the current secret, then one still signing after a rotation. */
-  secrets: v.array(WebhookSecret),
+  /** Newest first: the current secret, then one still signing after a rotation (as stored: sealed). */
+  secrets: v.array(StoredWebhookSecret),
   status: v.picklist(webhookStatuses),
   /** Why deliveries stopped (the endpoint answered 410 Gone). */
   disabledReason: v.optional(v.string()),
@@ -39,9 +51,9 @@ export const WebhookRecord = v.object({
 });
 export type WebhookRecord = v.InferOutput<typeof WebhookRecord>;
 
-/** The secrets that sign at `at`: the current one, and a rotated-out one until it expires. */
-export function signingSecrets(webhook: Pick<WebhookRecord, 'secrets'>, at: string): string[] {
-  return webhook.secrets.filter((s) => s.expiresDate === undefined || s.expiresDate > at).map((s) => s.secret);
+/** The secrets that sign at `at` (newest first, as stored): the current one, and a rotated-out one until it expires. */
+export function signingSecrets(webhook: Pick<WebhookRecord, 'secrets'>, at: string): StoredWebhookSecret[] {
+  return webhook.secrets.filter((s) => s.expiresDate === undefined || s.expiresDate > at);
 }
 
 /**

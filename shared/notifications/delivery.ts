@@ -13,6 +13,7 @@ import type { NotificationRecord } from '../model/notification.ts';
 import { nextAttemptDelay, signingSecrets, type WebhookDelivery, type WebhookRecord } from '../model/webhook.ts';
 import { now, toWireTime } from '../time.ts';
 import { type Attempt, attemptTimeoutMs, postSigned } from './post.ts';
+import { openSecret } from './secret-box.ts';
 import { signatureHeaders } from './signing.ts';
 
 /**
@@ -73,7 +74,13 @@ export function deliveryBody(n: NotificationRecord): string {
 
 async function attempt(webhook: WebhookRecord, n: NotificationRecord, timeoutMs: number, at: Date): Promise<Attempt> {
   const body = deliveryBody(n);
-  const headers = signatureHeaders(webhookIdOf(n.id), Math.floor(at.getTime() / 1000), body, signingSecrets(webhook, toWireTime(at)));
+  const secrets = await Promise.all(signingSecrets(webhook, toWireTime(at)).map((s) => openSecret(webhook.customer, s)));
+  const headers = signatureHeaders(
+    webhookIdOf(n.id),
+    Math.floor(at.getTime() / 1000),
+    body,
+    secrets.map((s) => s.secret),
+  );
   return postSigned(webhook.url, body, headers, timeoutMs);
 }
 

@@ -1,4 +1,5 @@
-import { countNotifications, type NotificationSource, readNotificationPage, skipNotifications } from '../db/repositories/notifications.ts';
+import { readNotificationCounts } from '../db/repositories/notification-counts.ts';
+import { type NotificationSource, readNotificationPage, skipNotifications } from '../db/repositories/notifications.ts';
 import { AuthorizationError, ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
 import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
@@ -13,7 +14,8 @@ import type { NotificationField, NotificationPage } from './notification-view.ts
  * unacknowledged only); anything else reads the customer's listing and checks the filters on what
  * it returns, reading at most maxRead() items per request (a broader request is refused). The
  * generic listing (shared/listing/page.ts) answers: with no filter left, `offset` is skipped by
- * counting and `total` counted (Select COUNT); else the matches are read in order. `export=true`
+ * counting (Select COUNT over keys) and `total` is the customer's kept count (one BatchGet of its
+ * count shards, shared/db/repositories/notification-counts.ts); else the matches are read in order. `export=true`
  * answers every match in one page, within the same read limit.
  */
 
@@ -67,9 +69,8 @@ export async function listNotifications(caller: string, customer: string, query:
     ...(exact
       ? {
           count: async () => {
-            const counted = await countNotifications(customer, source, max);
-            if (!counted.complete) throw tooBroad(max);
-            return counted.count;
+            const counts = await readNotificationCounts(customer);
+            return source === 'all' ? counts.all : counts.unacknowledged;
           },
         }
       : {}),

@@ -1,14 +1,14 @@
+import { readNotificationCounts } from '../db/repositories/notification-counts.ts';
 import {
   acknowledgeNotification,
-  countNotifications,
   getNotification,
   markNotificationRead,
-  readNotificationPage,
+  readOldestUnacknowledged,
 } from '../db/repositories/notifications.ts';
 import { ObjectDoesNotExist } from '../errors.ts';
 import type { NotificationRecord } from '../model/notification.ts';
 import { now, toWireTime } from '../time.ts';
-import { maxRead, ownQueue } from './list.ts';
+import { ownQueue } from './list.ts';
 import type { NotificationPoll } from './notification-view.ts';
 
 /**
@@ -37,22 +37,18 @@ const pollWindow = 10;
 
 /**
  * How many notifications wait unacknowledged, and the oldest of them: the same one until it is
- * acknowledged. The queue's index is read, and the oldest re-read by key, so one acknowledged a
- * moment ago (the index may still hold it) is never answered again.
+ * acknowledged. A few reads whatever the size of the queue: the count from the customer's kept
+ * counts (one BatchGet), the first entries of the queue's index (one Query), and the oldest re-read
+ * by key, so one acknowledged a moment ago (the index may still hold it) is never answered again.
  */
 export async function pollNotifications(caller: string, customer: string): Promise<NotificationPoll> {
   ownQueue(caller, customer);
-  const [page, counted] = await Promise.all([
-    readNotificationPage(customer, 'unacknowledged', { limit: pollWindow, ascending: true }),
-    countNotifications(customer, 'unacknowledged', maxRead()),
-  ]);
-  let skipped = 0;
-  for (const candidate of page.notifications) {
+  const [oldest, counts] = await Promise.all([readOldestUnacknowledged(customer, pollWindow), readNotificationCounts(customer)]);
+  // The kept count moved with every acknowledgement already (its transaction): no entry skipped here is in it.
+  for (const candidate of oldest) {
     const current = await getNotification(customer, candidate.id);
-    if (current && current.acknowledgeDate === undefined) {
-      return { count: Math.max(1, counted.count - skipped), notification: current };
-    }
-    skipped++;
+    if (current && current.acknowledgeDate === undefined) return { count: Math.max(1, counts.unacknowledged), notification: current };
   }
-  return { count: Math.max(0, counted.count - skipped) };
+  // Nothing waits as far as the index tells (a short page, every entry acknowledged a moment ago).
+  return { count: oldest.length < pollWindow ? 0 : counts.unacknowledged };
 }

@@ -12,6 +12,7 @@ import { rotationOverlapSeconds, type WebhookRecord, type WebhookSecret } from '
 import { now, toWireTime } from '../time.ts';
 import { endpointUrlProblem } from './endpoint-address.ts';
 import { ownQueue } from './list.ts';
+import { sealSecret } from './secret-box.ts';
 import type { WebhookView } from './webhook-view.ts';
 
 /**
@@ -64,7 +65,8 @@ export async function registerWebhook(
   if (problem) throw new ConstraintViolation([{ field: 'url', message: problem }]);
   const at = toWireTime(now());
   const secret = freshSecret(at);
-  const { webhook, created } = await putWebhook(customer, url, secret, at);
+  // Stored sealed (envelope encryption: ./secret-box.ts); answered in the clear once, to its owner.
+  const { webhook, created } = await putWebhook(customer, url, await sealSecret(customer, secret), at);
   const view = webhookViewOf(webhook, at);
   return { view: created ? { ...view, secret: secret.secret } : view, created };
 }
@@ -103,7 +105,7 @@ export async function rotateWebhookSecret(caller: Pick<Principal, 'customer' | '
       );
     }
     const kept = current ? [{ ...current, expiresDate: toWireTime(at.getTime() + rotationOverlapSeconds * 1000) }] : [];
-    const secrets = [secret, ...kept];
+    const secrets = [await sealSecret(customer, secret), ...kept];
     if (await replaceWebhookSecrets(customer, secrets, webhook.version, stamp)) {
       return { ...webhookViewOf({ ...webhook, secrets, updatedDate: stamp, version: webhook.version + 1 }, stamp), secret: secret.secret };
     }

@@ -1,11 +1,12 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { NotificationRecord } from '../../model/notification.ts';
+import { acknowledgedExpiry, NotificationRecord, unacknowledgedExpiry } from '../../model/notification.ts';
 import { db } from '../client.ts';
 import { getItem, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import type { TransactItem } from '../transactions.ts';
+import { cancellationCodes, type TransactItem, transact } from '../transactions.ts';
+import { acknowledgedCountWrite, type NotificationCounted, notificationCountWrites } from './notification-counts.ts';
 
 /**
  * A customer's notifications (shared/model/notification.ts). Each is written by the transaction of
@@ -16,8 +17,18 @@ import type { TransactItem } from '../transactions.ts';
 
 export const notificationEntity = 'notification';
 
+/**
+ * The item of a notification: its keys, and `expiresAt`, when the table's TTL deletes it (its
+ * retention: shared/model/notification.ts, notificationRetention).
+ */
 export function notificationItem(n: NotificationRecord): Record<string, unknown> {
-  return toItem(keys.notification(n.customer, n.id, n.fireDate, n.acknowledgeDate === undefined), notificationEntity, n);
+  const expiresAt = n.acknowledgeDate === undefined ? unacknowledgedExpiry(n.fireDate) : acknowledgedExpiry(n.acknowledgeDate);
+  return { ...toItem(keys.notification(n.customer, n.id, n.fireDate, n.acknowledgeDate === undefined), notificationEntity, n), expiresAt };
+}
+
+/** What a notification counts under (shared/db/repositories/notification-counts.ts). */
+export function countedNotification(n: Pick<NotificationRecord, 'customer' | 'id' | 'acknowledgeDate'>): NotificationCounted {
+  return { customer: n.customer, id: n.id, unacknowledged: n.acknowledgeDate === undefined };
 }
 
 /**
@@ -28,9 +39,13 @@ export function notificationItem(n: NotificationRecord): Record<string, unknown>
  * be what cancels it.
  */
 export function notificationWrites(...notifications: (NotificationRecord | undefined)[]): TransactItem[] {
-  return notifications
-    .filter((n): n is NotificationRecord => n !== undefined)
-    .map((n) => ({ Put: { TableName: tableName(), Item: notificationItem(n) } }));
+  const written = notifications.filter((n): n is NotificationRecord => n !== undefined);
+  if (written.length === 0) return [];
+  return [
+    ...written.map((n) => ({ Put: { TableName: tableName(), Item: notificationItem(n) } })),
+    // The customer's counts, in the same transaction (the listing's total and the poll's count).
+    ...notificationCountWrites(written.map(countedNotification)),
+  ];
 }
 
 /** One notification of a customer, by id (a strongly consistent read); undefined when it has none with that id. */
@@ -47,16 +62,74 @@ export async function markNotificationRead(customer: string, id: number, at: str
 }
 
 /**
- * Acknowledges a notification: `acknowledgeDate` (and `readDate`) set the first time, and it
- * leaves the poll queue (its gsi1 keys go). Undefined when the customer has no such notification.
+ * Acknowledges a notification: `acknowledgeDate` (and `readDate`) set the first time, it leaves
+ * the poll queue (its gsi1 keys go), its retention becomes the acknowledged one (`expiresAt`) and
+ * the unacknowledged count goes down by one, in one transaction. Acknowledged again: nothing
+ * changes. False when the customer has no such notification.
  */
-export async function acknowledgeNotification(customer: string, id: number, at: string): Promise<NotificationRecord | undefined> {
-  return stamp(
-    customer,
-    id,
-    'SET acknowledgeDate = if_not_exists(acknowledgeDate, :at), readDate = if_not_exists(readDate, :at) REMOVE gsi1pk, gsi1sk',
-    at,
-  );
+export async function acknowledgeNotification(customer: string, id: number, at: string): Promise<boolean> {
+  try {
+    await transact([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.notificationById(customer, id),
+          UpdateExpression:
+            'SET acknowledgeDate = :at, readDate = if_not_exists(readDate, :at), expiresAt = :expires REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(acknowledgeDate)',
+          ExpressionAttributeValues: { ':at': at, ':expires': acknowledgedExpiry(at) },
+        },
+      },
+      acknowledgedCountWrite(customer, id),
+    ]);
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+    // Missing, or acknowledged already (then the ack is answered as done).
+    return (await getNotification(customer, id)) !== undefined;
+  }
+}
+
+/**
+ * The oldest notifications of the poll queue (gsi1, unacknowledged only, by fire date), at most
+ * `limit`: one Query.
+ */
+export async function readOldestUnacknowledged(customer: string, limit: number): Promise<NotificationRecord[]> {
+  return (await readNotificationPage(customer, 'unacknowledged', { limit, ascending: true })).notifications;
+}
+
+/**
+ * Every notification of a customer as it counts, read over the keys-only indexes (about 100 bytes
+ * an entry, 1 MB a Query): the ids in gsi2keys, the unacknowledged ones in gsi1keys. For the
+ * count repair.
+ */
+export async function readNotificationsCounted(customer: string): Promise<{ counted: NotificationCounted[]; reads: number }> {
+  const idsOf = async (source: NotificationSource): Promise<{ ids: number[]; reads: number }> => {
+    const ids: number[] = [];
+    let reads = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          ...sourceQuery(customer, source),
+          IndexName: keysOnly[source],
+          ProjectionExpression: 'sk',
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      reads++;
+      for (const item of out.Items ?? []) ids.push(Number(String(item.sk).slice('NOTIFICATION#'.length)));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return { ids, reads };
+  };
+  const [all, waiting] = await Promise.all([idsOf('all'), idsOf('unacknowledged')]);
+  const unacknowledged = new Set(waiting.ids);
+  return {
+    counted: all.ids.map((id) => ({ customer, id, unacknowledged: unacknowledged.has(id) })),
+    reads: all.reads + waiting.reads,
+  };
 }
 
 /** Records that a webhook delivered the notification (`deliveryDate`, the first time only). */
@@ -170,19 +243,6 @@ async function countAlong(
   return { counted, next };
 }
 
-/**
- * Counts a customer's notifications of a source, reading at most `max`; `complete` false when
- * there were more.
- */
-export async function countNotifications(
-  customer: string,
-  source: NotificationSource,
-  max: number,
-): Promise<{ count: number; complete: boolean }> {
-  const { counted } = await countAlong(customer, source, max + 1, false);
-  return { count: counted, complete: counted <= max };
-}
-
 /** A notification from a stream record's image (DynamoDB's attribute-value form), parsed. */
 export function notificationFromStreamImage(image: Parameters<typeof unmarshall>[0]): NotificationRecord {
   return parseItem(NotificationRecord, notificationEntity, unmarshall(image));
@@ -200,4 +260,27 @@ export async function skipNotifications(
 ): Promise<Record<string, unknown> | undefined> {
   const { counted, next } = await countAlong(customer, source, count, ascending);
   return counted === count ? next : undefined;
+}
+
+/**
+ * Gives a notification written before retention its `expiresAt` (the migration), unless it has one
+ * or is gone: false then.
+ */
+export async function setNotificationExpiry(n: NotificationRecord): Promise<boolean> {
+  const item = notificationItem(n);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.notificationById(n.customer, n.id),
+        UpdateExpression: 'SET expiresAt = :expires',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(expiresAt)',
+        ExpressionAttributeValues: { ':expires': item.expiresAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }

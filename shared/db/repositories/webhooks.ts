@@ -1,5 +1,5 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { WebhookRecord, type WebhookSecret } from '../../model/webhook.ts';
+import { type StoredWebhookSecret, WebhookRecord } from '../../model/webhook.ts';
 import { db } from '../client.ts';
 import { getItem, parseItem } from '../items.ts';
 import { keys } from '../keys.ts';
@@ -21,7 +21,7 @@ export function getWebhook(customer: string, consistent = true): Promise<Webhook
 export async function putWebhook(
   customer: string,
   url: string,
-  secret: WebhookSecret,
+  secret: StoredWebhookSecret,
   at: string,
 ): Promise<{ webhook: WebhookRecord; created: boolean }> {
   const out = await db().send(
@@ -44,11 +44,16 @@ export async function putWebhook(
     }),
   );
   const webhook = parseItem(WebhookRecord, webhookEntity, out.Attributes ?? {});
-  return { webhook, created: webhook.secrets[0]?.secret === secret.secret };
+  return { webhook, created: webhook.secrets[0]?.sealed !== undefined && webhook.secrets[0]?.sealed === secret.sealed };
 }
 
 /** Replaces the secrets, unless they changed since `version` was read; false then. */
-export async function replaceWebhookSecrets(customer: string, secrets: WebhookSecret[], version: number, at: string): Promise<boolean> {
+export async function replaceWebhookSecrets(
+  customer: string,
+  secrets: StoredWebhookSecret[],
+  version: number,
+  at: string,
+): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
