@@ -44,7 +44,9 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
  *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
  * - the installation's own ACME account (`acmeAccount`: its key belongs to the deployment, not
- *   to a dataset moved between deployments);
+ *   to a dataset moved between deployments), and the sandbox authority's CA (`sandboxCa`: its
+ *   key belongs to the table; a certificate it signed keeps its chain in its own record, so it
+ *   still verifies where the dataset is loaded, and the new table makes a CA of its own);
  * - notifications and webhooks (`notification`, `webhook`, `webhookDelivery`,
  *   `webhookDeadLetter`): this build's dataset has no sections for them yet, and a webhook holds
  *   its signing secret; a new deployment starts with empty queues and customers register again.
@@ -66,6 +68,7 @@ export const notExported = new Set([
   'zoneDns',
   'transferIntent',
   'acmeAccount',
+  'sandboxCa',
   'notification',
   'webhook',
   'webhookDelivery',

@@ -86,6 +86,8 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
       period: body.period,
       csrSha256: checked.csr.summary.sha256,
       uniqueValue,
+      names: [checked.commonName, ...checked.allNames.filter((name) => name !== checked.commonName)],
+      ...(checked.subject.organization ? { organization: checked.subject.organization } : {}),
       requestedAt: at,
       csr: body.csr,
       authKey: body.authKey === true && renewable.product.authKey,

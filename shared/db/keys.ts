@@ -31,6 +31,8 @@ export const keyKinds = {
   certificate: 'CERTIFICATE#',
   certificateProduct: 'SSLPRODUCT',
   acmeAccount: 'ACMEACCOUNT#',
+  /** The sandbox authority's own CA (its key and certificate), one per table. */
+  sandboxCa: 'SANDBOXCA',
   processIdentifier: 'PROCESSIDENTIFIER#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
@@ -290,6 +292,8 @@ export const keys = {
   certificateAuthority: (name: string): ItemKey => ({ pk: `${keyKinds.certificateAuthority}${name}`, sk: 'CA' }),
   /** The service's ACME account at one directory (id: a digest of the directory URL). */
   acmeAccount: (id: string): ItemKey => ({ pk: `${keyKinds.acmeAccount}${id}`, sk: 'ACCOUNT' }),
+  /** The sandbox authority's CA: one per table (shared/certificates/sandbox-ca.ts). */
+  sandboxCa: (): ItemKey => ({ pk: keyKinds.sandboxCa, sk: 'CA' }),
   /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
   oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
   /**
