@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 
 /**
  * Keys whose values never reach a log line (API keys, auth codes, CSRs, approver phone numbers),
@@ -66,8 +67,8 @@ function scrub(value: string, secrets: ReadonlySet<string>): string {
   return out;
 }
 
-/** The service's structured JSON logger (Powertools). Level from POWERTOOLS_LOG_LEVEL, default INFO. */
-export const logger = new Logger({
+/** The one Logger every invocation's logger is made from; it holds no invocation's context. */
+const base = new Logger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'registrar',
   jsonReplacerFn: (key: string, value: unknown) => {
     if (isSecretKey(key)) return '[redacted]';
@@ -76,3 +77,32 @@ export const logger = new Logger({
     return secrets && secrets.size > 0 ? scrub(value, secrets) : value;
   },
 });
+
+/** The logger of the invocation being run, where the runner gave it one (withInvocationLogger). */
+const invocationLoggers = new AsyncLocalStorage<Logger>();
+
+/**
+ * The service's structured JSON logger (Powertools). Level from POWERTOOLS_LOG_LEVEL, default INFO.
+ * Inside `withInvocationLogger` it is that invocation's own logger: the Lambda context, the request
+ * id and the keys one invocation adds stay in its lines, never in another's. A deployed function
+ * runs one invocation at a time; the local gateway, its jobs and its stream feeder run many at once
+ * in one process, each within its own.
+ */
+export const logger: Logger = new Proxy(base, {
+  get(target, property) {
+    const current = invocationLoggers.getStore() ?? target;
+    const value: unknown = Reflect.get(current, property, current);
+    return typeof value === 'function' ? value.bind(current) : value;
+  },
+});
+
+/**
+ * Runs one invocation (`fn`: the handler called with `context`) with a logger of its own that
+ * carries that invocation's Lambda context and nothing of any other's.
+ */
+export function withInvocationLogger<T>(context: Context, fn: () => T): T {
+  const own = base.createChild();
+  own.resetKeys();
+  own.addContext(context);
+  return invocationLoggers.run(own, fn);
+}

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runJob } from '../infra/local/jobs.ts';
 import { jsonBody } from '../shared/http/json-body.ts';
 import { endpoint } from '../shared/http/pipeline.ts';
 import { logger } from '../shared/logger.ts';
@@ -51,6 +52,23 @@ describe('logging', () => {
     const all = lines.join('\n');
     expect(all).not.toContain(demoKey);
     expect(all).not.toContain('not-a-real-key');
+  });
+
+  it("logs a job run after a request on the local gateway with the job's own context, none of the request's", async () => {
+    const lines = await captureOutput(async () => {
+      await call('GET', '/v2/providers/REGISTRY/sidn/info');
+      await runJob('repair-counts');
+    });
+    const records = lines.map((l) => JSON.parse(l));
+    const request = records.find((l) => l.message === 'request');
+    expect(request).toMatchObject({ function_name: 'provider-info', function_request_id: request.requestId });
+    const job = records.find((l) => l.job === 'repair-counts');
+    expect(job, lines.join('\n')).toBeDefined();
+    expect(job.function_name).toBe('repair-counts');
+    expect(job.function_request_id).not.toBe(request.requestId);
+    expect(JSON.stringify(job)).not.toContain(request.requestId);
+    expect(job.route).toBeUndefined();
+    expect(job.customer).toBeUndefined();
   });
 
   it('redacts secret fields wherever they appear in a logged object', async () => {

@@ -16,6 +16,7 @@ import {
   methodNotAllowedAnswer,
 } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
+import { withInvocationLogger } from '../../shared/logger.ts';
 import { authorizerCacheSeconds, authorizerDir, matchRoute } from '../../shared/routes.ts';
 import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
 
@@ -298,7 +299,10 @@ function createAuthorize(ttlMs: number) {
     if (hit && hit.expires > Date.now()) return hit;
     const authorizer = await loadHandler<AuthorizerHandler>(authorizerDir);
     try {
-      const result = await authorizer({ type: 'TOKEN', authorizationToken: header, methodArn }, lambdaContext('authorizer', requestId));
+      const context = lambdaContext('authorizer', requestId);
+      const result = await withInvocationLogger(context, () =>
+        authorizer({ type: 'TOKEN', authorizationToken: header, methodArn }, context),
+      );
       const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
       if (!allowed) return undefined;
       const entry = {
@@ -374,7 +378,8 @@ async function invoke(
     const timedOut = new Promise<'timed out'>((resolve) => {
       timer = setTimeout(() => resolve('timed out'), timeoutMs);
     });
-    result = await Promise.race([handler(event, lambdaContext(functionName, requestId, timeoutMs)), timedOut]);
+    const context = lambdaContext(functionName, requestId, timeoutMs);
+    result = await Promise.race([withInvocationLogger(context, () => handler(event, context)), timedOut]);
   } catch {
     // A function error (API Gateway's 502, as DEFAULT_5XX answers it); ours never should throw.
     return answer(gatewayAnswers.DEFAULT_5XX, requestId);
