@@ -8,7 +8,7 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import type { ZoneRecord } from '../model/zone.ts';
 import type { PriceList, QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
-import { certificateAuthority } from './authorities.ts';
+import { certificateAuthority, chosenAuthority } from './authorities.ts';
 import type { Opened } from './authority.ts';
 import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
@@ -202,6 +202,7 @@ function processState(
     certificateId: certificate.id,
     product: product.product,
     authority: authority.name,
+    openedBy: chosenAuthority,
     validationLevel: product.validationType,
     period: body.period,
     ...(body.period > months
