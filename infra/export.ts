@@ -40,7 +40,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  * - state rebuilt from the rest: the process counts (a load repairs them), each customer's count
  *   of contacts (`contact-count`: a load counts the contacts it writes) and of domains
  *   (`domainCounts`: a load counts the domains it writes), the slots of counted
- *   e-mails (`effectSlots`, from the processes' records), where each zone stands with the DNS
+ *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
+ *   next run of each writes its own), where each zone stands with the DNS
  *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
  *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
  * - the installation's own ACME account (`acmeAccount`: its key belongs to the deployment, not
@@ -69,6 +70,7 @@ export const notExported = new Set([
   'transferIntent',
   'acmeAccount',
   'sandboxCa',
+  'jobRun',
   'notification',
   'webhook',
   'webhookDelivery',
