@@ -71,6 +71,31 @@ describe('logging', () => {
     expect(job.customer).toBeUndefined();
   });
 
+  it('prints a line for a person with LOG_FORMAT=pretty: time, level, function, message, key=value, redacted as ever', async () => {
+    process.env.LOG_FORMAT = 'pretty';
+    try {
+      const lines = await captureOutput(async () => {
+        await call('GET', '/v2/providers/REGISTRY/sidn/info');
+        logger.warn('payload', { body: { authcode: 'NL-SECRET' }, note: 'two words' });
+      });
+      const request = lines.find((l) => / request /.test(l));
+      expect(request).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}\[provider-info\] request {2}.*route=provider-info/);
+      expect(request).toMatch(/ status=200( |$)/);
+      expect(request).not.toContain(demoKey);
+      const warning = lines.find((l) => l.includes('payload'));
+      expect(warning).toMatch(/^\S+ WARN {2}(\[\S+\] )?payload {2}/);
+      expect(warning).toContain('body={"authcode":"[redacted]"}');
+      expect(warning).toContain('note="two words"');
+      expect(lines.join('\n')).not.toContain('NL-SECRET');
+      expect(() => JSON.parse(request as string)).toThrow();
+    } finally {
+      delete process.env.LOG_FORMAT;
+    }
+    // JSON again once unset.
+    const json = await captureOutput(async () => logger.info('json again'));
+    expect(JSON.parse(json[0] as string).message).toBe('json again');
+  });
+
   it('redacts secret fields wherever they appear in a logged object', async () => {
     const { logger } = await import('../shared/logger.ts');
     const lines = await captureOutput(async () => {
