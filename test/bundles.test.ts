@@ -119,7 +119,9 @@ describe('Lambda bundles (as deployed)', () => {
       // On a stage whose authority is not ACME, not even the DCV job carries it.
       const onSandbox = await acmeIn(fn, 'sandbox');
       expect(onSandbox.acme, fn).toBe(false);
-      expect(onSandbox.bytes, fn).toBeLessThan(500_000);
+      // On a sandbox stage every function that runs the sandbox authority carries the sandbox CA's
+      // signing (@peculiar/x509, about 140 KB, evaluated on first issuance only): docs/certificates.md, "The sandbox CA".
+      expect(onSandbox.bytes, fn).toBeLessThan(700_000);
     }
   });
 
