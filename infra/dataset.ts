@@ -20,7 +20,8 @@ import { putRates } from '../shared/db/repositories/rates.ts';
 import { putRegistryDomain, putRegistryTransfer } from '../shared/db/repositories/registry-domains.ts';
 import { putTransferLock } from '../shared/db/repositories/transfers.ts';
 import { putTemplate, putZone } from '../shared/db/repositories/zone-writes.ts';
-import { CertificateAuthority, CertificateProduct } from '../shared/model/certificate.ts';
+import { integrationSettings } from '../shared/integrations.ts';
+import { CertificateAuthority, CertificateProduct, type CertificateRecord } from '../shared/model/certificate.ts';
 import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
 import { DomainRecord } from '../shared/model/domain.ts';
@@ -99,6 +100,12 @@ export interface LoadOptions {
   overwrite?: boolean;
   /** Called after each item with the running count and the total. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Give each certificate that has a CSR and no file a certificate signed by the table's sandbox CA
+   * (shared/certificates/sandbox-ca.ts). By default when the stage runs the sandbox authority
+   * (`CERTIFICATE_AUTHORITY=sandbox`, as `npm start` and the tests choose it).
+   */
+  sandboxFiles?: boolean;
 }
 
 /** Per section: how many items were written and how many were already there and kept. */
@@ -199,6 +206,7 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     throw new Error(`Invalid dataset, nothing written: ${shown}${references.length > 10 ? `; and ${references.length - 10} more` : ''}`);
   }
   const ifAbsent = !options.overwrite;
+  const sandboxFiles = options.sandboxFiles ?? process.env[integrationSettings.authority]?.trim() === 'sandbox';
   // One instant for every relative date, so a demo certificate and the process that issued it agree.
   const loadedAt = new Date();
   const now = toWireTime(loadedAt);
@@ -230,7 +238,12 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['zones', (dataset.zones ?? []).map((z) => () => putZone(z, ifAbsent))],
     ['certificateAuthorities', (dataset.certificateAuthorities ?? []).map((a) => () => putCertificateAuthority(a, ifAbsent))],
     ['certificateProducts', (dataset.certificateProducts ?? []).map((p) => () => putCertificateProduct(p, ifAbsent))],
-    ['certificates', (dataset.certificates ?? []).map((c) => () => putCertificate(resolveDatasetCertificate(c, loadedAt), ifAbsent))],
+    [
+      'certificates',
+      (dataset.certificates ?? []).map(
+        (c) => async () => putCertificate(await withSandboxFile(resolveDatasetCertificate(c, loadedAt), sandboxFiles), ifAbsent),
+      ),
+    ],
     ['processes', (dataset.processes ?? []).map((p) => () => putDatasetProcess(resolveDatasetProcess(p, loadedAt), ifAbsent))],
     ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
     ['registryTransfers', (dataset.registryTransfers ?? []).map((t) => () => putRegistryTransfer(t, ifAbsent))],
@@ -250,6 +263,26 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
   }
   for (const [sequence, floor] of Object.entries(dataset.counters ?? {})) await ensureIdFloor(sequence, floor);
   return report;
+}
+
+/**
+ * A dataset certificate with the file the sandbox authority would have delivered: signed by the
+ * table's sandbox CA for its names and its CSR's key, valid from its startDate to its expiryDate.
+ * A certificate with a file, or without a CSR, is loaded as it is.
+ */
+async function withSandboxFile(record: CertificateRecord, sign: boolean): Promise<CertificateRecord> {
+  if (!sign || record.certificate !== undefined || record.csr === undefined) return record;
+  const { signSandboxCertificate } = await import('../shared/certificates/sandbox-ca.ts');
+  const signed = await signSandboxCertificate({
+    serialNumber: record.serialNumber,
+    commonName: record.commonName,
+    names: [record.commonName, ...record.san.filter((name) => name !== record.commonName)],
+    ...(record.organization ? { organization: record.organization } : {}),
+    startDate: record.startDate,
+    expiryDate: record.expiryDate,
+    csr: record.csr,
+  });
+  return { ...record, certificate: signed.certificate, chain: signed.chain };
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight. */

@@ -41,11 +41,14 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   (`notificationCounts`: notifications are not exported either), each customer's count
  *   of contacts (`contact-count`: a load counts the contacts it writes) and of domains
  *   (`domainCounts`: a load counts the domains it writes), the slots of counted
- *   e-mails (`effectSlots`, from the processes' records), where each zone stands with the DNS
+ *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
+ *   next run of each writes its own), where each zone stands with the DNS
  *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
  *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
  * - the installation's own ACME account (`acmeAccount`: its key belongs to the deployment, not
- *   to a dataset moved between deployments);
+ *   to a dataset moved between deployments), and the sandbox authority's CA (`sandboxCa`: its
+ *   key belongs to the table; a certificate it signed keeps its chain in its own record, so it
+ *   still verifies where the dataset is loaded, and the new table makes a CA of its own);
  * - notifications and webhooks (`notification`, `webhook`, `webhookDelivery`,
  *   `webhookDeadLetter`): this build's dataset has no sections for them yet, and a webhook holds
  *   its signing secret; a new deployment starts with empty queues and customers register again.
@@ -68,6 +71,8 @@ export const notExported = new Set([
   'zoneDns',
   'transferIntent',
   'acmeAccount',
+  'sandboxCa',
+  'jobRun',
   'notification',
   'webhook',
   'webhookDelivery',

@@ -231,6 +231,18 @@ export const routes: readonly Route[] = [
     summary: "This API's OpenAPI 3.1 description, generated from the route table and the request and response schemas.",
   },
   {
+    id: 'health',
+    method: 'GET',
+    path: '/v2/health',
+    dir: 'health',
+    auth: false,
+    // The jobs' last runs, one Query of their partition; told which DNS provider runs, never calling it.
+    table: { actions: ['Query'], only: ['jobRun'] },
+    integrations: ['dns'],
+    namesOnly: ['dns'],
+    summary: 'Whether the table, DNS and the scheduled jobs are up (no authentication; one read; 503 when the table does not answer).',
+  },
+  {
     id: 'certificate',
     method: 'GET',
     path: '/v2/ssl/certificates/{certificateId}',
@@ -642,7 +654,7 @@ export const jobs: readonly Job[] = [
     id: 'exchange-rates',
     dir: 'exchange-rates',
     // It parses XML fetched from the internet: it reads and writes exchange rates and nothing else.
-    table: { actions: ['Query', 'PutItem'], only: ['rates'] },
+    table: { actions: ['Query', 'PutItem'], only: ['rates', 'jobRun'] },
     // The ECB publishes around 16:00 CET on working days; 16:30 UTC is after that all year round.
     schedule: 'cron(30 16 * * ? *)',
     localIntervalSeconds: 3600,
@@ -654,7 +666,7 @@ export const jobs: readonly Job[] = [
     dir: 'registry-metadata',
     integrations: ['registry'],
     // Reads each registry's stored metadata and writes it (with its extension index items) when the upstream changed it.
-    table: { actions: ['GetItem', 'PutItem'], only: ['provider', 'extension'] },
+    table: { actions: ['GetItem', 'PutItem'], only: ['provider', 'extension', 'jobRun'] },
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 300,
     summary:
@@ -686,7 +698,11 @@ export const jobs: readonly Job[] = [
     id: 'webhook-retry',
     dir: 'webhook-retry',
     // Due deliveries (index), each claimed, tried, then removed, rescheduled or made a dead letter.
-    table: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true, only: ['notification', 'webhook'] },
+    table: {
+      actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      index: true,
+      only: ['notification', 'webhook', 'jobRun'],
+    },
     schedule: 'rate(1 minute)',
     localIntervalSeconds: 2,
     dataKeys: ['Decrypt'],

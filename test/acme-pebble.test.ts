@@ -145,6 +145,19 @@ async function storedAccountClient() {
 }
 
 describe('renewal issued by a real ACME CA (Pebble)', () => {
+  it("leaves the demo data's sandbox requests (501, 601) alone: never shown to the ACME CA, nothing recorded on them", async () => {
+    const before = { 501: await detailsOf('501'), 601: await detailsOf('601') };
+    expect(before[501]?.openedBy).toBe('sandbox');
+    const report = (await dcvCheck(scheduled, jobContext)) as { otherAuthority: number; failed: number };
+    expect(report.otherAuthority).toBe(2);
+    expect(report.failed).toBe(0);
+    expect(await detailsOf('501')).toEqual(before[501]);
+    expect(await detailsOf('601')).toEqual(before[601]);
+    // A request this stage opens is its own, and the DCV job takes it on.
+    const { processId } = await freshRenewal('opened-by');
+    expect((await detailsOf(processId))?.openedBy).toBe('acme');
+  });
+
   it('renews end to end: the downloaded certificate has the CSR key, the request SANs and a chain to Pebble root', async () => {
     const csr = makeCsr({ cn: names[0], san: names, key: 'p256' });
     const before = caCalls.length;

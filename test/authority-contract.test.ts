@@ -59,7 +59,7 @@ beforeAll(async () => {
   const { SandboxAuthority } = await import('../shared/certificates/authority-sandbox.ts');
   const { AcmeAuthority } = await import('../shared/certificates/authority-acme.ts');
   adapters.push(
-    { name: 'sandbox', make: () => new SandboxAuthority(authority), offers: ['DNS', 'EMAIL', 'FILE'], delivers: false },
+    { name: 'sandbox', make: () => new SandboxAuthority(authority), offers: ['DNS', 'EMAIL', 'FILE'], delivers: true },
     { name: 'acme (Pebble)', make: () => new AcmeAuthority(authority), offers: ['DNS'], delivers: true },
   );
   // The demo zones are served by PowerDNS, as the zone sync serves them.
@@ -85,6 +85,7 @@ async function requestFor(names: string[], authKey = false): Promise<{ opening: 
     uniqueValue: `contract${Date.now()}`,
     requestedAt: new Date(),
     csr,
+    names,
     authKey,
     csrNames: names,
   };

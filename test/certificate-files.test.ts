@@ -30,7 +30,7 @@ beforeAll(async () => {
 const pemBlocks = (text: string) => text.match(/-----BEGIN [A-Z0-9 ]+-----[^-]+-----END [A-Z0-9 ]+-----\n/g) ?? [];
 
 describe('GET /v2/ssl/certificates/{certificateId}', () => {
-  it('answers a demo certificate in the SDKs shape, without a file it never had', async () => {
+  it('answers a demo certificate in the SDKs shape, with the file the sandbox CA signed', async () => {
     const res = await call('GET', '/v2/ssl/certificates/1001');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -48,6 +48,9 @@ describe('GET /v2/ssl/certificates/{certificateId}', () => {
       publicKeyAlgorithm: 'RSA',
       publicKeySize: 2048,
       serialNumber: '3F1A09C2D45E6B7788A1C3D5E7F90011',
+      csr: expect.stringMatching(/^-----BEGIN CERTIFICATE REQUEST-----\n/),
+      certificate: expect.stringMatching(/^-----BEGIN CERTIFICATE-----\n/),
+      fingerprint: expect.stringMatching(/^[0-9A-F]{64}$/),
     });
   });
 
@@ -156,15 +159,17 @@ describe('GET /v2/ssl/certificates/{certificateId}/download', () => {
     expect(JSON.stringify(res.body)).toContain('CRT, CA, CA_BUNDLE, PKCS7, ZIP, CSR');
   });
 
-  it('offers only the CSR of a certificate its authority delivered no file for', async () => {
-    const sandbox = await testCertificate({ csr });
-    const crt = await call('GET', `/v2/ssl/certificates/${sandbox.id}/download?format=CRT`);
+  it('offers only the CSR of a certificate loaded without a file, and says so of one without a CSR', async () => {
+    const fileless = await testCertificate({ csr });
+    const crt = await call('GET', `/v2/ssl/certificates/${fileless.id}/download?format=CRT`);
     expect(crt.status).toBe(400);
     expect(crt.body.type).toBe('ObjectStatusProhibitsOperation');
-    expect((await call('GET', `/v2/ssl/certificates/${sandbox.id}/download?format=CSR`)).status).toBe(200);
-    const demo = await call('GET', '/v2/ssl/certificates/1001/download?format=CSR');
-    expect(demo.status).toBe(400);
-    expect(demo.body.message).toBe('Certificate 1001 has no CSR to download.');
+    expect(crt.body.message).toBe(`Certificate ${fileless.id} has no certificate file to download: its authority delivered none.`);
+    expect((await call('GET', `/v2/ssl/certificates/${fileless.id}/download?format=CSR`)).status).toBe(200);
+    const bare = await testCertificate({});
+    const none = await call('GET', `/v2/ssl/certificates/${bare.id}/download?format=CSR`);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe(`Certificate ${bare.id} has no CSR to download.`);
   });
 
   it("answers another customer's certificate like a missing one, before reading any file", async () => {

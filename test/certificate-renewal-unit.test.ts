@@ -286,6 +286,8 @@ describe('an issued certificate', () => {
       period: 12,
       csrSha256: 'ab'.repeat(32),
       uniqueValue: 'u1',
+      names: ['www.shop.nl', 'shop.nl'],
+      organization: 'Shop B.V.',
       requestedAt: at,
       validations: now,
     });

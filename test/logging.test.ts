@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runJob } from '../infra/local/jobs.ts';
 import { jsonBody } from '../shared/http/json-body.ts';
 import { endpoint } from '../shared/http/pipeline.ts';
 import { logger } from '../shared/logger.ts';
@@ -51,6 +52,48 @@ describe('logging', () => {
     const all = lines.join('\n');
     expect(all).not.toContain(demoKey);
     expect(all).not.toContain('not-a-real-key');
+  });
+
+  it("logs a job run after a request on the local gateway with the job's own context, none of the request's", async () => {
+    const lines = await captureOutput(async () => {
+      await call('GET', '/v2/providers/REGISTRY/sidn/info');
+      await runJob('repair-counts');
+    });
+    const records = lines.map((l) => JSON.parse(l));
+    const request = records.find((l) => l.message === 'request');
+    expect(request).toMatchObject({ function_name: 'provider-info', function_request_id: request.requestId });
+    const job = records.find((l) => l.job === 'repair-counts');
+    expect(job, lines.join('\n')).toBeDefined();
+    expect(job.function_name).toBe('repair-counts');
+    expect(job.function_request_id).not.toBe(request.requestId);
+    expect(JSON.stringify(job)).not.toContain(request.requestId);
+    expect(job.route).toBeUndefined();
+    expect(job.customer).toBeUndefined();
+  });
+
+  it('prints a line for a person with LOG_FORMAT=pretty: time, level, function, message, key=value, redacted as ever', async () => {
+    process.env.LOG_FORMAT = 'pretty';
+    try {
+      const lines = await captureOutput(async () => {
+        await call('GET', '/v2/providers/REGISTRY/sidn/info');
+        logger.warn('payload', { body: { authcode: 'NL-SECRET' }, note: 'two words' });
+      });
+      const request = lines.find((l) => / request /.test(l));
+      expect(request).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}\[provider-info\] request {2}.*route=provider-info/);
+      expect(request).toMatch(/ status=200( |$)/);
+      expect(request).not.toContain(demoKey);
+      const warning = lines.find((l) => l.includes('payload'));
+      expect(warning).toMatch(/^\S+ WARN {2}(\[\S+\] )?payload {2}/);
+      expect(warning).toContain('body={"authcode":"[redacted]"}');
+      expect(warning).toContain('note="two words"');
+      expect(lines.join('\n')).not.toContain('NL-SECRET');
+      expect(() => JSON.parse(request as string)).toThrow();
+    } finally {
+      delete process.env.LOG_FORMAT;
+    }
+    // JSON again once unset.
+    const json = await captureOutput(async () => logger.info('json again'));
+    expect(JSON.parse(json[0] as string).message).toBe('json again');
   });
 
   it('redacts secret fields wherever they appear in a logged object', async () => {

@@ -5,7 +5,7 @@ import { CertificateDownloadRequest } from './schema.ts';
 export const docs: OperationDocs = {
   request: CertificateDownloadRequest,
   description:
-    "A certificate of the caller as a file (`ssl.download`, `downloadCertificate`), `format` one of: `CRT` the certificate (PEM); `CA` its issuer's certificate (PEM); `CA_BUNDLE` every issuer certificate the authority delivered (PEM, issuer first); `PKCS7` the certificate and its chain as PKCS#7 (PEM `PKCS7`); `CSR` the CSR it was requested with (PEM); `ZIP` (default) the CRT, CA bundle, PKCS#7 and CSR files in one ZIP. `Content-Disposition` names the file after the common name. A certificate of which the authority delivered no file (the sandbox authority's) offers only its CSR: 400 `ObjectStatusProhibitsOperation` otherwise. Another customer's certificate answers 404 like a missing one.",
+    "A certificate of the caller as a file (`ssl.download`, `downloadCertificate`), `format` one of: `CRT` the certificate (PEM); `CA` its issuer's certificate (PEM); `CA_BUNDLE` every issuer certificate the authority delivered (PEM, issuer first); `PKCS7` the certificate and its chain as PKCS#7 (PEM `PKCS7`); `CSR` the CSR it was requested with (PEM); `ZIP` (default) the CRT, CA bundle, PKCS#7 and CSR files in one ZIP. `Content-Disposition` names the file after the common name. The sandbox authority delivers files too, signed by the sandbox's own CA (the CA_BUNDLE verifies the certificate; docs/certificates.md). A certificate loaded without a file offers only its CSR: 400 `ObjectStatusProhibitsOperation` otherwise. Another customer's certificate answers 404 like a missing one.",
   tags: ['Certificates'],
   responses: {
     '200': {

@@ -1,5 +1,6 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { type CheckReport, checkOpenRequests } from '../../shared/certificates/dcv-check.ts';
+import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { now } from '../../shared/time.ts';
 
@@ -12,5 +13,6 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
   const remaining = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
   const report = await checkOpenRequests(now(), remaining === undefined ? undefined : Date.now() + Math.max(0, remaining - reserveMs));
   logger.info('dcv check run', { ...report });
+  await jobRan('dcv-check', report);
   return report;
 }

@@ -1,5 +1,6 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { getLatestRates } from '../../shared/db/repositories/rates.ts';
+import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { recordExchangeRateAge } from '../../shared/metrics.ts';
 import { type RatesUpdate, updateExchangeRates } from '../../shared/pricing/update-exchange-rates.ts';
@@ -14,6 +15,7 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
   try {
     const result = await updateExchangeRates();
     logger.info('exchange rates updated', { ...result });
+    await jobRan('exchange-rates', result);
     return result;
   } catch (error) {
     logger.error('exchange-rate update failed; the last stored rates stay in force', { error: error as Error });

@@ -1,4 +1,5 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { type MetadataRefresh, refreshRegistryMetadata } from '../../shared/registry/refresh-metadata.ts';
 
@@ -8,6 +9,7 @@ import { type MetadataRefresh, refreshRegistryMetadata } from '../../shared/regi
  */
 export async function handler(_event: ScheduledEvent, context: Context): Promise<MetadataRefresh | { skipped: true }> {
   const summary = await refreshRegistryMetadata();
+  await jobRan('registry-metadata', summary ?? {});
   if (!summary) return { skipped: true };
   logger.info('registry metadata refresh', { job: 'registry-metadata', requestId: context?.awsRequestId, ...summary });
   return summary;

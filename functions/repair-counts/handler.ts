@@ -1,4 +1,5 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { type CountRepairPass, repairCountsPass } from '../../shared/processes/repair-counts.ts';
 
@@ -23,5 +24,6 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
   const pass = await repairCountsPass({ maxRead: maxRead(), deadline: Date.now() + Math.max(remaining, 1_000) });
   if (pass.drifted.length > 0) logger.warn('process counts drifted', { job: 'repair-counts', requestId: context?.awsRequestId, ...pass });
   else if (pass.customers > 0) logger.info('process counts checked', { job: 'repair-counts', requestId: context?.awsRequestId, ...pass });
+  await jobRan('repair-counts', pass);
   return pass;
 }

@@ -1,4 +1,5 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { now } from '../../shared/time.ts';
 import { type PollSummary, pollDueTransfers } from '../../shared/transfer/poll.ts';
@@ -15,5 +16,6 @@ export async function handler(event: ScheduledEvent, context: Context): Promise<
   // Keys go on the line itself, not on the shared logger: under `npm start` all jobs share one process.
   if (summary.due > 0)
     logger.info('transfer poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
+  await jobRan('transfer-poll', summary);
   return summary;
 }

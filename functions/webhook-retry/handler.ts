@@ -1,5 +1,6 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { answerMarginMs, functionTimeoutSeconds } from '../../shared/http/function-budget.ts';
+import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { deliverDue, type RetrySummary } from '../../shared/notifications/delivery.ts';
 import { now } from '../../shared/time.ts';
@@ -14,6 +15,7 @@ export async function handler(event: ScheduledEvent, context: Context): Promise<
   const summary = await deliverDue(at, deadlineOf(context));
   if (summary.due > 0)
     logger.info('webhook retries', { job: 'webhook-retry', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
+  await jobRan('webhook-retry', summary);
   return summary;
 }
 

@@ -16,6 +16,7 @@ import {
   methodNotAllowedAnswer,
 } from '../../shared/http/gateway-responses.ts';
 import { jsonContentType } from '../../shared/http/response.ts';
+import { withInvocationLogger } from '../../shared/logger.ts';
 import { authorizerCacheSeconds, authorizerDir, matchRoute } from '../../shared/routes.ts';
 import { createRateLimiter, type RateLimit, rateLimitFromEnv } from './rate-limit.ts';
 
@@ -298,7 +299,10 @@ function createAuthorize(ttlMs: number) {
     if (hit && hit.expires > Date.now()) return hit;
     const authorizer = await loadHandler<AuthorizerHandler>(authorizerDir);
     try {
-      const result = await authorizer({ type: 'TOKEN', authorizationToken: header, methodArn }, lambdaContext('authorizer', requestId));
+      const context = lambdaContext('authorizer', requestId);
+      const result = await withInvocationLogger(context, () =>
+        authorizer({ type: 'TOKEN', authorizationToken: header, methodArn }, context),
+      );
       const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
       if (!allowed) return undefined;
       const entry = {
@@ -377,7 +381,8 @@ async function invoke(
     // fires, the timers already due run first (setImmediate: after the timers phase) and an answer
     // the function gave by then is the answer, as Lambda, where each function has its own process,
     // would have had it in time.
-    const invocation = handler(event, lambdaContext(functionName, requestId, timeoutMs));
+    const context = lambdaContext(functionName, requestId, timeoutMs);
+    const invocation = withInvocationLogger(context, () => handler(event, context));
     let settled: { result: APIGatewayProxyResult } | { error: unknown } | undefined;
     invocation.then(
       (r) => {

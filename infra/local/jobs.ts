@@ -1,4 +1,5 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { withInvocationLogger } from '../../shared/logger.ts';
 import { type Job, jobs } from '../../shared/routes.ts';
 import { functionTimeoutFromEnv, lambdaContext } from './gateway.ts';
 
@@ -65,9 +66,9 @@ export async function runJob(id: string, options: { time?: Date; timeoutMs?: num
     timer = setTimeout(() => resolve({ timedOut: true, timeoutMs }), timeoutMs);
   });
   try {
-    const run = handler(scheduledEvent(job.id, options.time ?? new Date()), lambdaContext(job.id, crypto.randomUUID(), timeoutMs)).then(
-      (result): JobOutcome => ({ result }),
-    );
+    const context = lambdaContext(job.id, crypto.randomUUID(), timeoutMs);
+    const event = scheduledEvent(job.id, options.time ?? new Date());
+    const run = withInvocationLogger(context, () => handler(event, context)).then((result): JobOutcome => ({ result }));
     return await Promise.race([run, timedOut]);
   } finally {
     clearTimeout(timer);

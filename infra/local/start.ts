@@ -25,6 +25,9 @@ const usage = `Usage: npm start -- [--data-dir DIR] [--no-seed] [--port N] [--ho
   --port N        HTTP port (env PORT, default 3000)
   --host H        HTTP address (env HOST, default 127.0.0.1)
 
+Log lines are for a person on a terminal (LOG_FORMAT=pretty) and JSON otherwise (LOG_FORMAT=json);
+set LOG_FORMAT to choose.
+
 With DYNAMODB_ENDPOINT set, no DynamoDB Local is started and that endpoint is used instead.
 With REGISTRY_GATEWAY=rtr (and RTR_API_URL, RTR_API_KEY, RTR_CUSTOMER, RTR_REGISTRIES), transfers go
 to that upstream Realtime Register account (another sandbox, say) and the registries' metadata is
@@ -254,6 +257,8 @@ async function main(): Promise<void> {
   // The data dir checked (and made) first: the key that seals webhook secrets is kept in it.
   if (options.dataDir !== undefined) checkDataDir(options.dataDir);
   chooseSandbox(options.dataDir);
+  // Log lines for a person on a terminal, JSON lines otherwise (shared/logger.ts); LOG_FORMAT=json|pretty chooses.
+  process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json';
   const running: Running = { stopJobs: async () => {} };
   stopOnSignals(running);
   try {

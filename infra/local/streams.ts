@@ -22,6 +22,7 @@ import type {
   SQSRecord,
 } from 'aws-lambda';
 import { clientConfig } from '../../shared/db/client.ts';
+import { withInvocationLogger } from '../../shared/logger.ts';
 import type { StreamConsumer } from '../../shared/routes.ts';
 
 /**
@@ -387,7 +388,7 @@ class ConsumerRunner {
     const started = Date.now();
     const context = invocationContext(this.consumer.id, started);
     try {
-      const answer = await handler({ Records: batch }, context);
+      const answer = await withInvocationLogger(context, () => handler({ Records: batch }, context));
       const failed = answer?.batchItemFailures ?? [];
       if (failed.length === 0) return undefined;
       const indexes = failed.map((f) => batch.findIndex((r) => r.dynamodb?.SequenceNumber === f.itemIdentifier));
@@ -572,7 +573,7 @@ class QueueRunner {
     for (const message of batch) message.receives++;
     const event: SQSEvent = { Records: batch.map((m) => this.sqsRecord(m, started)) };
     try {
-      const answer = await handler(event, context);
+      const answer = await withInvocationLogger(context, () => handler(event, context));
       const named = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       // An identifier that names no message of the batch fails the whole batch, as Lambda does.
       if ([...named].some((id) => !batch.some((m) => m.messageId === id))) return new Set(batch.map((m) => m.messageId));

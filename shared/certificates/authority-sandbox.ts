@@ -52,7 +52,7 @@ export class SandboxAuthority implements CertificateAuthorityPort {
     const atOnce = validatedAtOnce(opened);
     return {
       validations: opened,
-      atOnce: { validations: atOnce, issued: this.issue({ ...request, validations: atOnce }, request.requestedAt) },
+      atOnce: { validations: atOnce, issued: await this.issue({ ...request, validations: atOnce }, request.requestedAt) },
     };
   }
 
@@ -89,17 +89,37 @@ export class SandboxAuthority implements CertificateAuthorityPort {
     return out;
   }
 
-  /** The certificate of a validated request: a serial derived from the request, valid from `now` for the period (at most the authority's maximum). */
-  private issue(request: RequestView, now: Date): Issued {
+  /**
+   * The certificate of a validated request: a serial derived from the request, valid from `now` for
+   * the period (at most the authority's maximum), signed by the sandbox CA for the request's names
+   * and its CSR's key (sandbox-ca.ts), with the CA's certificate as its chain.
+   */
+  private async issue(request: RequestView, now: Date): Promise<Issued> {
     this.reachable();
     const months = Math.min(request.period, this.authority.maxValidityMonths);
+    const serialNumber = digest(`${this.authority.name}:${request.csrSha256}:${request.uniqueValue}:${request.requestedAt.getTime()}`)
+      .slice(0, 32)
+      .toUpperCase();
+    const startDate = toWireTime(now);
+    const expiryDate = toWireTime(addMonths(now, months));
+    const [commonName = '', ...others] = request.names;
+    const { signSandboxCertificate } = await signer();
+    const signed = await signSandboxCertificate({
+      serialNumber,
+      commonName,
+      names: [commonName, ...others],
+      ...(request.organization ? { organization: request.organization } : {}),
+      startDate,
+      expiryDate,
+      csr: request.csr,
+    });
     return {
-      serialNumber: digest(`${this.authority.name}:${request.csrSha256}:${request.uniqueValue}:${request.requestedAt.getTime()}`)
-        .slice(0, 32)
-        .toUpperCase(),
-      startDate: toWireTime(now),
-      expiryDate: toWireTime(addMonths(now, months)),
+      serialNumber,
+      startDate,
+      expiryDate,
       ...(request.period > months ? { subscriptionEndDate: toWireTime(addMonths(now, request.period)) } : {}),
+      certificate: signed.certificate,
+      chain: signed.chain,
     };
   }
 
@@ -107,7 +127,7 @@ export class SandboxAuthority implements CertificateAuthorityPort {
   async advance(request: RequestView, zones: Map<string, ZoneRecord | undefined>, now: Date): Promise<Step> {
     const validations = this.check(request, zones, now);
     if (!allValidated(validations)) return { validations };
-    return { validations, issued: this.issue({ ...request, validations }, now) };
+    return { validations, issued: await this.issue({ ...request, validations }, now) };
   }
 
   /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
@@ -151,6 +171,16 @@ export class SandboxAuthority implements CertificateAuthorityPort {
     this.reachable();
     return { date: toWireTime(now), commonNames: entries.map((e) => e.commonName) };
   }
+}
+
+/**
+ * The sandbox CA's signing (sandbox-ca.ts, with @peculiar/x509), loaded on first issuance; left out
+ * of the bundles of a stage that runs another authority (`SANDBOX_CA_BUNDLED`, infra/bundling.ts).
+ */
+function signer(): Promise<typeof import('./sandbox-ca.ts')> {
+  return process.env.SANDBOX_CA_BUNDLED === 'false'
+    ? Promise.reject(new Error('The sandbox CA is not bundled: this stage does not run the sandbox authority'))
+    : import('./sandbox-ca.ts');
 }
 
 /** A DNS entry against the managed zone: the record with the right contents validates it. */

@@ -9,6 +9,10 @@ export interface RequestView {
   period: number;
   csrSha256: string;
   uniqueValue: string;
+  /** The names the certificate will hold, the common name first (an authority that signs certifies these). */
+  names: readonly string[];
+  /** The organization the certificate names (OV, EV), if any. */
+  organization?: string;
   /** When the request was placed: the sandbox's clock for "found after N seconds". */
   requestedAt: Date;
   validations: Validations;

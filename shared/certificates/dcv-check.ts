@@ -14,7 +14,7 @@ import { type AuthorityOrder, allValidated, CertificateProcessState } from '../m
 import { acmeOrderFailed, acmeOrderRefused, type NotificationRecord } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { certificateAuthority } from './authorities.ts';
+import { certificateAuthority, chosenAuthority } from './authorities.ts';
 import type { CertificateAuthorityPort, Issued, RequestView } from './authority.ts';
 import { issuedCertificate, requestView } from './issue.ts';
 import { managedZonesFor } from './zones.ts';
@@ -34,6 +34,11 @@ export interface CheckReport {
   /** Cancelled requests withdrawn at their authority (an ACME order). */
   withdrawn: number;
   failed: number;
+  /**
+   * Requests another authority implementation opened (the demo data's sandbox requests on a stage
+   * running ACME): left alone, never shown to this stage's authority.
+   */
+  otherAuthority: number;
 }
 
 /** A request still validating: its process and the state it keeps. */
@@ -53,7 +58,7 @@ export { allValidated };
 
 /** Checks every open certificate request once, at `at`. */
 export async function checkOpenRequests(at: Date, deadline = Date.now() + defaultBudgetMs): Promise<CheckReport> {
-  const report: CheckReport = { checked: 0, updated: 0, issued: [], closed: 0, withdrawn: 0, failed: 0 };
+  const report: CheckReport = { checked: 0, updated: 0, issued: [], closed: 0, withdrawn: 0, failed: 0, otherAuthority: 0 };
   // This run's id: a step claimed by this run is known to be its own (acme-authority.ts).
   const run = randomUUID();
   const { open, cancelled } = await openRequests(report);
@@ -76,7 +81,9 @@ async function openRequests(report: CheckReport): Promise<{ open: OpenRequest[];
   for (const id of await listOpenRequests()) {
     const process = await getProcessById(id);
     if (process?.type === 'certificate' && (process.status === 'RUNNING' || process.status === 'CANCELLED')) {
-      (process.status === 'RUNNING' ? open : cancelled).push({ process, state: v.parse(CertificateProcessState, process.details) });
+      const state = v.parse(CertificateProcessState, process.details);
+      if (state.openedBy !== undefined && state.openedBy !== chosenAuthority) report.otherAuthority++;
+      else (process.status === 'RUNNING' ? open : cancelled).push({ process, state });
       continue;
     }
     await closeOpenRequest(id);

@@ -15,8 +15,9 @@ import type { DownloadFormat } from './certificate-view.ts';
  * - `ZIP` (the default): the CRT, the CA bundle, the PKCS#7 and the CSR files in one ZIP.
  *
  * File names follow the common name (`www_demo-shop_nl.crt`, `STAR_demo-shop_nl.crt` for a wildcard).
- * Only the owner reads them; a certificate of which the authority delivered no file (the sandbox
- * authority's) offers its CSR only.
+ * Only the owner reads them. The sandbox authority delivers files too, signed by its CA
+ * (sandbox-ca.ts); a certificate loaded without a file (a dataset's, with no CSR to sign for)
+ * offers its CSR only, if it has one.
  */
 
 /** A file to download. */
@@ -60,9 +61,7 @@ export async function certificateFile(record: CertificateRecord, format: Downloa
   }
   const certificate = record.certificate;
   if (certificate === undefined) {
-    throw new ObjectStatusProhibitsOperation(
-      `Certificate ${record.id} has no certificate file to download: its authority delivered none (the sandbox authority signs nothing).`,
-    );
+    throw new ObjectStatusProhibitsOperation(`Certificate ${record.id} has no certificate file to download: its authority delivered none.`);
   }
   const chain = record.chain ?? [];
   switch (format) {

@@ -20,6 +20,8 @@ export function requestView(
     period: state.period,
     csrSha256: state.csrSummary.sha256,
     uniqueValue: state.uniqueValue,
+    names: [state.commonName, ...state.san.filter((name) => name !== state.commonName)],
+    ...(state.subject.organization ? { organization: state.subject.organization } : {}),
     requestedAt,
     validations,
     csr: state.csr,

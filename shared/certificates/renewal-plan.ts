@@ -8,7 +8,7 @@ import type { CertificateProcessState, Validations } from '../model/certificate-
 import type { ZoneRecord } from '../model/zone.ts';
 import type { PriceList, QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
-import { certificateAuthority } from './authorities.ts';
+import { certificateAuthority, chosenAuthority } from './authorities.ts';
 import type { Opened } from './authority.ts';
 import { catalogueAuthority, catalogueProduct } from './catalogue.ts';
 import { CsrRejected, type ParsedCsr, parseCsr } from './csr.ts';
@@ -86,6 +86,8 @@ export async function planRenewal(certificateId: number, body: RenewBody, custom
       period: body.period,
       csrSha256: checked.csr.summary.sha256,
       uniqueValue,
+      names: [checked.commonName, ...checked.allNames.filter((name) => name !== checked.commonName)],
+      ...(checked.subject.organization ? { organization: checked.subject.organization } : {}),
       requestedAt: at,
       csr: body.csr,
       authKey: body.authKey === true && renewable.product.authKey,
@@ -200,6 +202,7 @@ function processState(
     certificateId: certificate.id,
     product: product.product,
     authority: authority.name,
+    openedBy: chosenAuthority,
     validationLevel: product.validationType,
     period: body.period,
     ...(body.period > months

@@ -31,6 +31,10 @@ export const keyKinds = {
   certificate: 'CERTIFICATE#',
   certificateProduct: 'SSLPRODUCT',
   acmeAccount: 'ACMEACCOUNT#',
+  /** The sandbox authority's own CA (its key and certificate), one per table. */
+  sandboxCa: 'SANDBOXCA',
+  /** The last successful run of each scheduled job (the health route reads them). */
+  jobRun: 'JOBRUN',
   processIdentifier: 'PROCESSIDENTIFIER#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
@@ -302,6 +306,11 @@ export const keys = {
   certificateAuthority: (name: string): ItemKey => ({ pk: `${keyKinds.certificateAuthority}${name}`, sk: 'CA' }),
   /** The service's ACME account at one directory (id: a digest of the directory URL). */
   acmeAccount: (id: string): ItemKey => ({ pk: `${keyKinds.acmeAccount}${id}`, sk: 'ACCOUNT' }),
+  /** The sandbox authority's CA: one per table (shared/certificates/sandbox-ca.ts). */
+  sandboxCa: (): ItemKey => ({ pk: keyKinds.sandboxCa, sk: 'CA' }),
+  /** A scheduled job's last successful run: one partition, so the health route reads them all in one Query. */
+  jobRun: (job: string): ItemKey => ({ pk: keyKinds.jobRun, sk: `JOB#${job}` }),
+  jobRuns: () => ({ pk: keyKinds.jobRun }),
   /** The single use of a one-time validation-manager link, by its nonce (expires with the link). */
   oneTimeLinkUse: (nonce: string): ItemKey => ({ pk: `ONETIMELINK#${nonce}`, sk: 'ONETIMELINK' }),
   /**

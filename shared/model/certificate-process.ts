@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { authorityImplementations } from '../integrations.ts';
 import { WireTime } from '../schemas/primitives.ts';
 import { DnsType, NonNegative, organizationChecks, Positive, ValidationLevel, ValidationStatus } from './certificate.ts';
 import type { ProcessRecord, ResumeType } from './process.ts';
@@ -160,6 +161,12 @@ export const CertificateProcessState = v.object({
   certificateId: v.optional(Positive),
   product: v.string(),
   authority: v.string(),
+  /**
+   * The authority implementation that opened the request (`sandbox` or `acme`, as the stage ran
+   * then); the DCV job leaves a request another implementation opened alone. Absent on requests
+   * recorded before it was kept: the stage's own.
+   */
+  openedBy: v.optional(v.picklist(authorityImplementations)),
   validationLevel: ValidationLevel,
   period: Positive,
   /** Multi-year requests: a subscription of `period` months, reissued every `certificateMonths`. */

@@ -136,7 +136,7 @@ export const CertificateRecord = v.object({
   updatedDate: WireTime,
   /** The CSR the certificate was requested with, as received (PEM). */
   csr: v.optional(v.string()),
-  /** The certificate the authority signed (PEM); absent when the authority delivered no file (the sandbox authority). */
+  /** The certificate the authority signed (PEM; the sandbox authority's CA: shared/certificates/sandbox-ca.ts); absent when it delivered no file. */
   certificate: v.optional(v.string()),
   /** The issuer certificates the authority delivered with it (PEM each), the certificate's issuer first. */
   chain: v.optional(v.array(v.string())),
