@@ -70,6 +70,7 @@ describe('the OpenAPI document', () => {
         'domainCheck',
         'domainCheckHead',
         'domainHead',
+        'domainRegister',
         'domainUpdate',
         'domains',
         'domainsHead',
