@@ -4,6 +4,7 @@ import { handler as pollHandler } from '../functions/transfer-poll/handler.ts';
 import { getDomain, readDomainCounts } from '../shared/db/repositories/domains.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { getRegistrationLock } from '../shared/db/repositories/registrations.ts';
+import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { call, otherKey } from './support/api.ts';
 import { failCalls } from './support/sdk-calls.ts';
@@ -200,5 +201,100 @@ describe('POST /v2/domains/{domainName}', () => {
     const creates = (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === 'crashed-example.com');
     expect(creates).toHaveLength(1);
     expect(creates[0]?.billables).toHaveLength(1);
+  });
+});
+
+/**
+ * The WHMCS module's register flows (realtimeregister/whmcs-domains, `Actions/Domains/RegisterDomain.php`
+ * and `RegisterWithBillables.php`), each sending what the module sends through the PHP SDK's
+ * `domains->register` (`privacyProtect` and `autoRenew` always, `null` for every unset scalar,
+ * `?quote=false` or `?quote=true`): a registrant and ADMIN, BILLING and TECH contacts of the
+ * customer, whatever the TLD; it reads "no expiryDate" as pending.
+ */
+describe('the WHMCS module registers', () => {
+  const unset = { period: null, authcode: null, languageCode: null, skipValidation: null, launchPhase: null };
+  const whmcsContacts = [
+    { role: 'ADMIN', handle: 'demo-admin' },
+    { role: 'BILLING', handle: 'demo-billing' },
+    { role: 'TECH', handle: 'demo-tech' },
+  ];
+
+  it('RegisterDomain: period regperiod x 12, autoRenew false, ns, three contacts; the premium CREATE acknowledged up front', async () => {
+    const sent = {
+      customer: 'demo',
+      registrant: 'demo-registrant',
+      ...unset,
+      privacyProtect: false,
+      period: 12,
+      autoRenew: false,
+      ns: ['ns1.whmcs-host.example', 'ns2.whmcs-host.example'],
+      contacts: whmcsContacts,
+    };
+    const nl = await register('whmcs-shop.nl', sent, { query: '?quote=false' });
+    expect(nl.status, JSON.stringify(nl.body)).toBe(201);
+    expect(nl.body.expiryDate).toMatch(wire);
+    // .nl has no BILLING contact at SIDN: left out, not refused.
+    expect((await getDomain('whmcs-shop.nl'))?.contacts).toEqual([
+      { role: 'ADMIN', handle: 'demo-admin' },
+      { role: 'TECH', handle: 'demo-tech' },
+    ]);
+    // A free premium name of its own (register-premium.com is registered above).
+    await putRegistryDomain({
+      domainName: 'whmcs-premium.com',
+      registry: 'verisign',
+      statuses: [],
+      expiryDate: '2099-12-31T00:00:00Z',
+      ns: [],
+      keyData: [],
+      designatedAgentAllowed: false,
+      transfer: { stages: [], outcome: 'completed' },
+      registration: 'available',
+      premium: { currency: 'EUR', amount: 50000 },
+    });
+    const premium = await register(
+      'whmcs-premium.com',
+      { ...sent, billables: [{ action: 'CREATE', product: 'domain_com_premium', quantity: 1 }] },
+      { query: '?quote=false' },
+    );
+    expect(premium.status, JSON.stringify(premium.body)).toBe(201);
+    expect((await getProcess(Number(premium.headers['x-process-id']), 'demo'))?.billables).toEqual([
+      expect.objectContaining({ product: 'domain_com_premium', action: 'CREATE', amount: 50000 }),
+    ]);
+    // Pending: no expiryDate, which the module reads as pending.
+    await putRegistryDomain({
+      domainName: 'whmcs-pending.nl',
+      registry: 'sidn',
+      statuses: [],
+      expiryDate: '2099-12-31T00:00:00Z',
+      ns: [],
+      keyData: [],
+      designatedAgentAllowed: false,
+      transfer: { stages: [], outcome: 'completed' },
+      registration: 'available',
+      createSeconds: 120,
+    });
+    const pending = await register('whmcs-pending.nl', sent, { query: '?quote=false' });
+    expect(pending.status).toBe(202);
+    expect(pending.body.expiryDate).toBeUndefined();
+  });
+
+  it('RegisterWithBillables: quote first (isQuote), its billables echoed, then the registration', async () => {
+    const sent = {
+      customer: 'demo',
+      registrant: 'demo-registrant',
+      ...unset,
+      privacyProtect: false,
+      autoRenew: true,
+      contacts: whmcsContacts,
+    };
+    const quote = await register('whmcs-billables.com', sent, { query: '?quote=true' });
+    expect(quote.status).toBe(200);
+    expect(quote.body).toMatchObject({ command: 'CreateDomainCommand', quote: { currency: 'EUR', total: 1049 } });
+    expect(await readDomainCollection('whmcs-billables.com')).toEqual({});
+    // The module copies the quote's billables as {action, product, quantity} (only when there are several), then adds PRIVACY_PROTECT when ordered.
+    const billables = [{ product: 'domain_com', action: 'PRIVACY_PROTECT', quantity: 1 }];
+    const res = await register('whmcs-billables.com', { ...sent, billables }, { query: '?quote=false' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toEqual({ domainName: 'whmcs-billables.com', expiryDate: expect.stringMatching(wire), status: ['OK'] });
   });
 });

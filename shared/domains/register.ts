@@ -112,15 +112,14 @@ function registryRules(body: RegisterBody, provider: ProviderRecord): number {
       ['TECH', tld.techContacts],
     ] as const;
     for (const [role, rule] of roles) {
+      // A role the registry has none of (max 0) is left out, not refused: the WHMCS module sends all three.
+      if (rule.max === 0) continue;
       const count = (body.contacts ?? []).filter((c) => c.role === role).length;
       const min = rule.required ? Math.max(1, rule.min) : rule.min;
       if (count < min || count > rule.max) {
         violations.push({
           field: 'contacts',
-          message:
-            rule.max === 0
-              ? `must not name a ${role} contact at ${registry}`
-              : `must name ${min === rule.max ? `exactly ${min}` : `${min} to ${rule.max}`} ${role} contact${rule.max === 1 ? '' : 's'} at ${registry}`,
+          message: `must name ${min === rule.max ? `exactly ${min}` : `${min} to ${rule.max}`} ${role} contact${rule.max === 1 ? '' : 's'} at ${registry}`,
         });
       }
     }
@@ -166,6 +165,13 @@ function registryRules(body: RegisterBody, provider: ProviderRecord): number {
   }
   if (violations.length > 0) throw new ValidationError(`The request breaks the registration rules of ${registry}.`, violations);
   return period;
+}
+
+/** The contacts of the roles the registry has (a role whose TLD metadata allows none is left out). */
+function contactsKept(body: RegisterBody, provider: ProviderRecord): RegisterBody['contacts'] & {} {
+  const tld = provider.tldMetadata;
+  const max = { ADMIN: tld?.adminContacts.max, BILLING: tld?.billingContacts.max, TECH: tld?.techContacts.max };
+  return (body.contacts ?? []).filter((c) => max[c.role] !== 0);
 }
 
 /** The registrant carries the contact properties its registry requires (SIDN's `legalForm`), else a 400 naming them. */
@@ -255,7 +261,7 @@ async function evaluate(call: RegisterCall, at: Date): Promise<Evaluation> {
   const plan: RegistrationPlan = {
     periodMonths: period,
     registrant: body.registrant,
-    contacts: body.contacts ?? [],
+    contacts: contactsKept(body, provider),
     ns: body.ns ?? [],
     keyData: (body.keyData ?? []).map(({ protocol, flags, algorithm, publicKey }) => ({ protocol, flags, algorithm, publicKey })),
     privacyProtect: body.privacyProtect ?? snapshot.customer.privacyProtect,
