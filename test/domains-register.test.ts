@@ -179,6 +179,35 @@ describe('POST /v2/domains/{domainName}', () => {
     expect(notified.map((n) => n.subjectStatus).sort()).toEqual(['OK', 'PENDING']);
   });
 
+  it('refunds a pending registration the registry fails, and notifies the failure with its reason', async () => {
+    await putRegistryDomain({
+      domainName: 'refused-later.nl',
+      registry: 'sidn',
+      statuses: [],
+      expiryDate: '2099-12-31T00:00:00Z',
+      ns: [],
+      keyData: [],
+      designatedAgentAllowed: false,
+      transfer: { stages: [], outcome: 'completed' },
+      registration: 'available',
+      createSeconds: 60,
+      createFails: 'The registry refused the registrant.',
+    });
+    const res = await register('refused-later.nl', body);
+    expect(res.status).toBe(202);
+    const processId = Number(res.headers['x-process-id']);
+    const summary = await poll(new Date(Date.now() + 120_000));
+    expect(summary.registrations).toMatchObject({ failed: 1, errors: 0 });
+    const process = await getProcess(processId, 'demo');
+    expect(process).toMatchObject({ status: 'FAILED', details: { status: 'failed', refunded: true } });
+    // Its charge, refunded whole.
+    expect(process?.billables).toHaveLength(1);
+    expect(process?.refund).toEqual({ EUR: process?.billables[0]?.total });
+    expect(await readDomainCollection('refused-later.nl')).toEqual({});
+    const notified = await notificationsOf('refused-later.nl');
+    expect(notified.map((n) => n.subjectStatus).sort()).toEqual(['FAILED', 'PENDING']);
+  });
+
   it('replays a keyed registration, and a retry after the recording failed registers and charges once', async () => {
     const first = await register('keyed-example.com', body, { idem: 'reg-key-1' });
     expect(first.status).toBe(201);

@@ -93,6 +93,8 @@ export const RegistryDomainRecord = v.object({
   renewPremium: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** An available name whose registration is pending this many seconds before it completes. */
   createSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** An available name whose registration, once `createSeconds` have passed, fails with this reason (the name stays free). */
+  createFails: v.optional(v.string()),
   /**
    * A name registered through this sandbox: for which customer, when, for how long, and until when
    * the registration is pending (`pendingUntil`). A retry of that customer's request answers it.

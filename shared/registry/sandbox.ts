@@ -135,6 +135,7 @@ function registrationStateOf(record: RegistryDomainRecord, at: Date): Registrati
   if (by.pendingUntil !== undefined && at.getTime() < new Date(by.pendingUntil).getTime()) {
     return { status: 'pending', actionDate: by.pendingUntil };
   }
+  if (record.createFails !== undefined) return { status: 'failed', reason: record.createFails };
   return { status: 'completed', expiryDate: record.expiryDate, ...(record.authcode !== undefined ? { authcode: record.authcode } : {}) };
 }
 
@@ -146,7 +147,8 @@ function taken(domainName: string): ObjectExists {
 /** A registration of a name someone holds, unless it is the caller's own earlier one (then its record). */
 function ownOrTaken(record: RegistryDomainRecord, request: RegistrationRequest | (RegistrationReference & { customer: string })) {
   if (record.registration === 'reserved') throw reserved(record.domainName);
-  if (record.registration === 'available') return undefined;
+  // Free: available, or a registration scripted to fail (the name stays free).
+  if (record.registration === 'available' || record.createFails !== undefined) return undefined;
   if (heldFor(record, request)) return record;
   throw taken(record.domainName);
 }
@@ -303,6 +305,7 @@ export const sandboxRegistry: RegistryGateway = {
       transfer: { stages: [], outcome: 'completed' },
       ...(record?.premium ? { premium: record.premium } : {}),
       ...(record?.renewPremium !== undefined ? { renewPremium: record.renewPremium } : {}),
+      ...(record?.createFails !== undefined ? { createFails: record.createFails } : {}),
       registeredFor: { customer, requestedDate, periodMonths, ...(pendingUntil !== undefined ? { pendingUntil } : {}) },
     };
     if (await claimRegistryDomain(registered)) return registrationStateOf(registered, at);

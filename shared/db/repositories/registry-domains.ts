@@ -96,7 +96,8 @@ export async function recordRegistryFoaResend(domainName: string, requestedDate:
 
 /**
  * Records a name as registered at the sandbox registry (`record` carries `registeredFor`), only if
- * nobody holds it: no record yet, or one that is free to register. False when someone was first.
+ * nobody holds it: no record yet, one that is free to register, or one whose registration is
+ * scripted to fail. False when someone was first.
  */
 export async function claimRegistryDomain(record: RegistryDomainRecord): Promise<boolean> {
   try {
@@ -104,7 +105,8 @@ export async function claimRegistryDomain(record: RegistryDomainRecord): Promise
       new PutCommand({
         TableName: tableName(),
         Item: toItem(keys.registryDomain(record.domainName), entity, record),
-        ConditionExpression: 'attribute_not_exists(pk) OR registration = :available',
+        // A name scripted to fail its registration stays free for the next one.
+        ConditionExpression: 'attribute_not_exists(pk) OR registration = :available OR attribute_exists(createFails)',
         ExpressionAttributeValues: { ':available': 'available' },
       }),
     );
