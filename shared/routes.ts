@@ -520,6 +520,19 @@ export const routes: readonly Route[] = [
       'Change a domain: name servers, lock and CLIENT_* statuses, privacy, auto-renew, EPP code, registrant and contacts, DNSSEC (?quote=true prices it); Idempotency-Key supported.',
   },
   {
+    id: 'domain-register',
+    method: 'POST',
+    path: '/v2/domains/{domainName}',
+    dir: 'domain-register',
+    integrations: ['registry'],
+    // Reads the account, the name, the registry and the price list; one transaction records the
+    // registration (puts, counter updates, absence checks); a new zone's records are staged with
+    // BatchWriteItem; Idempotency-Key records are put, updated, deleted.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'] },
+    summary:
+      'Register a domain (?quote=true prices it): 201 with expiryDate when registered at once, 202 while pending; Idempotency-Key supported.',
+  },
+  {
     id: 'domain-check',
     method: 'GET',
     path: '/v2/domains/{domainName}/check',

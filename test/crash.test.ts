@@ -10,7 +10,7 @@ import { processesOf, sandboxDomain } from './support/transfer.ts';
 
 /**
  * The crash test (docs/reliability.md, "Exactly once"): `npm start` on a data dir takes keyed
- * transfers at concurrency 16 and its whole process group (node and DynamoDB Local's java) is
+ * transfers (and, in a second case, registrations) at concurrency 16 and its whole process group (node and DynamoDB Local's java) is
  * killed with SIGKILL mid-flight; it restarts on the same data dir and every request is retried
  * with its key and body. Then: every answer from before the crash replays byte for byte with its
  * x-process-id, every request cut off completes with a process id, one process per name, no 5xx,
@@ -21,7 +21,11 @@ const rounds = Number(process.env.CRASH_ROUNDS) || 1;
 const requests = 300;
 const concurrency = 16;
 
+/** The keyed operation a round sends: a transfer-in, or a registration of a free name. */
+type Operation = 'transfer' | 'register';
+
 interface Sent {
+  operation: Operation;
   name: string;
   key: string;
   body: string;
@@ -51,7 +55,8 @@ function useSandboxTable(sandbox: Launcher): void {
 }
 
 async function send(url: string, request: Sent): Promise<Answer> {
-  const res = await fetch(`${url}/v2/domains/${request.name}/transfer`, {
+  const path = request.operation === 'transfer' ? `/v2/domains/${request.name}/transfer` : `/v2/domains/${request.name}`;
+  const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json', 'Idempotency-Key': request.key },
     body: request.body,
@@ -77,9 +82,26 @@ async function pool<T>(items: T[], work: (item: T, index: number) => Promise<voi
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** The keyed transfers of a round: fresh sandbox names, a third of them completing at once with a new zone. */
-async function prepare(round: number): Promise<Sent[]> {
+/**
+ * The keyed requests of a round: transfers of fresh sandbox names, a third of them completing at
+ * once with a new zone; or registrations of fresh free names, a third of them with a new zone.
+ */
+async function prepare(round: number, operation: Operation): Promise<Sent[]> {
   const run = `${round}-${Date.now().toString(36)}`;
+  if (operation === 'register') {
+    return Array.from({ length: requests }, (_, i) => {
+      const body = {
+        customer: 'demo',
+        registrant: 'demo-registrant',
+        contacts: [
+          { role: 'ADMIN', handle: 'demo-admin' },
+          { role: 'TECH', handle: 'demo-tech' },
+        ],
+        ...(i % 3 === 0 ? { zone: { service: 'BASIC' } } : {}),
+      };
+      return { operation, name: `crash-reg-${run}-${i}.com`, key: crypto.randomUUID(), body: JSON.stringify(body) };
+    });
+  }
   const sent = Array.from({ length: requests }, (_, i) => {
     const name = `crash-${run}-${i}.com`;
     const body = {
@@ -88,7 +110,7 @@ async function prepare(round: number): Promise<Sent[]> {
       authcode: 'TEST-CODE',
       ...(i % 3 === 0 ? { zone: { service: 'BASIC' } } : {}),
     };
-    return { name, key: crypto.randomUUID(), body: JSON.stringify(body) };
+    return { operation, name, key: crypto.randomUUID(), body: JSON.stringify(body) };
   });
   await pool(sent, async ({ name }, i) => {
     await sandboxDomain(name, i % 3 === 0 ? { transfer: { stages: [], outcome: 'completed' } } : {});
@@ -122,13 +144,13 @@ async function fireAndKill(sandbox: Launcher, sent: Sent[], killAfter: number) {
 
 const sec = (ms: number) => Math.round(ms / 100) / 10;
 
-async function crashRound(round: number) {
+async function crashRound(round: number, operation: Operation) {
   const t0 = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'crash-data-'));
   dataDirs.push(dataDir);
   const first = await launch(['--data-dir', dataDir], {}, { detached: true, started });
   useSandboxTable(first);
-  const sent = await prepare(round);
+  const sent = await prepare(round, operation);
   const killAfter = Math.floor(requests * (0.2 + 0.3 * Math.random()));
   const tFire = Date.now();
   const { answered, cutOff } = await fireAndKill(first, sent, killAfter);
@@ -139,7 +161,8 @@ async function crashRound(round: number) {
   expect(second.readyLine).toMatch(/demo data: 0 items written, \d+ already present/);
   useSandboxTable(second);
   const names = new Set(sent.map((s) => s.name));
-  const before = (await processesOf('demo')).filter((p) => names.has(p.identifier));
+  const action = operation === 'transfer' ? 'transfer' : 'create';
+  const before = (await processesOf('demo')).filter((p) => names.has(p.identifier) && p.action === action);
   const maxBefore = Math.max(0, ...before.map((p) => p.id));
 
   const tRetry = Date.now();
@@ -148,12 +171,13 @@ async function crashRound(round: number) {
     retried.set(i, await send(second.url, request));
   });
   const tDone = Date.now();
-  const after = (await processesOf('demo')).filter((p) => names.has(p.identifier));
+  const after = (await processesOf('demo')).filter((p) => names.has(p.identifier) && p.action === action);
   second.child.kill('SIGTERM');
   expect(await exited(second.child)).toBe(0);
   expect(await groupGoneWithin(second.child.pid as number, 10_000)).toBe(true);
   check(sent, answered, cutOff, retried, before, after, maxBefore);
   return {
+    operation,
     round,
     requests,
     answeredBeforeCrash: answered.size,
@@ -186,8 +210,11 @@ function check(
     expect(retried.get(i)?.replayed, sent[i]?.name).toBe(true);
   }
   for (const [i, answer] of retried) {
-    expect([200, 202], `${sent[i]?.name}: ${answer.raw}`).toContain(answer.status);
-    expect(answer.processId).toBe(String(JSON.parse(answer.raw).processId));
+    const transfer = sent[i]?.operation === 'transfer';
+    expect(transfer ? [200, 202] : [201, 202], `${sent[i]?.name}: ${answer.raw}`).toContain(answer.status);
+    // A transfer's answer names its process; a registration's answers it in the header only.
+    if (transfer) expect(answer.processId).toBe(String(JSON.parse(answer.raw).processId));
+    else expect(answer.processId).toMatch(/^\d+$/);
   }
   expect(cutOff.size + answered.size).toBeLessThanOrEqual(sent.length);
   // One process per name, the one every answer names.
@@ -208,7 +235,17 @@ describe('crash: SIGKILL of the whole sandbox mid-flight, restart on the same da
     timeout: process.env.CRASH_ROUNDS ? 0 : 180_000,
   }, async () => {
     for (let round = 1; round <= rounds; round++) {
-      const figures = await crashRound(round);
+      const figures = await crashRound(round, 'transfer');
+      console.log(`crash ${JSON.stringify(figures)}`);
+      expect(figures.cutOff).toBeGreaterThan(0);
+    }
+  });
+
+  it(`registers every keyed name exactly once across the kill, replaying every answer byte for byte (x${rounds})`, {
+    timeout: process.env.CRASH_ROUNDS ? 0 : 180_000,
+  }, async () => {
+    for (let round = 1; round <= rounds; round++) {
+      const figures = await crashRound(round, 'register');
       console.log(`crash ${JSON.stringify(figures)}`);
       expect(figures.cutOff).toBeGreaterThan(0);
     }

@@ -73,6 +73,7 @@ describe('the OpenAPI document', () => {
         'domainCheck',
         'domainCheckHead',
         'domainHead',
+        'domainRegister',
         'domainUpdate',
         'domains',
         'domainsHead',

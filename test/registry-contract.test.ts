@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../shared/errors.ts';
+import { ObjectDoesNotExist, ObjectExists, ObjectStatusProhibitsOperation, ValidationError } from '../shared/errors.ts';
 import { registryImplementations } from '../shared/integrations.ts';
-import type { RegistryGateway, RegistryTransferState, TransferReference } from '../shared/registry/gateway.ts';
+import type { RegistrationOrder, RegistryGateway, RegistryTransferState, TransferReference } from '../shared/registry/gateway.ts';
 import { rtrRegistry } from '../shared/registry/rtr.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
 import { sandboxRegistry } from '../shared/registry/sandbox.ts';
@@ -38,6 +38,15 @@ const adapters: Record<string, () => Promise<RegistryGateway>> = {
 it('covers every adapter the selector knows', () => {
   expect(Object.keys(adapters).sort()).toEqual([...registryImplementations].sort());
 });
+
+/** What a registration asks of the registry besides the name, as the registration use case hands it. */
+const registration: RegistrationOrder = {
+  registrant: 'demo-registrant',
+  contacts: [
+    { role: 'ADMIN', handle: 'demo-admin' },
+    { role: 'TECH', handle: 'demo-tech' },
+  ],
+};
 
 /** What the transfer asks of the registry besides the name, as the transfer use case hands it. */
 const order = { registrant: 'demo-registrant', contacts: [] };
@@ -103,5 +112,62 @@ describe.each(Object.keys(adapters))('the registry port over %s', (name) => {
     await expect(registry.resendFoa(reference, new Date())).resolves.toBeUndefined();
     expect((await registry.cancelTransfer(reference, new Date())).status).toBe('cancelled');
     await expect(registry.resendFoa(reference, new Date())).rejects.toBeInstanceOf(ObjectStatusProhibitsOperation);
+  });
+  /** A registration of `domainName` for the demo customer, prepared then submitted now. */
+  async function registered(domainName: string, registryName: string) {
+    const request = { domainName, registry: registryName, periodMonths: 12, customer: 'demo', order: registration };
+    const candidate = await registry.prepareRegistration(request);
+    const reference = { domainName, registry: registryName, requestedDate: toWireTime(new Date()), periodMonths: 12 };
+    const state = await registry.registerDomain({ ...reference, customer: 'demo', order: registration, candidate });
+    return { candidate, reference, state };
+  }
+
+  it('registers a free name at once with its expiry, and answers a repeat of it with the same registration', async () => {
+    const fresh = `contract-${name}-${Date.now()}.com`;
+    const { state } = await registered(fresh, 'verisign');
+    expect(state).toMatchObject({ status: 'completed', expiryDate: expect.stringMatching(/^\d{4}-/) });
+    const again = await registered(fresh, 'verisign');
+    expect(again.candidate.held).toBe(true);
+    expect(again.state).toMatchObject({ status: 'completed', expiryDate: state.expiryDate });
+  });
+
+  it('tells the premium create price, refuses a reserved name on domainName and a held name as existing', async () => {
+    const premium = await registry.prepareRegistration({
+      domainName: 'register-premium.com',
+      registry: 'verisign',
+      periodMonths: 12,
+      customer: 'demo',
+      order: registration,
+    });
+    expect(premium.premium).toEqual({ currency: 'EUR', amount: 120000 });
+    const reserved = registry.prepareRegistration({
+      domainName: 'register-reserved.com',
+      registry: 'verisign',
+      periodMonths: 12,
+      customer: 'demo',
+      order: registration,
+    });
+    await expect(reserved).rejects.toBeInstanceOf(ValidationError);
+    await expect(reserved).rejects.toMatchObject({ extra: { violations: [expect.objectContaining({ field: 'domainName' })] } });
+    await expect(
+      // A name the registry holds for someone else (no test here transfers it in).
+      registry.prepareRegistration({
+        domainName: 'transfer-locked.com',
+        registry: 'verisign',
+        periodMonths: 12,
+        customer: 'demo',
+        order: registration,
+      }),
+    ).rejects.toBeInstanceOf(ObjectExists);
+  });
+
+  it('keeps a pending registration pending and tells where it stands', async () => {
+    const { state, reference } = await registered('register-pending.nl', 'sidn');
+    expect(state.status).toBe('pending');
+    const now = await registry.registrationState(
+      { ...reference, customer: 'demo', ...(state.registryReference !== undefined ? { registryReference: state.registryReference } : {}) },
+      new Date(),
+    );
+    expect(now.status).toBe('pending');
   });
 });

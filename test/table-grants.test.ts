@@ -110,6 +110,28 @@ describe("each function's table use is what it declares", () => {
       transfer('transfer-tag.co.uk', { ...demoBody, zone: { service: 'BASIC', template: 'demo-template', link: false } }),
     );
 
+    // Registration: a quote, at once with a zone from a template, keyed, pending (the poller completes it below), refused.
+    const registration = {
+      ...demoBody,
+      contacts: [
+        { role: 'ADMIN', handle: 'demo-admin' },
+        { role: 'TECH', handle: 'demo-tech' },
+      ],
+    };
+    await as('domain-register', () => call('POST', '/v2/domains/grants-new.com?quote=true', { body: registration }));
+    await as('domain-register', () =>
+      call('POST', '/v2/domains/grants-new.com', {
+        body: { ...registration, zone: { service: 'BASIC', template: 'demo-template', link: false } },
+        headers: { 'Idempotency-Key': 'grants-register-1' },
+      }),
+    );
+    await as('domain-register', () =>
+      call('POST', '/v2/domains/register-pending.nl', { body: { ...registration, zone: { service: 'BASIC' } } }),
+    );
+    await as('domain-register', () =>
+      call('POST', '/v2/domains/register-reserved.com', { body: registration, headers: { 'Idempotency-Key': 'grants-register-2' } }),
+    );
+
     await as('renew', () => renew(1001, { period: 12, csr }, { quote: true }));
     await as('renew', () => renew(1001, { period: 12, csr }, { headers: { 'Idempotency-Key': 'grants-3' } }));
     await as('renew', () => renew(1001, { period: 12, csr }, { headers: { 'Idempotency-Key': 'grants-4' } }));

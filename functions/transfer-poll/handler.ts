@@ -1,4 +1,5 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { pollDueRegistrations, type RegistrationPollSummary } from '../../shared/domains/registration-poll.ts';
 import { jobRan } from '../../shared/jobs/job-runs.ts';
 import { logger } from '../../shared/logger.ts';
 import { now } from '../../shared/time.ts';
@@ -6,16 +7,21 @@ import { type PollSummary, pollDueTransfers } from '../../shared/transfer/poll.t
 
 /**
  * The scheduled transfer poller (contract section 6): applies the registry's answers to the
- * transfers whose actionDate has passed. The run's instant is the schedule's (`event.time`), so a
+ * transfers whose actionDate has passed, and to pending registrations (shared/domains/registration-poll.ts). The run's instant is the schedule's (`event.time`), so a
  * run is reproducible; without one, the clock.
  */
-export async function handler(event: ScheduledEvent, context: Context): Promise<PollSummary> {
+export async function handler(event: ScheduledEvent, context: Context): Promise<PollSummary & { registrations?: RegistrationPollSummary }> {
   const time = event?.time ? new Date(event.time) : now();
   const at = Number.isNaN(time.getTime()) ? now() : time;
   const summary = await pollDueTransfers(at);
   // Keys go on the line itself, not on the shared logger: under `npm start` all jobs share one process.
   if (summary.due > 0)
     logger.info('transfer poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
-  await jobRan('transfer-poll', summary);
-  return summary;
+  const registrations = await pollDueRegistrations(at);
+  if (registrations.due > 0) {
+    logger.info('registration poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...registrations });
+  }
+  const result = registrations.due > 0 ? { ...summary, registrations } : summary;
+  await jobRan('transfer-poll', result);
+  return result;
 }

@@ -58,7 +58,7 @@ function domainPartition(domainName: string): string {
 }
 
 /** The key of one item of a domain name's collection. */
-function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFER') {
+function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFER' | 'REGISTER') {
   return { pk: domainPartition(domainName), sk };
 }
 
@@ -232,6 +232,15 @@ export const keys = {
   domainTransferByName: (domainName: string) => inDomainCollection(domainName, 'TRANSFER'),
   /** Pending transfers due at or before a time: gsi1sk <= `TRANSFER#<time>#~`. */
   transfersDue: (at: string) => ({ gsi1pk: 'TRANSFERS#DUE', gsi1skMax: `TRANSFER#${at}#~`, gsi1skMin: 'TRANSFER#' }),
+  /**
+   * A domain's registration pending at the registry, in the domain's item collection (at most one
+   * per name), listed by due time in one gsi1 partition for the scheduled poller.
+   */
+  domainRegistration: (domainName: string, actionDate: string): ItemKey =>
+    listed(inDomainCollection(domainName, 'REGISTER'), 'REGISTRATIONS#DUE', `REGISTER#${actionDate}#${domainName}`),
+  domainRegistrationByName: (domainName: string) => inDomainCollection(domainName, 'REGISTER'),
+  /** Pending registrations due at or before a time. */
+  registrationsDue: (at: string) => ({ gsi1pk: 'REGISTRATIONS#DUE', gsi1skMax: `REGISTER#${at}#~`, gsi1skMin: 'REGISTER#' }),
 
   /**
    * A transfer about to be submitted to an upstream registry account (shared/registry/rtr.ts),

@@ -30,7 +30,7 @@ export function ok(body: unknown, headers: Record<string, string> = {}): Reply {
  * started process is 202 Accepted, or `whenCompleted` when the process was done at once, with the
  * process id in `x-process-id`.
  */
-export function processAnswer(whenCompleted: 200 | 202) {
+export function processAnswer(whenCompleted: 200 | 201 | 202) {
   return (outcome: Outcome<unknown, unknown>): Reply => {
     if ('quote' in outcome) return ok(outcome.quote);
     const { processId, completed, view } = outcome.started;

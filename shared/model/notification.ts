@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Handle, WireTime } from '../schemas/primitives.ts';
 import type { CertificateRecord } from './certificate.ts';
 import type { ProcessRecord } from './process.ts';
+import { type RegistrationStatus, registrationDetailsOf } from './registration.ts';
 import { type TransferDetails, type TransferStatus, transferDetailsOf } from './transfer.ts';
 
 /**
@@ -21,6 +22,7 @@ export const eventTypes = [
   'AcmeOrderFailedEvent',
   'UpdateDomainEvent',
   'DnsZoneKeyRolloverEvent',
+  'CreateDomainEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -30,6 +32,7 @@ export const notificationTypes = [
   'SSLCertificateNotification',
   'DomainZoneNotification',
   'UpdateDomainNotification',
+  'CreateDomainNotification',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
@@ -361,4 +364,33 @@ export function unacknowledgedExpiry(fireDate: string): number {
 /** When (epoch seconds) a notification acknowledged at `acknowledgeDate` expires. */
 export function acknowledgedExpiry(acknowledgeDate: string): number {
   return Math.floor((Date.parse(acknowledgeDate) + notificationRetention.acknowledgedDays * dayMs) / 1000);
+}
+
+const registrationMessages: Readonly<Record<RegistrationStatus, string>> = {
+  pending: 'is pending at the registry',
+  completed: 'completed',
+  failed: 'failed',
+};
+
+/**
+ * The notification of a registration's move (`previous` undefined: just requested): PENDING while
+ * the registry works on it, OK with `expiryDate` (and `payload.createdDate`) once registered, FAILED
+ * with the registry's reason. Its slot is the registration's version.
+ */
+export function registrationNotification(process: ProcessRecord, previous: RegistrationStatus | undefined): NotificationRecord | undefined {
+  const d = registrationDetailsOf(process);
+  if (previous === d.status) return undefined;
+  return {
+    ...aboutProcess(process, d.version, process.updatedDate),
+    eventType: 'CreateDomainEvent',
+    notificationType: 'CreateDomainNotification',
+    message: `The registration of ${d.domainName} ${registrationMessages[d.status]}.`,
+    ...(d.reason !== undefined && d.status === 'failed' ? { reason: d.reason } : {}),
+    subjectStatus: d.status === 'completed' ? 'OK' : d.status === 'failed' ? 'FAILED' : 'PENDING',
+    statusDetail: d.status,
+    domainName: d.domainName,
+    requestedDate: d.requestedDate,
+    ...(d.status === 'pending' && d.actionDate !== undefined ? { actionDate: d.actionDate } : {}),
+    ...(d.expiryDate !== undefined ? { expiryDate: d.expiryDate, payload: { createdDate: process.updatedDate } } : {}),
+  };
 }

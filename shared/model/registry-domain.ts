@@ -69,7 +69,20 @@ export const RegistryDomainRecord = v.object({
    * An outage of the registry for this name: these calls fail with 503 ProviderUnavailable, so
    * clients (and tests) can see what a registry failure does at each step.
    */
-  unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState', 'cancelTransfer', 'resendFoa']))),
+  unavailable: v.optional(
+    v.array(
+      v.picklist([
+        'prepareTransfer',
+        'requestTransfer',
+        'transferState',
+        'cancelTransfer',
+        'resendFoa',
+        'prepareRegistration',
+        'registerDomain',
+        'registrationState',
+      ]),
+    ),
+  ),
   /**
    * A name the registry does not hold as registered: `reserved` (a check answers it unavailable,
    * reason `reserved`), or `available` (free to register; with `premium`, at that create price and
@@ -78,6 +91,17 @@ export const RegistryDomainRecord = v.object({
   registration: v.optional(v.picklist(['reserved', 'available'])),
   /** An available premium name's renewal price per 12 months, in the premium's currency. */
   renewPremium: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** An available name whose registration is pending this many seconds before it completes. */
+  createSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** An available name whose registration, once `createSeconds` have passed, fails with this reason (the name stays free). */
+  createFails: v.optional(v.string()),
+  /**
+   * A name registered through this sandbox: for which customer, when, for how long, and until when
+   * the registration is pending (`pendingUntil`). A retry of that customer's request answers it.
+   */
+  registeredFor: v.optional(
+    v.object({ customer: v.string(), requestedDate: WireTime, periodMonths: v.number(), pendingUntil: v.optional(WireTime) }),
+  ),
   /** The registrar that sponsors the name now: the losing side of a transfer-in. */
   registrar: v.optional(v.string()),
   /** One line for the docs: what this candidate demonstrates. */

@@ -198,6 +198,83 @@ export interface RegistryGateway {
    * the counterpart refuses the contact. The sandbox's registries keep no contacts: it has none.
    */
   mirrorContact?(contact: ContactRecord, handle: string, known: boolean): Promise<void>;
+  /**
+   * Looks a free name up for a registration (EPP domain check with its fees): its premium create
+   * price and what the registry will charge that must be acknowledged to it. Throws ObjectExists
+   * for a name someone holds and ValidationError on `domainName` for a name the registry refuses
+   * (reserved). A registration of the name that the same customer's earlier request made (same
+   * period) and whose answer was lost is no refusal: the candidate says so (`held`).
+   */
+  prepareRegistration(request: RegistrationRequest): Promise<RegistrationCandidate>;
+  /**
+   * Registers a name (after prepareRegistration succeeded); answers the registry's first state:
+   * completed with the expiry, or pending until `actionDate`. Safe to repeat: a registration the
+   * same customer's earlier request made answers that registration's state, never a second one.
+   */
+  registerDomain(
+    reference: RegistrationReference & { customer: string; order: RegistrationOrder; candidate: RegistrationCandidate },
+  ): Promise<RegistrationState>;
+  /** Where a pending registration stands at `at`. */
+  registrationState(reference: RegistrationReference & { customer: string }, at: Date): Promise<RegistrationState>;
+}
+
+/** What a registration asks of the registry besides the name and period. */
+export interface RegistrationOrder {
+  registrant: string;
+  contacts: DomainContact[];
+  ns?: string[];
+  keyData?: KeyData[];
+  privacyProtect?: boolean;
+  languageCode?: string;
+  launchPhase?: string;
+  /** A custom auth code (registries that take one); never logged. */
+  authcode?: string;
+}
+
+/** A registration as it is asked for: the name, its registry, the period and who asks. */
+export interface RegistrationRequest {
+  domainName: string;
+  registry: string;
+  periodMonths: number;
+  customer: string;
+  order: RegistrationOrder;
+}
+
+/** What the registry tells about a name that is about to be registered. */
+export interface RegistrationCandidate {
+  domainName: string;
+  registry: string;
+  /** A premium name: its create price per 12 months in the registry's currency. */
+  premium?: { currency: 'EUR' | 'USD'; amount: number };
+  /** What the registry charges beyond the account's plain prices (an upstream account's premium line), handed back as they are. */
+  registryCharges?: RegistryCharge[];
+  /** The registry already holds this customer's registration of the name from an earlier request (its answer was lost). */
+  held?: boolean;
+}
+
+/** A registration as the service refers to it at the registry. */
+export interface RegistrationReference {
+  domainName: string;
+  registry: string;
+  /** When it was requested (wire time). */
+  requestedDate: string;
+  periodMonths: number;
+  /** The registry's own id of the registration, when it gives one (an upstream account's process id). */
+  registryReference?: string;
+}
+
+/** Where a registration stands at the registry. */
+export interface RegistrationState {
+  status: 'pending' | 'completed' | 'failed';
+  /** While pending: when to ask again. */
+  actionDate?: string;
+  /** Once completed: the domain's expiry at the registry. */
+  expiryDate?: string;
+  /** Why it failed, as the registry says. */
+  reason?: string;
+  registryReference?: string;
+  /** Once completed: the auth code the registry holds for the new domain (never logged). */
+  authcode?: string;
 }
 
 /** What settling the intents did: how many were looked at, found recorded, cancelled upstream, or completed upstream unrecorded. */

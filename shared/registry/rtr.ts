@@ -9,7 +9,7 @@ import {
   type TransferIntent,
 } from '../db/repositories/transfer-intents.ts';
 import { readDomainCollection } from '../db/repositories/transfers.ts';
-import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { ObjectDoesNotExist, ObjectExists, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { type ContactRecord, defaultBrand } from '../model/contact.ts';
 import { KeyData } from '../model/domain.ts';
@@ -19,6 +19,8 @@ import { toWireTime } from '../time.ts';
 import {
   type DomainChange,
   type IntentSummary,
+  type RegistrationOrder,
+  type RegistrationState,
   type RegistryCharge,
   type RegistryGateway,
   type RegistryTransferState,
@@ -82,6 +84,13 @@ const PriceAnswer = v.object({
 const ProcessPage = v.object({
   entities: v.array(v.object({ id: v.number(), status: v.string(), customer: v.optional(v.string()), createdDate: v.string() })),
 });
+
+const RegistrationAnswer = v.object({
+  domainName: v.string(),
+  expiryDate: v.optional(v.string()),
+});
+const UpstreamDomain = v.object({ domainName: v.string(), expiryDate: v.string(), createdDate: v.string() });
+const UpstreamProcess = v.object({ id: v.number(), status: v.string() });
 
 const CheckAnswer = v.object({
   available: v.boolean(),
@@ -365,6 +374,65 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
   }
 
+  /** The body of a registration upstream: the upstream customer, the order as it is, the period. */
+  function registrationBody(periodMonths: number, order: RegistrationOrder) {
+    return { customer: settings.customer, period: periodMonths, ...order };
+  }
+
+  /**
+   * The upstream's domain of the name, when the upstream account holds it and registered it
+   * lately (within adoptCompletedHours): the registration of an earlier request of ours whose
+   * answer or commit was lost. The caller has checked that no account of this service holds it.
+   */
+  async function ownRegisteredDomain(domainName: string): Promise<v.InferOutput<typeof UpstreamDomain> | undefined> {
+    try {
+      const answer = await upstreamCall(settings, 'domain', 'GET', `/v2/domains/${encodeURIComponent(domainName)}`);
+      const domain = parsed(UpstreamDomain, 'domain', answer.body);
+      return Date.now() - Date.parse(domain.createdDate) <= adoptCompletedHours * 3600_000 ? domain : undefined;
+    } catch (error) {
+      if (error instanceof UpstreamRefusal && (error.status === 404 || error.type === 'ObjectDoesNotExist')) return undefined;
+      throw error;
+    }
+  }
+
+  /** The upstream's refusals of a registration of `domainName` in our own words (anything else: 503, logged). */
+  function registrationRefusalOf(error: unknown, call: string, domainName: string, order: RegistrationOrder): unknown {
+    if (!(error instanceof UpstreamRefusal)) return error;
+    const handles = new Set([order.registrant, ...order.contacts.map((c) => c.handle)]);
+    switch (error.type) {
+      case 'ObjectExists':
+        return new ObjectExists(`${domainName} is already registered.`);
+      case 'ObjectDoesNotExist':
+        if (error.objectType === 'Contact' && error.identifier !== undefined && handles.has(error.identifier)) {
+          return new ValidationError(`Contact '${error.identifier}' is not known to the registry account; create it there first.`, [
+            { field: error.identifier === order.registrant ? 'registrant' : 'contacts', message: 'is not known to the registry account' },
+          ]);
+        }
+        break;
+      case 'ObjectStatusProhibitsOperation':
+        return new ObjectStatusProhibitsOperation(`The registry refuses to register ${domainName}.`);
+      case 'ValidationError':
+      case 'ConstraintViolationException':
+        return new ValidationError(`The registry refuses the registration of ${domainName} as requested.`, [
+          ...error.fields
+            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
+            .slice(0, 10)
+            .map((field) => ({ field, message: 'is refused by the registry' })),
+        ]);
+      case 'BillableAcknowledgmentNeededException':
+        return new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
+          { field: 'billables', message: 'no longer cover what the registry charges' },
+        ]);
+    }
+    logger.warn('registry upstream refusal not mapped', { call, status: error.status, upstreamType: error.type });
+    return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+  }
+
+  /** How long a pending upstream registration waits before the poller asks again. */
+  function nextAsk(): string {
+    return toWireTime(Date.now() + 60_000);
+  }
+
   return {
     /** `GET /v2/domains/{name}/check` upstream, its answer as it is (the upstream's prices and currency). */
     async checkDomain({ domainName, languageCode, renewPrice }) {
@@ -635,6 +703,98 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         if (error instanceof UpstreamRefusal && error.type === 'ObjectStatusProhibitsOperation') throw refused;
         throw refusalOf(error, 'resend', reference.domainName, undefined);
       }
+    },
+    /**
+     * `POST /v2/domains/{name}?quote=true` upstream, checked before anything is committed: a line
+     * that is not the account's plain price upstream must be the premium CREATE, handed back when
+     * registering; any other extra charge is refused. A name the upstream account registered lately
+     * for an earlier request of ours (the answer lost) is `held`.
+     */
+    async prepareRegistration(request) {
+      const { domainName, registry, periodMonths, order } = request;
+      const path = `/v2/domains/${encodeURIComponent(domainName)}?quote=true`;
+      let quote: v.InferOutput<typeof QuoteAnswer>;
+      try {
+        quote = parsed(
+          QuoteAnswer,
+          'quote',
+          (await upstreamCall(settings, 'quote', 'POST', path, registrationBody(periodMonths, order))).body,
+        );
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && error.type === 'ObjectExists' && (await ownRegisteredDomain(domainName))) {
+          return { domainName, registry, held: true };
+        }
+        throw registrationRefusalOf(error, 'quote', domainName, order);
+      }
+      const { currency, billables = [] } = quote.quote;
+      const charges: RegistryCharge[] = (await chargesNeedingAcknowledgment(currency, billables)).map((b) => ({
+        ...b,
+        currency: currency as string,
+      }));
+      if (charges.some((c) => c.action !== 'CREATE')) {
+        throw new ObjectStatusProhibitsOperation(
+          `The registry charges more than a registration for ${domainName} (${[...new Set(charges.map((c) => c.action))].join(', ')}); it cannot be registered through this service.`,
+        );
+      }
+      const premiumLine = charges[0];
+      const premium =
+        premiumLine && (premiumLine.currency === 'EUR' || premiumLine.currency === 'USD')
+          ? { currency: premiumLine.currency as 'EUR' | 'USD', amount: premiumLine.amount }
+          : undefined;
+      return { domainName, registry, ...(premium ? { premium } : {}), ...(charges.length > 0 ? { registryCharges: charges } : {}) };
+    },
+
+    /**
+     * `POST /v2/domains/{name}` upstream with exactly the charges acknowledged in our quote: 201
+     * completed with its expiry, 202 pending under the upstream's process id. A name the upstream
+     * account already registered for an earlier request of ours answers that registration.
+     */
+    async registerDomain(reference) {
+      const { domainName, periodMonths, order, candidate } = reference;
+      const adopted = async (): Promise<RegistrationState | undefined> => {
+        const held = await ownRegisteredDomain(domainName);
+        return held ? { status: 'completed', expiryDate: held.expiryDate } : undefined;
+      };
+      if (candidate.held) {
+        const held = await adopted();
+        if (held) return held;
+      }
+      const body = {
+        ...registrationBody(periodMonths, order),
+        ...(candidate.registryCharges?.length
+          ? { billables: candidate.registryCharges.map(({ product, action, quantity, amount }) => ({ product, action, quantity, amount })) }
+          : {}),
+      };
+      try {
+        const result = await upstreamCall(settings, 'register', 'POST', `/v2/domains/${encodeURIComponent(domainName)}`, body);
+        const answer = parsed(RegistrationAnswer, 'register', result.body);
+        if (answer.expiryDate !== undefined) return { status: 'completed', expiryDate: answer.expiryDate };
+        const processId = result.headers.get('x-process-id') ?? undefined;
+        if (processId === undefined || !/^\d{1,15}$/.test(processId)) throw malformedAnswer('register');
+        return { status: 'pending', actionDate: nextAsk(), registryReference: processId };
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && error.type === 'ObjectExists') {
+          const held = await adopted();
+          if (held) return held;
+        }
+        throw registrationRefusalOf(error, 'register', domainName, order);
+      }
+    },
+
+    /** The upstream's process of a pending registration: completed (the domain's expiry read upstream), failed, or still pending. */
+    async registrationState(reference) {
+      const id = reference.registryReference;
+      if (id === undefined) return { status: 'failed', reason: 'The registry account holds no process of this registration.' };
+      const answer = await upstreamCall(settings, 'process', 'GET', `/v2/processes/${encodeURIComponent(id)}`);
+      const process = parsed(UpstreamProcess, 'process', answer.body);
+      if (process.status === 'COMPLETED') {
+        const domain = await upstreamCall(settings, 'domain', 'GET', `/v2/domains/${encodeURIComponent(reference.domainName)}`);
+        return { status: 'completed', expiryDate: parsed(UpstreamDomain, 'domain', domain.body).expiryDate, registryReference: id };
+      }
+      if (['FAILED', 'CANCELLED', 'INVALID'].includes(process.status)) {
+        return { status: 'failed', reason: `The registry answered '${process.status}'.`, registryReference: id };
+      }
+      return { status: 'pending', actionDate: nextAsk(), registryReference: id };
     },
   };
 }

@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import {
+  claimRegistryDomain,
   getRegistryDomain,
   getRegistryDomainWithTransfer,
   putRegistryDomain,
   recordRegistryCancellation,
   recordRegistryFoaResend,
 } from '../db/repositories/registry-domains.ts';
-import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { ObjectDoesNotExist, ObjectExists, ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { eppStatus, type RegistryDomainRecord, type RegistryTransferRecord, transferBlockingStatuses } from '../model/registry-domain.ts';
 import { isFinal, registrantInteractionStatuses } from '../model/transfer.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import {
+  type RegistrationReference,
+  type RegistrationRequest,
+  type RegistrationState,
   type RegistryGateway,
   type RegistryTransferState,
   type TransferCandidate,
@@ -27,7 +31,15 @@ import {
  * request, so the same question always gets the same answer and no network is needed.
  */
 
-type RegistryCall = 'prepareTransfer' | 'requestTransfer' | 'transferState' | 'cancelTransfer' | 'resendFoa';
+type RegistryCall =
+  | 'prepareTransfer'
+  | 'requestTransfer'
+  | 'transferState'
+  | 'cancelTransfer'
+  | 'resendFoa'
+  | 'prepareRegistration'
+  | 'registerDomain'
+  | 'registrationState';
 
 /** The record of a name this registry runs; an outage of `call` answers 503. */
 function served(record: RegistryDomainRecord | undefined, domainName: string, registry: string, call: RegistryCall): RegistryDomainRecord {
@@ -92,6 +104,53 @@ export function scriptedState(record: RegistryDomainRecord, reference: TransferR
 /** An auth code as the sandbox registry makes one: 16 characters of letters and digits. */
 function newAuthcode(): string {
   return randomBytes(12).toString('base64').replace(/[+/]/g, 'x');
+}
+
+/** A name this registry runs for a registration: its record (absent: a name it never heard of, free), an outage answering 503. */
+async function forRegistration(domainName: string, registry: string, call: RegistryCall): Promise<RegistryDomainRecord | undefined> {
+  const record = await getRegistryDomain(domainName);
+  // A name held by another registry is unknown to this one: free here, as a check answers.
+  if (!record || record.registry !== registry) return undefined;
+  if (record.unavailable?.includes(call)) throw new ProviderUnavailable(`The registry ${registry} is unavailable; retry later.`, 30);
+  return record;
+}
+
+/** The registry's refusal of a reserved name. */
+function reserved(domainName: string): ValidationError {
+  return new ValidationError(`The registry refuses to register ${domainName}: the name is reserved.`, [
+    { field: 'domainName', message: 'is reserved at its registry', value: domainName },
+  ]);
+}
+
+/** Whether a registered record is this customer's earlier registration with the same period (a retry whose answer was lost). */
+function heldFor(record: RegistryDomainRecord, request: { customer: string; periodMonths: number }): boolean {
+  const by = record.registeredFor;
+  return by !== undefined && by.customer === request.customer && by.periodMonths === request.periodMonths;
+}
+
+/** Where a registration made through this sandbox stands at `at`: pending until `pendingUntil`, then completed. */
+function registrationStateOf(record: RegistryDomainRecord, at: Date): RegistrationState {
+  const by = record.registeredFor;
+  if (!by) throw new ObjectExists(`${record.domainName} is already registered.`);
+  if (by.pendingUntil !== undefined && at.getTime() < new Date(by.pendingUntil).getTime()) {
+    return { status: 'pending', actionDate: by.pendingUntil };
+  }
+  if (record.createFails !== undefined) return { status: 'failed', reason: record.createFails };
+  return { status: 'completed', expiryDate: record.expiryDate, ...(record.authcode !== undefined ? { authcode: record.authcode } : {}) };
+}
+
+/** The refusal of a name someone holds. */
+function taken(domainName: string): ObjectExists {
+  return new ObjectExists(`${domainName} is already registered.`);
+}
+
+/** A registration of a name someone holds, unless it is the caller's own earlier one (then its record). */
+function ownOrTaken(record: RegistryDomainRecord, request: RegistrationRequest | (RegistrationReference & { customer: string })) {
+  if (record.registration === 'reserved') throw reserved(record.domainName);
+  // Free: available, or a registration scripted to fail (the name stays free).
+  if (record.registration === 'available' || record.createFails !== undefined) return undefined;
+  if (heldFor(record, request)) return record;
+  throw taken(record.domainName);
 }
 
 /** The sandbox implementation of the registry gateway. */
@@ -206,5 +265,61 @@ export const sandboxRegistry: RegistryGateway = {
     );
     if (state.status !== 'pendingfoa') throw refused;
     if (!(await recordRegistryFoaResend(reference.domainName, reference.requestedDate, toWireTime(at)))) throw refused;
+  },
+
+  /**
+   * A free name: no record, or one `available` (with its premium price). Reserved names are
+   * refused, registered ones are ObjectExists, unless the record is the caller's own earlier
+   * registration with the same period (`held`).
+   */
+  async prepareRegistration(request) {
+    const { domainName, registry } = request;
+    const record = await forRegistration(domainName, registry, 'prepareRegistration');
+    if (!record) return { domainName, registry };
+    const premium = record.premium ? { premium: record.premium } : {};
+    if (ownOrTaken(record, request)) return { domainName, registry, held: true, ...premium };
+    return { domainName, registry, ...premium };
+  },
+
+  /**
+   * Records the name as registered (a conditional write: of two requests for one name, one wins),
+   * pending for `createSeconds` where the record says so. A repeat of the caller's own registration
+   * answers its state.
+   */
+  async registerDomain(reference) {
+    const { domainName, registry, requestedDate, periodMonths, customer, order } = reference;
+    const record = await forRegistration(domainName, registry, 'registerDomain');
+    const at = new Date(requestedDate);
+    const own = record ? ownOrTaken(record, reference) : undefined;
+    if (own) return registrationStateOf(own, at);
+    const pendingUntil = record?.createSeconds !== undefined ? toWireTime(at.getTime() + record.createSeconds * 1000) : undefined;
+    const registered: RegistryDomainRecord = {
+      domainName,
+      registry,
+      ...(order.authcode !== undefined ? { authcode: order.authcode } : { authcode: newAuthcode() }),
+      statuses: ['ok'],
+      expiryDate: toWireTime(addMonths(at, periodMonths)),
+      ns: order.ns ?? [],
+      keyData: order.keyData ?? [],
+      designatedAgentAllowed: record?.designatedAgentAllowed ?? false,
+      transfer: { stages: [], outcome: 'completed' },
+      ...(record?.premium ? { premium: record.premium } : {}),
+      ...(record?.renewPremium !== undefined ? { renewPremium: record.renewPremium } : {}),
+      ...(record?.createFails !== undefined ? { createFails: record.createFails } : {}),
+      registeredFor: { customer, requestedDate, periodMonths, ...(pendingUntil !== undefined ? { pendingUntil } : {}) },
+    };
+    if (await claimRegistryDomain(registered)) return registrationStateOf(registered, at);
+    // Someone was first: the caller's own earlier request (its state), or anyone else (taken).
+    const now = await forRegistration(domainName, registry, 'registerDomain');
+    if (now && heldFor(now, reference)) return registrationStateOf(now, at);
+    throw taken(domainName);
+  },
+
+  async registrationState(reference, at) {
+    const record = await forRegistration(reference.domainName, reference.registry, 'registrationState');
+    if (!record || !heldFor(record, reference)) {
+      return { status: 'failed', reason: `The registry holds no registration of ${reference.domainName} for this registrar.` };
+    }
+    return registrationStateOf(record, at);
   },
 };

@@ -30,7 +30,7 @@ import { appliedLists, newZone } from './plan.ts';
  * only when a zone is to be created (createsZone).
  */
 export function zoneEffectOf(
-  plan: TransferPlan,
+  plan: Pick<TransferPlan, 'zone'>,
   domainName: string,
   customer: string,
   now: string,
@@ -48,7 +48,7 @@ export function zoneEffectOf(
 }
 
 /** Whether completing a transfer with this plan creates a zone (so a zone id is needed), given the name's zone now. */
-export function createsZone(plan: TransferPlan, existing: ZoneHeader | undefined): boolean {
+export function createsZone(plan: Pick<TransferPlan, 'zone'>, existing: ZoneHeader | undefined): boolean {
   return plan.zone.change !== 'untouched' && existing === undefined;
 }
 

@@ -89,6 +89,8 @@ export const ownershipExceptions: Readonly<Record<string, string>> = {
   'dns-zones': "lists the caller's own zones: another customer's are never listed (test/authorization.test.ts)",
   'dns-zone-create':
     "creates a zone of the caller: a name another customer's zone or domain holds is refused (test/authorization.test.ts, the zone API's case)",
+  'domain-register':
+    "a name is nobody's object before its registration: another customer's domain answers ObjectExists, as any registered name does (test/domains-register.test.ts)",
 };
 
 /** A transfer of the caller's, started for the purpose (the demo data holds none): its name and process id. */
@@ -167,6 +169,11 @@ export const setups: Readonly<Record<string, (example: RouteSample) => Promise<R
     await servedWith(zone.name, [sampleKey(1), sampleKey(2)]);
     return { ...example, url: `/v2/processes/${started.headers['x-process-id']}/ack-ds-update` };
   },
+  // A fresh free name each time: the example's name registers once.
+  'domain-register': async (example) => ({
+    ...example,
+    url: example.url.replace('new-shop-example.com', `sample-${process.pid}-${++started}.com`),
+  }),
   webhook: withWebhook,
   'webhook-dead-letters': withWebhook,
   'webhook-rotate': withWebhook,

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { RegistryDomainRecord, RegistryTransferRecord } from '../../model/registry-domain.ts';
 import { db } from '../client.ts';
 import { getItem, parseItem, putItem, readItems, toItem } from '../items.ts';
@@ -85,6 +85,29 @@ export async function recordRegistryFoaResend(domainName: string, requestedDate:
         ConditionExpression: 'attribute_not_exists(cancelledDate)',
         ExpressionAttributeNames: u.names,
         ExpressionAttributeValues: { ...u.values, ':none': [], ':at': [at] },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/**
+ * Records a name as registered at the sandbox registry (`record` carries `registeredFor`), only if
+ * nobody holds it: no record yet, one that is free to register, or one whose registration is
+ * scripted to fail. False when someone was first.
+ */
+export async function claimRegistryDomain(record: RegistryDomainRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: toItem(keys.registryDomain(record.domainName), entity, record),
+        // A name scripted to fail its registration stays free for the next one.
+        ConditionExpression: 'attribute_not_exists(pk) OR registration = :available OR attribute_exists(createFails)',
+        ExpressionAttributeValues: { ':available': 'available' },
       }),
     );
     return true;

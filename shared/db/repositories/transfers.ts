@@ -296,7 +296,7 @@ const refusedNames = new Set([
   'ValidationException',
 ]);
 
-interface ZoneWrite {
+export interface ZoneWrite {
   stage(effect: ZoneEffect | undefined): Promise<void>;
   item(effect: ZoneEffect): TransactItem;
   /**
@@ -308,7 +308,7 @@ interface ZoneWrite {
   discardIfCancelled(error: unknown): Promise<void>;
 }
 
-function zoneWrite(): ZoneWrite {
+export function zoneWrite(): ZoneWrite {
   let staged: StagedRecords | undefined;
   return {
     // The records are the same whatever ids the transaction claims, so a retry reuses them.
