@@ -130,6 +130,8 @@ describe("the README's examples, run in order", () => {
 
   it('answers every example as the README shows it (the notification samples included)', async () => {
     process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    // The DNS provider `npm start` runs by default (a local PowerDNS), as the health example reports it.
+    process.env.DNS_PROVIDER ??= 'powerdns';
     try {
       const vars: Record<string, string> = {};
       let checked = 0;
@@ -163,6 +165,7 @@ describe("the README's examples, run in order", () => {
       expect(checked).toBeGreaterThan(5);
     } finally {
       delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+      delete process.env.DNS_PROVIDER;
     }
   });
 });
