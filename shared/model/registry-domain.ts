@@ -69,7 +69,20 @@ export const RegistryDomainRecord = v.object({
    * An outage of the registry for this name: these calls fail with 503 ProviderUnavailable, so
    * clients (and tests) can see what a registry failure does at each step.
    */
-  unavailable: v.optional(v.array(v.picklist(['prepareTransfer', 'requestTransfer', 'transferState', 'cancelTransfer', 'resendFoa']))),
+  unavailable: v.optional(
+    v.array(
+      v.picklist([
+        'prepareTransfer',
+        'requestTransfer',
+        'transferState',
+        'cancelTransfer',
+        'resendFoa',
+        'renewDomain',
+        'deleteDomain',
+        'restoreDomain',
+      ]),
+    ),
+  ),
   /**
    * A name the registry does not hold as registered: `reserved` (a check answers it unavailable,
    * reason `reserved`), or `available` (free to register; with `premium`, at that create price and
@@ -80,6 +93,8 @@ export const RegistryDomainRecord = v.object({
   renewPremium: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** The registrar that sponsors the name now: the losing side of a transfer-in. */
   registrar: v.optional(v.string()),
+  /** Deleted (status `redemptionPeriod`): restorable until then; after it the name is free again. */
+  redemptionUntil: v.optional(WireTime),
   /** One line for the docs: what this candidate demonstrates. */
   description: v.optional(v.string()),
 });
