@@ -486,7 +486,8 @@ export const routes: readonly Route[] = [
     // The domain, its registry (BatchGet) and prices (Query); the process id; one transaction (the
     // domain guarded, its status and expiry listings, the process, counts, notification); Idempotency-Key records.
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    summary: 'Renew a domain for a period, with an optional expiry guard (?quote=true prices it); charges RENEW; Idempotency-Key supported.',
+    summary:
+      'Renew a domain for a period, with an optional expiry guard (?quote=true prices it); charges RENEW; Idempotency-Key supported.',
   },
   {
     id: 'domain-delete',
@@ -496,7 +497,8 @@ export const routes: readonly Route[] = [
     integrations: ['registry'],
     // The domain and its registry's redemption period; the process id; one transaction as for renew.
     table: { actions: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    summary: 'Delete a domain into its redemption period (restorable until it ends); refused while CLIENT_DELETE_PROHIBITED; Idempotency-Key supported.',
+    summary:
+      'Delete a domain into its redemption period (restorable until it ends); refused while CLIENT_DELETE_PROHIBITED; Idempotency-Key supported.',
   },
   {
     id: 'domain-restore',
@@ -505,7 +507,8 @@ export const routes: readonly Route[] = [
     dir: 'domain-restore',
     integrations: ['registry'],
     table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    summary: 'Restore a domain from its redemption period with a reason (?quote=true prices it); charges RESTORE; Idempotency-Key supported.',
+    summary:
+      'Restore a domain from its redemption period with a reason (?quote=true prices it); charges RESTORE; Idempotency-Key supported.',
   },
   // The address book (docs/contacts.md). A contact's writes are transactions with its count and,
   // with an Idempotency-Key, the key's record (put; deleted when the request is refused), so they

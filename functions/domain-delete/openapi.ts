@@ -6,7 +6,7 @@ import { DomainDeleteRequest } from './schema.ts';
 export const docs: OperationDocs = {
   request: DomainDeleteRequest,
   description: [
-    "Deletes a domain of the caller (the SDKs' `domains.delete`): the registry deletes it into its redemption period, and the domain shows `REDEMPTION_PERIOD` until the period ends (the registry's `redemptionPeriod` days, in its TLD metadata). Until then `POST /v2/domains/{domainName}/restore` brings it back; after it the expiry job removes it and the name is free again (docs/domains.md, \"Life cycle\").",
+    'Deletes a domain of the caller (the SDKs\' `domains.delete`): the registry deletes it into its redemption period, and the domain shows `REDEMPTION_PERIOD` until the period ends (the registry\'s `redemptionPeriod` days, in its TLD metadata). Until then `POST /v2/domains/{domainName}/restore` brings it back; after it the expiry job removes it and the name is free again (docs/domains.md, "Life cycle").',
     "200 with `{domainName}`, the completed process (type `domain`, action `delete`) in `X-Process-Id`, and a `DeleteDomainEvent` notification. Nothing is charged. A domain with `CLIENT_DELETE_PROHIBITED` (or the registry's delete lock) is not deleted: 400 ObjectStatusProhibitsOperation; lift the lock with an update first. Send `Idempotency-Key` to make retries safe. Another customer's domain answers 404 like a missing one.",
   ].join('\n\n'),
   tags: ['Domains'],

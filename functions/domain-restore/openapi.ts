@@ -29,7 +29,15 @@ export const docs: OperationDocs = {
                 total: 1500,
                 currency: 'EUR',
                 billables: [
-                  { product: 'domain_nl', action: 'RESTORE', quantity: 1, amount: 1500, providerName: 'sidn', refundable: true, total: 1500 },
+                  {
+                    product: 'domain_nl',
+                    action: 'RESTORE',
+                    quantity: 1,
+                    amount: 1500,
+                    providerName: 'sidn',
+                    refundable: true,
+                    total: 1500,
+                  },
                 ],
               },
             },

@@ -51,7 +51,9 @@ export async function deleteDomain(call: DeleteCall, commitWith: CommitWith<Dele
     if (inRedemption(domain)) throw new ObjectStatusProhibitsOperation(`${domainName} is already deleted (in its redemption period).`);
     const locks = domain.status.filter((s) => (deleteBlocking as readonly string[]).includes(s));
     if (locks.length > 0) {
-      throw new ObjectStatusProhibitsOperation(`${domainName} has ${locks.join(', ')}: lift it (POST /v2/domains/${domainName}/update) to delete the domain.`);
+      throw new ObjectStatusProhibitsOperation(
+        `${domainName} has ${locks.join(', ')}: lift it (POST /v2/domains/${domainName}/update) to delete the domain.`,
+      );
     }
     const { days } = await redemptionDaysOf(domainName);
     const { redemptionUntil } = await (await registryGateway()).deleteDomain({
@@ -65,7 +67,10 @@ export async function deleteDomain(call: DeleteCall, commitWith: CommitWith<Dele
     const process: ProcessRecord = await domainProcess(domain, principal.user, 'delete', at, {});
     const after = redemptionRecord(domain, redemptionUntil, process.updatedDate);
     const outcome: DeleteOutcome = { started: { processId: process.id, completed: true, view: { domainName } } };
-    if (await recordDomainUpdate(domain, after, process, domainInRedemption(process, redemptionUntil, 'deleted'), commitWith(outcome))) return outcome;
+    if (await recordDomainUpdate(domain, after, process, domainInRedemption(process, redemptionUntil, 'deleted'), commitWith(outcome)))
+      return outcome;
+    const fresh = await getDomainOf(principal.customer, domainName);
+    if (fresh && inRedemption(fresh)) throw new ObjectStatusProhibitsOperation(`${domainName} was deleted by another request meanwhile.`);
     if (attempt >= 2) throw new ObjectStatusProhibitsOperation(`${domainName} is being changed by another request; retry.`);
   }
 }

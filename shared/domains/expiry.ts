@@ -55,7 +55,10 @@ export async function runExpiry(at: Date, options: { deadline: number; pageSize?
   const registries = new Map<string, Promise<{ graceDays: number; redemptionDays: number }>>();
   const rulesOf = async (d: DomainRecord): Promise<Rules> => {
     if (!customers.has(d.customer)) {
-      customers.set(d.customer, getCustomer(d.customer).then((c) => c?.expiryNoticeDays ?? defaultNoticeDays));
+      customers.set(
+        d.customer,
+        getCustomer(d.customer).then((c) => c?.expiryNoticeDays ?? defaultNoticeDays),
+      );
     }
     const tld = d.domainName.slice(d.domainName.indexOf('.') + 1);
     if (!registries.has(tld)) {
@@ -107,7 +110,9 @@ async function takeStep(domainName: string, at: Date, rulesOf: (d: DomainRecord)
   const wireAt = toWireTime(at);
   switch (step.step) {
     case 'wait':
-      return (await replaceDomain(domain, { ...domain, lifecycleDue: step.until, updatedDate: later(domain, wireAt) })) ? 'waiting' : undefined;
+      return (await replaceDomain(domain, { ...domain, lifecycleDue: step.until, updatedDate: later(domain, wireAt) }))
+        ? 'waiting'
+        : undefined;
     case 'notice': {
       // The days left as they are (a notice sent late, after the job was down, tells the truth).
       const days = Math.max(1, Math.ceil((Date.parse(domain.expiryDate) - at.getTime()) / 86_400_000));
@@ -132,7 +137,9 @@ async function takeStep(domainName: string, at: Date, rulesOf: (d: DomainRecord)
       });
       const process = await domainProcess(domain, jobUser, 'delete', at, { reason: 'not renewed' });
       const after = redemptionRecord(domain, redemptionUntil, later(domain, process.updatedDate));
-      return (await record(domain, after, process, domainInRedemption(process, redemptionUntil, 'expired'), at, rules)) ? 'redeemed' : undefined;
+      return (await record(domain, after, process, domainInRedemption(process, redemptionUntil, 'expired'), at, rules))
+        ? 'redeemed'
+        : undefined;
     }
     case 'purge': {
       const process = await domainProcess(domain, jobUser, 'purge', at, {});
@@ -147,7 +154,14 @@ function later(domain: DomainRecord, at: string): string {
 }
 
 /** Records a step with its process and notification, and when the job looks at the domain next. */
-function record(before: DomainRecord, after: DomainRecord, process: ProcessRecord, notification: NotificationRecord, at: Date, rules: Rules) {
+function record(
+  before: DomainRecord,
+  after: DomainRecord,
+  process: ProcessRecord,
+  notification: NotificationRecord,
+  at: Date,
+  rules: Rules,
+) {
   const moved = { ...after, updatedDate: later(before, after.updatedDate > before.updatedDate ? after.updatedDate : toWireTime(at)) };
   const next: LifecycleStep = nextStep(moved, at, rules);
   const { lifecycleDue: _due, ...rest } = moved;
@@ -172,7 +186,8 @@ async function autoRenew(domain: DomainRecord, at: Date, rules: Rules): Promise<
     }));
   } catch (error) {
     // A refusal (no price, the registry's): expired, and said why. An outage: tried again at the next run.
-    if (error instanceof ProviderUnavailable || !(error instanceof ValidationError || error instanceof ObjectStatusProhibitsOperation)) throw error;
+    if (error instanceof ProviderUnavailable || !(error instanceof ValidationError || error instanceof ObjectStatusProhibitsOperation))
+      throw error;
     return expire(domain, at, rules, `the renewal was refused: ${error.message}`);
   }
   const process = await domainProcess(domain, jobUser, 'renew', at, { period, autoRenew: true }, quote);
@@ -186,5 +201,7 @@ async function expire(domain: DomainRecord, at: Date, rules: Rules, reason: stri
   const graceUntil = daysAfter(domain.expiryDate, rules.graceDays);
   const status = [...domain.status.filter((s) => s !== 'OK'), 'EXPIRED'];
   const after: DomainRecord = { ...domain, status, updatedDate: later(domain, process.updatedDate) };
-  return (await record(domain, after, process, domainExpiryReport(process, domain.expiryDate, 0, false, graceUntil), at, rules)) ? 'expired' : undefined;
+  return (await record(domain, after, process, domainExpiryReport(process, domain.expiryDate, 0, false, graceUntil), at, rules))
+    ? 'expired'
+    : undefined;
 }

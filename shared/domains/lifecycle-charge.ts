@@ -36,9 +36,10 @@ export async function priceDomainAction(
   const list = await getProductPrices(domain.customer, product);
   const priced = listPriceLine(list, { product, action, quantity, providerName: domain.registry }, at);
   if (!priced) {
-    throw new ValidationError(`${domain.domainName} cannot be charged ${action}: this account's price list has no ${action} price for ${product}.`, [
-      { field: 'domainName', message: `has no ${action} price (${product}) on this account's price list`, value: domain.domainName },
-    ]);
+    throw new ValidationError(
+      `${domain.domainName} cannot be charged ${action}: this account's price list has no ${action} price for ${product}.`,
+      [{ field: 'domainName', message: `has no ${action} price (${product}) on this account's price list`, value: domain.domainName }],
+    );
   }
   return { quote: buildQuote(command, priced.currency, [priced.line]), list };
 }

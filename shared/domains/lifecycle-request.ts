@@ -49,7 +49,10 @@ export const ExpiryGuard = v.pipe(
 
 /** A period in months: an integer, or (as the docs type it) a string of digits. */
 const Period = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a number of months'), v.transform(Number))], 'must be a number of months'),
+  v.union(
+    [v.number(), v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a number of months'), v.transform(Number))],
+    'must be a number of months',
+  ),
   v.integer('must be an integer number of months'),
   v.minValue(1, 'must be at least 1'),
   v.maxValue(120, 'must be at most 120'),

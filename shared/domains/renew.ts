@@ -42,7 +42,9 @@ function renewalPeriods(provider: ProviderRecord | undefined): number[] {
 export function checkRenewal(domain: DomainRecord, period: number, provider: ProviderRecord | undefined, at: Date, guard?: string): string {
   const { domainName } = domain;
   if (inRedemption(domain)) {
-    throw new ObjectStatusProhibitsOperation(`${domainName} is in its redemption period: restore it (POST /v2/domains/${domainName}/restore).`);
+    throw new ObjectStatusProhibitsOperation(
+      `${domainName} is in its redemption period: restore it (POST /v2/domains/${domainName}/restore).`,
+    );
   }
   const blocking = domain.status.filter((s) => (renewBlocking as readonly string[]).includes(s));
   if (blocking.length > 0) throw new ObjectStatusProhibitsOperation(`${domainName} has ${blocking.join(', ')}: it cannot be renewed.`);
@@ -61,15 +63,26 @@ export function checkRenewal(domain: DomainRecord, period: number, provider: Pro
   const after = toWireTime(addMonths(new Date(domain.expiryDate), period));
   const limit = toWireTime(addMonths(at, maxTermYears * 12));
   if (after > limit) {
-    throw new ValidationError(`The renewal would extend ${domainName} beyond the registry's maximum term of ${maxTermYears} years from now.`, [
-      { field: 'period', message: `would put the expiry (${after}) beyond the maximum term of ${maxTermYears} years (${limit})`, value: period },
-    ]);
+    throw new ValidationError(
+      `The renewal would extend ${domainName} beyond the registry's maximum term of ${maxTermYears} years from now.`,
+      [
+        {
+          field: 'period',
+          message: `would put the expiry (${after}) beyond the maximum term of ${maxTermYears} years (${limit})`,
+          value: period,
+        },
+      ],
+    );
   }
   return after;
 }
 
 /** Renews a domain of the caller, or (quoteOnly) prices the renewal. */
-export async function renewDomain(call: RenewCall, quoteOnly: boolean, commitWith: CommitWith<RenewOutcome> = commitNothing): Promise<RenewOutcome> {
+export async function renewDomain(
+  call: RenewCall,
+  quoteOnly: boolean,
+  commitWith: CommitWith<RenewOutcome> = commitNothing,
+): Promise<RenewOutcome> {
   const { domainName, body, principal } = call;
   for (let attempt = 0; ; attempt++) {
     const at = now();
@@ -94,7 +107,13 @@ export async function renewDomain(call: RenewCall, quoteOnly: boolean, commitWit
     const renewed = renewedRecord(domain, expiryDate, process.updatedDate);
     const outcome: RenewOutcome = { started: { processId: process.id, completed: true, view: { domainName, expiryDate } } };
     if (await recordDomainUpdate(domain, renewed, process, domainRenewed(process, expiryDate, false), commitWith(outcome))) return outcome;
-    // The domain changed meanwhile: again from it as it now is (the registry answers the renewal it made).
+    // The domain changed meanwhile. Renewed by another request (another attempt of this one among them):
+    // never asked of the registry again. Else (an update) again from it as it now is: the registry
+    // answers the renewal it made from the same expiry.
+    const fresh = await getDomainOf(principal.customer, domainName);
+    if (fresh && fresh.expiryDate !== domain.expiryDate) {
+      throw new ObjectStatusProhibitsOperation(`${domainName} was renewed by another request meanwhile; read it again.`);
+    }
     if (attempt >= 2) throw new ObjectStatusProhibitsOperation(`${domainName} is being changed by another request; retry.`);
   }
 }

@@ -41,9 +41,11 @@ export async function restoreDomain(
     const at = now();
     const domain = await getDomainOf(principal.customer, domainName);
     if (!domain) throw new ObjectDoesNotExist('Domain', domainName);
-    if (!inRedemption(domain)) throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period: there is nothing to restore.`);
+    if (!inRedemption(domain))
+      throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period: there is nothing to restore.`);
     // Over but not yet removed by the expiry job: gone all the same.
-    if (domain.redemptionUntil !== undefined && at.getTime() >= Date.parse(domain.redemptionUntil)) throw new ObjectDoesNotExist('Domain', domainName);
+    if (domain.redemptionUntil !== undefined && at.getTime() >= Date.parse(domain.redemptionUntil))
+      throw new ObjectDoesNotExist('Domain', domainName);
     const { extension } = await registryOfDomain(domainName);
     const { quote, list } = await priceDomainAction(domain, extension, 'RESTORE', 1, 'RestoreDomainCommand', at);
     if (quoteOnly) return { quote };
@@ -60,6 +62,9 @@ export async function restoreDomain(
     const after = restoredRecord(domain, expiryDate, process.updatedDate);
     const outcome: RestoreOutcome = { started: { processId: process.id, completed: true, view: { domainName, expiryDate } } };
     if (await recordDomainUpdate(domain, after, process, domainRestored(process, expiryDate), commitWith(outcome))) return outcome;
+    // Restored by another request meanwhile: never asked of the registry again.
+    const fresh = await getDomainOf(principal.customer, domainName);
+    if (fresh && !inRedemption(fresh)) throw new ObjectStatusProhibitsOperation(`${domainName} was restored by another request meanwhile.`);
     if (attempt >= 2) throw new ObjectStatusProhibitsOperation(`${domainName} is being changed by another request; retry.`);
   }
 }

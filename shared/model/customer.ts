@@ -13,7 +13,11 @@ export const CustomerRecord = v.object({
    * (docs/domains.md, "Life cycle"); absent: 30 and 7. `[]` sends none.
    */
   expiryNoticeDays: v.optional(
-    v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(90))), v.maxLength(5), v.description('Days before expiry, 1 to 90.')),
+    v.pipe(
+      v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(90))),
+      v.maxLength(5),
+      v.description('Days before expiry, 1 to 90.'),
+    ),
   ),
   createdDate: WireTime,
 });

@@ -62,11 +62,7 @@ export type LifecycleStep =
  * the grace after expiry is over; at expiry renew (autoRenew) or expire; before expiry, the nearest
  * notice not yet sent whose day has come (earlier ones missed are counted as sent); else wait.
  */
-export function nextStep(
-  d: DomainRecord,
-  at: Date,
-  rules: { noticeDays: readonly number[]; graceDays: number },
-): LifecycleStep {
+export function nextStep(d: DomainRecord, at: Date, rules: { noticeDays: readonly number[]; graceDays: number }): LifecycleStep {
   const now = at.getTime();
   const expiry = Date.parse(d.expiryDate);
   if (inRedemption(d)) {

@@ -382,7 +382,13 @@ export function domainRestored(process: ProcessRecord, expiryDate: string): Noti
 }
 
 /** A domain will expire in `days` days (an expiry notice), or has expired (`days` 0, not renewed). */
-export function domainExpiryReport(process: ProcessRecord, expiryDate: string, days: number, autoRenew: boolean, graceUntil?: string): NotificationRecord {
+export function domainExpiryReport(
+  process: ProcessRecord,
+  expiryDate: string,
+  days: number,
+  autoRenew: boolean,
+  graceUntil?: string,
+): NotificationRecord {
   const name = process.identifier;
   const message =
     days > 0
@@ -401,4 +407,3 @@ export function domainExpiryReport(process: ProcessRecord, expiryDate: string, d
     endDate: days > 0 ? expiryDate : (graceUntil ?? expiryDate),
   };
 }
-

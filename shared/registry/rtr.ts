@@ -361,7 +361,12 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
   /** The domain as the upstream holds it now (its expiry and statuses), or undefined when it holds none. */
   async function upstreamDomain(domainName: string): Promise<v.InferOutput<typeof DomainState> | undefined> {
     try {
-      const answer = await upstreamCall(settings, 'domain', 'GET', `/v2/domains/${encodeURIComponent(domainName)}?fields=expiryDate,status`);
+      const answer = await upstreamCall(
+        settings,
+        'domain',
+        'GET',
+        `/v2/domains/${encodeURIComponent(domainName)}?fields=expiryDate,status`,
+      );
       return parsed(DomainState, 'domain', answer.body);
     } catch (error) {
       if (error instanceof UpstreamRefusal && error.type === 'ObjectDoesNotExist') return undefined;
@@ -374,7 +379,14 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
    * operation's own action that are not the account's plain price upstream are acknowledged as
    * quoted (never more); any other charge is refused.
    */
-  async function acknowledgedCharges(path: string, body: Record<string, unknown>, call: string, domainName: string, action: string, what: string) {
+  async function acknowledgedCharges(
+    path: string,
+    body: Record<string, unknown>,
+    call: string,
+    domainName: string,
+    action: string,
+    what: string,
+  ) {
     let quote: v.InferOutput<typeof QuoteAnswer>;
     try {
       quote = parsed(QuoteAnswer, call, (await upstreamCall(settings, call, 'POST', `${path}?quote=true`, body)).body);

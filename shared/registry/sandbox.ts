@@ -137,7 +137,9 @@ export const sandboxRegistry: RegistryGateway = {
     if (!record || record.registry !== registry) return { available: true, premium: false };
     // Deleted: held until its redemption period ends, then free again.
     if (record.redemptionUntil !== undefined) {
-      return Date.now() >= Date.parse(record.redemptionUntil) ? { available: true, premium: false } : { available: false, reason: 'registered', premium: false };
+      return Date.now() >= Date.parse(record.redemptionUntil)
+        ? { available: true, premium: false }
+        : { available: false, reason: 'registered', premium: false };
     }
     if (record.registration === 'reserved') return { available: false, reason: 'reserved' };
     const available = record.registration === 'available';
@@ -247,7 +249,8 @@ export const sandboxRegistry: RegistryGateway = {
   async renewDomain(request) {
     const record = await heldForLifecycle(request, 'renewDomain');
     const { domainName, currentExpiryDate, periodMonths } = request;
-    if (record.redemptionUntil !== undefined || record.statuses.some((s) => /RenewProhibited$/.test(s))) throw refusedBy(domainName, 'renew');
+    if (record.redemptionUntil !== undefined || record.statuses.some((s) => /RenewProhibited$/.test(s)))
+      throw refusedBy(domainName, 'renew');
     const after = toWireTime(addMonths(new Date(currentExpiryDate), periodMonths));
     // Renewed already by the same request (its answer lost): that renewal, not a second one.
     if (record.expiryDate === after) return { expiryDate: after };
@@ -272,7 +275,8 @@ export const sandboxRegistry: RegistryGateway = {
     const { domainName, at } = request;
     if (record.redemptionUntil === undefined) {
       // Restored already by the same request (its answer lost): as it stands.
-      if (!record.statuses.includes('redemptionPeriod') && record.expiryDate >= request.currentExpiryDate) return { expiryDate: record.expiryDate };
+      if (!record.statuses.includes('redemptionPeriod') && record.expiryDate >= request.currentExpiryDate)
+        return { expiryDate: record.expiryDate };
       throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period at the registry.`);
     }
     if (at.getTime() >= Date.parse(record.redemptionUntil)) throw new ObjectDoesNotExist('Domain', domainName);

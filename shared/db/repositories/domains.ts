@@ -115,7 +115,9 @@ function dueItems(now: DomainRecord, was: DomainRecord | undefined): TransactIte
 
 function duePut(d: DomainRecord): TransactItem {
   const dueDate = dueOf(d);
-  return { Put: { TableName: tableName(), Item: toItem(keys.domainDue(d.domainName, dueDate), dueEntity, { domainName: d.domainName, dueDate }) } };
+  return {
+    Put: { TableName: tableName(), Item: toItem(keys.domainDue(d.domainName, dueDate), dueEntity, { domainName: d.domainName, dueDate }) },
+  };
 }
 
 /**
@@ -160,7 +162,9 @@ export async function purgeDomain(before: DomainRecord, process: ProcessRecord, 
         },
       },
       { Delete: { TableName: tableName(), Key: keys.domainDueByName(before.domainName) } },
-      ...before.status.map((s): TransactItem => ({ Delete: { TableName: tableName(), Key: keys.domainStatus(before.customer, s, before.domainName) } })),
+      ...before.status.map(
+        (s): TransactItem => ({ Delete: { TableName: tableName(), Key: keys.domainStatus(before.customer, s, before.domainName) } }),
+      ),
       ...(counts ? [counts] : []),
       putNew(processItem(process)),
       ...newProcessItems(process),
