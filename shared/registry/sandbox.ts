@@ -273,13 +273,15 @@ export const sandboxRegistry: RegistryGateway = {
   async restoreDomain(request) {
     const record = await heldForLifecycle(request, 'restoreDomain');
     const { domainName, at } = request;
-    if (record.redemptionUntil === undefined) {
+    // A name the registry has no record of is as the service holds it (its redemption end the service's to check).
+    if (record.redemptionUntil === undefined && !record.statuses.includes('redemptionPeriod')) {
       // Restored already by the same request (its answer lost): as it stands.
       if (!record.statuses.includes('redemptionPeriod') && record.expiryDate >= request.currentExpiryDate)
         return { expiryDate: record.expiryDate };
       throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period at the registry.`);
     }
-    if (at.getTime() >= Date.parse(record.redemptionUntil)) throw new ObjectDoesNotExist('Domain', domainName);
+    if (record.redemptionUntil !== undefined && at.getTime() >= Date.parse(record.redemptionUntil))
+      throw new ObjectDoesNotExist('Domain', domainName);
     const { redemptionUntil: _gone, ...rest } = record;
     // A name whose expiry passed comes back renewed for a year (the registry's restore includes a renewal).
     const expiryDate =
