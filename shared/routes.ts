@@ -495,8 +495,9 @@ export const routes: readonly Route[] = [
     path: '/v2/domains/{domainName}',
     dir: 'domain-delete',
     integrations: ['registry'],
-    // The domain and its registry's redemption period; the process id; one transaction as for renew.
-    table: { actions: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    // The domain (a Query of its item, filtered by owner) and its registry's redemption period; the
+    // process id; one transaction as for renew.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     summary:
       'Delete a domain into its redemption period (restorable until it ends); refused while CLIENT_DELETE_PROHIBITED; Idempotency-Key supported.',
   },
