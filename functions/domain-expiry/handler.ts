@@ -3,7 +3,7 @@ import { type ExpiryRun, runExpiry } from '../../shared/domains/expiry.ts';
 import { logger } from '../../shared/logger.ts';
 
 /** What a run keeps back of the function's time, so the steps under way finish (ms). */
-const marginMs = 2_500;
+const marginMs = 4_000;
 /** A run's time without a Lambda context (a direct call). */
 const localBudgetMs = 7_000;
 

@@ -1,11 +1,13 @@
 import { getCustomer } from '../db/repositories/customers.ts';
 import { getDomain, listDueDomains, purgeDomain, recordDomainUpdate, replaceDomain } from '../db/repositories/domains.ts';
+import { getProductPrices } from '../db/repositories/prices.ts';
 import { ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import { daysAfter, defaultGraceDays, defaultNoticeDays, dueOf, type LifecycleStep, nextStep } from '../model/domain-lifecycle.ts';
 import { domainExpiryReport, domainInRedemption, domainPurged, domainRenewed, type NotificationRecord } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
+import type { PriceList } from '../pricing/index.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { redemptionDaysOf, redemptionRecord } from './delete.ts';
@@ -44,6 +46,8 @@ interface Rules {
   noticeDays: readonly number[];
   graceDays: number;
   redemptionDays: number;
+  /** The customer's prices of a product, read once a run. */
+  prices: (customer: string, product: string) => Promise<PriceList>;
 }
 
 /** One run: pages of `pageSize` due domains, `concurrency` at a time, until none is due or `deadline` (ms since the epoch) nears. */
@@ -53,6 +57,12 @@ export async function runExpiry(at: Date, options: { deadline: number; pageSize?
   const concurrency = options.concurrency ?? 16;
   const customers = new Map<string, Promise<readonly number[]>>();
   const registries = new Map<string, Promise<{ graceDays: number; redemptionDays: number }>>();
+  const lists = new Map<string, Promise<PriceList>>();
+  const prices = (customer: string, product: string) => {
+    const key = `${customer} ${product}`;
+    if (!lists.has(key)) lists.set(key, getProductPrices(customer, product));
+    return lists.get(key) as Promise<PriceList>;
+  };
   const rulesOf = async (d: DomainRecord): Promise<Rules> => {
     if (!customers.has(d.customer)) {
       customers.set(
@@ -68,7 +78,7 @@ export async function runExpiry(at: Date, options: { deadline: number; pageSize?
       );
     }
     const [noticeDays, registry] = await Promise.all([customers.get(d.customer), registries.get(tld)]);
-    return { noticeDays: noticeDays as readonly number[], ...(registry as { graceDays: number; redemptionDays: number }) };
+    return { noticeDays: noticeDays as readonly number[], ...(registry as { graceDays: number; redemptionDays: number }), prices };
   };
 
   let start: Record<string, unknown> | undefined;
@@ -176,7 +186,15 @@ async function autoRenew(domain: DomainRecord, at: Date, rules: Rules): Promise<
   let quote: Awaited<ReturnType<typeof priceDomainAction>>['quote'];
   let expiryDate: string;
   try {
-    ({ quote } = await priceDomainAction(domain, extension, 'RENEW', Math.max(1, Math.ceil(period / 12)), 'RenewDomainCommand', at));
+    ({ quote } = await priceDomainAction(
+      domain,
+      extension,
+      'RENEW',
+      Math.max(1, Math.ceil(period / 12)),
+      'RenewDomainCommand',
+      at,
+      rules.prices,
+    ));
     ({ expiryDate } = await (await registryGateway()).renewDomain({
       domainName: domain.domainName,
       registry: domain.registry,

@@ -31,9 +31,10 @@ export async function priceDomainAction(
   quantity: number,
   command: string,
   at: Date,
+  prices: (customer: string, product: string) => Promise<PriceList> = getProductPrices,
 ): Promise<{ quote: QuoteBody; list: PriceList }> {
   const product = domainProduct(extension);
-  const list = await getProductPrices(domain.customer, product);
+  const list = await prices(domain.customer, product);
   const priced = listPriceLine(list, { product, action, quantity, providerName: domain.registry }, at);
   if (!priced) {
     throw new ValidationError(
