@@ -32,8 +32,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  * - derived items, rebuilt on import: the extension index of each registry (`providerExtension`,
  *   written with the provider), the identifier listing of each process (`processIdentifier`) and
  *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
- *   both written with the process, and the status listing of each domain (`domainStatus`), written
- *   with the domain;
+ *   both written with the process, and the status listing of each domain (`domainStatus`) and its
+ *   entry in the expiry job's listing (`domainDue`), written with the domain;
  * - short-lived items that expire through the table's TTL: Idempotency-Key records, the single
  *   use of one-time validation-manager links (`oneTimeLinkUse`) and the windows of the domain
  *   check's rate limit (`rateLimit`);
@@ -61,6 +61,7 @@ export const notExported = new Set([
   'processIdentifier',
   'openCertificateRequest',
   'domainStatus',
+  'domainDue',
   'oneTimeLinkUse',
   'rateLimit',
   'processCounts',

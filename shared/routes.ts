@@ -543,6 +543,40 @@ export const routes: readonly Route[] = [
     summary:
       'Whether a name can be registered: available, reason, premium and its prices; rate limited per API key (429 with Retry-After).',
   },
+  {
+    id: 'domain-renew',
+    method: 'POST',
+    path: '/v2/domains/{domainName}/renew',
+    dir: 'domain-renew',
+    integrations: ['registry'],
+    // The domain, its registry (BatchGet) and prices (Query); the process id; one transaction (the
+    // domain guarded, its status and expiry listings, the process, counts, notification); Idempotency-Key records.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary:
+      'Renew a domain for a period, with an optional expiry guard (?quote=true prices it); charges RENEW; Idempotency-Key supported.',
+  },
+  {
+    id: 'domain-delete',
+    method: 'DELETE',
+    path: '/v2/domains/{domainName}',
+    dir: 'domain-delete',
+    integrations: ['registry'],
+    // The domain (a Query of its item, filtered by owner) and its registry's redemption period; the
+    // process id; one transaction as for renew.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary:
+      'Delete a domain into its redemption period (restorable until it ends); refused while CLIENT_DELETE_PROHIBITED; Idempotency-Key supported.',
+  },
+  {
+    id: 'domain-restore',
+    method: 'POST',
+    path: '/v2/domains/{domainName}/restore',
+    dir: 'domain-restore',
+    integrations: ['registry'],
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    summary:
+      'Restore a domain from its redemption period with a reason (?quote=true prices it); charges RESTORE; Idempotency-Key supported.',
+  },
   // The address book (docs/contacts.md). A contact's writes are transactions with its count and,
   // with an Idempotency-Key, the key's record (put; deleted when the request is refused), so they
   // are not limited to the contact's partition; reads are.
@@ -721,6 +755,19 @@ export const jobs: readonly Job[] = [
     dataKeys: ['Decrypt'],
     summary:
       'Retries webhook deliveries whose next attempt is due (backoff with jitter over about three days, Retry-After honoured), then dead-letters them.',
+  },
+  {
+    id: 'domain-expiry',
+    dir: 'domain-expiry',
+    integrations: ['registry'],
+    // The due listing (gsi1), each domain, its customer's notice days, its registry (BatchGet) and
+    // prices (Query); the process ids; one transaction per step (the domain guarded, its listings,
+    // counts, process, notification), a removal deleting them.
+    table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
+    schedule: 'rate(1 hour)',
+    localIntervalSeconds: 60,
+    summary:
+      'Acts on domains as they expire: expiry notices, auto-renewal (charged once), expiry, redemption and removal (docs/domains.md, "Life cycle").',
   },
 ];
 

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setDb } from '../shared/db/client.ts';
+import { getDomain, putDomain } from '../shared/db/repositories/domains.ts';
+import { getRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { defaultLocalTableName } from '../shared/db/table.ts';
 import { exited, groupGoneWithin, type Launcher, launch } from './support/sandbox.ts';
 import { processesOf, sandboxDomain } from './support/transfer.ts';
@@ -21,8 +23,8 @@ const rounds = Number(process.env.CRASH_ROUNDS) || 1;
 const requests = 300;
 const concurrency = 16;
 
-/** The keyed operation a round sends: a transfer-in, or a registration of a free name. */
-type Operation = 'transfer' | 'register';
+/** The keyed operation a round sends: a transfer-in, a registration of a free name, or a renewal. */
+type Operation = 'transfer' | 'register' | 'renew';
 
 interface Sent {
   operation: Operation;
@@ -55,7 +57,7 @@ function useSandboxTable(sandbox: Launcher): void {
 }
 
 async function send(url: string, request: Sent): Promise<Answer> {
-  const path = request.operation === 'transfer' ? `/v2/domains/${request.name}/transfer` : `/v2/domains/${request.name}`;
+  const path = request.operation === 'register' ? `/v2/domains/${request.name}` : `/v2/domains/${request.name}/${request.operation}`;
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json', 'Idempotency-Key': request.key },
@@ -249,5 +251,70 @@ describe('crash: SIGKILL of the whole sandbox mid-flight, restart on the same da
       console.log(`crash ${JSON.stringify(figures)}`);
       expect(figures.cutOff).toBeGreaterThan(0);
     }
+  });
+});
+
+/**
+ * The same for renewals: keyed renewals of domains of the account, killed mid-flight, retried after
+ * the restart. Every domain renewed exactly once (its expiry and the registry's a year on), with one
+ * renewal process and one RENEW charge; every answer from before the crash replayed byte for byte.
+ */
+describe('crash: renewals across a SIGKILL', () => {
+  it('renews and charges every domain exactly once, replays every answer', { timeout: 300_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'crash-renew-'));
+    dataDirs.push(dataDir);
+    const first = await launch(['--data-dir', dataDir], {}, { detached: true, started });
+    useSandboxTable(first);
+    const run = Date.now().toString(36);
+    const sent: Sent[] = Array.from({ length: 150 }, (_, i) => ({
+      operation: 'renew',
+      name: `crash-renew-${run}-${i}.com`,
+      key: crypto.randomUUID(),
+      body: JSON.stringify({ period: 12 }),
+    }));
+    await pool(sent, async ({ name }) => {
+      await putDomain({
+        domainName: name,
+        customer: 'demo',
+        registry: 'verisign',
+        registrant: 'demo-registrant',
+        contacts: [],
+        ns: ['ns1.registrar-sandbox.example'],
+        keyData: [],
+        privacyProtect: false,
+        autoRenew: false,
+        status: ['OK'],
+        createdDate: '2025-01-01T00:00:00Z',
+        updatedDate: '2025-01-01T00:00:00Z',
+        expiryDate: '2027-04-01T00:00:00Z',
+      });
+    });
+    const { answered, cutOff } = await fireAndKill(first, sent, Math.floor(sent.length * (0.2 + 0.3 * Math.random())));
+    expect(await groupGoneWithin(first.child.pid as number, 10_000)).toBe(true);
+    const second = await launch(['--data-dir', dataDir], {}, { detached: true, started });
+    useSandboxTable(second);
+    const retried = new Map<number, Answer>();
+    await pool(sent, async (request, i) => {
+      retried.set(i, await send(second.url, request));
+    });
+    const names = new Set(sent.map((s) => s.name));
+    const renewals = (await processesOf('demo')).filter((p) => names.has(p.identifier));
+    const domains = await Promise.all(sent.map((s) => getDomain(s.name)));
+    const registry = await Promise.all(sent.map((s) => getRegistryDomain(s.name)));
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+    expect([...answered.values(), ...retried.values()].filter((a) => a.status >= 500).map((a) => a.raw)).toEqual([]);
+    for (const [i, a] of answered) {
+      expect(retried.get(i)?.raw, sent[i]?.name).toBe(a.raw);
+      expect(retried.get(i)?.replayed).toBe(true);
+    }
+    for (const [i, a] of retried) expect(a.status, `${sent[i]?.name}: ${a.raw}`).toBe(200);
+    expect(cutOff.size + answered.size).toBeGreaterThan(0);
+    expect(renewals).toHaveLength(sent.length);
+    expect(new Set(renewals.map((p) => p.identifier)).size).toBe(sent.length);
+    expect(renewals.every((p) => p.billables.length === 1 && p.billables[0]?.action === 'RENEW')).toBe(true);
+    expect(domains.map((d) => d?.expiryDate)).toEqual(sent.map(() => '2028-04-01T00:00:00Z'));
+    expect(registry.map((d) => d?.expiryDate)).toEqual(sent.map(() => '2028-04-01T00:00:00Z'));
+    console.log(`crash renew ${JSON.stringify({ requests: sent.length, answeredBeforeCrash: answered.size, cutOff: cutOff.size })}`);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { ObjectDoesNotExist, ObjectExists, ObjectStatusProhibitsOperation, ValidationError } from '../shared/errors.ts';
 import { registryImplementations } from '../shared/integrations.ts';
 import type { RegistrationOrder, RegistryGateway, RegistryTransferState, TransferReference } from '../shared/registry/gateway.ts';
@@ -46,6 +47,33 @@ const registration: RegistrationOrder = {
     { role: 'ADMIN', handle: 'demo-admin' },
     { role: 'TECH', handle: 'demo-tech' },
   ],
+};
+
+/**
+ * Puts a delete lock on demo-secure.com at the registry, or lifts it: the sandbox's record of the
+ * name, or the upstream account's domain (an update through its API, as its owner would).
+ */
+const deleteLock: Record<string, (on: boolean) => Promise<void>> = {
+  sandbox: async (on) => {
+    await putRegistryDomain({
+      domainName: 'demo-secure.com',
+      registry: 'verisign',
+      statuses: ['clientTransferProhibited', ...(on ? ['clientDeleteProhibited'] : [])],
+      expiryDate: '2027-06-12T09:00:00Z',
+      ns: [],
+      keyData: [],
+      designatedAgentAllowed: false,
+      transfer: { stages: [], outcome: 'completed' },
+    });
+  },
+  rtr: async (on) => {
+    const res = await fetch(`${upstream?.url}/v2/domains/demo-secure.com/update`, {
+      method: 'POST',
+      headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: ['CLIENT_TRANSFER_PROHIBITED', ...(on ? ['CLIENT_DELETE_PROHIBITED'] : [])] }),
+    });
+    expect(res.status).toBe(200);
+  },
 };
 
 /** What the transfer asks of the registry besides the name, as the transfer use case hands it. */
@@ -169,5 +197,39 @@ describe.each(Object.keys(adapters))('the registry port over %s', (name) => {
       new Date(),
     );
     expect(now.status).toBe('pending');
+  });
+
+  it('renews from the expiry the service holds, answers a repeat as that renewal, and refuses another expiry', async () => {
+    const request = {
+      domainName: 'demo-shop.nl',
+      registry: 'sidn',
+      currentExpiryDate: '2027-03-04T11:20:00Z',
+      current: { ns: [], status: ['OK'], keyData: [] },
+      periodMonths: 12,
+    };
+    expect(await registry.renewDomain(request)).toEqual({ expiryDate: '2028-03-04T11:20:00Z' });
+    expect(await registry.renewDomain(request)).toEqual({ expiryDate: '2028-03-04T11:20:00Z' });
+    await expect(registry.renewDomain({ ...request, currentExpiryDate: '2026-03-04T11:20:00Z' })).rejects.toBeInstanceOf(
+      ObjectStatusProhibitsOperation,
+    );
+  });
+
+  it('refuses to delete a locked name, deletes into redemption (a repeat answers alike), restores, and answers a repeated restore', async () => {
+    const request = {
+      domainName: 'demo-secure.com',
+      registry: 'verisign',
+      currentExpiryDate: '2027-06-12T09:00:00Z',
+      current: { ns: [], status: ['CLIENT_TRANSFER_PROHIBITED'], keyData: [] },
+      redemptionDays: 30,
+    };
+    await (deleteLock[name] as (on: boolean) => Promise<void>)(true);
+    await expect(registry.deleteDomain({ ...request, at: new Date() })).rejects.toBeInstanceOf(ObjectStatusProhibitsOperation);
+    await (deleteLock[name] as (on: boolean) => Promise<void>)(false);
+    const deleted = await registry.deleteDomain({ ...request, at: new Date() });
+    expect(Date.parse(deleted.redemptionUntil)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    await expect(registry.deleteDomain({ ...request, at: new Date() })).resolves.toMatchObject({ redemptionUntil: expect.any(String) });
+    const inRedemption = { ...request, current: { ...request.current, status: ['REDEMPTION_PERIOD'] }, reason: 'contract', at: new Date() };
+    expect(await registry.restoreDomain(inRedemption)).toEqual({ expiryDate: '2027-06-12T09:00:00Z' });
+    expect(await registry.restoreDomain(inRedemption)).toEqual({ expiryDate: '2027-06-12T09:00:00Z' });
   });
 });

@@ -6,6 +6,7 @@ import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, Sche
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer/handler.ts';
 import { handler as dcvCheck } from '../functions/dcv-check/handler.ts';
+import { handler as domainExpiry } from '../functions/domain-expiry/handler.ts';
 import { handler as exchangeRates } from '../functions/exchange-rates/handler.ts';
 import { handler as notificationCounts } from '../functions/notification-counts/handler.ts';
 import { handler as repairCounts } from '../functions/repair-counts/handler.ts';
@@ -313,6 +314,22 @@ describe("each function's table use is what it declares", () => {
     );
     await as('domain-check', () => call('GET', '/v2/domains/register-premium.com/check?renewPrice=true'));
     await as('domain-check', () => call('GET', '/v2/domains/other-site.com/check'));
+    // The life cycle: renew (quote, keyed), delete into redemption, restore (quote, keyed), then the expiry job a year on.
+    await as('domain-renew', () => call('POST', '/v2/domains/demo-shop.nl/renew?quote=true', { body: { period: 12 } }));
+    await as('domain-renew', () =>
+      call('POST', '/v2/domains/demo-shop.nl/renew', { body: { period: 12 }, headers: { 'Idempotency-Key': 'grants-r1' } }),
+    );
+    await as('domain-renew', () =>
+      call('POST', '/v2/domains/demo-shop.nl/renew', { body: { period: 24 }, headers: { 'Idempotency-Key': 'grants-r3' } }),
+    );
+    await as('domain-delete', () => call('DELETE', '/v2/domains/demo-shop.nl', { headers: { 'Idempotency-Key': 'grants-d1' } }));
+    await as('domain-restore', () => call('POST', '/v2/domains/demo-shop.nl/restore?quote=true', { body: { reason: 'grants' } }));
+    await as('domain-restore', () =>
+      call('POST', '/v2/domains/demo-shop.nl/restore', { body: { reason: 'grants' }, headers: { 'Idempotency-Key': 'grants-r2' } }),
+    );
+    await as('domain-delete', () => call('DELETE', '/v2/domains/demo-secure.com'));
+    await as('domain-expiry', () => domainExpiry({ ...scheduled, time: plus(new Date(), 400 * 86_400).toISOString() }, jobContext));
+    await as('domain-expiry', () => domainExpiry({ ...scheduled, time: plus(new Date(), 800 * 86_400).toISOString() }, jobContext));
     const contacts = '/v2/customers/demo/contacts';
     const grantee = { name: 'Grant Ee', addressLine: ['Dam 1'], postalCode: '1012 JS', city: 'Amsterdam', country: 'NL' };
     const newContact = { ...grantee, email: 'grant@example.nl', voice: '+31.201112233' };

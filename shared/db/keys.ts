@@ -58,7 +58,7 @@ function domainPartition(domainName: string): string {
 }
 
 /** The key of one item of a domain name's collection. */
-function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFER' | 'REGISTER') {
+function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFER' | 'REGISTER' | 'DUE') {
   return { pk: domainPartition(domainName), sk };
 }
 
@@ -230,6 +230,16 @@ export const keys = {
   domainTransfer: (domainName: string, actionDate: string): ItemKey =>
     listed(inDomainCollection(domainName, 'TRANSFER'), 'TRANSFERS#DUE', `TRANSFER#${actionDate}#${domainName}`),
   domainTransferByName: (domainName: string) => inDomainCollection(domainName, 'TRANSFER'),
+  /**
+   * When the expiry job next acts on a domain (shared/model/domain-lifecycle.ts), in the domain's
+   * item collection and listed by that time in one gsi1 partition across customers, so a run reads
+   * only the domains that are due (written with every write of the domain: repositories/domains.ts).
+   */
+  domainDue: (domainName: string, dueDate: string): ItemKey =>
+    listed(inDomainCollection(domainName, 'DUE'), 'DOMAINSDUE', `DUE#${dueDate}#${domainName}`),
+  domainDueByName: (domainName: string) => inDomainCollection(domainName, 'DUE'),
+  /** Domains due at or before a time: gsi1sk <= `DUE#<time>#~`. */
+  domainsDue: (at: string) => ({ gsi1pk: 'DOMAINSDUE', gsi1skMax: `DUE#${at}#~`, gsi1skMin: 'DUE#' }),
   /** Pending transfers due at or before a time: gsi1sk <= `TRANSFER#<time>#~`. */
   transfersDue: (at: string) => ({ gsi1pk: 'TRANSFERS#DUE', gsi1skMax: `TRANSFER#${at}#~`, gsi1skMin: 'TRANSFER#' }),
   /**

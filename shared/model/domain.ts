@@ -131,6 +131,12 @@ export const DomainRecord = v.object({
   createdDate: WireTime,
   updatedDate: WireTime,
   expiryDate: WireTime,
+  /** In the redemption period (`REDEMPTION_PERIOD`): until when it can be restored; then it is gone (docs/domains.md). */
+  redemptionUntil: v.optional(WireTime),
+  /** When the expiry job next acts on the domain, as the job set it; absent: as its expiry decides (shared/model/domain-lifecycle.ts). */
+  lifecycleDue: v.optional(WireTime),
+  /** The expiry notices sent before `expiryDate` (days before it), so none goes out twice. */
+  expiryNotices: v.optional(v.object({ expiryDate: WireTime, days: v.array(v.pipe(v.number(), v.integer(), v.minValue(1))) })),
 });
 export type DomainRecord = v.InferOutput<typeof DomainRecord>;
 /** A record as written (its statuses and defaults may be left to the reader). */

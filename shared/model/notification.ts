@@ -23,6 +23,10 @@ export const eventTypes = [
   'UpdateDomainEvent',
   'DnsZoneKeyRolloverEvent',
   'CreateDomainEvent',
+  'RenewDomainEvent',
+  'DeleteDomainEvent',
+  'RestoreDomainEvent',
+  'DomainExpiryReportEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -33,6 +37,10 @@ export const notificationTypes = [
   'DomainZoneNotification',
   'UpdateDomainNotification',
   'CreateDomainNotification',
+  'RenewDomainNotification',
+  'DeleteDomainNotification',
+  'DomainNotification',
+  'DomainExpiryReportNotification',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
@@ -84,6 +92,9 @@ export const NotificationRecord = v.object({
   requestedDate: v.optional(WireTime),
   actionDate: v.optional(WireTime),
   expiryDate: v.optional(WireTime),
+  /** DomainExpiryReportNotification's own fields: the window the report covers (now to the expiry). */
+  startDate: v.optional(WireTime),
+  endDate: v.optional(WireTime),
   /** SSLCertificateNotification's own fields. */
   certificateId: v.optional(Positive),
   product: v.optional(v.string()),
@@ -392,5 +403,93 @@ export function registrationNotification(process: ProcessRecord, previous: Regis
     requestedDate: d.requestedDate,
     ...(d.status === 'pending' && d.actionDate !== undefined ? { actionDate: d.actionDate } : {}),
     ...(d.expiryDate !== undefined ? { expiryDate: d.expiryDate, payload: { createdDate: process.updatedDate } } : {}),
+  };
+}
+
+/** The one notification of a domain's renewal, deletion, restore or expiry step: its slot (each such step is a process of its own). */
+const lifecycleSlot = 1;
+
+/** A domain was renewed (by its owner, or by auto-renew at expiry): its new expiry. */
+export function domainRenewed(process: ProcessRecord, expiryDate: string, auto: boolean): NotificationRecord {
+  return {
+    ...aboutProcess(process, lifecycleSlot, process.updatedDate),
+    eventType: 'RenewDomainEvent',
+    notificationType: 'RenewDomainNotification',
+    message: `The domain ${process.identifier} was ${auto ? 'renewed automatically at its expiry' : 'renewed'} until ${expiryDate}.`,
+    subjectStatus: 'OK',
+    statusDetail: 'COMPLETED',
+    domainName: process.identifier,
+    expiryDate,
+  };
+}
+
+/** A domain entered its redemption period (deleted, or not renewed after its grace): restorable until `until`. */
+export function domainInRedemption(process: ProcessRecord, until: string, why: 'deleted' | 'expired'): NotificationRecord {
+  return {
+    ...aboutProcess(process, lifecycleSlot, process.updatedDate),
+    eventType: 'DeleteDomainEvent',
+    notificationType: 'DeleteDomainNotification',
+    message:
+      why === 'deleted'
+        ? `The domain ${process.identifier} was deleted: it is in its redemption period and can be restored until ${until}.`
+        : `The domain ${process.identifier} was not renewed: it was deleted at the registry and can be restored until ${until}.`,
+    subjectStatus: 'WARNING',
+    statusDetail: 'REDEMPTION_PERIOD',
+    domainName: process.identifier,
+    actionDate: until,
+  };
+}
+
+/** A domain's redemption period ended: it is gone and its name is free. */
+export function domainPurged(process: ProcessRecord): NotificationRecord {
+  return {
+    ...aboutProcess(process, lifecycleSlot, process.updatedDate),
+    eventType: 'DeleteDomainEvent',
+    notificationType: 'DeleteDomainNotification',
+    message: `The redemption period of ${process.identifier} ended: the domain is gone and its name is free.`,
+    subjectStatus: 'COMPLETED',
+    statusDetail: 'DELETED',
+    domainName: process.identifier,
+  };
+}
+
+/** A domain was restored from its redemption period. */
+export function domainRestored(process: ProcessRecord, expiryDate: string): NotificationRecord {
+  return {
+    ...aboutProcess(process, lifecycleSlot, process.updatedDate),
+    eventType: 'RestoreDomainEvent',
+    notificationType: 'DomainNotification',
+    message: `The domain ${process.identifier} was restored; it expires ${expiryDate}.`,
+    subjectStatus: 'OK',
+    statusDetail: 'COMPLETED',
+    domainName: process.identifier,
+    expiryDate,
+  };
+}
+
+/** A domain will expire in `days` days (an expiry notice), or has expired (`days` 0, not renewed). */
+export function domainExpiryReport(
+  process: ProcessRecord,
+  expiryDate: string,
+  days: number,
+  autoRenew: boolean,
+  graceUntil?: string,
+): NotificationRecord {
+  const name = process.identifier;
+  const message =
+    days > 0
+      ? `The domain ${name} expires in ${days} days (${expiryDate})${autoRenew ? ' and will be renewed automatically' : ': renew it to keep it'}.`
+      : `The domain ${name} expired on ${expiryDate} and was not renewed${process.details?.reason ? ` (${String(process.details.reason)})` : ''}: renew it before ${graceUntil ?? expiryDate} or it will be deleted.`;
+  return {
+    ...aboutProcess(process, lifecycleSlot, process.updatedDate),
+    eventType: 'DomainExpiryReportEvent',
+    notificationType: 'DomainExpiryReportNotification',
+    message,
+    subjectStatus: days > 0 ? 'NEW' : 'WARNING',
+    statusDetail: days > 0 ? 'EXPIRY_NOTICE' : 'EXPIRED',
+    domainName: name,
+    expiryDate,
+    startDate: process.updatedDate,
+    endDate: days > 0 ? expiryDate : (graceUntil ?? expiryDate),
   };
 }

@@ -80,6 +80,9 @@ export const RegistryDomainRecord = v.object({
         'prepareRegistration',
         'registerDomain',
         'registrationState',
+        'renewDomain',
+        'deleteDomain',
+        'restoreDomain',
       ]),
     ),
   ),
@@ -104,6 +107,8 @@ export const RegistryDomainRecord = v.object({
   ),
   /** The registrar that sponsors the name now: the losing side of a transfer-in. */
   registrar: v.optional(v.string()),
+  /** Deleted (status `redemptionPeriod`): restorable until then; after it the name is free again. */
+  redemptionUntil: v.optional(WireTime),
   /** One line for the docs: what this candidate demonstrates. */
   description: v.optional(v.string()),
 });

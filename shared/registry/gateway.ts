@@ -216,6 +216,28 @@ export interface RegistryGateway {
   ): Promise<RegistrationState>;
   /** Where a pending registration stands at `at`. */
   registrationState(reference: RegistrationReference & { customer: string }, at: Date): Promise<RegistrationState>;
+  /**
+   * Renews a domain the service holds (EPP domain renew) for `periodMonths` from
+   * `currentExpiryDate`, the expiry the service holds (EPP's curExpDate): answers the new expiry.
+   * Safe to repeat: when the registry's expiry is already `currentExpiryDate` plus the period (an
+   * earlier request of ours was renewed but its answer lost), that expiry is answered and nothing is
+   * renewed again. Throws ObjectStatusProhibitsOperation when its statuses forbid it or its expiry
+   * is neither, ValidationError when the registry refuses the period.
+   */
+  renewDomain(request: DomainLifecycleRequest & { periodMonths: number }): Promise<{ expiryDate: string }>;
+  /**
+   * Deletes a domain (EPP domain delete): it enters the registry's redemption period, restorable
+   * until `redemptionUntil`. Safe to repeat: a domain already in redemption answers its period.
+   * Throws ObjectStatusProhibitsOperation when its statuses forbid it.
+   */
+  deleteDomain(request: DomainLifecycleRequest & { at: Date }): Promise<{ redemptionUntil: string }>;
+  /**
+   * Restores a domain in its redemption period (RGP restore): answers its expiry after it. Safe to
+   * repeat: a domain already restored answers its expiry. Throws ObjectDoesNotExist when the
+   * redemption period is over (the name is gone), ObjectStatusProhibitsOperation when it is not in
+   * redemption.
+   */
+  restoreDomain(request: DomainLifecycleRequest & { reason: string; at: Date }): Promise<{ expiryDate: string }>;
 }
 
 /** What a registration asks of the registry besides the name and period. */
@@ -275,6 +297,18 @@ export interface RegistrationState {
   registryReference?: string;
   /** Once completed: the auth code the registry holds for the new domain (never logged). */
   authcode?: string;
+}
+
+/** A renewal, deletion or restore of a domain the service holds, as the registry is asked for it. */
+export interface DomainLifecycleRequest {
+  domainName: string;
+  registry: string;
+  /** The expiry the service holds before the change (EPP's curExpDate; the guard of a renewal). */
+  currentExpiryDate: string;
+  /** The domain as the service holds it (a registry that keeps no copy of it starts from this). */
+  current: { ns: string[]; status: string[]; keyData: KeyData[] };
+  /** The registry's days of redemption for a deletion (its TLD metadata), when known. */
+  redemptionDays?: number;
 }
 
 /** What settling the intents did: how many were looked at, found recorded, cancelled upstream, or completed upstream unrecorded. */

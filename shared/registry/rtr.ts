@@ -15,9 +15,10 @@ import { type ContactRecord, defaultBrand } from '../model/contact.ts';
 import { KeyData } from '../model/domain.ts';
 import { ProviderMetadata, TldMetadata, tldProviderFields } from '../model/provider.ts';
 import { isFinal, type TransferStatus, transferDetailsOf, transferStatuses } from '../model/transfer.ts';
-import { toWireTime } from '../time.ts';
+import { addMonths, toWireTime } from '../time.ts';
 import {
   type DomainChange,
+  type DomainLifecycleRequest,
   type IntentSummary,
   type RegistrationOrder,
   type RegistrationState,
@@ -91,6 +92,8 @@ const RegistrationAnswer = v.object({
 });
 const UpstreamDomain = v.object({ domainName: v.string(), expiryDate: v.string(), createdDate: v.string() });
 const UpstreamProcess = v.object({ id: v.number(), status: v.string() });
+const ExpiryAnswer = v.object({ expiryDate: v.string() });
+const DomainState = v.object({ expiryDate: v.string(), status: v.array(v.string()) });
 
 const CheckAnswer = v.object({
   available: v.boolean(),
@@ -428,9 +431,106 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
   }
 
+  /** The upstream's refusal of a renewal, deletion or restore of `domainName` in our own words (anything else: 503, logged). */
+  function lifecycleRefusalOf(error: unknown, call: string, domainName: string, what: string): unknown {
+    if (!(error instanceof UpstreamRefusal)) return error;
+    switch (error.type) {
+      case 'ObjectDoesNotExist':
+        return new ObjectDoesNotExist('Domain', domainName);
+      case 'ObjectStatusProhibitsOperation':
+        return new ObjectStatusProhibitsOperation(`The registry refuses to ${what} ${domainName}: its status prohibits it.`);
+      case 'ValidationError':
+      case 'ConstraintViolationException':
+        return new ValidationError(`The registry refuses to ${what} ${domainName} as requested.`, [
+          ...error.fields
+            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
+            .slice(0, 10)
+            .map((field) => ({ field, message: 'is refused by the registry' })),
+        ]);
+      case 'BillableAcknowledgmentNeededException':
+        return new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
+          { field: 'billables', message: 'no longer cover what the registry charges' },
+        ]);
+    }
+    logger.warn('registry upstream refusal not mapped', { call, status: error.status, upstreamType: error.type });
+    return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
+  }
+
   /** How long a pending upstream registration waits before the poller asks again. */
   function nextAsk(): string {
     return toWireTime(Date.now() + 60_000);
+  }
+
+  /** The domain as the upstream holds it now (its expiry and statuses), or undefined when it holds none. */
+  async function upstreamDomain(domainName: string): Promise<v.InferOutput<typeof DomainState> | undefined> {
+    try {
+      const answer = await upstreamCall(
+        settings,
+        'domain',
+        'GET',
+        `/v2/domains/${encodeURIComponent(domainName)}?fields=expiryDate,status`,
+      );
+      return parsed(DomainState, 'domain', answer.body);
+    } catch (error) {
+      if (error instanceof UpstreamRefusal && error.type === 'ObjectDoesNotExist') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The upstream's quote of a renewal or restore, checked before anything is submitted: lines of the
+   * operation's own action that are not the account's plain price upstream are acknowledged as
+   * quoted (never more); any other charge is refused.
+   */
+  async function acknowledgedCharges(
+    path: string,
+    body: Record<string, unknown>,
+    call: string,
+    domainName: string,
+    action: string,
+    what: string,
+  ) {
+    let quote: v.InferOutput<typeof QuoteAnswer>;
+    try {
+      quote = parsed(QuoteAnswer, call, (await upstreamCall(settings, call, 'POST', `${path}?quote=true`, body)).body);
+    } catch (error) {
+      throw lifecycleRefusalOf(error, call, domainName, what);
+    }
+    const extra = await chargesNeedingAcknowledgment(quote.quote.currency, quote.quote.billables ?? []);
+    if (extra.some((b) => b.action !== action)) {
+      throw new ObjectStatusProhibitsOperation(
+        `The registry charges more than a ${action.toLowerCase()} for ${domainName} (${[...new Set(extra.map((b) => b.action))].join(', ')}); it cannot be done through this service.`,
+      );
+    }
+    return extra.map(({ product, action: a, quantity, amount }) => ({ product, action: a, quantity, amount }));
+  }
+
+  async function renewUpstream(request: DomainLifecycleRequest & { periodMonths: number }) {
+    const { domainName, currentExpiryDate, periodMonths } = request;
+    const path = `/v2/domains/${encodeURIComponent(domainName)}/renew`;
+    const after = toWireTime(addMonths(new Date(currentExpiryDate), periodMonths));
+    const held = await upstreamDomain(domainName);
+    if (held === undefined) throw new ObjectDoesNotExist('Domain', domainName);
+    // Renewed already by an earlier request of ours whose answer was lost: that renewal, not a second.
+    if (toWireTime(held.expiryDate) === after) return { expiryDate: after };
+    const billables = await acknowledgedCharges(path, { period: periodMonths }, 'renew-quote', domainName, 'RENEW', 'renew');
+    try {
+      const answer = await upstreamCall(settings, 'renew', 'POST', path, {
+        period: periodMonths,
+        expiryDate: currentExpiryDate,
+        ...(billables.length > 0 ? { billables } : {}),
+      });
+      return { expiryDate: toWireTime(parsed(ExpiryAnswer, 'renew', answer.body).expiryDate) };
+    } catch (error) {
+      if (error instanceof UpstreamRefusal) {
+        const again = await upstreamDomain(domainName);
+        if (again && toWireTime(again.expiryDate) === after) return { expiryDate: after };
+        if (again && toWireTime(again.expiryDate) !== currentExpiryDate) {
+          throw new ObjectStatusProhibitsOperation(`The registry refuses to renew ${domainName}: its expiry is not ${currentExpiryDate}.`);
+        }
+      }
+      throw lifecycleRefusalOf(error, 'renew', domainName, 'renew');
+    }
   }
 
   return {
@@ -795,6 +895,47 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         return { status: 'failed', reason: `The registry answered '${process.status}'.`, registryReference: id };
       }
       return { status: 'pending', actionDate: nextAsk(), registryReference: id };
+    },
+
+    /** `GET` the domain upstream, then `POST .../renew?quote=true`, then `POST .../renew` with the expiry guard (docs/domains.md). */
+    async renewDomain(request) {
+      return renewUpstream(request);
+    },
+
+    /** `DELETE /v2/domains/{name}` upstream; a domain already in redemption there answers its period. */
+    async deleteDomain(request) {
+      const { domainName, at } = request;
+      const redemptionUntil = toWireTime(at.getTime() + (request.redemptionDays ?? 30) * 86_400_000);
+      try {
+        await upstreamCall(settings, 'delete', 'DELETE', `/v2/domains/${encodeURIComponent(domainName)}`);
+        return { redemptionUntil };
+      } catch (error) {
+        if (error instanceof UpstreamRefusal && error.type === 'ObjectStatusProhibitsOperation') {
+          const held = await upstreamDomain(domainName);
+          if (held?.status.includes('REDEMPTION_PERIOD')) return { redemptionUntil };
+        }
+        throw lifecycleRefusalOf(error, 'delete', domainName, 'delete');
+      }
+    },
+
+    /** `POST .../restore?quote=true`, then `POST .../restore` with the reason; a domain restored already answers its expiry. */
+    async restoreDomain(request) {
+      const { domainName, reason } = request;
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/restore`;
+      const held = await upstreamDomain(domainName);
+      if (held === undefined) throw new ObjectDoesNotExist('Domain', domainName);
+      if (!held.status.includes('REDEMPTION_PERIOD')) {
+        // Restored already by an earlier request of ours whose answer was lost.
+        if (toWireTime(held.expiryDate) >= request.currentExpiryDate) return { expiryDate: toWireTime(held.expiryDate) };
+        throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period at the registry.`);
+      }
+      const billables = await acknowledgedCharges(path, { reason }, 'restore-quote', domainName, 'RESTORE', 'restore');
+      try {
+        const answer = await upstreamCall(settings, 'restore', 'POST', path, { reason, ...(billables.length > 0 ? { billables } : {}) });
+        return { expiryDate: toWireTime(parsed(ExpiryAnswer, 'restore', answer.body).expiryDate) };
+      } catch (error) {
+        throw lifecycleRefusalOf(error, 'restore', domainName, 'restore');
+      }
     },
   };
 }

@@ -12,6 +12,7 @@ import { eppStatus, type RegistryDomainRecord, type RegistryTransferRecord, tran
 import { isFinal, registrantInteractionStatuses } from '../model/transfer.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import {
+  type DomainLifecycleRequest,
   type RegistrationReference,
   type RegistrationRequest,
   type RegistrationState,
@@ -39,7 +40,10 @@ type RegistryCall =
   | 'resendFoa'
   | 'prepareRegistration'
   | 'registerDomain'
-  | 'registrationState';
+  | 'registrationState'
+  | 'renewDomain'
+  | 'deleteDomain'
+  | 'restoreDomain';
 
 /** The record of a name this registry runs; an outage of `call` answers 503. */
 function served(record: RegistryDomainRecord | undefined, domainName: string, registry: string, call: RegistryCall): RegistryDomainRecord {
@@ -153,6 +157,29 @@ function ownOrTaken(record: RegistryDomainRecord, request: RegistrationRequest |
   throw taken(record.domainName);
 }
 
+/**
+ * The name as this registry holds it for a renewal, deletion or restore: its record, or, for a name
+ * the service holds that the registry has no record of (registered before the sandbox kept one),
+ * the service's copy as the registry of record would hold it. A name another registry runs is unknown.
+ */
+async function heldForLifecycle(request: DomainLifecycleRequest, call: RegistryCall): Promise<RegistryDomainRecord> {
+  const held = await getRegistryDomain(request.domainName);
+  if (held) return served(held, request.domainName, request.registry, call);
+  return {
+    domainName: request.domainName,
+    registry: request.registry,
+    statuses: request.current.status.map(eppStatus),
+    expiryDate: request.currentExpiryDate,
+    ns: request.current.ns,
+    keyData: request.current.keyData,
+    designatedAgentAllowed: true,
+    transfer: { stages: [], outcome: 'completed' },
+  };
+}
+
+const refusedBy = (domainName: string, what: string) =>
+  new ObjectStatusProhibitsOperation(`The registry refuses to ${what} ${domainName}: its status prohibits it.`);
+
 /** The sandbox implementation of the registry gateway. */
 export const sandboxRegistry: RegistryGateway = {
   /**
@@ -162,6 +189,12 @@ export const sandboxRegistry: RegistryGateway = {
   async checkDomain({ domainName, registry, renewPrice }) {
     const record = await getRegistryDomain(domainName);
     if (!record || record.registry !== registry) return { available: true, premium: false };
+    // Deleted: held until its redemption period ends, then free again.
+    if (record.redemptionUntil !== undefined) {
+      return Date.now() >= Date.parse(record.redemptionUntil)
+        ? { available: true, premium: false }
+        : { available: false, reason: 'registered', premium: false };
+    }
     if (record.registration === 'reserved') return { available: false, reason: 'reserved' };
     const available = record.registration === 'available';
     const premium = record.premium;
@@ -321,5 +354,49 @@ export const sandboxRegistry: RegistryGateway = {
       return { status: 'failed', reason: `The registry holds no registration of ${reference.domainName} for this registrar.` };
     }
     return registrationStateOf(record, at);
+  },
+
+  async renewDomain(request) {
+    const record = await heldForLifecycle(request, 'renewDomain');
+    const { domainName, currentExpiryDate, periodMonths } = request;
+    if (record.redemptionUntil !== undefined || record.statuses.some((s) => /RenewProhibited$/.test(s)))
+      throw refusedBy(domainName, 'renew');
+    const after = toWireTime(addMonths(new Date(currentExpiryDate), periodMonths));
+    // Renewed already by the same request (its answer lost): that renewal, not a second one.
+    if (record.expiryDate === after) return { expiryDate: after };
+    if (record.expiryDate !== currentExpiryDate) {
+      throw new ObjectStatusProhibitsOperation(`The registry refuses to renew ${domainName}: its expiry is not ${currentExpiryDate}.`);
+    }
+    await putRegistryDomain({ ...record, expiryDate: after, statuses: record.statuses.filter((s) => s !== 'expired') });
+    return { expiryDate: after };
+  },
+
+  async deleteDomain(request) {
+    const record = await heldForLifecycle(request, 'deleteDomain');
+    if (record.redemptionUntil !== undefined) return { redemptionUntil: record.redemptionUntil };
+    if (record.statuses.some((s) => /DeleteProhibited$/.test(s))) throw refusedBy(request.domainName, 'delete');
+    const redemptionUntil = toWireTime(request.at.getTime() + (request.redemptionDays ?? 30) * 86_400_000);
+    await putRegistryDomain({ ...record, statuses: ['redemptionPeriod'], redemptionUntil });
+    return { redemptionUntil };
+  },
+
+  async restoreDomain(request) {
+    const record = await heldForLifecycle(request, 'restoreDomain');
+    const { domainName, at } = request;
+    // A name the registry has no record of is as the service holds it (its redemption end the service's to check).
+    if (record.redemptionUntil === undefined && !record.statuses.includes('redemptionPeriod')) {
+      // Restored already by the same request (its answer lost): as it stands.
+      if (!record.statuses.includes('redemptionPeriod') && record.expiryDate >= request.currentExpiryDate)
+        return { expiryDate: record.expiryDate };
+      throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period at the registry.`);
+    }
+    if (record.redemptionUntil !== undefined && at.getTime() >= Date.parse(record.redemptionUntil))
+      throw new ObjectDoesNotExist('Domain', domainName);
+    const { redemptionUntil: _gone, ...rest } = record;
+    // A name whose expiry passed comes back renewed for a year (the registry's restore includes a renewal).
+    const expiryDate =
+      Date.parse(record.expiryDate) <= at.getTime() ? toWireTime(addMonths(new Date(record.expiryDate), 12)) : record.expiryDate;
+    await putRegistryDomain({ ...rest, statuses: ['ok'], expiryDate });
+    return { expiryDate };
   },
 };

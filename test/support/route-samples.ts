@@ -1,4 +1,5 @@
 import { docsOf } from '../../functions/openapi/document.ts';
+import { putDomain } from '../../shared/db/repositories/domains.ts';
 import { recordZoneServed } from '../../shared/db/repositories/zone-dns.ts';
 import { getZoneHead } from '../../shared/db/repositories/zones.ts';
 import type { Route } from '../../shared/routes.ts';
@@ -102,6 +103,29 @@ async function startedTransfer(): Promise<{ name: string; processId: string }> {
   return { name, processId: String(res.headers['x-process-id']) };
 }
 
+/** A domain of the caller's for the life-cycle routes (the demo data's are left as they are): its name, deleted first when asked. */
+let lifecycleDomains = 0;
+async function lifecycleDomain(deleted = false): Promise<string> {
+  const name = `sample-life-${process.pid}-${++lifecycleDomains}.nl`;
+  await putDomain({
+    domainName: name,
+    customer: 'demo',
+    registry: 'sidn',
+    registrant: 'demo-registrant',
+    contacts: [],
+    ns: ['ns1.registrar-sandbox.example', 'ns2.registrar-sandbox.example'],
+    keyData: [],
+    privacyProtect: false,
+    autoRenew: true,
+    status: deleted ? ['REDEMPTION_PERIOD'] : ['OK'],
+    ...(deleted ? { redemptionUntil: '2099-01-01T00:00:00Z' } : {}),
+    createdDate: '2025-03-04T11:20:00Z',
+    updatedDate: '2026-02-10T08:15:00Z',
+    expiryDate: '2027-03-04T11:20:00Z',
+  });
+  return name;
+}
+
 /** The webhook of the demo customer, registered for the purpose (a test may have removed it). */
 const withWebhook = async (sample: RouteSample) => {
   await call('PUT', '/v2/customers/demo/webhook', { body: { url: 'https://hooks.example.net/sample' } });
@@ -174,6 +198,9 @@ export const setups: Readonly<Record<string, (example: RouteSample) => Promise<R
     ...example,
     url: example.url.replace('new-shop-example.com', `sample-${process.pid}-${++started}.com`),
   }),
+  'domain-renew': async (example) => ({ ...example, url: `/v2/domains/${await lifecycleDomain()}/renew` }),
+  'domain-delete': async (example) => ({ ...example, url: `/v2/domains/${await lifecycleDomain()}` }),
+  'domain-restore': async (example) => ({ ...example, url: `/v2/domains/${await lifecycleDomain(true)}/restore` }),
   webhook: withWebhook,
   'webhook-dead-letters': withWebhook,
   'webhook-rotate': withWebhook,

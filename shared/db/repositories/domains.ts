@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type DomainInput, DomainRecord } from '../../model/domain.ts';
+import { dueOf } from '../../model/domain-lifecycle.ts';
 import type { NotificationRecord } from '../../model/notification.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import { db } from '../client.ts';
@@ -98,7 +99,84 @@ export function statusItems(after: DomainInput, before?: DomainInput): TransactI
         Delete: { TableName: tableName(), Key: keys.domainStatus(was?.customer ?? now.customer, s, now.domainName) },
       }),
     );
-  return [...puts, ...deletes, ...counts];
+  return [...puts, ...deletes, ...counts, ...dueItems(now, was)];
+}
+
+const dueEntity = 'domainDue';
+const DueListing = v.object({ domainName: v.string(), dueDate: v.string() });
+
+/**
+ * The domain's entry in the expiry job's listing (keys.domainDue), put when the domain is new or
+ * its due time moved: one item in the domain's collection, so a put replaces the one before.
+ */
+function dueItems(now: DomainRecord, was: DomainRecord | undefined): TransactItem[] {
+  if (was && dueOf(was) === dueOf(now)) return [];
+  return [duePut(now)];
+}
+
+function duePut(d: DomainRecord): TransactItem {
+  const dueDate = dueOf(d);
+  return {
+    Put: { TableName: tableName(), Item: toItem(keys.domainDue(d.domainName, dueDate), dueEntity, { domainName: d.domainName, dueDate }) },
+  };
+}
+
+/**
+ * The domains due at or before `at` (any customer), earliest first: one gsi1 Query page of at most
+ * `limit` entries of the expiry job's listing, from `start` (the page before's `next`).
+ */
+export async function listDueDomains(
+  at: string,
+  limit: number,
+  start?: DomainCursor,
+): Promise<{ due: { domainName: string; dueDate: string }[]; next?: DomainCursor }> {
+  const range = keys.domainsDue(at);
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
+      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':min': range.gsi1skMin, ':max': range.gsi1skMax },
+      Limit: limit,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    }),
+  );
+  const due = (out.Items ?? []).map((item) => parseItem(DueListing, dueEntity, item));
+  return { due, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/**
+ * Removes a domain whose redemption period is over (read as `before`, its `updatedDate` the guard):
+ * the domain, its status listing, counts and due entry go, with the process and notification that
+ * report it, in one transaction. False when it changed meanwhile (nothing written).
+ */
+export async function purgeDomain(before: DomainRecord, process: ProcessRecord, notification: NotificationRecord): Promise<boolean> {
+  const counts = countsChange(before.customer, new Map([countName(), ...before.status.map(countName)].map((n) => [n, -1])));
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.domainByName(before.domainName),
+          ConditionExpression: 'updatedDate = :was AND customer = :customer',
+          ExpressionAttributeValues: { ':was': before.updatedDate, ':customer': before.customer },
+        },
+      },
+      { Delete: { TableName: tableName(), Key: keys.domainDueByName(before.domainName) } },
+      ...before.status.map(
+        (s): TransactItem => ({ Delete: { TableName: tableName(), Key: keys.domainStatus(before.customer, s, before.domainName) } }),
+      ),
+      ...(counts ? [counts] : []),
+      putNew(processItem(process)),
+      ...newProcessItems(process),
+      ...notificationWrites(notification),
+    ]);
+    return true;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
 }
 
 /** Stores a domain with its status listing in one transaction; `ifAbsent`: false when the name is already held (nothing written). */
@@ -106,7 +184,11 @@ export async function putDomain(record: DomainInput, ifAbsent = false): Promise<
   const item = domainItem(record);
   const before = ifAbsent ? undefined : await getDomain(record.domainName);
   try {
-    await transact([ifAbsent ? putNew(item) : { Put: { TableName: tableName(), Item: item } }, ...statusItems(record, before)]);
+    const along = statusItems(record, before);
+    // Its due entry always (a domain stored before the expiry job kept one gets it now).
+    const due = duePut(normalised(record));
+    if (!along.some((i) => i.Put?.Item?.sk === 'DUE')) along.push(due);
+    await transact([ifAbsent ? putNew(item) : { Put: { TableName: tableName(), Item: item } }, ...along]);
     return true;
   } catch (error) {
     if (ifAbsent && (error as Error).name === 'TransactionCanceledException') return false;

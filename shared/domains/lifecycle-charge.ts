@@ -1,0 +1,74 @@
+import { nextId } from '../db/repositories/counters.ts';
+import { getProductPrices } from '../db/repositories/prices.ts';
+import { findRegistryForDomain } from '../db/repositories/providers.ts';
+import { ValidationError } from '../errors.ts';
+import type { DomainRecord } from '../model/domain.ts';
+import { commandOf, type ProcessRecord } from '../model/process.ts';
+import type { ProviderRecord } from '../model/provider.ts';
+import type { QuoteBody } from '../model/quote.ts';
+import { buildQuote, domainProduct, listPriceLine, type PriceList } from '../pricing/index.ts';
+import { toWireTime } from '../time.ts';
+
+/**
+ * What renew and restore (and the expiry job's auto-renewal) share: the registry of the name, the
+ * charge at the customer's own price list in its currency (the transfer's rules: a product the list
+ * does not price is refused, every line is acknowledged as the transfer's are: shared/pricing/quote.ts)
+ * and the completed process that carries the charge in its billables.
+ */
+
+/** The registry serving the domain's extension, as read from the table. */
+export async function registryOfDomain(domainName: string): Promise<{ extension: string; provider?: ProviderRecord }> {
+  const found = await findRegistryForDomain(domainName);
+  if (!found) return { extension: domainName.slice(domainName.indexOf('.') + 1) };
+  return found;
+}
+
+/** The quote of one domain action (`RENEW` for `years`, `RESTORE` once) at the customer's prices; refused when the list has no price. */
+export async function priceDomainAction(
+  domain: DomainRecord,
+  extension: string,
+  action: 'RENEW' | 'RESTORE',
+  quantity: number,
+  command: string,
+  at: Date,
+  prices: (customer: string, product: string) => Promise<PriceList> = getProductPrices,
+): Promise<{ quote: QuoteBody; list: PriceList }> {
+  const product = domainProduct(extension);
+  const list = await prices(domain.customer, product);
+  const priced = listPriceLine(list, { product, action, quantity, providerName: domain.registry }, at);
+  if (!priced) {
+    throw new ValidationError(
+      `${domain.domainName} cannot be charged ${action}: this account's price list has no ${action} price for ${product}.`,
+      [{ field: 'domainName', message: `has no ${action} price (${product}) on this account's price list`, value: domain.domainName }],
+    );
+  }
+  return { quote: buildQuote(command, priced.currency, [priced.line]), list };
+}
+
+/** A completed domain process (renew, delete, restore, or a step of the expiry job) charging what its quote says. */
+export async function domainProcess(
+  domain: DomainRecord,
+  user: string,
+  action: string,
+  at: Date,
+  fields: Record<string, unknown>,
+  quote?: QuoteBody,
+  details?: Record<string, unknown>,
+): Promise<ProcessRecord> {
+  const wireAt = toWireTime(at);
+  return {
+    id: await nextId('process'),
+    customer: domain.customer,
+    user,
+    type: 'domain',
+    action,
+    identifier: domain.domainName,
+    status: 'COMPLETED',
+    createdDate: wireAt,
+    updatedDate: wireAt,
+    billables: quote?.quote.billables ?? [],
+    command: commandOf({ domainName: domain.domainName, ...fields }),
+    ...(quote?.quote.currency !== undefined ? { currency: quote.quote.currency } : {}),
+    ...(details ? { details } : {}),
+  };
+}

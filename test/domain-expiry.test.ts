@@ -1,0 +1,204 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { runJob } from '../infra/local/jobs.ts';
+import { db } from '../shared/db/client.ts';
+import { getDomain } from '../shared/db/repositories/domains.ts';
+import { getRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
+import type { ExpiryRun } from '../shared/domains/expiry.ts';
+import { toWireTime } from '../shared/time.ts';
+import { call } from './support/api.ts';
+import { recordTableCalls } from './support/sdk-calls.ts';
+import { processesOf } from './support/transfer.ts';
+
+/**
+ * The expiry job (docs/domains.md, "Life cycle"), as an operator sees it: domains whose expiry is
+ * past or near are loaded with `npm run admin -- load` (the CLI, a process of its own, on this
+ * file's table), then the job runs as EventBridge invokes it (infra/local/jobs.ts, the deployed
+ * timeout), at the times the test names. It renews what auto-renews (charged once), sends the
+ * notices, and moves the rest through expiry and redemption until the name is free.
+ */
+
+const run = promisify(execFile);
+const day = 86_400_000;
+const now = Date.now();
+const at = (offsetDays: number) => new Date(now + offsetDays * day);
+const wire = (offsetDays: number) => toWireTime(at(offsetDays));
+
+async function load(dataset: unknown): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'expiry-')), 'data.json');
+  writeFileSync(file, JSON.stringify(dataset));
+  const { stdout } = await run('npx', ['tsx', 'infra/admin.ts', 'load', file], { env: process.env });
+  expect(stdout).toMatch(/written/);
+}
+
+function domain(domainName: string, customer: string, expiryDays: number, autoRenew: boolean) {
+  return {
+    domainName,
+    customer,
+    registry: 'verisign',
+    registrant: customer === 'demo' ? 'demo-registrant' : 'quiet-registrant',
+    contacts: [],
+    ns: ['ns1.registrar-sandbox.example', 'ns2.registrar-sandbox.example'],
+    keyData: [],
+    privacyProtect: false,
+    autoRenew,
+    autoRenewPeriod: 12,
+    premium: false,
+    status: ['OK'],
+    createdDate: '2024-01-01T00:00:00Z',
+    updatedDate: '2024-01-01T00:00:00Z',
+    expiryDate: wire(expiryDays),
+  };
+}
+
+async function job(offsetDays: number, timeoutMs?: number): Promise<ExpiryRun> {
+  const outcome = await runJob('domain-expiry', { time: at(offsetDays), ...(timeoutMs ? { timeoutMs } : {}) });
+  if (!('result' in outcome)) throw new Error('the job timed out');
+  return outcome.result as ExpiryRun;
+}
+
+const processesFor = async (customer: string, name: string) => (await processesOf(customer)).filter((p) => p.identifier === name);
+const notificationsFor = async (customer: string, name: string) => {
+  const res = await call('GET', `/v2/customers/${customer}/notifications?limit=100`, customer === 'demo' ? {} : { key: 'quiet-key' });
+  return (res.body.entities as { domainName?: string; eventType: string; statusDetail?: string; message: string }[]).filter(
+    (n) => n.domainName === name,
+  );
+};
+
+describe('the expiry job', () => {
+  it('renews an auto-renewing domain once at expiry, charged and notified; a second run does nothing', async () => {
+    await load({ domains: [domain('expiry-auto.com', 'demo', -0.01, true)] });
+    const first = await job(0);
+    expect(first).toMatchObject({ renewed: 1, failed: 0 });
+    const renewed = await getDomain('expiry-auto.com');
+    expect(renewed?.expiryDate).toBe(
+      toWireTime(new Date(Date.parse(wire(-0.01))).setUTCFullYear(new Date(wire(-0.01)).getUTCFullYear() + 1)),
+    );
+    expect(renewed?.status).toEqual(['OK']);
+    const processes = await processesFor('demo', 'expiry-auto.com');
+    expect(processes.map((p) => [p.action, p.billables.map((b) => `${b.action} ${b.total} ${p.currency}`)])).toEqual([
+      ['renew', ['RENEW 1049 EUR']],
+    ]);
+    expect((await notificationsFor('demo', 'expiry-auto.com')).map((n) => n.eventType)).toEqual(['RenewDomainEvent']);
+    expect((await job(0)).renewed).toBe(0);
+    expect(await processesFor('demo', 'expiry-auto.com')).toHaveLength(1);
+  });
+
+  it('sends the expiry notices of the customer setting before expiry, each once, then expires, redeems and frees a domain not renewed', async () => {
+    await load({ domains: [domain('expiry-off.com', 'demo', 20, false)] });
+    await job(0);
+    await job(0);
+    let notes = await notificationsFor('demo', 'expiry-off.com');
+    expect(notes.map((n) => [n.eventType, n.statusDetail])).toEqual([['DomainExpiryReportEvent', 'EXPIRY_NOTICE']]);
+    expect(notes[0]?.message).toContain('expires in 20 days');
+    await job(14);
+    await job(15);
+    notes = await notificationsFor('demo', 'expiry-off.com');
+    expect(notes).toHaveLength(2);
+    expect(notes.map((n) => n.message).join(' ')).toContain('expires in 6 days');
+
+    await job(20.1);
+    expect((await getDomain('expiry-off.com'))?.status).toEqual(['EXPIRED']);
+    expect((await call('GET', '/v2/domains/expiry-off.com')).body.status).toEqual(['EXPIRED']);
+    // Verisign keeps an expired name 45 days (autoRenewGracePeriod), then deletes it into redemption (30 days).
+    await job(40);
+    expect((await getDomain('expiry-off.com'))?.status).toEqual(['EXPIRED']);
+    await job(66);
+    const redeemed = await getDomain('expiry-off.com');
+    expect(redeemed?.status).toEqual(['REDEMPTION_PERIOD']);
+    expect((await getRegistryDomain('expiry-off.com'))?.statuses).toEqual(['redemptionPeriod']);
+    await job(100);
+    expect(await getDomain('expiry-off.com')).toBeUndefined();
+    expect((await call('GET', '/v2/domains/expiry-off.com')).status).toBe(404);
+    const counts = await call('GET', '/v2/domains?status=REDEMPTION_PERIOD&limit=0');
+    expect(counts.body.pagination.total).toBe(0);
+    notes = await notificationsFor('demo', 'expiry-off.com');
+    expect(notes.map((n) => n.statusDetail).reverse()).toEqual([
+      'EXPIRY_NOTICE',
+      'EXPIRY_NOTICE',
+      'EXPIRED',
+      'REDEMPTION_PERIOD',
+      'DELETED',
+    ]);
+    expect((await processesFor('demo', 'expiry-off.com')).flatMap((p) => p.billables)).toEqual([]);
+  });
+
+  it("follows the customer's own notice days (none here) and reads only the domains that are due, by the expiry index", async () => {
+    await load({
+      customers: [
+        {
+          handle: 'quiet',
+          name: 'Quiet Hosting',
+          currency: 'EUR',
+          privacyProtect: false,
+          expiryNoticeDays: [],
+          createdDate: '2025-01-01T00:00:00Z',
+        },
+      ],
+      apiKeys: [{ key: 'quiet-key', customer: 'quiet', user: 'ops', permissions: [] }],
+      contacts: [
+        {
+          customer: 'quiet',
+          handle: 'quiet-registrant',
+          name: 'Q. Uiet',
+          addressLine: ['Dam 2'],
+          postalCode: '1012 JS',
+          city: 'Amsterdam',
+          country: 'NL',
+          email: 'q@quiet.example',
+          voice: '+31.201234572',
+          createdDate: '2025-01-01T00:00:00Z',
+        },
+      ],
+      domains: [domain('expiry-quiet.com', 'quiet', 5, false), domain('expiry-far.com', 'quiet', 400, false)],
+    });
+    const { result, details } = await recordTableCalls(() => job(0));
+    expect(result.failed).toBe(0);
+    expect(details.filter((d) => d.command.startsWith('Scan'))).toEqual([]);
+    const queries = details.filter((d) => d.command.startsWith('Query') && d.input.IndexName === 'gsi1');
+    expect(queries.length).toBeGreaterThan(0);
+    for (const q of queries) expect(JSON.stringify(q.input)).toContain('DOMAINSDUE');
+    const read = details.filter((d) => d.command.startsWith('Get') && JSON.stringify(d.input).includes('DOMAIN#expiry-far.com'));
+    expect(read).toEqual([]);
+    expect(await notificationsFor('quiet', 'expiry-quiet.com')).toEqual([]);
+    await job(5.1);
+    expect((await getDomain('expiry-quiet.com'))?.status).toEqual(['EXPIRED']);
+  });
+
+  it('resumes after a run that died mid-renewal without renewing or charging twice', { timeout: 60_000 }, async () => {
+    await load({ domains: [domain('expiry-crash.com', 'demo', -0.01, true)] });
+    const name = 'expiry-crash.com';
+    const before = await getDomain(name);
+    // The first run dies at its recording transaction, after the registry renewed (Lambda's timeout).
+    const id = `die-${crypto.randomUUID()}`;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (String(context.commandName).startsWith('TransactWrite') && JSON.stringify(args.input).includes(`DOMAIN#${name}`)) {
+          return new Promise<never>(() => undefined);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: id },
+    );
+    let died: Awaited<ReturnType<typeof runJob>>;
+    try {
+      died = await runJob('domain-expiry', { time: at(0), timeoutMs: 3_000 });
+    } finally {
+      db().middlewareStack.remove(id);
+    }
+    expect('timedOut' in died).toBe(true);
+    const renewedUpstream = (await getRegistryDomain(name))?.expiryDate;
+    expect(renewedUpstream).not.toBe(before?.expiryDate);
+    expect((await getDomain(name))?.expiryDate).toBe(before?.expiryDate);
+    const resumed = await job(0);
+    expect(resumed.renewed).toBe(1);
+    expect((await getDomain(name))?.expiryDate).toBe(renewedUpstream);
+    expect((await getRegistryDomain(name))?.expiryDate).toBe(renewedUpstream);
+    const charges = (await processesFor('demo', name)).flatMap((p) => p.billables.map((b) => b.action));
+    expect(charges).toEqual(['RENEW']);
+  });
+});
