@@ -42,8 +42,20 @@ function certificate(i: number): CertificateRecord {
 
 describe('Certificates: listing', () => {
   beforeAll(async () => {
-    await putCustomer({ handle: 'certlist', name: 'Certlist B.V.', currency: 'EUR', privacyProtect: false, createdDate: '2026-01-01T00:00:00Z' });
-    await putApiKey({ keyHash: hashApiKey(key), customer: 'certlist', user: 'lister', permissions: [], createdDate: '2026-01-01T00:00:00Z' });
+    await putCustomer({
+      handle: 'certlist',
+      name: 'Certlist B.V.',
+      currency: 'EUR',
+      privacyProtect: false,
+      createdDate: '2026-01-01T00:00:00Z',
+    });
+    await putApiKey({
+      keyHash: hashApiKey(key),
+      customer: 'certlist',
+      user: 'lister',
+      permissions: [],
+      createdDate: '2026-01-01T00:00:00Z',
+    });
     for (let i = 1; i <= 12; i++) await putCertificate(certificate(i));
     // Another customer's certificate with a name like ours: never listed.
     await putCertificate({ ...certificate(1), id: 8199, customer: 'other', commonName: 'site1.certlist.example' });

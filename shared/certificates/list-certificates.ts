@@ -57,7 +57,9 @@ const narrow =
 const tooBroad = (max: number) => new ValidationError(`This listing would read more than ${max} certificates. ${narrow}`);
 const tooSlow = () => new ValidationError(`This listing reads more certificates than one request has time for. ${narrow}`);
 const tooLarge = (max: number) =>
-  new ValidationError(`This export holds more than ${max} certificates. Narrow it with filters (a status, or an expiryDate range) and export each part.`);
+  new ValidationError(
+    `This export holds more than ${max} certificates. Narrow it with filters (a status, or an expiryDate range) and export each part.`,
+  );
 
 /** The fields answered from the summaries (gsi1list). */
 const summaryFields: readonly FilterField[] = ['id', 'status'];
@@ -73,7 +75,7 @@ async function withProducts(records: readonly CertificateRecord[]): Promise<List
 }
 
 /** The value of a filter field of a certificate, as its view answers it (the names joined, for `q`). */
-function valueOf(view: CertificateView, field: FilterField): string | undefined {
+function fieldValue(view: CertificateView, field: FilterField): string | undefined {
   const value = view[field];
   if (Array.isArray(value)) return value.join('\n');
   return value === undefined ? undefined : String(value);
@@ -81,7 +83,8 @@ function valueOf(view: CertificateView, field: FilterField): string | undefined 
 
 /** Whether a certificate passes one filter: on `san`, any of its names passes (`eq`, `in`, `like`), or all of them do (`ne`, `not_in`, `not_like`). */
 function passesFilter(view: CertificateView, filter: CertificateFilter): boolean {
-  if (filter.field !== 'san') return passes(valueOf(view, filter.field), filter, certificateListSpec.dates?.includes(filter.field) ?? false);
+  if (filter.field !== 'san')
+    return passes(fieldValue(view, filter.field), filter, certificateListSpec.dates?.includes(filter.field) ?? false);
   const negative = filter.matcher === 'ne' || filter.matcher === 'not_in' || filter.matcher === 'not_like';
   return negative ? view.san.every((name) => passes(name, filter, false)) : view.san.some((name) => passes(name, filter, false));
 }
@@ -91,7 +94,12 @@ function matcherOf(filters: readonly CertificateFilter[], search: string | undef
   const needle = search?.toLowerCase();
   return (view: Partial<CertificateView>): boolean =>
     filters.every((f) => passesFilter(view as CertificateView, f)) &&
-    (needle === undefined || certificateListSpec.search.some((field) => valueOf(view as CertificateView, field)?.toLowerCase().includes(needle)));
+    (needle === undefined ||
+      certificateListSpec.search.some((field) =>
+        fieldValue(view as CertificateView, field)
+          ?.toLowerCase()
+          .includes(needle),
+      ));
 }
 
 /** One certificate by id: the source of an exact `id` filter (a page of it or none). */
@@ -136,7 +144,10 @@ function summariesOf(customer: string): Summaries<CertificateSummary, Listed> {
   };
 }
 
-function planOf(customer: string, query: CertificateQuery): { plan: ListingPlan<Listed, Partial<CertificateView>>; rest: CertificateFilter[] } {
+function planOf(
+  customer: string,
+  query: CertificateQuery,
+): { plan: ListingPlan<Listed, Partial<CertificateView>>; rest: CertificateFilter[] } {
   const id = query.filters.find((f) => f.field === 'id' && f.matcher === 'eq');
   if (id) {
     const rest = query.filters.filter((f) => f !== id);
