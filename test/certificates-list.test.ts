@@ -124,13 +124,14 @@ describe('Certificates: listing', () => {
     expect(await total('?subscriptionEndDate:not_null=')).toEqual([8103]);
     expect(await total('?q=SPECIAL')).toEqual([8105]);
     expect(await total('?q=cl0011')).toEqual([8111]);
-    expect(ids(await list('?status=ACTIVE&offset=2&limit=2'))).toEqual([8110, 8109]);
+    expect(ids(await list('?status=ACTIVE&offset=2&limit=2'))).toEqual([8109, 8107]);
   });
 
   it("never lists another customer's certificates", async () => {
     const mine = await list('?domainName=site1.certlist.example');
     expect(ids(mine)).toEqual([8101]);
-    expect(ids(await list('?q=site1.certlist'))).toEqual([8112, 8111, 8110, 8101]);
+    expect(ids(await list('?q=site1.certlist'))).toEqual([8101]);
+    expect(ids(await list('?q=site1&limit=100'))).toEqual([8112, 8111, 8110, 8101]);
     const other = await list('?limit=100', otherKey);
     expect(other.status).toBe(200);
     expect(ids(other)).not.toContain(8101);
@@ -198,7 +199,7 @@ describe('Certificates: listing', () => {
     expect(ids(await list('?domainName:like=site*&total=false&limit=2'))).toEqual([8112, 8111]);
     delete process.env.CERTIFICATE_LIST_MAX_READ;
     process.env.CERTIFICATE_LIST_READ_MS = '0';
-    const slow = await list('?q=nothing-matches&limit=1');
+    const slow = await list('?q=nothing-matches&limit=1&total=false');
     expect(slow.status).toBe(400);
     expect(slow.body.message).toContain('time');
     process.env.CERTIFICATE_LIST_MAX_COUNT = '5';
