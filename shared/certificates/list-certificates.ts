@@ -169,12 +169,18 @@ function planOf(
   return { plan: { source, exact, ...(onSummaries ? { summaries: summariesOf(customer) } : {}) }, rest: [...query.filters] };
 }
 
+/** What the filters and `q` read of a certificate: its view without the files (no filter reads them, and the fingerprint costs a parse). */
+function summaryOf({ record, product }: Listed): CertificateView {
+  const { certificate: _file, chain: _chain, ...rest } = record;
+  return certificateViewOf(rest, product);
+}
+
 /** Lists the caller's certificates (a page, and by default the number of matches). */
 export async function listCertificates(customer: string, query: CertificateQuery): Promise<ListingPage<Partial<CertificateView>>> {
   const { plan, rest } = planOf(customer, query);
   return listPage(plan, query, {
     matches: matcherOf(rest, query.search),
-    summaryOf: ({ record, product }) => certificateViewOf(record, product),
+    summaryOf,
     view: ({ record, product }) => selectFields(certificateViewOf(record, product), query.fields),
     maxRead: maxRead(),
     maxExport: maxRead(),
