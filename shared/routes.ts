@@ -252,6 +252,17 @@ export const routes: readonly Route[] = [
     summary: 'A certificate of the caller: product, names, dates, status, key, and the certificate itself once the authority delivered it.',
   },
   {
+    id: 'certificates',
+    method: 'GET',
+    path: '/v2/ssl/certificates',
+    dir: 'certificates',
+    // The customer's partition of gsi1 (pages), gsi1keys (offset, count), gsi1list (id and status);
+    // an exact id's owner-filtered Query; a page of summaries' certificates (BatchGet); their products (cached).
+    table: { actions: ['Query', 'BatchGetItem', 'GetItem'], index: true },
+    summary:
+      "The caller's certificates, a page at a time: limit, offset, order, fields, total, q, export and filters (field=value, field:matcher=value).",
+  },
+  {
     id: 'certificate-download',
     method: 'GET',
     path: '/v2/ssl/certificates/{certificateId}/download',

@@ -48,6 +48,8 @@ describe('the OpenAPI document', () => {
         'certificateDownload',
         'certificateDownloadHead',
         'certificateHead',
+        'certificates',
+        'certificatesHead',
         'contact',
         'contactCreate',
         'contactDelete',

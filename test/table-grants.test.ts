@@ -289,6 +289,10 @@ describe("each function's table use is what it declares", () => {
     await as('certificate', () => call('GET', '/v2/ssl/certificates/2001'));
     await as('certificate-download', () => call('GET', '/v2/ssl/certificates/1001/download?format=CSR'));
     await as('certificate-download', () => call('GET', '/v2/ssl/certificates/2001/download'));
+    forgetCatalogue();
+    await as('certificates', () => call('GET', '/v2/ssl/certificates?offset=1&limit=2'));
+    await as('certificates', () => call('GET', '/v2/ssl/certificates?status=ACTIVE&limit=1'));
+    await as('certificates', () => call('GET', '/v2/ssl/certificates?id=1001&domainName:like=*demo*'));
     // Every route's sample request (its OpenAPI examples, test/support/route-samples.ts): a route
     // the flows above do not name is still run, and must do no more than it declares.
     for (const route of routes) {

@@ -427,6 +427,19 @@ export async function runTs(checkout: string, baseUrl: string, fx: Fixtures): Pr
       const p = await page('provider', { q: 'sidn' });
       expect(p.entities.length === 1, `${p.entities.length} providers`);
     });
+    await run('certificates', 'ssl.list (filters, order, fields)', async () => {
+      const p = (await r('ssl').list?.({
+        limit: 5,
+        order: ['id'],
+        fields: ['id', 'domainName', 'status'],
+        filters: [
+          { field: 'status', value: 'ACTIVE' },
+          { field: 'domainName', matcher: 'like', value: '*demo*' },
+          { field: 'product', matcher: 'not_in', value: 'ssl_sectigo_ev' },
+        ],
+      })) as { entities: Json[] };
+      expect(p.entities.length > 0, 'no certificates');
+    });
     await run('certificates', 'ssl.listProducts (order, limit)', async () => {
       const p = (await r('ssl').listProducts?.({ limit: 2, order: ['-product'] })) as { entities: Json[] };
       expect(p.entities.length === 2, `${p.entities.length} products`);

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { getCertificateOf } from '../db/repositories/certificates.ts';
 import { ObjectDoesNotExist } from '../errors.ts';
-import type { CertificateRecord } from '../model/certificate.ts';
+import type { CertificateProduct, CertificateRecord } from '../model/certificate.ts';
 import { catalogueProduct } from './catalogue.ts';
 import type { CertificateView } from './certificate-view.ts';
 import { validationTypeNames } from './validation-type.ts';
@@ -36,8 +36,18 @@ export function fingerprintOf(pem: string): string {
 /** The certificate as the API answers it. */
 export async function certificateDetails(customer: string, id: number): Promise<CertificateView> {
   const record = await ownCertificate(customer, id);
+  return certificateViewOf(record, await productOf(record));
+}
+
+/** The catalogue product a certificate names (cached); one the catalogue lacks is an unexpected failure. */
+export async function productOf(record: CertificateRecord): Promise<CertificateProduct> {
   const product = await catalogueProduct(record.product);
-  if (!product) throw new Error(`Certificate ${id} names unknown product '${record.product}'`);
+  if (!product) throw new Error(`Certificate ${record.id} names unknown product '${record.product}'`);
+  return product;
+}
+
+/** A certificate record as the API answers it (one certificate, or an entity of the listing), with its product. */
+export function certificateViewOf(record: CertificateRecord, product: CertificateProduct): CertificateView {
   return {
     id: record.id,
     ...(record.processId !== undefined ? { process: record.processId } : {}),

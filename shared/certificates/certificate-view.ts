@@ -37,6 +37,23 @@ export const CertificateView = v.strictObject({
 });
 export type CertificateView = v.InferOutput<typeof CertificateView>;
 
+/** A listed certificate with only the fields named in `fields` (every field when it is not given). */
+export const CertificateSelection = v.pipe(
+  v.partial(CertificateView),
+  v.description('Only the fields named in `fields` (every field when it is not given).'),
+);
+
+/** One page of `GET /v2/ssl/certificates` (the SDKs' Page and Pagination models). */
+export const CertificatePage = v.strictObject({
+  entities: v.array(v.union([CertificateView, CertificateSelection])),
+  pagination: v.strictObject({
+    limit: v.pipe(v.number(), v.integer()),
+    offset: v.pipe(v.number(), v.integer()),
+    total: v.optional(v.pipe(v.number(), v.integer(), v.description('How many certificates match; left out with `total=false`.'))),
+  }),
+});
+export type CertificatePage = v.InferOutput<typeof CertificatePage>;
+
 /** The download formats of `GET /v2/ssl/certificates/{certificateId}/download` (the SDKs' list; ZIP by default). */
 export const downloadFormats = ['CRT', 'CA', 'CA_BUNDLE', 'PKCS7', 'ZIP', 'CSR'] as const;
 export type DownloadFormat = (typeof downloadFormats)[number];

@@ -88,6 +88,7 @@ export const ownershipExceptions: Readonly<Record<string, string>> = {
   'domain-check':
     "a name's availability is the registry's answer for everyone: another customer's domain is unavailable, as any registered name is (test/domains-check.test.ts)",
   'dns-zones': "lists the caller's own zones: another customer's are never listed (test/authorization.test.ts)",
+  certificates: "lists the caller's own certificates: another customer's are never listed (test/certificates-list.test.ts)",
   'dns-zone-create':
     "creates a zone of the caller: a name another customer's zone or domain holds is refused (test/authorization.test.ts, the zone API's case)",
   'domain-register':

@@ -338,6 +338,10 @@ run('providers', 'providers->list (search)', function () use ($api) {
     $list = $api->providers->list(null, null, 'sidn');
     check(count($list->entities) === 1, count($list->entities) . ' providers');
 });
+run('certificates', 'certificates->listCertificates (filters, q, order)', function () use ($api) {
+    $list = $api->certificates->listCertificates(5, 0, 'demo', ['status' => 'ACTIVE', 'expiryDate:gt' => '2020-01-01', 'order' => 'id']);
+    check(count($list->entities) > 0, 'no certificates');
+});
 run('certificates', 'certificates->listProducts (order, limit)', function () use ($api) {
     $list = $api->certificates->listProducts(2, 0, null, ['order' => '-product']);
     check(count($list->entities) === 2, count($list->entities) . ' products');
