@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { NotificationRecord } from '../../model/notification.ts';
 import { db } from '../client.ts';
@@ -31,6 +31,11 @@ export function notificationWrites(...notifications: (NotificationRecord | undef
   return notifications
     .filter((n): n is NotificationRecord => n !== undefined)
     .map((n) => ({ Put: { TableName: tableName(), Item: notificationItem(n) } }));
+}
+
+/** A notification that reports no state change of the service's (a retrieve from a zone's master that failed), written alone. */
+export async function putNotification(n: NotificationRecord): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: notificationItem(n) }));
 }
 
 /** One notification of a customer, by id (a strongly consistent read); undefined when it has none with that id. */
