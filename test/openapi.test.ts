@@ -64,6 +64,7 @@ describe('the OpenAPI document', () => {
         'dnsZoneDelete',
         'dnsZoneHead',
         'dnsZoneKeyRollover',
+        'dnsZoneRetrieve',
         'dnsZoneStats',
         'dnsZoneStatsHead',
         'dnsZoneUpdate',
