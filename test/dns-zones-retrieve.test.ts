@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../infra/local/child-process.ts';
 import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
@@ -169,6 +170,23 @@ describe('a zone retrieved from its hidden master', () => {
       process.env.ZONE_MASTER_PORT = String(master.dnsPort);
     }
 
+    // A master that takes the connection and never answers: the transfer's time bound (5 s).
+    const held = new Set<Socket>();
+    const stalled = createServer((socket) => held.add(socket.on('error', () => {})));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    process.env.ZONE_MASTER_PORT = String((stalled.address() as { port: number }).port);
+    try {
+      const started = Date.now();
+      const silent = await call('POST', `/v2/dns/zones/${id}/retrieve`);
+      expect(silent.status).toBe(400);
+      expect(silent.body.message).toContain('the master did not complete the transfer within 5 s');
+      expect(Date.now() - started).toBeLessThan(9_000);
+    } finally {
+      process.env.ZONE_MASTER_PORT = String(master.dnsPort);
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
+
     // Over the BASIC service's 1,000 records.
     await masterZone('unretrieved.nl', [
       { name: 'many.unretrieved.nl', type: 'TXT', ttl: 300, records: Array.from({ length: 1_100 }, (_, i) => `"r${i}"`) },
@@ -179,7 +197,7 @@ describe('a zone retrieved from its hidden master', () => {
 
     expect((await call('GET', `/v2/dns/zones/${id}`)).body.records).toEqual(records);
     const told = await failures('unretrieved.nl');
-    expect(told).toHaveLength(3);
+    expect(told).toHaveLength(4);
     for (const n of told) {
       expect(n).toMatchObject({
         notificationType: 'DomainZoneNotification',
@@ -188,7 +206,11 @@ describe('a zone retrieved from its hidden master', () => {
       });
     }
     expect(told.map((n) => n.reason)).toEqual(
-      expect.arrayContaining(['the master refused the connection', 'the zone has over 1015 records']),
+      expect.arrayContaining([
+        'the master refused the connection',
+        'the master did not complete the transfer within 5 s',
+        'the zone has over 1015 records',
+      ]),
     );
   }, 60_000);
 
