@@ -480,6 +480,17 @@ export const routes: readonly Route[] = [
     summary: "Starts a signed zone's key rollover: a new key beside the old one, a process waiting for the parent's DS (ack-ds-update).",
   },
   {
+    id: 'dns-zone-retrieve',
+    method: 'POST',
+    path: '/v2/dns/zones/{zoneId}/retrieve',
+    dir: 'dns-zone-retrieve',
+    // The header by id (gsi2) and by name, its records; then the AXFR from the zone's master (TCP, bounded); the
+    // records staged, the header put under its revision (a transaction), the old records deleted; a failure's
+    // notification (the process id counter numbers it); Idempotency-Key records (a failed request's claim deleted).
+    table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
+    summary: "Replaces a DNS zone's records with its hidden master's (AXFR), served by DNS within a second; a failure is notified.",
+  },
+  {
     id: 'process-ack-ds-update',
     method: 'POST',
     path: '/v2/processes/{processId}/ack-ds-update',

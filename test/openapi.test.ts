@@ -66,6 +66,7 @@ describe('the OpenAPI document', () => {
         'dnsZoneDelete',
         'dnsZoneHead',
         'dnsZoneKeyRollover',
+        'dnsZoneRetrieve',
         'dnsZoneStats',
         'dnsZoneStatsHead',
         'dnsZoneUpdate',

@@ -421,8 +421,41 @@ describe("each function's table use is what it declares", () => {
       await as('zone-reconcile', () => zoneReconcile(scheduled, jobContext));
       await putZone(other);
       await putZone(secure);
+      // A retrieve from a hidden master (this PowerDNS): one that transfers, one the master cannot answer (notified).
+      Object.assign(process.env, { ZONE_MASTER_ALLOW_LOOPBACK: 'true', ZONE_MASTER_PORT: String(pdns.dnsPort) });
+      const atMaster = await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones`, {
+        method: 'POST',
+        headers: { 'X-API-Key': pdns.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          name: 'grants-retrieve.nl.',
+          kind: 'Native',
+          nameservers: ['ns1.hidden-master.example.'],
+          rrsets: [
+            {
+              name: 'www.grants-retrieve.nl.',
+              type: 'A',
+              ttl: 300,
+              changetype: 'REPLACE',
+              records: [{ content: '192.0.2.8', disabled: false }],
+            },
+          ],
+        }),
+      });
+      expect(atMaster.status).toBe(201);
+      const withMaster = async (name: string) =>
+        (await call('POST', '/v2/dns/zones', { body: { name, service: 'BASIC', master: '127.0.0.1' } })).body.id as number;
+      const [transferred, unknown] = [await withMaster('grants-retrieve.nl'), await withMaster('grants-unknown.nl')];
+      const retrieved = await as('dns-zone-retrieve', () =>
+        call('POST', `/v2/dns/zones/${transferred}/retrieve`, { headers: { 'Idempotency-Key': 'grants-r1' } }),
+      );
+      expect(retrieved.status, retrieved.raw).toBe(204);
+      const failed = await as('dns-zone-retrieve', () =>
+        call('POST', `/v2/dns/zones/${unknown}/retrieve`, { headers: { 'Idempotency-Key': 'grants-r2' } }),
+      );
+      expect(failed.status, failed.raw).toBe(400);
     } finally {
-      for (const name of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY']) delete process.env[name];
+      for (const name of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY', 'ZONE_MASTER_ALLOW_LOOPBACK', 'ZONE_MASTER_PORT'])
+        delete process.env[name];
       await pdns.stop();
     }
   }, 60_000);

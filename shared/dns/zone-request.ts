@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { recordTypes } from '../model/zone-fields.ts';
-import { PublicUnicastAddress } from '../schemas/address.ts';
+import { ZoneMasterAddress } from '../schemas/address.ts';
 import { bodyObject, DomainName, domainNamePattern, Handle, listOf } from '../schemas/primitives.ts';
 
 /**
@@ -42,7 +42,7 @@ const settings = {
   service: v.optional(v.picklist(['BASIC', 'PREMIUM'], 'must be BASIC or PREMIUM')),
   template: v.optional(Handle),
   link: v.optional(v.boolean()),
-  master: v.optional(PublicUnicastAddress),
+  master: v.optional(ZoneMasterAddress),
   ns: v.optional(listOf(NameServer, 13)),
   dnssec: v.optional(v.boolean()),
   hostMaster: v.optional(

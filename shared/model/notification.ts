@@ -27,6 +27,7 @@ export const eventTypes = [
   'DeleteDomainEvent',
   'RestoreDomainEvent',
   'DomainExpiryReportEvent',
+  'DnsZoneRetrieveFailedEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -273,6 +274,36 @@ export function zoneRefused(
     subjectStatus: 'FAILED',
     statusDetail: 'refused',
     payload: { zone: zone.domainName, revision, provider },
+  };
+}
+
+/** A failed retrieve's slot under the number it draws from the process id counter (no process is made). */
+const retrieveFailedSlot = 0;
+
+/**
+ * A zone's retrieve from its hidden master failed (`POST /v2/dns/zones/{id}/retrieve`): the zone
+ * keeps its records. `number` is drawn from the process id counter, so each failure has an id of its own.
+ */
+export function zoneRetrieveFailed(
+  zone: { id: number; customer: string; domainName: string },
+  master: string,
+  number: number,
+  reason: string,
+  at: string,
+): NotificationRecord {
+  return {
+    id: notificationId(number, retrieveFailedSlot),
+    customer: zone.customer,
+    fireDate: at,
+    isAsync: false,
+    eventType: 'DnsZoneRetrieveFailedEvent',
+    notificationType: 'DomainZoneNotification',
+    message: `The zone ${zone.domainName} could not be retrieved from its master ${master}; it keeps its records.`,
+    reason,
+    domainName: zone.domainName,
+    subjectStatus: 'FAILED',
+    statusDetail: 'retrieveFailed',
+    payload: { zone: zone.domainName, master },
   };
 }
 

@@ -64,3 +64,21 @@ export const DatasetMasterAddress = v.pipe(
   v.ip('must be an IPv4 or IPv6 address'),
   v.check((address) => isIP(address) === 0 || isPublicOrDocumentation(address), notPublic),
 );
+
+/**
+ * Whether the service may transfer a zone from this master: public unicast, by the rule above. The
+ * one exception is for trying a retrieve out locally: with `ZONE_MASTER_ALLOW_LOOPBACK=true` (local
+ * trials and tests only; never set by the stack), 127.0.0.1 and ::1 too.
+ */
+export function zoneMasterAllowed(address: string): boolean {
+  if (isIP(address) === 0) return false;
+  if (isPublicUnicast(address)) return true;
+  return process.env.ZONE_MASTER_ALLOW_LOOPBACK === 'true' && (address === '127.0.0.1' || address === '::1');
+}
+
+/** `zone.master` in a request: an IPv4 or IPv6 address (strictly formed) the service may transfer from (zoneMasterAllowed). */
+export const ZoneMasterAddress = v.pipe(
+  v.string(),
+  v.ip('must be an IPv4 or IPv6 address'),
+  v.check((address) => isIP(address) === 0 || zoneMasterAllowed(address), notPublic),
+);

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { acknowledgedExpiry, NotificationRecord, unacknowledgedExpiry } from '../../model/notification.ts';
 import { db } from '../client.ts';
@@ -46,6 +46,11 @@ export function notificationWrites(...notifications: (NotificationRecord | undef
     // The customer's counts, in the same transaction (the listing's total and the poll's count).
     ...notificationCountWrites(written.map(countedNotification)),
   ];
+}
+
+/** A notification that reports no state change of the service's (a retrieve from a zone's master that failed), written alone with its counts. */
+export async function putNotification(n: NotificationRecord): Promise<void> {
+  await transact(notificationWrites(n));
 }
 
 /** One notification of a customer, by id (a strongly consistent read); undefined when it has none with that id. */
