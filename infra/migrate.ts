@@ -7,6 +7,7 @@ import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
 import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
+import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
@@ -39,6 +40,11 @@ import { scanTable } from './export.ts';
  * - Processes written before their items stored their detail status (`detailStatus`, which the
  *   listing's summaries in gsi1list read) get it, derived from their details, unless they changed
  *   meanwhile (their writer then stored it). Until then the listing reads such a process whole.
+ * - A customer's items of a domain name's collection (the domain, the zone's header and records,
+ *   its DNS standing) written before they had their places in that customer's partitions of the
+ *   name (gsi3) and of the zone's id (gsi2), where the zone GETs read the caller's zone in one
+ *   Query, get them, unless they changed hands meanwhile (their writer then set them). Until then
+ *   the zone GETs read such a zone from the table, as before (two to four calls).
  * - Domains written before the domain API (statuses in EPP spelling, `ok`; no `autoRenewPeriod`
  *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
  *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
@@ -66,6 +72,12 @@ export interface MigrationReport {
   /** Zone headers written before zones were found by id (`/v2/dns/zones/{id}` finds them once migrated). */
   zonesUnindexed?: number;
   zonesIndexed?: number;
+  /**
+   * A customer's items of a domain name's collection (domain, zone header, records, DNS standing)
+   * without their places by name (gsi3) and by zone id (gsi2), and those given them.
+   */
+  ownedItemsUnplaced?: number;
+  ownedItemsPlaced?: number;
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
@@ -112,6 +124,14 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   // Inline zones get their id entry when they are rewritten below.
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const oldDomains = items.filter(isOldDomainItem);
+  // The zone's id of each name's collection, from its header (the records and DNS standing are placed by it).
+  const zoneIds = new Map(items.filter((item) => item.entity === zoneEntity).map((item) => [String(item.pk), Number(item.id)]));
+  const unplaced = items.filter(
+    (item) =>
+      !isOldDomainItem(item) &&
+      !(item.entity === zoneEntity && item.generation === undefined) &&
+      isUnplaced(item, zoneIds.get(String(item.pk))),
+  );
   const contacts = items.filter((item) => item.entity === 'contact');
   const oldContacts = contacts.filter((item) => item.brand === undefined || item.gsi1pk === undefined || item.gsi2pk === undefined);
   const counted = new Map<string, number>();
@@ -131,6 +151,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     processesDetailed: 0,
     zonesUnindexed: unindexed.length,
     zonesIndexed: 0,
+    ownedItemsUnplaced: unplaced.length,
+    ownedItemsPlaced: 0,
     domainsOld: oldDomains.length,
     domainsMigrated: 0,
     contactsOldShape: oldContacts.length,
@@ -162,7 +184,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     report.pricesMigrated++;
   });
   await forEachLimited(unindexed, 8, async (item) => {
-    if (await indexZoneId(String(item.domainName), Number(item.id))) report.zonesIndexed = (report.zonesIndexed ?? 0) + 1;
+    if (await indexZoneId(String(item.domainName), Number(item.id), String(item.customer)))
+      report.zonesIndexed = (report.zonesIndexed ?? 0) + 1;
+  });
+  await forEachLimited(unplaced, 8, async (item) => {
+    if (await placeOwnedItem(item, zoneIds.get(String(item.pk)))) report.ownedItemsPlaced = (report.ownedItemsPlaced ?? 0) + 1;
   });
   await forEachLimited(legacy, 4, async (item) => {
     const zone = assembleZone(parseZoneHead(item), []);

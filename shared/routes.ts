@@ -103,7 +103,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/domains/{domainName}/zone',
     dir: 'zone',
-    table: { actions: ['Query'], only: ['domain'] },
+    // The caller's partition of the name in gsi3 (its key starts with the domain kind's prefix), the table where it is not yet placed.
+    table: { actions: ['Query'], index: true, only: ['domain'] },
     // It says whether the DNS provider serves the zone (DNS_PROVIDER names it; nothing is called).
     integrations: ['dns'],
     namesOnly: ['dns'],

@@ -306,6 +306,46 @@ describe('npm run admin -- migrate', () => {
     expect((await getZoneHead(name, true))?.revision).toBe(head?.revision);
   });
 
+  it("places a zone written before the owner's partitions (gsi3 by name, gsi2 by id): read from the table until then, in one Query after", async () => {
+    const name = 'unplaced-zone.com';
+    const id = 98_766;
+    await demoDomain(name);
+    await putZone({ ...zoneOf(name, aRecords(name, 3)), id });
+    // As an earlier version wrote them: no gsi3 place, the header's id entry without its owner, none on the records.
+    for (const item of await queryPartition(keys.domainCollection(name).pk)) {
+      const header = item.entity === 'zone';
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: header ? 'REMOVE gsi3pk, gsi3sk SET gsi2pk = :old, gsi2sk = :zone' : 'REMOVE gsi3pk, gsi3sk, gsi2pk, gsi2sk',
+          ...(header ? { ExpressionAttributeValues: { ':old': `ZONEID#${id}`, ':zone': 'ZONE' } } : {}),
+          ...(item.entity === 'domain' ? { UpdateExpression: 'REMOVE gsi3pk, gsi3sk' } : {}),
+        }),
+      );
+    }
+    const reads = async () => {
+      const byName = await recordTableCalls(() => call('GET', `/v2/domains/${name}/zone`));
+      const byId = await recordTableCalls(() => call('GET', `/v2/dns/zones/${id}`));
+      const own = (details: { partitions: string[] }[]) => details.filter((d) => !d.partitions.some((p) => p.startsWith('APIKEY#'))).length;
+      return {
+        statuses: [byName.result.status, byId.result.status],
+        records: [byName.result.body.records, byId.result.body.records].map((records: unknown[]) => records.length),
+        calls: [own(byName.details), own(byId.details)],
+      };
+    };
+    const before = await reads();
+    expect(before.statuses).toEqual([200, 200]);
+    expect(before.records).toEqual([3, 3]);
+    expect(before.calls.every((n) => n > 1)).toBe(true);
+
+    // The domain, the header and its 3 records.
+    expect(await migrateTable({ dryRun: true })).toMatchObject({ ownedItemsUnplaced: 5, ownedItemsPlaced: 0 });
+    expect(await migrateTable()).toMatchObject({ ownedItemsUnplaced: 5, ownedItemsPlaced: 5 });
+    expect(await migrateTable()).toMatchObject({ ownedItemsUnplaced: 0, ownedItemsPlaced: 0 });
+    expect(await reads()).toEqual({ statuses: [200, 200], records: [3, 3], calls: [1, 1] });
+  }, 60_000);
+
   it('rewrites a zone stored with its records inline into one item per record, serving the same zone before and after', async () => {
     const name = 'inline-zone.com';
     await demoDomain(name);
