@@ -5,7 +5,7 @@ import { keys } from '../shared/db/keys.ts';
 import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
-import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
+import { listProcessByType, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
@@ -45,6 +45,9 @@ import { scanTable } from './export.ts';
  *   name (gsi3) and of the zone's id (gsi2), where the zone GETs read the caller's zone in one
  *   Query, get them, unless they changed hands meanwhile (their writer then set them). Until then
  *   the zone GETs read such a zone from the table, as before (two to four calls).
+ * - Processes written before their listings by type and by action (one small item each, which an
+ *   exact `type` or `action` filter reads) get them, put where absent. Until then such a filter
+ *   lists only the processes written since: run the migration right after deploying.
  * - Domains written before the domain API (statuses in EPP spelling, `ok`; no `autoRenewPeriod`
  *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
  *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
@@ -78,6 +81,9 @@ export interface MigrationReport {
    */
   ownedItemsUnplaced?: number;
   ownedItemsPlaced?: number;
+  /** Processes written before their listings by type and by action (an exact type or action filter lists them once migrated). */
+  processesUnlistedByType?: number;
+  processesListedByType?: number;
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
@@ -124,6 +130,13 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   // Inline zones get their id entry when they are rewritten below.
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const oldDomains = items.filter(isOldDomainItem);
+  const keyOf = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
+  const present = new Set(items.map(keyOf));
+  const unlistedByType = items.filter(
+    (item) =>
+      item.entity === 'process' &&
+      processTypeItems(parseItem(ProcessRecord, 'process', item)).some((listing) => !present.has(keyOf(listing))),
+  );
   // The zone's id of each name's collection, from its header (the records and DNS standing are placed by it).
   const zoneIds = new Map(items.filter((item) => item.entity === zoneEntity).map((item) => [String(item.pk), Number(item.id)]));
   const unplaced = items.filter(
@@ -151,6 +164,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     processesDetailed: 0,
     zonesUnindexed: unindexed.length,
     zonesIndexed: 0,
+    processesUnlistedByType: unlistedByType.length,
+    processesListedByType: 0,
     ownedItemsUnplaced: unplaced.length,
     ownedItemsPlaced: 0,
     domainsOld: oldDomains.length,
@@ -169,6 +184,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   }
   await forEachLimited(undetailed, 8, async (item) => {
     if (await storeDetailStatus(parseItem(ProcessRecord, 'process', item))) report.processesDetailed = (report.processesDetailed ?? 0) + 1;
+  });
+  await forEachLimited(unlistedByType, 8, async (item) => {
+    if (await listProcessByType(parseItem(ProcessRecord, 'process', item))) {
+      report.processesListedByType = (report.processesListedByType ?? 0) + 1;
+    }
   });
   await forEachLimited(oldDomains, 8, async (item) => {
     if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;

@@ -1,7 +1,7 @@
 import { type ContactOrder, readContact, readContactCount, readContactPage, skipContacts } from '../db/repositories/contacts.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
-import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
+import { type ListingPlan, type ListingSource, listingReadMs, listPage } from '../listing/page.ts';
 import type { ContactRecord } from '../model/contact.ts';
 import type { ContactPage } from './contact-view.ts';
 import { type ContactFilter, type ContactQuery, contactListSpec, type FilterField } from './list-request.ts';
@@ -81,5 +81,11 @@ export async function listContacts(caller: string, customer: string, query: Cont
     maxExport: max,
     tooBroad,
     tooLarge: tooBroad,
+    // Reading for matches no index answers stops before the function's budget: a 400, never a 503.
+    readFor: listingReadMs(),
+    tooSlow: () =>
+      new ValidationError(
+        'This listing reads more contacts than one request has time for. Narrow it with an exact handle (answered by key), a longer search term, or a smaller offset; or leave the count out with total=false.',
+      ),
   })) as ContactPage;
 }

@@ -34,6 +34,9 @@ export const keyKinds = {
   certificateProduct: 'SSLPRODUCT',
   acmeAccount: 'ACMEACCOUNT#',
   processIdentifier: 'PROCESSIDENTIFIER#',
+  /** A customer's processes of one type, and of one action: listing items written with each process. */
+  processType: 'PROCESSTYPE#',
+  processAction: 'PROCESSACTION#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
   rateLimit: 'RATELIMIT#',
@@ -152,6 +155,21 @@ export const keys = {
     sk: `PROCESS#${pad(id)}`,
   }),
   processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `${keyKinds.processIdentifier}${customer}#${identifier}` }),
+  /**
+   * A process listed under its type and under its action (`certificate`, `renew`): one small item
+   * each, in a partition per customer and value, written with the process (neither ever changes),
+   * so an exact type or action filter reads only its own processes, in id order.
+   */
+  processType: (customer: string, type: string, id: number): ItemKey => ({
+    pk: `${keyKinds.processType}${customer}#${type}`,
+    sk: `PROCESS#${pad(id)}`,
+  }),
+  processesOfType: (customer: string, type: string) => ({ pk: `${keyKinds.processType}${customer}#${type}` }),
+  processAction: (customer: string, action: string, id: number): ItemKey => ({
+    pk: `${keyKinds.processAction}${customer}#${action}`,
+    sk: `PROCESS#${pad(id)}`,
+  }),
+  processesWithAction: (customer: string, action: string) => ({ pk: `${keyKinds.processAction}${customer}#${action}` }),
 
   /**
    * A domain in an account, by name (a name is in at most one account); listed per customer by

@@ -1,7 +1,7 @@
 import { countDomains, type DomainSource, readDomainCounts, readDomainPage, skipDomains } from '../db/repositories/domains.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
-import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
+import { type ListingPlan, type ListingSource, listingReadMs, listPage } from '../listing/page.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import type { DomainPage } from './domain-view.ts';
 import type { DomainFilter, DomainFilterField, DomainQuery } from './list-request.ts';
@@ -161,5 +161,11 @@ export function listDomains(customer: string, query: DomainQuery): Promise<Domai
     maxExport: maxRead(),
     tooBroad,
     tooLarge,
+    // Reading for matches no index answers stops before the function's budget: a 400, never a 503.
+    readFor: listingReadMs(),
+    tooSlow: () =>
+      new ValidationError(
+        'This listing reads more domains than one request has time for. Narrow it with an exact status filter or an expiryDate range (answered from an index), a longer search term, or a smaller offset; or leave the count out with total=false.',
+      ),
   });
 }
