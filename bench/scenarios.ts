@@ -129,6 +129,12 @@ export const processListShapes = (identifier: string, processes: number): [name:
   ['identifier:like', 'identifier:like=www.*'],
   ['createdDate:gt', 'createdDate:gt=2026-05-31'],
   ['status and type', 'status=RUNNING&type=certificate'],
+  // Before and after in one run: the same type and action filters as `in` of one value, which no
+  // listing answers, so they are checked on the customer's summaries as every type and action
+  // filter was before the listings by type and action.
+  ['exact type, as before (summaries)', 'type:in=certificate'],
+  ['type, offset 9950, as before (summaries)', 'type:in=domain&offset=9950'],
+  ['exact action renew, as before (summaries)', 'action:in=renew'],
 ];
 
 /** A fresh pending transfer of demo (cancel and resend act on it): its process id. */

@@ -318,9 +318,9 @@ describe('npm run admin -- migrate', () => {
         new UpdateCommand({
           TableName: tableName(),
           Key: { pk: item.pk, sk: item.sk },
-          UpdateExpression: header ? 'REMOVE gsi3pk, gsi3sk SET gsi2pk = :old, gsi2sk = :zone' : 'REMOVE gsi3pk, gsi3sk, gsi2pk, gsi2sk',
+          UpdateExpression: header ? 'REMOVE gsi3pk SET gsi2pk = :old, gsi2sk = :zone' : 'REMOVE gsi3pk, gsi2pk, gsi2sk',
           ...(header ? { ExpressionAttributeValues: { ':old': `ZONEID#${id}`, ':zone': 'ZONE' } } : {}),
-          ...(item.entity === 'domain' ? { UpdateExpression: 'REMOVE gsi3pk, gsi3sk' } : {}),
+          ...(item.entity === 'domain' ? { UpdateExpression: 'REMOVE gsi3pk' } : {}),
         }),
       );
     }

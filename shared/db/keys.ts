@@ -12,7 +12,6 @@ export interface ItemKey {
   gsi2pk?: string;
   gsi2sk?: string;
   gsi3pk?: string;
-  gsi3sk?: string;
 }
 
 /**
@@ -68,14 +67,14 @@ const zoneRecordsPrefix = 'ZONE#';
 
 /**
  * An item of a domain name's collection that belongs to a customer, with its place in the name's
- * partition of that customer in gsi3 (`DOMAIN#<name>#OF#<customer>`, the item's sort key again):
+ * partition of that customer in gsi3 (`DOMAIN#<name>#OF#<customer>`, sorted by the item's own `sk`):
  * the caller's domain, zone header, records and DNS standing are one Query there, and another
  * customer's items of the name are in another partition, so they cost a read of nothing. The
  * partition starts with the domain kind's prefix, so a grant limited to domains covers it. gsi3 is
  * sparse: only these items have its keys.
  */
-function owned<K extends { pk: string; sk: string }>(key: K, domainName: string, customer: string): K & { gsi3pk: string; gsi3sk: string } {
-  return { ...key, gsi3pk: `${domainPartition(domainName)}#OF#${customer}`, gsi3sk: key.sk };
+function owned<K extends { pk: string; sk: string }>(key: K, domainName: string, customer: string): K & { gsi3pk: string } {
+  return { ...key, gsi3pk: `${domainPartition(domainName)}#OF#${customer}` };
 }
 
 /** An item's key with its place in a gsi1 listing. */

@@ -34,7 +34,7 @@ const newerThanServed = 'attribute_not_exists(servedRevision) OR servedRevision 
 function identity(domainName: string, customer: string, provider: string, zoneId: number) {
   const { gsi1pk, gsi1sk } = keys.zoneDns(domainName);
   // Its places beside the zone's header (gsi3 by name, gsi2 by id), where the zone GETs read it with the zone.
-  const { gsi2pk, gsi2sk, gsi3pk, gsi3sk } = keys.ownedZoneDns({ domainName, customer, id: zoneId });
+  const { gsi2pk, gsi2sk, gsi3pk } = keys.ownedZoneDns({ domainName, customer, id: zoneId });
   return {
     ':entity': zoneDnsEntity,
     ':domainName': domainName,
@@ -45,11 +45,10 @@ function identity(domainName: string, customer: string, provider: string, zoneId
     ':gsi2pk': gsi2pk,
     ':gsi2sk': gsi2sk,
     ':gsi3pk': gsi3pk,
-    ':gsi3sk': gsi3sk,
   };
 }
 const setIdentity =
-  'entity = :entity, domainName = :domainName, customer = :customer, provider = :provider, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk, gsi3sk = :gsi3sk';
+  'entity = :entity, domainName = :domainName, customer = :customer, provider = :provider, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk';
 
 async function conditional(command: UpdateCommand): Promise<boolean> {
   try {

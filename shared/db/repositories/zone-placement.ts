@@ -20,7 +20,7 @@ function placesOf(item: Record<string, unknown>, zoneId: number | undefined): Re
   if (typeof item.customer !== 'string' || typeof item.sk !== 'string') return undefined;
   const domainName = pk.slice(keyKinds.domain.length);
   const customer = item.customer;
-  const places: Record<string, string> = { gsi3pk: keys.ownDomainCollection(domainName, customer).gsi3pk, gsi3sk: item.sk };
+  const places: Record<string, string> = { gsi3pk: keys.ownDomainCollection(domainName, customer).gsi3pk };
   if (item.entity !== 'domain' && zoneId !== undefined) {
     places.gsi2pk = keys.ownZoneById(zoneId, customer).gsi2pk;
     places.gsi2sk = item.sk;
