@@ -8,7 +8,7 @@ import {
   processCountShards,
   writeProcessCounts,
 } from '../shared/db/repositories/process-counts.ts';
-import { processIdentifierItem, processItem, processTypeItems } from '../shared/db/repositories/processes.ts';
+import { markProcessPositions, processIdentifierItem, processItem, processTypeItems } from '../shared/db/repositories/processes.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 
 /**
@@ -130,4 +130,6 @@ export async function loadScaleProcesses(count: number, customer = scaleCustomer
   countInto(shards, processes.map(countedOf));
   const raced = await writeProcessCounts(customer, shards, Array<number>(processCountShards).fill(0));
   if (raced.length > 0) throw new Error(`The counts of ${customer} were written meanwhile (shards ${raced.join(', ')})`);
+  // The listing's marks for deep offsets, as the scheduled count repair makes them.
+  await markProcessPositions(customer);
 }

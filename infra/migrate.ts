@@ -5,7 +5,7 @@ import { keys } from '../shared/db/keys.ts';
 import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
-import { listProcessByType, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
+import { listProcessByType, markProcessPositions, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
@@ -48,6 +48,9 @@ import { scanTable } from './export.ts';
  * - Processes written before their listings by type and by action (one small item each, which an
  *   exact `type` or `action` filter reads) get them, put where absent. Until then such a filter
  *   lists only the processes written since: run the migration right after deploying.
+ * - Each customer's process listing gets its marks (the id of the process at every 100th position),
+ *   from its last mark on, so that a deep offset of the default order counts at most about 100
+ *   keys; the scheduled count repair keeps them (shared/processes/repair-counts.ts).
  * - Domains written before the domain API (statuses in EPP spelling, `ok`; no `autoRenewPeriod`
  *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
  *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
@@ -84,6 +87,8 @@ export interface MigrationReport {
   /** Processes written before their listings by type and by action (an exact type or action filter lists them once migrated). */
   processesUnlistedByType?: number;
   processesListedByType?: number;
+  /** Marks added to the customers' process listings (a deep offset starts from the nearest; the scheduled count repair keeps them). */
+  processMarksAdded?: number;
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
@@ -166,6 +171,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     zonesIndexed: 0,
     processesUnlistedByType: unlistedByType.length,
     processesListedByType: 0,
+    processMarksAdded: 0,
     ownedItemsUnplaced: unplaced.length,
     ownedItemsPlaced: 0,
     domainsOld: oldDomains.length,
@@ -189,6 +195,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     if (await listProcessByType(parseItem(ProcessRecord, 'process', item))) {
       report.processesListedByType = (report.processesListedByType ?? 0) + 1;
     }
+  });
+  // After the processes are in place: each customer's listing marked from its last mark on.
+  const processCustomers = [...new Set(items.filter((item) => item.entity === 'process').map((item) => String(item.customer)))];
+  await forEachLimited(processCustomers, 4, async (customer) => {
+    report.processMarksAdded = (report.processMarksAdded ?? 0) + (await markProcessPositions(customer)).marks;
   });
   await forEachLimited(oldDomains, 8, async (item) => {
     if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;

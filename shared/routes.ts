@@ -628,6 +628,7 @@ export const jobs: readonly Job[] = [
     dir: 'repair-counts',
     // The customers' listing (gsi1keys) and the job's state; each customer's count shards (BatchGet),
     // its processes (gsi1, 1,000 a Query) and, where they drifted, its shards put under their version.
+    // And the marks of each customer's listing for deep offsets (the last read, the new ones put).
     table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem'], index: true },
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 600,

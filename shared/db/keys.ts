@@ -36,6 +36,8 @@ export const keyKinds = {
   /** A customer's processes of one type, and of one action: listing items written with each process. */
   processType: 'PROCESSTYPE#',
   processAction: 'PROCESSACTION#',
+  /** Marks of a customer's process listing (a position's process id), for deep offsets. */
+  processMark: 'PROCESSMARKS#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
   rateLimit: 'RATELIMIT#',
@@ -169,6 +171,17 @@ export const keys = {
     sk: `PROCESS#${pad(id)}`,
   }),
   processesWithAction: (customer: string, action: string) => ({ pk: `${keyKinds.processAction}${customer}#${action}` }),
+  /**
+   * A mark of a customer's process listing: the id of the process at a position (0-based, in id
+   * order) of the customer's processes, every `processMarkSpacing` positions. Processes are never
+   * deleted and ids only grow, so a position, once reached, keeps its process: a deep offset starts
+   * from the nearest mark instead of counting every key before it.
+   */
+  processMark: (customer: string, position: number): ItemKey => ({
+    pk: `${keyKinds.processMark}${customer}`,
+    sk: `MARK#${pad(position)}`,
+  }),
+  processMarks: (customer: string) => ({ pk: `${keyKinds.processMark}${customer}` }),
 
   /**
    * A domain in an account, by name (a name is in at most one account); listed per customer by

@@ -3,12 +3,12 @@ import * as v from 'valibot';
 import { ProcessRecord } from '../../model/process.ts';
 import { type ProcessSummary, processSummaryOf, storedDetailStatusOf } from '../../model/process-summary.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, getItemOf, parseItem, putItem, toItem } from '../items.ts';
-import { keys } from '../keys.ts';
+import { batchGetAll, batchWriteAll, getItem, getItemOf, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { keyKinds, keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { nextId } from './counters.ts';
-import { type Counted, countedOf, processCountsChange } from './process-counts.ts';
+import { type Counted, countedOf, processCountsChange, readProcessCounts } from './process-counts.ts';
 
 const entity = 'process';
 const identifierEntity = 'processIdentifier';
@@ -346,10 +346,24 @@ export async function skipProcesses(
   ascending: boolean,
   until?: number,
 ): Promise<ProcessCursor | undefined | false> {
+  if (source.index === 'all') return skipFromMark(customer, count, ascending, until);
+  return countAlong(customer, source, count, ascending, undefined, until);
+}
+
+/** Counts `count` keys of a source from `from` (exclusive; the start when absent): the key of the last, undefined when fewer are left, false past `until`. */
+async function countAlong(
+  customer: string,
+  source: ProcessSource,
+  count: number,
+  ascending: boolean,
+  from: ProcessCursor | undefined,
+  until?: number,
+): Promise<ProcessCursor | undefined | false> {
   const partition = partitionOf(customer, source);
   const index = keysOnly[source.index];
   let read = 0;
-  let start: ProcessCursor | undefined;
+  let start: ProcessCursor | undefined = from;
+  if (count === 0) return from;
   do {
     // Past `until` (epoch ms) with keys still to skip: false, and the listing refuses the request.
     if (until !== undefined && read > 0 && Date.now() >= until) return false;
@@ -368,6 +382,114 @@ export async function skipProcesses(
     start = out.LastEvaluatedKey;
   } while (start && read < count);
   return read === count ? start : undefined;
+}
+
+/** Positions between two marks of a customer's process listing. */
+export const processMarkSpacing = 100;
+const markEntity = 'processMark';
+const Mark = v.object({
+  position: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  processId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** The listing key (gsi1 and its twins) of a customer's process: where a Query goes on after it. */
+function listingKeyOf(customer: string, id: number): ProcessCursor {
+  const { pk, sk, gsi1pk, gsi1sk } = keys.process(id, customer, '');
+  return { pk, sk, gsi1pk, gsi1sk };
+}
+
+/** The customer's last mark at or before a position (one Query of one item), or the last of all. */
+async function markAtOrBefore(customer: string, position?: number): Promise<v.InferOutput<typeof Mark> | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: position === undefined ? 'pk = :pk' : 'pk = :pk AND sk <= :sk',
+      ExpressionAttributeValues: {
+        ':pk': keys.processMarks(customer).pk,
+        ...(position === undefined ? {} : { ':sk': keys.processMark(customer, position).sk }),
+      },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const item = out.Items?.[0];
+  return item ? parseItem(Mark, markEntity, item) : undefined;
+}
+
+/**
+ * Skips `count` of a customer's processes (in id order, either way) from the nearest mark: the key
+ * of the process just before the page, found by counting at most `processMarkSpacing` keys plus
+ * those written since the last mark, instead of every key before the offset. Newest first, the
+ * position is taken from the kept count of the customer's processes. Without a mark at or before
+ * it (a customer not marked yet), from whichever end of the listing is nearer.
+ */
+async function skipFromMark(
+  customer: string,
+  count: number,
+  ascending: boolean,
+  until?: number,
+): Promise<ProcessCursor | undefined | false> {
+  const all = { index: 'all' } as const;
+  if (ascending) {
+    const mark = await markAtOrBefore(customer, count - 1);
+    if (!mark) return countAlong(customer, all, count, true, undefined, until);
+    return countAlong(customer, all, count - 1 - mark.position, true, listingKeyOf(customer, mark.processId), until);
+  }
+  const total = (await readProcessCounts(customer)).counts.get('all') ?? 0;
+  if (count >= total) return undefined;
+  // Newest first, the page starts after the process at position total - count (ascending).
+  const target = total - count;
+  const mark = await markAtOrBefore(customer, target);
+  let at: ProcessCursor | undefined | false;
+  if (mark) at = await countAlong(customer, all, target - mark.position, true, listingKeyOf(customer, mark.processId), until);
+  else if (target + 1 <= count) at = await countAlong(customer, all, target + 1, true, undefined, until);
+  else return countAlong(customer, all, count, false, undefined, until);
+  // Fewer processes than counted (the kept count ahead of the listing): count from the newest.
+  return at === undefined ? countAlong(customer, all, count, false, undefined, until) : at;
+}
+
+/** Deletes a customer's listing marks (the bench's read of before; a rebuild afresh). */
+export async function deleteProcessMarks(customer: string): Promise<void> {
+  const old = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.processMarks(customer).pk } });
+  await batchWriteAll(old.map((item) => ({ delete: { pk: String(item.pk), sk: String(item.sk) } })));
+}
+
+/** Whether a customer's listing has marks. */
+export async function hasMarks(customer: string): Promise<boolean> {
+  return (await markAtOrBefore(customer)) !== undefined;
+}
+
+export async function markProcessPositions(
+  customer: string,
+  options: { afresh?: boolean; deadline?: number } = {},
+): Promise<{ marks: number; complete: boolean }> {
+  if (options.afresh) await deleteProcessMarks(customer);
+  const last = options.afresh ? undefined : await markAtOrBefore(customer);
+  let position = last ? last.position : -1;
+  let start: ProcessCursor | undefined = last ? listingKeyOf(customer, last.processId) : undefined;
+  let marks = 0;
+  do {
+    if (options.deadline !== undefined && Date.now() >= options.deadline) return { marks, complete: false };
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1keys',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesOfCustomer(customer).gsi1pk },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      position++;
+      if (position % processMarkSpacing !== processMarkSpacing - 1) continue;
+      const processId = Number(String(item.pk).slice(keyKinds.process.length));
+      // One PutItem a mark (one per 100 processes): the scheduled repair needs no batch write.
+      await putItem(toItem(keys.processMark(customer, position), markEntity, { position, processId }));
+      marks++;
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return { marks, complete: true };
 }
 
 /**
