@@ -384,6 +384,9 @@ async function countAlong(
   return read === count ? start : undefined;
 }
 
+/** How old a process must be before a mark counts it (its lower-id neighbours are all written by then). */
+const markSettleMs = 5 * 60_000;
+
 /** Positions between two marks of a customer's process listing. */
 export const processMarkSpacing = 100;
 const markEntity = 'processMark';
@@ -468,18 +471,22 @@ export async function markProcessPositions(
   let position = last ? last.position : -1;
   let start: ProcessCursor | undefined = last ? listingKeyOf(customer, last.processId) : undefined;
   let marks = 0;
+  const settledBefore = new Date(Date.now() - markSettleMs).toISOString();
   do {
     if (options.deadline !== undefined && Date.now() >= options.deadline) return { marks, complete: false };
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: 'gsi1keys',
+        IndexName: 'gsi1list',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.processesOfCustomer(customer).gsi1pk },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
     for (const item of out.Items ?? []) {
+      // A process of the last minutes may still have one with a lower id in flight (its id claimed,
+      // its transaction not yet in the index): no mark from it on, until a later run.
+      if (String(item.createdDate) > settledBefore) return { marks, complete: true };
       position++;
       if (position % processMarkSpacing !== processMarkSpacing - 1) continue;
       const processId = Number(String(item.pk).slice(keyKinds.process.length));
