@@ -213,13 +213,33 @@ async function ownDomainAndZone(
   const items = first.items;
   const headItem = items.find((item) => item.entity === zoneEntity);
   if (!headItem || headItem.customer !== customer) return ownFromTable(domainName, customer);
-  for (let next = first.next; next; ) {
+  let pages = 1;
+  for (let next = first.next; next; pages++) {
     const page = await ownCollectionPage(domainName, customer, next);
     items.push(...page.items);
     next = page.next;
   }
-  const zone = assembleZone(parseZoneHead(headItem), items);
-  return zone ? { ...foundIn(items), zone } : ownFromTable(domainName, customer);
+  const head = parseZoneHead(headItem);
+  const zone = assembleZone(head, items);
+  // A read of several pages checks that the header is still the one it started with (a write
+  // between its pages switches it): else the table's read, which reads again after an overlap.
+  const unchanged = pages === 1 || (await ownHeaderRevision(domainName, customer)) === head.revision;
+  return zone && unchanged ? { ...foundIn(items), zone } : ownFromTable(domainName, customer);
+}
+
+/** The revision of the caller's zone header as its partition of the name holds it now (one Query of one item). */
+async function ownHeaderRevision(domainName: string, customer: string): Promise<number | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk AND sk = :zone',
+      ExpressionAttributeValues: { ':pk': keys.ownDomainCollection(domainName, customer).gsi3pk, ':zone': keys.zoneByName(domainName).sk },
+      ProjectionExpression: 'revision',
+    }),
+  );
+  const item = out.Items?.[0];
+  return item ? Number(item.revision ?? 0) : undefined;
 }
 
 /**
