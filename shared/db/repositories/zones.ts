@@ -379,7 +379,9 @@ export async function getOwnZoneById(
 ): Promise<{ zone: ZoneRecord; revision: number; dns?: ZoneDnsState } | undefined> {
   const items: Record<string, unknown>[] = [];
   let next: Record<string, unknown> | undefined;
+  let pages = 0;
   do {
+    pages++;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
@@ -397,6 +399,19 @@ export async function getOwnZoneById(
   const headItem = items.find((item) => item.entity === zoneEntity);
   const head = headItem ? parseZoneHead(headItem) : undefined;
   const zone = head && head.zone.customer === customer && head.zone.id === id ? assembleZone(head, items) : undefined;
+  // A read of several pages checks that the header is still the one it started with (else the table's read).
+  if (head && zone && pages > 1) {
+    const now = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk = :zone',
+        ExpressionAttributeValues: { ':pk': keys.zoneById(id, customer).gsi2pk, ':zone': keys.zoneById(id, customer).gsi2sk },
+        ProjectionExpression: 'revision',
+      }),
+    );
+    if (Number(now.Items?.[0]?.revision ?? -1) !== head.revision) return undefined;
+  }
   if (head && zone) {
     const dnsItem = items.find((item) => item.entity === zoneDnsEntity);
     return { zone, revision: head.revision, ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}) };
