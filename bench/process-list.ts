@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { handler as processes } from '../functions/processes/handler.ts';
 import { lambdaContext } from '../infra/local/gateway.ts';
+import { deleteProcessMarks, hasMarks, markProcessPositions } from '../shared/db/repositories/processes.ts';
 import { apiEvent } from '../test/support/api.ts';
 import { fullItemsRead, recordTableCalls } from '../test/support/sdk-calls.ts';
 import { loadScaleProcesses, scaleCustomer, scaleProcess } from './process-scale.ts';
@@ -47,7 +48,16 @@ export async function benchProcessList(only?: readonly number[]): Promise<void> 
     const loadSeconds = ((performance.now() - loadStart) / 1000).toFixed(0);
     const identifier = scaleProcess(4321, size.customer, size.first).identifier;
     const rows: (string | number)[][] = [];
-    for (const [label, query] of processListShapes(identifier, size.count)) {
+    // Before and after in one run: the default order's deep offsets first without the listing's
+    // marks (every key before the offset counted, as before), then with them (every shape).
+    const deep = processListShapes(identifier, size.count).filter(([label]) => /^offset [1-9]/.test(label));
+    await deleteProcessMarks(size.customer);
+    const shapes: [string, string, boolean][] = [
+      ...deep.map(([label, query]): [string, string, boolean] => [`${label}, as before (no marks)`, query, false]),
+      ...processListShapes(identifier, size.count).map(([label, query]): [string, string, boolean] => [label, query, true]),
+    ];
+    for (const [label, query, marked] of shapes) {
+      if (marked && !(await hasMarks(size.customer))) await markProcessPositions(size.customer);
       const once = async () =>
         (await processes(listEvent(size.customer, query), lambdaContext('bench', randomUUID()))) as unknown as Answer;
       try {

@@ -8,7 +8,7 @@ import {
   processCountShards,
   writeProcessCounts,
 } from '../shared/db/repositories/process-counts.ts';
-import { processIdentifierItem, processItem } from '../shared/db/repositories/processes.ts';
+import { markProcessPositions, processIdentifierItem, processItem, processTypeItems } from '../shared/db/repositories/processes.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 
 /**
@@ -123,9 +123,13 @@ export async function loadScaleProcesses(count: number, customer = scaleCustomer
     createdDate: '2026-06-01T00:00:00Z',
   });
   const processes = Array.from({ length: count }, (_, i) => scaleProcess(i, customer, first));
-  await batchWriteAll(processes.flatMap((p) => [{ put: processItem(p) }, { put: processIdentifierItem(p) }]));
+  await batchWriteAll(
+    processes.flatMap((p) => [{ put: processItem(p) }, { put: processIdentifierItem(p) }, ...processTypeItems(p).map((put) => ({ put }))]),
+  );
   const shards = emptyShardCounts();
   countInto(shards, processes.map(countedOf));
   const raced = await writeProcessCounts(customer, shards, Array<number>(processCountShards).fill(0));
   if (raced.length > 0) throw new Error(`The counts of ${customer} were written meanwhile (shards ${raced.join(', ')})`);
+  // The listing's marks for deep offsets, as the scheduled count repair makes them.
+  await markProcessPositions(customer);
 }

@@ -92,27 +92,7 @@ try {
   );
 
   // ---------------------------------------------------------------- 1. round trips
-  const { countAllRoundTrips } = await import('./scenarios.ts');
-  const trips = await quietly(countAllRoundTrips);
-  table(
-    'Round trips: DynamoDB calls per request (warm API key; counted at the SDK client)',
-    ['request', 'status', 'calls', 'own data', 'idempotency', 'registry', 'items read', 'budget', '', 'calls in order'],
-    trips.map((t) => [
-      t.name,
-      t.status ?? '-',
-      t.total,
-      t.own,
-      t.idempotency,
-      t.registry,
-      t.read,
-      t.budget.kind === 'exactly' ? `= ${t.budget.calls} in all` : t.budget.kind === 'own-at-most' ? `own <= ${t.budget.calls}` : 'no Scan',
-      mark(t.withinBudget),
-      t.commands.join(' '),
-    ]),
-    ['calls in order'],
-  );
-  const scans = trips.reduce((n, t) => n + t.scans, 0);
-  console.log(`\nScan calls in all of the above: ${scans} (budget 0) ${mark(scans === 0)}`);
+  await (await import('./round-trips.ts')).benchRoundTrips();
 
   // ---------------------------------------------------------------- 2. handler overhead
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');

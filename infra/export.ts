@@ -30,7 +30,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *
  * Items the dataset does not carry, on purpose:
  * - derived items, rebuilt on import: the extension index of each registry (`providerExtension`,
- *   written with the provider), the identifier listing of each process (`processIdentifier`) and
+ *   written with the provider), the identifier, type and action listings of each process
+ *   (`processIdentifier`, `processType`, `processAction`) and
  *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
  *   both written with the process, and the status listing of each domain (`domainStatus`) and its
  *   entry in the expiry job's listing (`domainDue`), written with the domain;
@@ -38,7 +39,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   use of one-time validation-manager links (`oneTimeLinkUse`) and the windows of the domain
  *   check's rate limit (`rateLimit`);
  * - state rebuilt from the rest: the process counts (a load repairs them), the notification counts
- *   (`notificationCounts`: notifications are not exported either), each customer's count
+ *   (`notificationCounts`: notifications are not exported either), the marks of each customer's
+ *   process listing (`processMark`: the count repair and `migrate` make them), each customer's count
  *   of contacts (`contact-count`: a load counts the contacts it writes) and of domains
  *   (`domainCounts`: a load counts the domains it writes), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
@@ -59,6 +61,9 @@ import { type Dataset, parseDataset } from './dataset.ts';
 export const notExported = new Set([
   'providerExtension',
   'processIdentifier',
+  'processType',
+  'processAction',
+  'processMark',
   'openCertificateRequest',
   'domainStatus',
   'domainDue',

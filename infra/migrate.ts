@@ -7,9 +7,10 @@ import { putCustomer } from '../shared/db/repositories/customers.ts';
 import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
 import { notificationCountsEntity } from '../shared/db/repositories/notification-counts.ts';
 import { notificationEntity, setNotificationExpiry } from '../shared/db/repositories/notifications.ts';
-import { storeDetailStatus } from '../shared/db/repositories/processes.ts';
+import { listProcessByType, markProcessPositions, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { replaceWebhookSecrets, webhookEntity } from '../shared/db/repositories/webhooks.ts';
+import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
@@ -46,6 +47,17 @@ import { scanTable } from './export.ts';
  * - Processes written before their items stored their detail status (`detailStatus`, which the
  *   listing's summaries in gsi1list read) get it, derived from their details, unless they changed
  *   meanwhile (their writer then stored it). Until then the listing reads such a process whole.
+ * - A customer's items of a domain name's collection (the domain, the zone's header and records,
+ *   its DNS standing) written before they had their places in that customer's partitions of the
+ *   name (gsi3) and of the zone's id (gsi2), where the zone GETs read the caller's zone in one
+ *   Query, get them, unless they changed hands meanwhile (their writer then set them). Until then
+ *   the zone GETs read such a zone from the table, as before (two to four calls).
+ * - Processes written before their listings by type and by action (one small item each, which an
+ *   exact `type` or `action` filter reads) get them, put where absent. Until then such a filter
+ *   lists only the processes written since: run the migration right after deploying.
+ * - Each customer's process listing gets its marks (the id of the process at every 100th position),
+ *   from its last mark on, so that a deep offset of the default order counts at most about 100
+ *   keys; the scheduled count repair keeps them (shared/processes/repair-counts.ts).
  * - Domains written before the domain API (statuses in EPP spelling, `ok`; no `autoRenewPeriod`
  *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
  *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
@@ -77,6 +89,17 @@ export interface MigrationReport {
   /** Zone headers written before zones were found by id (`/v2/dns/zones/{id}` finds them once migrated). */
   zonesUnindexed?: number;
   zonesIndexed?: number;
+  /**
+   * A customer's items of a domain name's collection (domain, zone header, records, DNS standing)
+   * without their places by name (gsi3) and by zone id (gsi2), and those given them.
+   */
+  ownedItemsUnplaced?: number;
+  ownedItemsPlaced?: number;
+  /** Processes written before their listings by type and by action (an exact type or action filter lists them once migrated). */
+  processesUnlistedByType?: number;
+  processesListedByType?: number;
+  /** Marks added to the customers' process listings (a deep offset starts from the nearest; the scheduled count repair keeps them). */
+  processMarksAdded?: number;
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
@@ -131,6 +154,21 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   // Inline zones get their id entry when they are rewritten below.
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const oldDomains = items.filter(isOldDomainItem);
+  const keyOf = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
+  const present = new Set(items.map(keyOf));
+  const unlistedByType = items.filter(
+    (item) =>
+      item.entity === 'process' &&
+      processTypeItems(parseItem(ProcessRecord, 'process', item)).some((listing) => !present.has(keyOf(listing))),
+  );
+  // The zone's id of each name's collection, from its header (the records and DNS standing are placed by it).
+  const zoneIds = new Map(items.filter((item) => item.entity === zoneEntity).map((item) => [String(item.pk), Number(item.id)]));
+  const unplaced = items.filter(
+    (item) =>
+      !isOldDomainItem(item) &&
+      !(item.entity === zoneEntity && item.generation === undefined) &&
+      isUnplaced(item, zoneIds.get(String(item.pk))),
+  );
   const contacts = items.filter((item) => item.entity === 'contact');
   // Contacts written before their listing entries existed (every contact has one for its e-mail) are rewritten with them.
   const listed = new Set(
@@ -180,6 +218,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     processesDetailed: 0,
     zonesUnindexed: unindexed.length,
     zonesIndexed: 0,
+    processesUnlistedByType: unlistedByType.length,
+    processesListedByType: 0,
+    processMarksAdded: 0,
+    ownedItemsUnplaced: unplaced.length,
+    ownedItemsPlaced: 0,
     domainsOld: oldDomains.length,
     domainsMigrated: 0,
     contactsOldShape: oldContacts.length,
@@ -202,6 +245,16 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   await forEachLimited(undetailed, 8, async (item) => {
     if (await storeDetailStatus(parseItem(ProcessRecord, 'process', item))) report.processesDetailed = (report.processesDetailed ?? 0) + 1;
   });
+  await forEachLimited(unlistedByType, 8, async (item) => {
+    if (await listProcessByType(parseItem(ProcessRecord, 'process', item))) {
+      report.processesListedByType = (report.processesListedByType ?? 0) + 1;
+    }
+  });
+  // After the processes are in place: each customer's listing marked from its last mark on.
+  const processCustomers = [...new Set(items.filter((item) => item.entity === 'process').map((item) => String(item.customer)))];
+  await forEachLimited(processCustomers, 4, async (customer) => {
+    report.processMarksAdded = (report.processMarksAdded ?? 0) + (await markProcessPositions(customer)).marks;
+  });
   await forEachLimited(oldDomains, 8, async (item) => {
     if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;
   });
@@ -216,7 +269,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     report.pricesMigrated++;
   });
   await forEachLimited(unindexed, 8, async (item) => {
-    if (await indexZoneId(String(item.domainName), Number(item.id))) report.zonesIndexed = (report.zonesIndexed ?? 0) + 1;
+    if (await indexZoneId(String(item.domainName), Number(item.id), String(item.customer)))
+      report.zonesIndexed = (report.zonesIndexed ?? 0) + 1;
+  });
+  await forEachLimited(unplaced, 8, async (item) => {
+    if (await placeOwnedItem(item, zoneIds.get(String(item.pk)))) report.ownedItemsPlaced = (report.ownedItemsPlaced ?? 0) + 1;
   });
   await forEachLimited(legacy, 4, async (item) => {
     const zone = assembleZone(parseZoneHead(item), []);

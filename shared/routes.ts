@@ -109,7 +109,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/domains/{domainName}/zone',
     dir: 'zone',
-    table: { actions: ['Query'], only: ['domain'] },
+    // The caller's partition of the name in gsi3 (its key starts with the domain kind's prefix), the table where it is not yet placed.
+    table: { actions: ['Query'], index: true, only: ['domain'] },
     // It says whether the DNS provider serves the zone (DNS_PROVIDER names it; nothing is called).
     integrations: ['dns'],
     namesOnly: ['dns'],
@@ -757,6 +758,7 @@ export const jobs: readonly Job[] = [
     dir: 'repair-counts',
     // The customers' listing (gsi1keys) and the job's state; each customer's count shards (BatchGet),
     // its processes (gsi1, 1,000 a Query) and, where they drifted, its shards put under their version.
+    // And the marks of each customer's listing for deep offsets (the last read, the new ones put).
     table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem'], index: true },
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 600,

@@ -58,7 +58,13 @@ async function items(table: string): Promise<string[]> {
       : value;
   return all
     .filter((i) => !notExported.has(String(i.entity)) && !String(i.pk).startsWith('IDEMPOTENCY#'))
-    .map((i) => ({ ...i, sk: plain(i.sk), ...(i.entity === 'zone' ? { generation: '<generation>' } : {}) }))
+    .map((i) => ({
+      ...i,
+      sk: plain(i.sk),
+      // A record's place in its zone's partition by id (gsi2) is its sort key again.
+      ...(i.gsi2sk === undefined ? {} : { gsi2sk: plain(i.gsi2sk) }),
+      ...(i.entity === 'zone' ? { generation: '<generation>' } : {}),
+    }))
     .map((i) => JSON.stringify(Object.fromEntries(Object.entries(i).sort(([a], [b]) => (a < b ? -1 : 1)))))
     .sort();
 }

@@ -89,8 +89,28 @@ describe('keys', () => {
       gsi1sk: 'DOMAIN#a.nl',
       gsi2pk: 'DOMAINEXP#demo',
       gsi2sk: '2027-01-01T00:00:00Z#a.nl',
+      gsi3pk: 'DOMAIN#a.nl#OF#demo',
     });
-    expect(keys.zone('a.nl', 'demo')).toEqual({ pk: 'DOMAIN#a.nl', sk: 'ZONE', gsi1pk: 'ZONES#demo', gsi1sk: 'ZONE#a.nl' });
+    expect(keys.zone('a.nl', 'demo')).toEqual({
+      pk: 'DOMAIN#a.nl',
+      sk: 'ZONE',
+      gsi1pk: 'ZONES#demo',
+      gsi1sk: 'ZONE#a.nl',
+      gsi3pk: 'DOMAIN#a.nl#OF#demo',
+    });
+    // The zone's header, records and DNS standing share the owner's partitions by name (gsi3) and by id (gsi2).
+    expect(keys.zone('a.nl', 'demo', 7)).toMatchObject({ gsi2pk: 'ZONEID#7#OF#demo', gsi2sk: 'ZONE' });
+    expect(keys.ownedZoneRecord({ domainName: 'a.nl', customer: 'demo', id: 7 }, 'g1', 3)).toEqual({
+      pk: 'DOMAIN#a.nl',
+      sk: 'ZONE#g1#0000003',
+      gsi2pk: 'ZONEID#7#OF#demo',
+      gsi2sk: 'ZONE#g1#0000003',
+      gsi3pk: 'DOMAIN#a.nl#OF#demo',
+    });
+    expect(keys.ownedZoneDns({ domainName: 'a.nl', customer: 'demo', id: 7 })).toMatchObject({
+      gsi2pk: 'ZONEID#7#OF#demo',
+      gsi3pk: 'DOMAIN#a.nl#OF#demo',
+    });
     expect(keys.domainTransfer('a.nl', '2026-01-01T00:00:00Z')).toEqual({
       pk: 'DOMAIN#a.nl',
       sk: 'TRANSFER',

@@ -1,10 +1,14 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { scaleProcess } from '../bench/process-scale.ts';
+import { loadScaleProcesses, scaleProcess } from '../bench/process-scale.ts';
 import { handler as listHandler } from '../functions/processes/handler.ts';
 import { migrateTable } from '../infra/migrate.ts';
 import { completeValidationManager } from '../shared/certificates/validation-manager.ts';
+import { db } from '../shared/db/client.ts';
 import { batchWriteAll } from '../shared/db/items.ts';
-import { processItem, putProcess } from '../shared/db/repositories/processes.ts';
+import { keys } from '../shared/db/keys.ts';
+import { markProcessPositions, processItem, putProcess } from '../shared/db/repositories/processes.ts';
+import { tableName } from '../shared/db/table.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 import { process501 } from '../shared/processes/process-view.ts';
 import { processFields } from '../shared/processes/view.ts';
@@ -262,6 +266,29 @@ describe('GET /v2/processes', () => {
       ['QueryCommand', ['PROCESSIDENTIFIER#indexed#wanted.nl']],
       ['BatchGetItemCommand', ['PROCESS#7221', 'PROCESS#7201']],
     ]);
+    // An exact type or action alone: its own listing, then the page's processes by id; the count kept.
+    const byAction = await recordTableCalls(() => list(c, { action: 'renew', fields: 'id', offset: '37' }));
+    expect(byAction.result.body).toEqual({
+      entities: [{ id: 7203 }, { id: 7202 }, { id: 7201 }],
+      pagination: { limit: 10, offset: 37, total: 40 },
+    });
+    expect(byAction.details.map((d) => [d.command, d.input.Select ?? '', d.itemsRead])).toEqual([
+      ['BatchGetItemCommand', '', 8],
+      ['QueryCommand', 'COUNT', 37],
+      ['QueryCommand', '', 3],
+      ['BatchGetItemCommand', '', 3],
+    ]);
+    expect(byAction.details[1]?.partitions).toEqual(['PROCESSACTION#indexed#renew']);
+    const byType = await list(c, { type: 'certificate', fields: 'id' });
+    expect(byType.body).toEqual({ entities: [], pagination: { limit: 10, offset: 0, total: 0 } });
+    // Processes written before the listings by type and action: the migration lists them.
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.processType(c, 'domain', 7201) }));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.processAction(c, 'renew', 7201) }));
+    expect((await list(c, { type: 'domain', fields: 'id', offset: '39' })).body.entities).toEqual([]);
+    expect(await migrateTable({ dryRun: true })).toMatchObject({ processesUnlistedByType: 1, processesListedByType: 0 });
+    expect(await migrateTable()).toMatchObject({ processesUnlistedByType: 1, processesListedByType: 1 });
+    expect(await migrateTable()).toMatchObject({ processesUnlistedByType: 0 });
+    expect((await list(c, { type: 'domain', fields: 'id', offset: '39' })).body.entities).toEqual([{ id: 7201 }]);
     const byStatus = await recordTableCalls(() => list(c, { status: 'RUNNING', fields: 'id' }));
     expect(byStatus.result.body).toEqual({ entities: [{ id: 7240 }], pagination: { limit: 10, offset: 0, total: 1 } });
     // The count: the customer's 8 count shards in one BatchGet; the page: the status partition.
@@ -398,8 +425,12 @@ describe('GET /v2/processes: the generic listing of the real API', () => {
     );
     const page = await recordTableCalls(() => list(deep, { offset: '25', limit: '3', fields: 'id', total: 'false' }));
     expect(page.result.body.entities).toEqual([{ id: 7405 }, { id: 7404 }, { id: 7403 }]);
+    // Newest first: the position from the kept count, no mark (fewer than 100 processes), so the
+    // 6 keys up to the page counted from the oldest end, the nearer one, then the page.
     expect(page.details.map((d) => [d.command, d.itemsRead])).toEqual([
-      ['QueryCommand', 25],
+      ['BatchGetItemCommand', 8],
+      ['QueryCommand', 0],
+      ['QueryCommand', 6],
       ['QueryCommand', 3],
     ]);
     const byStatus = await recordTableCalls(() => list(deep, { status: 'RUNNING', offset: '14', fields: 'id', total: 'false' }));
@@ -410,6 +441,45 @@ describe('GET /v2/processes: the generic listing of the real API', () => {
       pagination: { limit: 10, offset: 30, total: 30 },
     });
     expect((await list(deep, { offset: '29', fields: 'id', order: 'id' })).body.entities).toEqual([{ id: 7430 }]);
+  });
+});
+
+describe('GET /v2/processes: deep offsets from the listing marks', () => {
+  it('answers every offset either way as the export orders them, counting at most the keys from the nearest mark', async () => {
+    const c = 'marked';
+    await loadScaleProcesses(450, c, 9_000_001);
+    const all = (await list(c, { export: 'true', fields: 'id' })).body.entities.map((e: { id: number }) => e.id);
+    expect(all).toHaveLength(450);
+    for (const [offset, order] of [
+      ['1', '-id'],
+      ['99', '-id'],
+      ['100', '-id'],
+      ['250', '-id'],
+      ['349', '-id'],
+      ['440', '-id'],
+      ['449', '-id'],
+      ['450', '-id'],
+      ['1', 'id'],
+      ['100', 'id'],
+      ['101', 'id'],
+      ['399', 'id'],
+      ['445', 'id'],
+    ] as const) {
+      const page = await recordTableCalls(() => list(c, { offset, order, limit: '5', fields: 'id', total: 'false' }));
+      const ids = order === 'id' ? [...all].reverse() : all;
+      expect({ offset, order, ids: page.result.body.entities.map((e: { id: number }) => e.id) }).toEqual({
+        offset,
+        order,
+        ids: ids.slice(Number(offset), Number(offset) + 5),
+      });
+      // Keys counted: at most the spacing of the marks (100) from the nearest one.
+      const counted = page.details.filter((d) => d.input.Select === 'COUNT').reduce((n, d) => n + d.itemsRead, 0);
+      expect({ offset, order, counted: counted <= 100 }).toEqual({ offset, order, counted: true });
+    }
+    // A process written after the last mark is found from it; the next marking goes on from there.
+    await putProcess(scaleProcess(450, c, 9_000_001));
+    expect((await list(c, { offset: '1', limit: '1', fields: 'id' })).body.entities).toEqual([{ id: all[0] }]);
+    expect(await markProcessPositions(c)).toEqual({ marks: 0, complete: true });
   });
 });
 
@@ -492,15 +562,22 @@ async function checkShapes(): Promise<void> {
     // The filters read index entries of gsi1list (gsi2list: one status's, where an exact status or
     // detailStatus names it); whole processes only for the page (one BatchGet of at most `limit`),
     // the count shards where they answer, and the older process when its entry is read.
+    // An exact type or action alone reads its own listing (small items of the table, an id each).
+    const listedBy = Object.keys(filters).filter((k) => k !== 'order');
+    const listing = listedBy.length === 1 && (listedBy[0] === 'type' || listedBy[0] === 'action');
     const index = shape.status !== undefined || shape.detailStatus !== undefined ? 'gsi2list' : 'gsi1list';
     const queries = page.details.filter((d) => d.command === 'QueryCommand');
-    expect(
-      queries.map((d) => d.input.IndexName),
-      JSON.stringify(shape),
-    ).toEqual(queries.map(() => index));
-    expect(queries.every(readsEntries)).toBe(true);
+    const ofListing = (d: { partitions: string[] }) => d.partitions.every((p) => /^PROCESS(TYPE|ACTION)#summaries#/.test(p));
+    if (listing) expect(queries.every(ofListing), JSON.stringify(shape)).toBe(true);
+    else {
+      expect(
+        queries.map((d) => d.input.IndexName),
+        JSON.stringify(shape),
+      ).toEqual(queries.map(() => index));
+      expect(queries.every(readsEntries)).toBe(true);
+    }
     const wholeItems = page.details
-      .filter((d) => !readsEntries(d) && !d.partitions.every((p) => p.startsWith('PROCESSCOUNTS#')))
+      .filter((d) => !readsEntries(d) && !ofListing(d) && !d.partitions.every((p) => p.startsWith('PROCESSCOUNTS#')))
       .reduce((n, d) => n + d.itemsRead, 0);
     expect(wholeItems, JSON.stringify(shape)).toBeLessThanOrEqual(Math.min(size, page.result.body.entities.length) + 1);
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayTokenAuthorizerEvent, Context, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +15,14 @@ import { handler as webhookDeliver } from '../functions/webhook-deliver/handler.
 import { handler as webhookRetry } from '../functions/webhook-retry/handler.ts';
 import { startPowerDns } from '../infra/local/powerdns.ts';
 import { forgetCatalogue } from '../shared/certificates/catalogue.ts';
-import { keyKinds } from '../shared/db/keys.ts';
+import { db } from '../shared/db/client.ts';
+import { queryPartition } from '../shared/db/items.ts';
+import { keyKinds, keys } from '../shared/db/keys.ts';
 import { getNotification, notificationItem } from '../shared/db/repositories/notifications.ts';
 import { enqueueDelivery, putDeadLetter } from '../shared/db/repositories/webhook-deliveries.ts';
 import { deleteZoneRecord, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { getZone, getZoneHead, type ZoneHead } from '../shared/db/repositories/zones.ts';
+import { tableName } from '../shared/db/table.ts';
 import type { NotificationRecord } from '../shared/model/notification.ts';
 import type { ZoneRecord } from '../shared/model/zone.ts';
 import { forgetCachedRates } from '../shared/pricing/rates.ts';
@@ -299,6 +303,14 @@ describe("each function's table use is what it declares", () => {
       const sample = await sampleOf(route);
       await as(route.dir, () => sendSample(sample));
     }
+    // A zone by id whose partition by id lacks a record (the index lagging a write, or an item not
+    // yet placed by the migration): read on the table's terms, the header by name, its DNS standing.
+    await as('dns-zone', () => call('GET', '/v2/dns/zones/999'));
+    const lagging = (await queryPartition(keys.domainCollection('demo-secure.com').pk)).find((item) => item.entity === 'zoneRecord');
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: { pk: lagging?.pk, sk: lagging?.sk }, UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }),
+    );
+    await as('dns-zone', () => call('GET', '/v2/dns/zones/102'));
     // The domains of the account: one, its fields, a foreign one; the listing by name, expiry and status.
     await as('domain', () => call('GET', '/v2/domains/demo-shop.nl'));
     await as('domain', () => call('GET', '/v2/domains/other-site.com?fields=domainName'));

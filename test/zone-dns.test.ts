@@ -235,7 +235,14 @@ describe('failures', () => {
     expect(await resolver.resolve4('v2.demo-secure.com')).toEqual(['192.0.2.2']);
 
     // A late recording of an older revision never replaces the newer one.
-    const older = { domainName: 'demo-secure.com', customer: 'demo', provider: 'powerdns', ds: [], now: '2026-01-01T00:00:00Z' };
+    const older = {
+      domainName: 'demo-secure.com',
+      customer: 'demo',
+      zoneId: zone.id,
+      provider: 'powerdns',
+      ds: [],
+      now: '2026-01-01T00:00:00Z',
+    };
     expect(await recordZoneServed({ ...older, revision: (state?.servedRevision as number) - 1 })).toBe(false);
     expect(await recordZoneServed({ ...older, revision: state?.servedRevision as number })).toBe(false);
     expect(await getZoneDnsState('demo-secure.com')).toEqual(state);

@@ -11,6 +11,7 @@ export interface ItemKey {
   gsi1sk?: string;
   gsi2pk?: string;
   gsi2sk?: string;
+  gsi3pk?: string;
 }
 
 /**
@@ -36,6 +37,11 @@ export const keyKinds = {
   /** The last successful run of each scheduled job (the health route reads them). */
   jobRun: 'JOBRUN',
   processIdentifier: 'PROCESSIDENTIFIER#',
+  /** A customer's processes of one type, and of one action: listing items written with each process. */
+  processType: 'PROCESSTYPE#',
+  processAction: 'PROCESSACTION#',
+  /** Marks of a customer's process listing (a position's process id), for deep offsets. */
+  processMark: 'PROCESSMARKS#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
   rateLimit: 'RATELIMIT#',
@@ -64,6 +70,18 @@ function inDomainCollection(domainName: string, sk: 'DOMAIN' | 'ZONE' | 'TRANSFE
 
 /** Zone records sort after every other item of a domain's collection (`DOMAIN`, `TRANSFER`, `ZONE`). */
 const zoneRecordsPrefix = 'ZONE#';
+
+/**
+ * An item of a domain name's collection that belongs to a customer, with its place in the name's
+ * partition of that customer in gsi3 (`DOMAIN#<name>#OF#<customer>`, sorted by the item's own `sk`):
+ * the caller's domain, zone header, records and DNS standing are one Query there, and another
+ * customer's items of the name are in another partition, so they cost a read of nothing. The
+ * partition starts with the domain kind's prefix, so a grant limited to domains covers it. gsi3 is
+ * sparse: only these items have its keys.
+ */
+function owned<K extends { pk: string; sk: string }>(key: K, domainName: string, customer: string): K & { gsi3pk: string } {
+  return { ...key, gsi3pk: `${domainPartition(domainName)}#OF#${customer}` };
+}
 
 /** An item's key with its place in a gsi1 listing. */
 function listed(key: { pk: string; sk: string }, gsi1pk: string, gsi1sk: string): ItemKey {
@@ -154,6 +172,32 @@ export const keys = {
     sk: `PROCESS#${pad(id)}`,
   }),
   processesWithIdentifier: (customer: string, identifier: string) => ({ pk: `${keyKinds.processIdentifier}${customer}#${identifier}` }),
+  /**
+   * A process listed under its type and under its action (`certificate`, `renew`): one small item
+   * each, in a partition per customer and value, written with the process (neither ever changes),
+   * so an exact type or action filter reads only its own processes, in id order.
+   */
+  processType: (customer: string, type: string, id: number): ItemKey => ({
+    pk: `${keyKinds.processType}${customer}#${type}`,
+    sk: `PROCESS#${pad(id)}`,
+  }),
+  processesOfType: (customer: string, type: string) => ({ pk: `${keyKinds.processType}${customer}#${type}` }),
+  processAction: (customer: string, action: string, id: number): ItemKey => ({
+    pk: `${keyKinds.processAction}${customer}#${action}`,
+    sk: `PROCESS#${pad(id)}`,
+  }),
+  processesWithAction: (customer: string, action: string) => ({ pk: `${keyKinds.processAction}${customer}#${action}` }),
+  /**
+   * A mark of a customer's process listing: the id of the process at a position (0-based, in id
+   * order) of the customer's processes, every `processMarkSpacing` positions. Processes are never
+   * deleted and ids only grow, so a position, once reached, keeps its process: a deep offset starts
+   * from the nearest mark instead of counting every key before it.
+   */
+  processMark: (customer: string, position: number): ItemKey => ({
+    pk: `${keyKinds.processMark}${customer}`,
+    sk: `MARK#${pad(position)}`,
+  }),
+  processMarks: (customer: string) => ({ pk: `${keyKinds.processMark}${customer}` }),
 
   /**
    * A domain in an account, by name (a name is in at most one account); listed per customer by
@@ -161,7 +205,7 @@ export const keys = {
    * listing's expiry ranges read only their own domains. The expiry key moves with every write.
    */
   domain: (domainName: string, customer: string, expiryDate: string): ItemKey => ({
-    ...listed(inDomainCollection(domainName, 'DOMAIN'), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
+    ...listed(owned(inDomainCollection(domainName, 'DOMAIN'), domainName, customer), `DOMAINS#${customer}`, `DOMAIN#${domainName}`),
     gsi2pk: keys.domainsByExpiry(customer).gsi2pk,
     gsi2sk: `${expiryDate}#${domainName}`,
   }),
@@ -187,14 +231,22 @@ export const keys = {
    * per customer, and one item per record (`zoneRecord`), which sort after it.
    */
   zone: (domainName: string, customer: string, id?: number): ItemKey => ({
-    ...listed(inDomainCollection(domainName, 'ZONE'), `ZONES#${customer}`, `ZONE#${domainName}`),
-    ...(id === undefined ? {} : keys.zoneById(id)),
+    ...listed(owned(inDomainCollection(domainName, 'ZONE'), domainName, customer), `ZONES#${customer}`, `ZONE#${domainName}`),
+    ...(id === undefined ? {} : keys.zoneById(id, customer)),
   }),
   /**
    * A zone found by its numeric id (`/v2/dns/zones/{id}`): the header carries it on gsi2, so every
    * write of a header (provisioning, loads, the zone API) keeps the mapping without an item of its own.
    */
-  zoneById: (id: number) => ({ gsi2pk: `ZONEID#${id}`, gsi2sk: 'ZONE' }),
+  zoneById: (id: number, customer: string) => ({ gsi2pk: keys.ownZoneById(id, customer).gsi2pk, gsi2sk: 'ZONE' }),
+  /**
+   * A customer's zone items by the zone's id in gsi2 (`ZONEID#<id>#OF#<customer>`, each item's sort
+   * key again): its header, records and DNS standing, so `/v2/dns/zones/{id}` reads the caller's
+   * zone whole in one Query, and another customer's zone of that id is a partition it never reads.
+   */
+  ownZoneById: (id: number, customer: string) => ({ gsi2pk: `ZONEID#${id}#OF#${customer}` }),
+  /** A zone header's id entry as written before it named the owner (`ZONEID#<id>`): read until `npm run admin -- migrate` moves it. */
+  zoneByIdBeforeOwner: (id: number) => ({ gsi2pk: `ZONEID#${id}` }),
   zoneByName: (domainName: string) => inDomainCollection(domainName, 'ZONE'),
   /**
    * One record of a zone: `ZONE#<generation>#<position>`. A zone is rewritten under a new
@@ -204,6 +256,18 @@ export const keys = {
   zoneRecord: (domainName: string, generation: string, position: number): ItemKey => ({
     pk: domainPartition(domainName),
     sk: `${zoneRecordsPrefix}${generation}#${String(position).padStart(7, '0')}`,
+  }),
+  /**
+   * One record of a customer's zone, with its places beside its header: in the customer's partition
+   * of the name (gsi3) and of the zone's id (gsi2), where the zone GETs read it.
+   */
+  ownedZoneRecord: (zone: { domainName: string; customer: string; id: number }, generation: string, position: number): ItemKey => {
+    const key = owned(keys.zoneRecord(zone.domainName, generation, position) as { pk: string; sk: string }, zone.domainName, zone.customer);
+    return { ...key, gsi2pk: keys.ownZoneById(zone.id, zone.customer).gsi2pk, gsi2sk: key.sk };
+  },
+  /** A customer's items of a domain name's collection (gsi3): their domain, its zone (header, records) and DNS standing. */
+  ownDomainCollection: (domainName: string, customer: string) => ({
+    gsi3pk: owned({ pk: '', sk: '' }, domainName, customer).gsi3pk,
   }),
   /** The sort-key prefix of a zone's records: of every generation, or (`generation`) of one. */
   zoneRecords: (domainName: string, generation?: string) => ({
@@ -219,6 +283,11 @@ export const keys = {
    * and listed, every zone the provider serves in one gsi1 partition, for the reconcile job.
    */
   zoneDns: (domainName: string): ItemKey => listed({ pk: domainPartition(domainName), sk: 'DNS' }, 'ZONEDNS', `ZONEDNS#${domainName}`),
+  /** The DNS standing's places beside its zone's header, by name (gsi3) and by id (gsi2): read with the zone. */
+  ownedZoneDns: (zone: { domainName: string; customer: string; id: number }) => {
+    const key = owned({ pk: domainPartition(zone.domainName), sk: 'DNS' }, zone.domainName, zone.customer);
+    return { ...key, gsi2pk: keys.ownZoneById(zone.id, zone.customer).gsi2pk, gsi2sk: key.sk };
+  },
   zoneDnsByName: (domainName: string) => ({ pk: domainPartition(domainName), sk: 'DNS' }),
   zoneDnsListing: () => ({ gsi1pk: 'ZONEDNS' }),
 

@@ -58,6 +58,14 @@ export const table = {
       projection: 'INCLUDE',
       nonKeyAttributes: ['id', 'status', 'type', 'action', 'identifier', 'createdDate', 'detailStatus'],
     },
+    /**
+     * Sparse: a customer's items of a domain name's collection (the domain, the zone's header and
+     * records, its DNS standing) under `DOMAIN#<name>#OF#<customer>`, sorted by their own sort key
+     * (no second copy of it on every record), so the zone GET reads the
+     * caller's whole zone in one Query and another customer's zone, however big, is a partition it
+     * never touches (shared/db/keys.ts, `owned`). Added after gsi2list, in the next table update.
+     */
+    { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'sk', projection: 'ALL' },
   ],
 } as const;
 

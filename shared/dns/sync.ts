@@ -136,7 +136,7 @@ async function syncOnce(
   }
 
   const zone = await withRecords(head);
-  const base = { domainName, customer: zone.customer, provider: provider.name, revision };
+  const base = { domainName, customer: zone.customer, zoneId: zone.id, provider: provider.name, revision };
   try {
     // A change of this revision the provider took but did not serve yet: wait for it before anything else.
     if (state?.pendingChange && state.failedRevision === revision) {

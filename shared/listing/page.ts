@@ -13,8 +13,9 @@ import type { ListQuery } from './query.ts';
  *   order until the page is full (or all of them, to count), at most `maxRead` entries in all;
  *   then only the page's records are read whole (`Summaries.fetch`, at most `limit`). Without
  *   summaries the records themselves are read in order, at most `maxRead`. Either way, reading for
- *   matches stops after `readFor` ms, and the request is refused (`tooSlow`) with a message saying
- *   how to narrow it, well before the function's time is up (a 400, never a 503).
+ *   matches (and for an export, and skipping a deep offset where the source can stop) stops after
+ *   `readFor` ms, and the request is refused (`tooSlow`) with a message saying how to narrow it,
+ *   well before the function's time is up (a 400, never a 503).
  * - `limit=0` reads nothing but the count; `export=true` reads every record, at most `maxExport`
  *   (past that `tooLarge`; past `readFor`, `tooSlow`), and answers the matches (it answers them whole: the records are read).
  *
@@ -23,6 +24,16 @@ import type { ListQuery } from './query.ts';
  * the check of the filters left (on a summary: `summaryOf` makes one of a record); and the view
  * of a record.
  */
+
+/**
+ * How long a listing may read before it is refused with a 400 saying how to narrow it
+ * (`ListingRules.readFor`): `LISTING_READ_MS`, default 5000, half the function's 10 s budget, so
+ * that the page, the records read whole and the answer still fit in it on a loaded table.
+ */
+export function listingReadMs(): number {
+  const value = Number(process.env.LISTING_READ_MS ?? 5_000);
+  return Number.isInteger(value) && value >= 0 ? value : 5_000;
+}
 
 /** Where a listing stopped reading, to go on from (opaque: the table's key). */
 export type Cursor = Record<string, unknown>;
@@ -35,8 +46,12 @@ export interface PageReader<T> {
 
 /** Records in the listing's order, read a page at a time. */
 export interface ListingSource<R> extends PageReader<R> {
-  /** Skips `count` entries reading keys only: where the page after them starts (undefined: nothing is left). */
-  skip(count: number, ascending: boolean): Promise<Cursor | undefined>;
+  /**
+   * Skips `count` entries reading keys only: where the page after them starts (undefined: nothing
+   * is left). A source given `until` (epoch ms) may stop at that time and answer false: the
+   * listing is then refused (`tooSlow`) rather than cut off by the function's budget.
+   */
+  skip(count: number, ascending: boolean, until?: number): Promise<Cursor | undefined | false>;
 }
 
 /**
@@ -164,7 +179,8 @@ export async function listPage<R, V, F extends string, Field extends string, S =
   let total = counted;
   if (plan.exact && !countByReading) {
     if (query.limit > 0) {
-      const start = query.offset > 0 ? await plan.source.skip(query.offset, ascending) : undefined;
+      const start = query.offset > 0 ? await plan.source.skip(query.offset, ascending, time?.until) : undefined;
+      if (start === false) throw (time as { refuse: () => Error }).refuse();
       if (query.offset === 0 || start !== undefined) {
         records = (await plan.source.readPage({ limit: query.limit, ascending, ...(start ? { start } : {}) })).records;
       }

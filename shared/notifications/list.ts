@@ -2,7 +2,7 @@ import { readNotificationCounts } from '../db/repositories/notification-counts.t
 import { type NotificationSource, readNotificationPage, skipNotifications } from '../db/repositories/notifications.ts';
 import { AuthorizationError, ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
-import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
+import { type ListingPlan, type ListingSource, listingReadMs, listPage } from '../listing/page.ts';
 import type { NotificationRecord } from '../model/notification.ts';
 import { type FilterField, type NotificationQuery, notificationListSpec } from './list-request.ts';
 import type { NotificationField, NotificationPage } from './notification-view.ts';
@@ -83,5 +83,11 @@ export async function listNotifications(caller: string, customer: string, query:
     maxExport: max,
     tooBroad,
     tooLarge: tooBroad,
+    // Reading for matches no index answers stops before the function's budget: a 400, never a 503.
+    readFor: listingReadMs(),
+    tooSlow: () =>
+      new ValidationError(
+        'This listing reads more notifications than one request has time for. Narrow it with acknowledgeDate:null (the unacknowledged, answered from an index), a narrower fireDate range, a longer search term, or a smaller offset; or leave the count out with total=false.',
+      ),
   })) as NotificationPage;
 }

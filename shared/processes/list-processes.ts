@@ -22,7 +22,7 @@ import { processViewOf, selectFields, sslRequiresAttention } from './view.ts';
  * The caller's processes (`GET /v2/processes`), through the generic listing (shared/listing/):
  * never a Scan, and never another customer's. An exact `identifier` filter reads only that
  * identifier's listing, an exact `status` (or a `detailStatus`, which implies one) only the status
- * index's partition. Anything else checks its filters and search on the customer's process
+ * index's partition, an exact `type` or `action` alone only its listing (keys.processType). Anything else checks its filters and search on the customer's process
  * summaries (gsi1list: status, type, action, identifier, createdDate and the stored detail status,
  * about 250 bytes an entry) and reads whole only the processes of its page; an exact identifier
  * with further filters checks them on that identifier's processes, read whole. `total` comes from the counts kept with every process write
@@ -67,13 +67,22 @@ function impliedStatus(detail: string): ProcessStatus {
   return detail === sslRequiresAttention ? 'RUNNING' : processStatusOf(detail as TransferStatus);
 }
 
-/** The index partition that serves the filters, and the filters left to check on what it returns. */
-function sourceOf(filters: readonly ProcessFilter[]): { source: ProcessSource; rest: ProcessFilter[] } {
+/**
+ * The index partition that serves the filters, and the filters left to check on what it returns.
+ * An exact type or action alone (no other filter, no search) reads its own listing; with more,
+ * the filters are checked on the customer's summaries, as any others.
+ */
+function sourceOf(filters: readonly ProcessFilter[], search?: string): { source: ProcessSource; rest: ProcessFilter[] } {
   const without = (f: ProcessFilter) => filters.filter((other) => other !== f);
   const identifier = filters.find((f) => f.field === 'identifier' && f.matcher === 'eq');
   if (identifier) return { source: { index: 'identifier', identifier: identifier.values[0] as string }, rest: without(identifier) };
   const status = filters.find((f) => f.field === 'status' && f.matcher === 'eq');
   if (status) return { source: { index: 'status', status: status.values[0] as string }, rest: without(status) };
+  const [only, ...more] = filters;
+  if (only && more.length === 0 && search === undefined && only.matcher === 'eq' && (only.field === 'type' || only.field === 'action')) {
+    const value = only.values[0] as string;
+    return { source: only.field === 'type' ? { index: 'type', type: value } : { index: 'action', action: value }, rest: [] };
+  }
   const detail = filters.find((f) => f.field === 'detailStatus' && f.matcher === 'eq');
   // The detail is checked again on each process: its status partition holds other processes too.
   if (detail) return { source: { index: 'status', status: impliedStatus(detail.values[0] as string) }, rest: [...filters] };
@@ -115,7 +124,10 @@ function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, numbe
  * order: what a listing with filters no index answers checks them on; the page's processes are
  * then read whole, in one BatchGet.
  */
-function summariesOf(customer: string, source: Exclude<ProcessSource, { index: 'identifier' }>): Summaries<ProcessSummary, ProcessRecord> {
+function summariesOf(
+  customer: string,
+  source: Extract<ProcessSource, { index: 'all' | 'status' }>,
+): Summaries<ProcessSummary, ProcessRecord> {
   return {
     readPage: async (options) => {
       const page = await readProcessSummaries(customer, source, options);
@@ -134,23 +146,23 @@ function summariesOf(customer: string, source: Exclude<ProcessSource, { index: '
  * them (an exact identifier or status), the others; over the summaries, all of them.
  */
 function filtersLeft(filters: readonly ProcessFilter[], search: string | undefined): ProcessFilter[] {
-  const { source, rest } = sourceOf(filters);
+  const { source, rest } = sourceOf(filters, search);
   const exact = rest.length === 0 && search === undefined;
   return exact || source.index === 'identifier' ? rest : [...filters];
 }
 
 /** The listing's plan: its source, whether it is exact, its count where one is kept, and its summaries where it has filters left. */
 function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecord, ProcessSummary> {
-  const { source, rest } = sourceOf(query.filters);
+  const { source, rest } = sourceOf(query.filters, query.search);
   const reader: ListingSource<ProcessRecord> = {
     readPage: async (options) => {
       const page = await readProcessPage(customer, source, options);
       return { records: page.processes, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count, ascending) => skipProcesses(customer, source, count, ascending),
+    skip: (count, ascending, until) => skipProcesses(customer, source, count, ascending, until),
   };
   const exact = rest.length === 0 && query.search === undefined;
-  if (!exact && source.index !== 'identifier') {
+  if (!exact && (source.index === 'all' || source.index === 'status')) {
     // Filters no index answers: checked on the summaries of the source's partition (every
     // process of the customer's, or one status's where an exact status or detailStatus names it).
     // An export reads the source's processes whole (it answers them all), checking every filter.

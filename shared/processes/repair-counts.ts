@@ -10,7 +10,7 @@ import {
   writeCountRepairState,
   writeProcessCounts,
 } from '../db/repositories/process-counts.ts';
-import { type ProcessCursor, readProcessPage } from '../db/repositories/processes.ts';
+import { markProcessPositions, type ProcessCursor, readProcessPage } from '../db/repositories/processes.ts';
 
 /**
  * Repairs a customer's process counts (shared/db/repositories/process-counts.ts) when they have
@@ -65,7 +65,9 @@ export async function repairProcessCounts(customer: string, rounds = 5): Promise
     const raced = await writeProcessCounts(customer, shards, before.versions);
     if (raced.length > 0) continue;
     const after = (await readProcessCounts(customer, true)).counts;
-    return { customer, processes, changed: changesOf(before.counts, after), rounds: round };
+    const changed = changesOf(before.counts, after);
+    await markProcessPositions(customer, { afresh: 'all' in changed });
+    return { customer, processes, changed, rounds: round };
   }
   throw new Error(
     `The process counts of ${customer} kept changing during ${rounds} repairs; run the repair again when fewer processes are written`,
@@ -148,6 +150,9 @@ export async function repairCountsPass(options: { maxRead: number; deadline: num
       }
       pass.drifted.push({ customer: current.customer, changed });
     }
+    // The listing's marks for deep offsets, from the last one on. Where processes went or moved
+    // (the count of all drifted), `npm run admin -- repair-counts` makes them afresh.
+    await markProcessPositions(current.customer, { deadline: options.deadline });
     pass.customers++;
     state.after = current.customer;
     delete state.current;

@@ -153,7 +153,16 @@ async function servedWith(name: string, dnskeys: string[]): Promise<void> {
   const head = await getZoneHead(name, true);
   if (!head) throw new Error(`no zone ${name}`);
   const now = `${new Date().toISOString().slice(0, 19)}Z`;
-  await recordZoneServed({ domainName: name, customer: 'demo', provider: 'powerdns', revision: head.revision, ds: [], dnskeys, now });
+  await recordZoneServed({
+    domainName: name,
+    customer: 'demo',
+    provider: 'powerdns',
+    zoneId: head.zone.id,
+    revision: head.revision,
+    ds: [],
+    dnskeys,
+    now,
+  });
 }
 
 /** The routes whose examples need a state the demo data does not hold: the request, once that state is made. */

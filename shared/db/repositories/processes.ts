@@ -3,12 +3,12 @@ import * as v from 'valibot';
 import { ProcessRecord } from '../../model/process.ts';
 import { type ProcessSummary, processSummaryOf, storedDetailStatusOf } from '../../model/process-summary.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, getItemOf, parseItem, toItem } from '../items.ts';
-import { keys } from '../keys.ts';
+import { batchGetAll, batchWriteAll, getItem, getItemOf, parseItem, putItem, queryAll, toItem } from '../items.ts';
+import { keyKinds, keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { nextId } from './counters.ts';
-import { type Counted, countedOf, processCountsChange } from './process-counts.ts';
+import { type Counted, countedOf, processCountsChange, readProcessCounts } from './process-counts.ts';
 
 const entity = 'process';
 const identifierEntity = 'processIdentifier';
@@ -63,14 +63,44 @@ export function processIdentifierItem(record: Pick<ProcessRecord, 'id' | 'custom
   return toItem(keys.processIdentifier(record.customer, record.identifier, record.id), identifierEntity, { processId: record.id });
 }
 
+const typeEntity = 'processType';
+const actionEntity = 'processAction';
+
+/**
+ * A process's listing items by type and by action (an exact `type` or `action` filter reads only
+ * that partition): its id, written once with the process (neither ever changes).
+ */
+export function processTypeItems(record: Pick<ProcessRecord, 'id' | 'customer' | 'type' | 'action'>): Record<string, unknown>[] {
+  return [
+    toItem(keys.processType(record.customer, record.type, record.id), typeEntity, { processId: record.id }),
+    toItem(keys.processAction(record.customer, record.action, record.id), actionEntity, { processId: record.id }),
+  ];
+}
+
+/** Every listing item of a process (identifier, type, action). */
+function listingItems(record: ProcessRecord): Record<string, unknown>[] {
+  return [processIdentifierItem(record), ...processTypeItems(record)];
+}
+
 /**
  * The items every new process adds to the transaction that creates it, after the writer's own
- * items: its identifier listing and its counts (process-counts.ts). Every repository that creates
- * a process calls this, so the counts follow every writer.
+ * items: its listings by identifier, type and action, and its counts (process-counts.ts). Every
+ * repository that creates a process calls this, so the listings and counts follow every writer.
  */
 export function newProcessItems(record: ProcessRecord): TransactItem[] {
   const counts = processCountsChange(undefined, countedOf(record));
-  return [{ Put: { TableName: tableName(), Item: processIdentifierItem(record) } }, ...(counts ? [counts] : [])];
+  return [...listingItems(record).map((Item) => ({ Put: { TableName: tableName(), Item } })), ...(counts ? [counts] : [])];
+}
+
+/** The listing items of a process replaced whole (`before` by `after`): those whose key changed, deleted and put. */
+function movedListingItems(before: ProcessRecord, after: ProcessRecord): TransactItem[] {
+  const keyOf = (item: Record<string, unknown>) => `${item.pk}|${item.sk}`;
+  const was = new Map(listingItems(before).map((item) => [keyOf(item), item]));
+  const now = new Map(listingItems(after).map((item) => [keyOf(item), item]));
+  return [
+    ...[...was].filter(([k]) => !now.has(k)).map(([, item]) => ({ Delete: { TableName: tableName(), Key: { pk: item.pk, sk: item.sk } } })),
+    ...[...now].filter(([k]) => !was.has(k)).map(([, Item]) => ({ Put: { TableName: tableName(), Item } })),
+  ];
 }
 
 /**
@@ -101,13 +131,12 @@ export async function putProcess(record: ProcessRecord, ifAbsent = false): Promi
               ExpressionAttributeValues: { ':was': existing.updatedDate },
             },
           },
-          ...(existing.identifier === record.identifier && existing.customer === record.customer
+          ...movedListingItems(existing, record),
+          ...(existing.customer === record.customer
             ? changedProcessItems(countedOf(existing), record)
-            : [
-                { Delete: { TableName: tableName(), Key: keys.processIdentifier(existing.customer, existing.identifier, existing.id) } },
-                ...[processCountsChange(countedOf(existing), undefined)].filter((x) => x !== undefined),
-                ...newProcessItems(record),
-              ]),
+            : [processCountsChange(countedOf(existing), undefined), processCountsChange(undefined, countedOf(record))].filter(
+                (x) => x !== undefined,
+              )),
         ]
       : [putNew(processItem(record)), ...newProcessItems(record)];
     try {
@@ -139,7 +168,17 @@ export function allocateProcessId(): Promise<number> {
 }
 
 /** Which of a customer's processes a listing reads: all of them, one status, or one identifier. */
-export type ProcessSource = { index: 'all' } | { index: 'status'; status: string } | { index: 'identifier'; identifier: string };
+export type ProcessSource =
+  | { index: 'all' }
+  | { index: 'status'; status: string }
+  | { index: 'identifier'; identifier: string }
+  | { index: 'type'; type: string }
+  | { index: 'action'; action: string };
+
+/** The sources read from listing items of the table (an id each), whose processes are then read by id. */
+export type ListedSource = Extract<ProcessSource, { index: 'identifier' | 'type' | 'action' }>;
+const listed = (source: ProcessSource): source is ListedSource =>
+  source.index === 'identifier' || source.index === 'type' || source.index === 'action';
 
 /** Where a listing stopped reading (DynamoDB's LastEvaluatedKey), to go on from. */
 export type ProcessCursor = Record<string, unknown>;
@@ -174,8 +213,18 @@ function partitionOf(
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.processesWithIdentifier(customer, source.identifier).pk },
       };
+    case 'type':
+      return { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.processesOfType(customer, source.type).pk } };
+    case 'action':
+      return {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesWithAction(customer, source.action).pk },
+      };
   }
 }
+
+/** The entity of each kind of listing item. */
+const listingEntity = { identifier: identifierEntity, type: typeEntity, action: actionEntity } as const;
 
 const IdentifierListing = v.object({ processId: v.pipe(v.number(), v.integer(), v.minValue(1)) });
 
@@ -200,10 +249,10 @@ export async function readProcessPage(
   );
   const items = out.Items ?? [];
   const next = out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {};
-  if (source.index !== 'identifier') {
+  if (!listed(source)) {
     return { processes: items.map((item) => parseItem(ProcessRecord, entity, item)), read: items.length, ...next };
   }
-  const ids = items.map((item) => parseItem(IdentifierListing, identifierEntity, item).processId);
+  const ids = items.map((item) => parseItem(IdentifierListing, listingEntity[source.index], item).processId);
   // A listing's process is written in the same transaction; one missing would be a bug, not a reason to fail the page.
   const processes = await readProcessesById(customer, ids);
   return { processes, read: items.length + processes.length, ...next };
@@ -240,7 +289,7 @@ const summaryIndex = { all: 'gsi1list', status: 'gsi2list' } as const;
  */
 export async function readProcessSummaries(
   customer: string,
-  source: Exclude<ProcessSource, { index: 'identifier' }>,
+  source: Exclude<ProcessSource, ListedSource>,
   options: { limit: number; ascending: boolean; start?: ProcessCursor },
 ): Promise<ProcessSummaryPage> {
   const out = await db().send(
@@ -282,25 +331,42 @@ export async function readProcessesById(customer: string, ids: readonly number[]
  * keys-only twins (gsi1keys, gsi2keys: shared/db/table.ts), never over whole items; the
  * identifier listings are small key items already (the table itself).
  */
-const keysOnly = { all: 'gsi1keys', status: 'gsi2keys', identifier: undefined } as const;
+const keysOnly = { all: 'gsi1keys', status: 'gsi2keys', identifier: undefined, type: undefined, action: undefined } as const;
 
 /**
  * Where a listing of `source` goes on after skipping `count` processes, counting them only
  * (`Select: COUNT`: nothing but the count and the key to go on from comes back): the cursor to
  * read the page from (readProcessPage's `start`), or undefined when the source holds no more
- * than `count`.
+ * than `count`; false when `until` came first.
  */
 export async function skipProcesses(
   customer: string,
   source: ProcessSource,
   count: number,
   ascending: boolean,
-): Promise<ProcessCursor | undefined> {
+  until?: number,
+): Promise<ProcessCursor | undefined | false> {
+  if (source.index === 'all') return skipFromMark(customer, count, ascending, until);
+  return countAlong(customer, source, count, ascending, undefined, until);
+}
+
+/** Counts `count` keys of a source from `from` (exclusive; the start when absent): the key of the last, undefined when fewer are left, false past `until`. */
+async function countAlong(
+  customer: string,
+  source: ProcessSource,
+  count: number,
+  ascending: boolean,
+  from: ProcessCursor | undefined,
+  until?: number,
+): Promise<ProcessCursor | undefined | false> {
   const partition = partitionOf(customer, source);
   const index = keysOnly[source.index];
   let read = 0;
-  let start: ProcessCursor | undefined;
+  let start: ProcessCursor | undefined = from;
+  if (count === 0) return from;
   do {
+    // Past `until` (epoch ms) with keys still to skip: false, and the listing refuses the request.
+    if (until !== undefined && read > 0 && Date.now() >= until) return false;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
@@ -316,6 +382,121 @@ export async function skipProcesses(
     start = out.LastEvaluatedKey;
   } while (start && read < count);
   return read === count ? start : undefined;
+}
+
+/** How old a process must be before a mark counts it (its lower-id neighbours are all written by then). */
+const markSettleMs = 5 * 60_000;
+
+/** Positions between two marks of a customer's process listing. */
+export const processMarkSpacing = 100;
+const markEntity = 'processMark';
+const Mark = v.object({
+  position: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  processId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** The listing key (gsi1 and its twins) of a customer's process: where a Query goes on after it. */
+function listingKeyOf(customer: string, id: number): ProcessCursor {
+  const { pk, sk, gsi1pk, gsi1sk } = keys.process(id, customer, '');
+  return { pk, sk, gsi1pk, gsi1sk };
+}
+
+/** The customer's last mark at or before a position (one Query of one item), or the last of all. */
+async function markAtOrBefore(customer: string, position?: number): Promise<v.InferOutput<typeof Mark> | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: position === undefined ? 'pk = :pk' : 'pk = :pk AND sk <= :sk',
+      ExpressionAttributeValues: {
+        ':pk': keys.processMarks(customer).pk,
+        ...(position === undefined ? {} : { ':sk': keys.processMark(customer, position).sk }),
+      },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const item = out.Items?.[0];
+  return item ? parseItem(Mark, markEntity, item) : undefined;
+}
+
+/**
+ * Skips `count` of a customer's processes (in id order, either way) from the nearest mark: the key
+ * of the process just before the page, found by counting at most `processMarkSpacing` keys plus
+ * those written since the last mark, instead of every key before the offset. Newest first, the
+ * position is taken from the kept count of the customer's processes. Without a mark at or before
+ * it (a customer not marked yet), from whichever end of the listing is nearer.
+ */
+async function skipFromMark(
+  customer: string,
+  count: number,
+  ascending: boolean,
+  until?: number,
+): Promise<ProcessCursor | undefined | false> {
+  const all = { index: 'all' } as const;
+  if (ascending) {
+    const mark = await markAtOrBefore(customer, count - 1);
+    if (!mark) return countAlong(customer, all, count, true, undefined, until);
+    return countAlong(customer, all, count - 1 - mark.position, true, listingKeyOf(customer, mark.processId), until);
+  }
+  const total = (await readProcessCounts(customer)).counts.get('all') ?? 0;
+  if (count >= total) return undefined;
+  // Newest first, the page starts after the process at position total - count (ascending).
+  const target = total - count;
+  const mark = await markAtOrBefore(customer, target);
+  let at: ProcessCursor | undefined | false;
+  if (mark) at = await countAlong(customer, all, target - mark.position, true, listingKeyOf(customer, mark.processId), until);
+  else if (target + 1 <= count) at = await countAlong(customer, all, target + 1, true, undefined, until);
+  else return countAlong(customer, all, count, false, undefined, until);
+  // Fewer processes than counted (the kept count ahead of the listing): count from the newest.
+  return at === undefined ? countAlong(customer, all, count, false, undefined, until) : at;
+}
+
+/** Deletes a customer's listing marks (the bench's read of before; a rebuild afresh). */
+export async function deleteProcessMarks(customer: string): Promise<void> {
+  const old = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.processMarks(customer).pk } });
+  await batchWriteAll(old.map((item) => ({ delete: { pk: String(item.pk), sk: String(item.sk) } })));
+}
+
+/** Whether a customer's listing has marks. */
+export async function hasMarks(customer: string): Promise<boolean> {
+  return (await markAtOrBefore(customer)) !== undefined;
+}
+
+export async function markProcessPositions(
+  customer: string,
+  options: { afresh?: boolean; deadline?: number } = {},
+): Promise<{ marks: number; complete: boolean }> {
+  if (options.afresh) await deleteProcessMarks(customer);
+  const last = options.afresh ? undefined : await markAtOrBefore(customer);
+  let position = last ? last.position : -1;
+  let start: ProcessCursor | undefined = last ? listingKeyOf(customer, last.processId) : undefined;
+  let marks = 0;
+  const settledBefore = new Date(Date.now() - markSettleMs).toISOString();
+  do {
+    if (options.deadline !== undefined && Date.now() >= options.deadline) return { marks, complete: false };
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1list',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesOfCustomer(customer).gsi1pk },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      // A process of the last minutes may still have one with a lower id in flight (its id claimed,
+      // its transaction not yet in the index): no mark from it on, until a later run.
+      if (String(item.createdDate) > settledBefore) return { marks, complete: true };
+      position++;
+      if (position % processMarkSpacing !== processMarkSpacing - 1) continue;
+      const processId = Number(String(item.pk).slice(keyKinds.process.length));
+      // One PutItem a mark (one per 100 processes): the scheduled repair needs no batch write.
+      await putItem(toItem(keys.processMark(customer, position), markEntity, { position, processId }));
+      marks++;
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return { marks, complete: true };
 }
 
 /**
@@ -369,4 +550,14 @@ export async function latestProcessWithIdentifier(
     start = page.next;
   } while (start);
   return undefined;
+}
+
+/**
+ * Gives a process written before the listings by type and action its two listing items (the
+ * migration): put only where absent (a writer since put the same). False when both were there.
+ */
+export async function listProcessByType(record: Pick<ProcessRecord, 'id' | 'customer' | 'type' | 'action'>): Promise<boolean> {
+  let put = false;
+  for (const item of processTypeItems(record)) put = (await putItem(item, true)) || put;
+  return put;
 }

@@ -31,8 +31,10 @@ export function listZoneDnsStates(): Promise<ZoneDnsState[]> {
 /** Only a revision newer than the one served may be recorded (or any, before the first push). */
 const newerThanServed = 'attribute_not_exists(servedRevision) OR servedRevision < :revision';
 
-function identity(domainName: string, customer: string, provider: string) {
+function identity(domainName: string, customer: string, provider: string, zoneId: number) {
   const { gsi1pk, gsi1sk } = keys.zoneDns(domainName);
+  // Its places beside the zone's header (gsi3 by name, gsi2 by id), where the zone GETs read it with the zone.
+  const { gsi2pk, gsi2sk, gsi3pk } = keys.ownedZoneDns({ domainName, customer, id: zoneId });
   return {
     ':entity': zoneDnsEntity,
     ':domainName': domainName,
@@ -40,14 +42,19 @@ function identity(domainName: string, customer: string, provider: string) {
     ':provider': provider,
     ':gsi1pk': gsi1pk,
     ':gsi1sk': gsi1sk,
+    ':gsi2pk': gsi2pk,
+    ':gsi2sk': gsi2sk,
+    ':gsi3pk': gsi3pk,
   };
 }
 const setIdentity =
-  'entity = :entity, domainName = :domainName, customer = :customer, provider = :provider, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk';
+  'entity = :entity, domainName = :domainName, customer = :customer, provider = :provider, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk';
 
 export interface ZonePushed {
   domainName: string;
   customer: string;
+  /** The zone's id (its items' partition by id in gsi2). */
+  zoneId: number;
   provider: string;
   revision: number;
   ds: string[];
@@ -70,7 +77,7 @@ export function recordZoneServed(p: ZonePushed): Promise<boolean> {
     ConditionExpression: newerThanServed,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
-      ...identity(p.domainName, p.customer, p.provider),
+      ...identity(p.domainName, p.customer, p.provider, p.zoneId),
       ':served': 'served',
       ':revision': p.revision,
       ':now': p.now,
@@ -84,6 +91,8 @@ export function recordZoneServed(p: ZonePushed): Promise<boolean> {
 export interface ZonePushFailed {
   domainName: string;
   customer: string;
+  /** The zone's id (its items' partition by id in gsi2). */
+  zoneId: number;
   provider: string;
   revision: number;
   status: 'pending' | 'refused';
@@ -108,7 +117,7 @@ export async function recordZonePushFailed(p: ZonePushFailed): Promise<boolean> 
     ConditionExpression: newerThanServed,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
-      ...identity(p.domainName, p.customer, p.provider),
+      ...identity(p.domainName, p.customer, p.provider, p.zoneId),
       ':status': p.status,
       ':reason': p.reason,
       ':revision': p.revision,

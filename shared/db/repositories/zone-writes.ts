@@ -49,18 +49,21 @@ export function checkedRecords(domainName: string, records: readonly ZoneRecordE
 
 /**
  * Writes a zone's records as a new generation that no header names yet (BatchWrite, 25 a request).
- * Each record item carries the zone's customer, so a read for one customer can have the table
- * filter out another's zone whole (zones.ts, getDomainAndZone).
+ * Each record item carries the zone's customer and its places in that customer's partitions of the
+ * name (gsi3) and of the zone's id (gsi2), so either zone GET reads the caller's zone whole in one
+ * Query (zones.ts, getDomainAndZone and getOwnZoneById).
  */
 export async function stageRecords(
-  zone: Pick<ZoneHeader, 'domainName' | 'customer'>,
+  zone: Pick<ZoneHeader, 'domainName' | 'customer' | 'id'>,
   records: readonly ZoneRecordEntry[],
 ): Promise<StagedRecords> {
   const { domainName, customer } = zone;
   const valid = checkedRecords(domainName, records);
   const generation = newGeneration();
   await batchWriteAll(
-    valid.map((record, i) => ({ put: toItem(keys.zoneRecord(domainName, generation, i), zoneRecordEntity, { ...record, customer }) })),
+    valid.map((record, i) => ({
+      put: toItem(keys.ownedZoneRecord(zone, generation, i), zoneRecordEntity, { ...record, customer }),
+    })),
   );
   return { domainName, generation, recordCount: valid.length };
 }
@@ -452,15 +455,20 @@ export async function setZoneKeyRollover(
  * if it still has that id: the migration's step for `/v2/dns/zones/{id}`. The zone's revision is
  * left alone (nothing it serves changes). False when the header is gone or has another id.
  */
-export async function indexZoneId(domainName: string, id: number): Promise<boolean> {
+export async function indexZoneId(domainName: string, id: number, customer: string): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.zoneByName(domainName),
         UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
-        ConditionExpression: 'attribute_exists(pk) AND id = :id',
-        ExpressionAttributeValues: { ':pk': keys.zoneById(id).gsi2pk, ':sk': keys.zoneById(id).gsi2sk, ':id': id },
+        ConditionExpression: 'attribute_exists(pk) AND id = :id AND customer = :customer',
+        ExpressionAttributeValues: {
+          ':pk': keys.zoneById(id, customer).gsi2pk,
+          ':sk': keys.zoneById(id, customer).gsi2sk,
+          ':id': id,
+          ':customer': customer,
+        },
       }),
     );
     return true;

@@ -124,11 +124,9 @@ export interface DomainAndZoneHeader {
 /**
  * A domain name's collection: the domain and its zone whole.
  *
- * With `customer`, ownership comes before cost: one Query of the name's own items (the domain, a
- * transfer in progress, the zone's header: every key below the records' `ZONE#`), which the
- * table filters to that customer's; only when the header is the caller's are the records of its
- * generation read (withRecords). Another customer's zone, however big, thus costs what a missing
- * one costs: one call that examines at most those three small items and answers nothing.
+ * With `customer`, ownership comes before cost: one Query of that customer's partition of the name
+ * in gsi3 (ownDomainAndZone), which holds only their items. Another customer's zone, however big,
+ * thus costs what a missing one costs.
  *
  * Without `customer` (jobs and tools acting for no caller), one paged Query of the whole
  * collection: one call when it fits one page (1 MB; a zone of about 8,000 small records).
@@ -141,17 +139,8 @@ export async function getDomainAndZone(
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const consistent = attempt > 0;
     const first = await collectionPage(domainName, undefined, consistent);
-    const domainItem = first.items.find((item) => item.entity === domainEntity);
-    const headItem = first.items.find((item) => item.entity === zoneEntity);
-    const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
-    const head = headItem ? parseZoneHead(headItem) : undefined;
-    // Where the zone stands with the DNS provider (zone-dns.ts): `DNS` sorts first in the collection.
-    const dnsItem = first.items.find((item) => item.entity === zoneDnsEntity);
-    const found = {
-      ...(domain ? { domain } : {}),
-      ...(head ? { header: head.zone, revision: head.revision } : {}),
-      ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}),
-    };
+    const head = first.items.find((item) => item.entity === zoneEntity);
+    const found = foundIn(first.items);
     // No header on the first page: no zone (of this customer); its records are not read.
     if (!head) return found;
     const items = first.items;
@@ -162,14 +151,103 @@ export async function getDomainAndZone(
       items.push(...page.items);
       next = page.next;
     }
-    const zone = assembleZone(head, items);
-    if (zone && (pages === 1 || (await revisionNow(domainName)) === head.revision)) return { ...found, zone };
+    const parsed = parseZoneHead(head);
+    const zone = assembleZone(parsed, items);
+    if (zone && (pages === 1 || (await revisionNow(domainName)) === parsed.revision)) return { ...found, zone };
   }
   throw overlapped(domainName);
 }
 
-/** The caller's domain and zone: the name's own items filtered to the caller, then the records of a header that is theirs. */
+/** The domain, the zone's header and the DNS standing among items of a domain name's collection (`DNS` sorts first). */
+function foundIn(items: readonly Record<string, unknown>[]): {
+  domain?: DomainRecord;
+  header?: ZoneHeader;
+  revision?: number;
+  dns?: ZoneDnsState;
+} {
+  const domainItem = items.find((item) => item.entity === domainEntity);
+  const headItem = items.find((item) => item.entity === zoneEntity);
+  const dnsItem = items.find((item) => item.entity === zoneDnsEntity);
+  const head = headItem ? parseZoneHead(headItem) : undefined;
+  return {
+    ...(domainItem ? { domain: parseItem(DomainRecord, domainEntity, domainItem) } : {}),
+    ...(head ? { header: head.zone, revision: head.revision } : {}),
+    ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}),
+  };
+}
+
+/** One page of the caller's items of a domain name's collection (gsi3: domain, DNS standing, zone header, records). */
+async function ownCollectionPage(
+  domainName: string,
+  customer: string,
+  start: Record<string, unknown> | undefined,
+): Promise<{ items: Record<string, unknown>[]; next?: Record<string, unknown> }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.ownDomainCollection(domainName, customer).gsi3pk },
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: out.Items ?? [], ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/**
+ * The caller's domain and zone: one paged Query of the caller's partition of the name in gsi3 (one
+ * call when it fits a page of 1 MB, about 8,000 small records). Another customer's items of the
+ * name are in another partition: their zone, however big, is never read.
+ *
+ * The index is eventually consistent, like the table's default read, and items written before it
+ * (until `npm run admin -- migrate` places them) are not in it. So when the partition holds no
+ * whole zone of the caller's (no header, or not every record of its generation: a read that
+ * overlapped a write, the index lagging, or items not yet placed), the answer comes from the table
+ * (ownFromTable): a 404 costs two small reads, the same for a missing name and another customer's.
+ */
 async function ownDomainAndZone(
+  domainName: string,
+  customer: string,
+): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader; revision?: number; dns?: ZoneDnsState }> {
+  const first = await ownCollectionPage(domainName, customer, undefined);
+  const items = first.items;
+  const headItem = items.find((item) => item.entity === zoneEntity);
+  if (!headItem || headItem.customer !== customer) return ownFromTable(domainName, customer);
+  let pages = 1;
+  for (let next = first.next; next; pages++) {
+    const page = await ownCollectionPage(domainName, customer, next);
+    items.push(...page.items);
+    next = page.next;
+  }
+  const head = parseZoneHead(headItem);
+  const zone = assembleZone(head, items);
+  // A read of several pages checks that the header is still the one it started with (a write
+  // between its pages switches it): else the table's read, which reads again after an overlap.
+  const unchanged = pages === 1 || (await ownHeaderRevision(domainName, customer)) === head.revision;
+  return zone && unchanged ? { ...foundIn(items), zone } : ownFromTable(domainName, customer);
+}
+
+/** The revision of the caller's zone header as its partition of the name holds it now (one Query of one item). */
+async function ownHeaderRevision(domainName: string, customer: string): Promise<number | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk AND sk = :zone',
+      ExpressionAttributeValues: { ':pk': keys.ownDomainCollection(domainName, customer).gsi3pk, ':zone': keys.zoneByName(domainName).sk },
+      ProjectionExpression: 'revision',
+    }),
+  );
+  const item = out.Items?.[0];
+  return item ? Number(item.revision ?? 0) : undefined;
+}
+
+/**
+ * The caller's domain and zone from the table: the name's own items (every key below the records'
+ * `ZONE#`) filtered to the caller, then the records of a header that is theirs (withRecords, which
+ * reads again strongly consistent after an overlapping write).
+ */
+export async function ownFromTable(
   domainName: string,
   customer: string,
 ): Promise<{ domain?: DomainRecord; zone?: ZoneRecord; header?: ZoneHeader; revision?: number; dns?: ZoneDnsState }> {
@@ -186,21 +264,12 @@ async function ownDomainAndZone(
     }),
   );
   const items = out.Items ?? [];
-  const domainItem = items.find((item) => item.entity === domainEntity);
+  const found = foundIn(items);
   const headItem = items.find((item) => item.entity === zoneEntity);
-  const domain = domainItem ? parseItem(DomainRecord, domainEntity, domainItem) : undefined;
-  const head = headItem ? parseZoneHead(headItem) : undefined;
-  // Where the zone stands with the DNS provider (zone-dns.ts): `DNS` sorts before the records.
-  const dnsItem = items.find((item) => item.entity === zoneDnsEntity);
-  const found = {
-    ...(domain ? { domain } : {}),
-    ...(head ? { header: head.zone, revision: head.revision } : {}),
-    ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}),
-  };
-  if (!head) return found;
-  const zone = await withRecords(head);
+  if (!headItem) return found;
+  const zone = await withRecords(parseZoneHead(headItem));
   // Re-read after an overlapping write: still the caller's zone, or none of theirs.
-  return zone.customer === customer ? { ...found, zone } : { ...(domain ? { domain } : {}) };
+  return zone.customer === customer ? { ...found, zone } : foundIn(items.filter((item) => item.entity === domainEntity));
 }
 
 /** The zone of a domain name, whoever holds it (callers check the customer), with its records. */
@@ -259,25 +328,95 @@ export function getTemplate(customer: string, name: string): Promise<TemplateRec
 }
 
 /**
- * The caller's zone by its numeric id (`/v2/dns/zones/{id}`): the header found on gsi2 by the id
- * (keys.zoneById), filtered to the caller's in the table, so another customer's zone and a missing
- * id are the same call with the same empty answer; then read again by name, strongly consistent
- * (the index lags the table a little): undefined when it is no longer there or no longer the caller's.
+ * The caller's zone header by its numeric id (the zone API's writes): its entry in the caller's
+ * partition of the id on gsi2 (keys.zoneById: another customer's zone of that id is another
+ * partition, so it answers like a missing id, at the same cost), or, for a header not yet moved
+ * there by `npm run admin -- migrate`, its entry of before (`ZONEID#<id>`, filtered to the
+ * caller's in the table); then read again by name, strongly consistent (the index lags the table
+ * a little): undefined when it is no longer there or no longer the caller's.
  */
 export async function getZoneHeadById(customer: string, id: number): Promise<ZoneHead | undefined> {
+  const own = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk = :sk',
+      ExpressionAttributeValues: { ':pk': keys.zoneById(id, customer).gsi2pk, ':sk': keys.zoneById(id, customer).gsi2sk },
+    }),
+  );
+  const found = (own.Items ?? []).map(parseZoneHead).find((head) => head.zone.id === id) ?? (await headByIdBeforeOwner(customer, id));
+  if (!found) return undefined;
+  const head = await getZoneHead(found.zone.domainName, true);
+  return head && head.zone.customer === customer && head.zone.id === id ? head : undefined;
+}
+
+/** A zone header by its id entry of before it named the owner (`ZONEID#<id>`), filtered to the caller's in the table. */
+async function headByIdBeforeOwner(customer: string, id: number): Promise<ZoneHead | undefined> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :pk',
       FilterExpression: 'customer = :customer AND entity = :entity',
-      ExpressionAttributeValues: { ':pk': keys.zoneById(id).gsi2pk, ':customer': customer, ':entity': zoneEntity },
+      ExpressionAttributeValues: { ':pk': keys.zoneByIdBeforeOwner(id).gsi2pk, ':customer': customer, ':entity': zoneEntity },
     }),
   );
-  const found = (out.Items ?? []).map(parseZoneHead).find((head) => head.zone.id === id);
-  if (!found) return undefined;
-  const head = await getZoneHead(found.zone.domainName, true);
-  return head && head.zone.customer === customer && head.zone.id === id ? head : undefined;
+  return (out.Items ?? []).map(parseZoneHead).find((head) => head.zone.id === id);
+}
+
+/**
+ * The caller's zone by its id, whole, for `GET /v2/dns/zones/{id}`: one paged Query of the caller's
+ * partition of the id in gsi2 (header, records, DNS standing; one call when it fits a page of
+ * 1 MB). Another customer's zone of that id is another partition, never read. When the partition
+ * holds no whole zone (none of the caller's, a read that overlapped a write or a lagging index,
+ * items not yet moved there by the migration), the answer comes from the table: the header by id
+ * (getZoneHeadById), its records and its DNS standing, so a 404 costs the same for a missing id
+ * and another customer's zone.
+ */
+export async function getOwnZoneById(
+  customer: string,
+  id: number,
+): Promise<{ zone: ZoneRecord; revision: number; dns?: ZoneDnsState } | undefined> {
+  const items: Record<string, unknown>[] = [];
+  let next: Record<string, unknown> | undefined;
+  let pages = 0;
+  do {
+    pages++;
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.ownZoneById(id, customer).gsi2pk },
+        ExclusiveStartKey: next,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    next = out.LastEvaluatedKey;
+    // No header of the caller's on the first page (it sorts before the records): no more pages.
+    if (!items.some((item) => item.entity === zoneEntity)) break;
+  } while (next);
+  const headItem = items.find((item) => item.entity === zoneEntity);
+  const head = headItem ? parseZoneHead(headItem) : undefined;
+  const zone = head && head.zone.customer === customer && head.zone.id === id ? assembleZone(head, items) : undefined;
+  // A read of several pages checks that the header is still the one it started with (else the table's read).
+  if (head && zone && pages > 1) {
+    const now = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk = :zone',
+        ExpressionAttributeValues: { ':pk': keys.zoneById(id, customer).gsi2pk, ':zone': keys.zoneById(id, customer).gsi2sk },
+        ProjectionExpression: 'revision',
+      }),
+    );
+    if (Number(now.Items?.[0]?.revision ?? -1) !== head.revision) return undefined;
+  }
+  if (head && zone) {
+    const dnsItem = items.find((item) => item.entity === zoneDnsEntity);
+    return { zone, revision: head.revision, ...(dnsItem ? { dns: parseItem(ZoneDnsState, zoneDnsEntity, dnsItem) } : {}) };
+  }
+  return undefined;
 }
 
 /** The caller's zone of a domain name without its records (one strongly consistent GetItem): undefined when none is theirs. */
