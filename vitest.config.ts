@@ -7,6 +7,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
+    // Two test files at a time (vitest's default on two cores is one): most of a file's time is spent
+    // waiting on DynamoDB Local, PowerDNS, Pebble and timers, so a second file fills it. Each file has
+    // a table of its own; TEST_WORKERS=1 runs them one by one.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
