@@ -34,7 +34,10 @@ async function main(): Promise<number> {
     console.error(`No SDK checkout at ${path}`);
     return 2;
   }
-  const url = (values.url ?? process.env.SDK_RUN_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '').replace(/\/v2$/, '');
+  let url = values.url ?? process.env.SDK_RUN_URL ?? 'http://127.0.0.1:3000';
+  // Trailing slashes cut by hand: a `/\/+$/` replace backtracks on a long run of slashes.
+  while (url.endsWith('/')) url = url.slice(0, -1);
+  if (url.endsWith('/v2')) url = url.slice(0, -3);
   const health = await fetch(`${url}/v2/health`).catch(() => undefined);
   if (health === undefined) {
     console.error(`Nothing answers at ${url}: start the service first (npm start)`);
