@@ -259,11 +259,12 @@ describe('parsing the ECB daily XML', () => {
 });
 
 describe('the exchange-rate job', () => {
-  it('is a scheduled job of the route table, daily, reading and putting exchange rates only', () => {
+  it('is a scheduled job of the route table, daily, reading and putting exchange rates and its run record only', () => {
+    // It reads and puts exchange rates; its one other item is the record of its run (JOBRUN#, for GET /v2/health).
     expect(jobs.find((j) => j.id === 'exchange-rates')).toEqual({
       id: 'exchange-rates',
       dir: 'exchange-rates',
-      table: { actions: ['Query', 'PutItem'], only: ['rates'] },
+      table: { actions: ['Query', 'PutItem'], only: ['rates', 'jobRun'] },
       schedule: 'cron(30 16 * * ? *)',
       localIntervalSeconds: 3600,
       summary: "Fetches the ECB's daily euro reference rates and stores them under their date (idempotent).",

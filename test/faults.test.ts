@@ -227,12 +227,17 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
   const oneTransfer = (res: ApiResponse, changed: string[]) => {
     expect(changed.map((k) => k.replace(/#[^#]*$/, '')).sort()).toEqual([
       `DOMAIN#${res.body.domainName}`,
+      // The customer's notification counts, in the shard of the notification (shared/db/repositories/notification-counts.ts).
+      expect.stringMatching(/^NOTIFICATIONS#demo#COUNTS#\d+$/),
       // The transfer's first notification, written with it (the outbox, shared/db/repositories/notifications.ts).
       'NOTIFICATIONS#demo#NOTIFICATION',
       `PROCESS#${res.body.processId}`,
+      // The process's listing items by action and by type (shared/db/repositories/processes.ts).
+      'PROCESSACTION#demo#transfer#PROCESS',
       // The customer's process counts, in the shard of the process (shared/db/repositories/process-counts.ts).
       `PROCESSCOUNTS#demo#${res.body.processId % 8}`,
       `PROCESSIDENTIFIER#demo#${res.body.domainName}#PROCESS`,
+      'PROCESSTYPE#demo#domain#PROCESS',
     ]);
   };
 
@@ -290,8 +295,11 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
       (res, changed) => {
         expect(res.status).toBe(200);
         expect(res.body.status).toBe('completed');
-        // The domain and its zone (header and the template's 6 records, all in the name's collection) and the process.
-        expect(changed.filter((k) => k.startsWith(`DOMAIN#${res.body.domainName}`)).length).toBe(8);
+        // The domain, its entry in the expiry job's listing and its zone (header and the template's 6 records),
+        // all in the name's collection, and the process.
+        const collection = changed.filter((k) => k.startsWith(`DOMAIN#${res.body.domainName}#`));
+        expect(collection).toContain(`DOMAIN#${res.body.domainName}#DUE`);
+        expect(collection.length).toBe(9);
         expect(changed.filter((k) => k.startsWith('PROCESS#'))).toHaveLength(1);
       },
     );
