@@ -10,7 +10,7 @@ import {
 } from '../db/repositories/contacts.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
-import { type ListingPlan, type ListingSource, listingReadMs, listPage } from '../listing/page.ts';
+import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
 import type { ContactRecord } from '../model/contact.ts';
 import type { ContactPage } from './contact-view.ts';
 import { type ContactFilter, type ContactQuery, contactListSpec, type FilterField } from './list-request.ts';

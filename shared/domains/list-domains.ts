@@ -8,7 +8,7 @@ import {
 } from '../db/repositories/domains.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
-import { type ListingPlan, type ListingSource, listingReadMs, listPage } from '../listing/page.ts';
+import { type ListingPlan, type ListingSource, listPage } from '../listing/page.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import type { DomainPage } from './domain-view.ts';
 import type { DomainFilter, DomainFilterField, DomainQuery } from './list-request.ts';

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { acknowledgedExpiry, NotificationRecord, unacknowledgedExpiry } from '../../model/notification.ts';
 import { db } from '../client.ts';
