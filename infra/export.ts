@@ -31,7 +31,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  * Items the dataset does not carry, on purpose:
  * - derived items, rebuilt on import: the extension index of each registry (`providerExtension`,
  *   written with the provider), the identifier, type and action listings of each process
- *   (`processIdentifier`, `processType`, `processAction`) and
+ *   (`processIdentifier`, `processType`, `processAction`),
+ *   the listing entries of each contact (`contact-entry`: one per listed field, written with the contact) and
  *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
  *   both written with the process, and the status listing of each domain (`domainStatus`) and its
  *   entry in the expiry job's listing (`domainDue`), written with the domain;
@@ -65,6 +66,7 @@ export const notExported = new Set([
   'processType',
   'processAction',
   'processMark',
+  'contact-entry',
   'openCertificateRequest',
   'domainStatus',
   'domainDue',

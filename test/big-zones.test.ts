@@ -137,9 +137,13 @@ describe('big zones through the real handler', () => {
     // The owner reads the header, then exactly the header's generation of records.
     const own = await recordTableCalls(() => call('GET', `/v2/domains/${big}/zone`));
     expect(own.result.status).toBe(200);
-    // Its partition of the name (the domain, the DNS standing, the header, the records), and the
-    // header's revision again: a read of several pages checks no write came between them.
-    expect(read(own.details)).toBe(4 + 10_000);
+    // Its partition of the name (the domain, the header, the records: putZone writes no DNS
+    // standing and no sync ran), and the header's revision again: a read of several pages checks
+    // no write came between them. Only the reads of the name count (not the key's lookup, cached
+    // or not depending on which tests ran before).
+    const ofName = own.details.filter((c) => c.partitions.some((p) => p.startsWith(`DOMAIN#${big}`)));
+    expect(ofName.length).toBeGreaterThan(2);
+    expect(read(ofName)).toBe(3 + 10_000);
   });
 });
 

@@ -18,4 +18,5 @@ export const docs: OperationDocs = {
   errors: [],
   examples: {},
   auth: false,
+  untagged: true,
 };

@@ -193,9 +193,9 @@ function headers(names: readonly { name: HeaderName; required?: boolean }[]) {
   return Object.fromEntries(names.map(({ name, required }) => [name, { ...headerDocs[name], required: required ?? false }]));
 }
 
-function successResponse(route: Route, status: string, doc: ResponseDoc, definitions: Record<string, v.GenericSchema>) {
+function successResponse(route: Route, status: string, doc: ResponseDoc, definitions: Record<string, v.GenericSchema>, untagged = false) {
   const names: { name: HeaderName; required?: boolean }[] = [...everyAnswer];
-  if (route.method === 'GET' && status === '200') names.push({ name: 'ETag', required: true });
+  if (route.method === 'GET' && status === '200' && !untagged) names.push({ name: 'ETag', required: true });
   names.push(...(doc.headers ?? []));
   for (const name of encodingHeaders) if (!names.some((n) => n.name === name)) names.push({ name });
   const content = doc.content
@@ -269,8 +269,9 @@ async function operation(route: Route, definitions: Record<string, v.GenericSche
     })),
   ];
   const responses: Operation['responses'] = {};
-  for (const [status, doc] of Object.entries(docs.responses)) responses[status] = successResponse(route, status, doc, definitions);
-  if (route.method === 'GET') {
+  for (const [status, doc] of Object.entries(docs.responses))
+    responses[status] = successResponse(route, status, doc, definitions, docs.untagged);
+  if (route.method === 'GET' && !docs.untagged) {
     // A 304 carries the headers the 200 would have carried, without the body.
     const ok = responses['200']?.headers as Record<string, unknown> | undefined;
     responses['304'] = { description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers: { ...ok } };

@@ -61,6 +61,8 @@ export interface OperationDocs {
   components?: Record<string, v.GenericSchema>;
   /** False for the routes served without the API-key authorizer. */
   auth?: boolean;
+  /** True when the answer is of this moment and is never stored (`Cache-Control: no-store`): a 200 GET without an ETag, and no 304. */
+  untagged?: boolean;
   /** True when a route that reads a JSON body also takes none (the body is then optional). */
   optionalBody?: boolean;
 }

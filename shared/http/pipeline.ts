@@ -221,10 +221,13 @@ function answer(event: Event, s: State, reply: Reply): APIGatewayProxyResult {
 /**
  * Strong ETag over the body of a 200 GET, as sent before any coding, its content type and its
  * coding (so two representations of one resource, JSON and zone file, plain and compressed,
- * never share a tag); `If-None-Match` with it answers 304, no body.
+ * never share a tag); `If-None-Match` with it answers 304, no body. A reply that says
+ * `Cache-Control: no-store` itself (GET /v2/health: a state of this moment) is never stored, so it
+ * gets no validator either.
  */
 function withEtag(event: Event, s: State, reply: Reply, text: string | undefined, coding: Coding | undefined): Reply {
   if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || text === undefined) return reply;
+  if (reply.headers?.['Cache-Control'] === 'no-store') return reply;
   const hash = createHash('sha256');
   if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
   const digest = hash.update(text).digest('base64url').slice(0, 27);
