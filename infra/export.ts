@@ -42,8 +42,7 @@ import { type Dataset, parseDataset } from './dataset.ts';
  * - state rebuilt from the rest: the process counts (a load repairs them), the notification counts
  *   (`notificationCounts`: notifications are not exported either), the marks of each customer's
  *   process listing (`processMark`: the count repair and `migrate` make them), each customer's count
- *   of contacts (`contact-count`: a load counts the contacts it writes) and their listing entries
- *   (`contact-entry`: a load writes each contact's with it), each customer's count of domains
+ *   of contacts (`contact-count`: a load counts the contacts it writes), each customer's count of domains
  *   (`domainCounts`: a load counts the domains it writes), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
  *   next run of each writes its own), where each zone stands with the DNS
@@ -75,7 +74,6 @@ export const notExported = new Set([
   'processCounts',
   'notificationCounts',
   'contact-count',
-  'contact-entry',
   'domainCounts',
   'effectSlots',
   'zoneDns',
