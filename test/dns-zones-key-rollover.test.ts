@@ -1,15 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DebianRoot, ensureDebianPackages } from '../infra/local/debian-packages.ts';
-import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
-import { type StreamFeeder, startStreamFeeder } from '../infra/local/streams.ts';
-import { tableName } from '../shared/db/table.ts';
-import { streamConsumers } from '../shared/routes.ts';
+import { describe, expect, it } from 'vitest';
 import { call, otherKey } from './support/api.ts';
+import { type KeyData, usePowerDnsWithDelv } from './support/delv.ts';
 import { withTableStream } from './support/table-stream.ts';
 
 // Its table feeds stream consumers: a DynamoDB Local of its own with the stream on.
@@ -19,69 +10,14 @@ withTableStream();
 // new key beside the old one and waits for the DS (a process, a notification), the acknowledgment
 // retires the old key; BIND's `delv` validates the served answers trusting the old key, then both,
 // then only the new one (and no longer the old one once it is retired).
-
-const execFileAsync = promisify(execFile);
-let pdns: LocalPowerDns;
-let feeder: StreamFeeder;
-let bind: DebianRoot;
-let dir: string;
-
-beforeAll(async () => {
-  bind = await ensureDebianPackages([
-    'bind9-dnsutils',
-    'bind9-libs',
-    'libmaxminddb0',
-    'libfstrm0',
-    'libprotobuf-c1',
-    'liblmdb0',
-    'libjemalloc2',
-  ]);
-  pdns = await startPowerDns();
-  Object.assign(process.env, { DNS_PROVIDER: 'powerdns', POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey });
-  feeder = await startStreamFeeder({
-    tableName: tableName(),
-    consumers: streamConsumers,
-    pollIntervalMs: 50,
-    retryDelayMs: 100,
-    log: () => {},
-  });
-  await feeder.drain(60_000);
-  dir = mkdtempSync(join(tmpdir(), 'delv-rollover-'));
-}, 180_000);
-
-afterAll(async () => {
-  await feeder?.stop();
-  await pdns?.stop();
-  for (const name of ['DNS_PROVIDER', 'POWERDNS_API_URL', 'POWERDNS_API_KEY']) delete process.env[name];
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-interface KeyData {
-  flags: number;
-  protocol: number;
-  algorithm: number;
-  publicKey: string;
-}
-
-/** What `delv` says of `name`'s A records, trusting `keys` as the anchors of `zone`. */
-async function delv(zone: string, keys: KeyData[], name: string): Promise<string> {
-  const anchors = join(dir, `${zone}.${Date.now()}.anchors`);
-  const lines = keys.map((k) => `  "${zone}." static-key ${k.flags} ${k.protocol} ${k.algorithm} "${k.publicKey}";`);
-  writeFileSync(anchors, `trust-anchors {\n${lines.join('\n')}\n};\n`);
-  const { stdout, stderr } = await execFileAsync(
-    join(bind.root, 'usr/bin/delv'),
-    [`@${pdns.dnsAddress}`, '-p', String(pdns.dnsPort), '-a', anchors, `+root=${zone}.`, name, 'A'],
-    { env: { ...process.env, LD_LIBRARY_PATH: bind.libraryPath }, timeout: 20_000 },
-  ).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
-  return `${stdout}\n${stderr}`;
-}
+const { drain, delv } = usePowerDnsWithDelv();
 
 async function signedZone(name: string): Promise<{ id: number; keyData: KeyData[]; ds: string[] }> {
   const created = await call('POST', '/v2/dns/zones', {
     body: { name, service: 'BASIC', dnssec: true, records: [{ name: `www.${name}`, type: 'A', content: '192.0.2.81', ttl: 300 }] },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await feeder.drain();
+  await drain();
   const read = await call('GET', `/v2/dns/zones/${created.body.id}`);
   expect(read.body.dns?.status).toBe('served');
   return { id: created.body.id as number, keyData: read.body.keyData as KeyData[], ds: read.body.dns.ds as string[] };
@@ -114,7 +50,7 @@ describe('a key rollover', () => {
     expect(again.status).toBe(400);
     expect(again.body.type).toBe('ObjectStatusProhibitsOperation');
 
-    await feeder.drain();
+    await drain();
     const during = await call('GET', `/v2/dns/zones/${id}`);
     const bothKeys = during.body.keyData as KeyData[];
     expect(bothKeys).toHaveLength(2);
@@ -159,7 +95,7 @@ describe('a key rollover', () => {
     expect(twice.status).toBe(400);
     expect(twice.body.type).toBe('ObjectStatusProhibitsOperation');
 
-    await feeder.drain();
+    await drain();
     const after = await call('GET', `/v2/dns/zones/${id}`);
     expect(after.body.keyData).toEqual(newKeys);
     expect(after.body.dns.ds).not.toEqual(expect.arrayContaining(oldDs));

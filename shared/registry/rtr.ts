@@ -137,6 +137,17 @@ function digestOf(salt: string, asked: AskedFor): string {
 }
 
 /**
+ * The fields an upstream refusal names, as our violations: only names that look like a field
+ * path (the upstream's text is never echoed), at most ten.
+ */
+function refusedFields(fields: readonly string[]): { field: string; message: string }[] {
+  return fields
+    .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
+    .slice(0, 10)
+    .map((field) => ({ field, message: 'is refused by the registry' }));
+}
+
+/**
  * Whether the upstream transfer created at `createdDate` is the one a request of `asked` started:
  * of the name's open intents, those whose request could have reached the upstream then (from
  * `skewSeconds` before the intent to `requestWindowSeconds` after it) are all the caller's, and one
@@ -278,12 +289,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
             { field: 'authcode', message: 'is not valid for this domain' },
           ]);
         }
-        return new ValidationError(`The registry refuses the transfer of ${domainName} as requested.`, [
-          ...error.fields
-            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
-            .slice(0, 10)
-            .map((field) => ({ field, message: 'is refused by the registry' })),
-        ]);
+        return new ValidationError(`The registry refuses the transfer of ${domainName} as requested.`, refusedFields(error.fields));
       case 'BillableAcknowledgmentNeededException':
         return new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
           { field: 'billables', message: 'no longer cover what the registry charges' },
@@ -331,12 +337,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         return new ObjectStatusProhibitsOperation(`The registry refuses to change ${change.domainName}: its status prohibits it.`);
       case 'ValidationError':
       case 'ConstraintViolationException':
-        return new ValidationError(`The registry refuses the change of ${change.domainName} as requested.`, [
-          ...error.fields
-            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
-            .slice(0, 10)
-            .map((field) => ({ field, message: 'is refused by the registry' })),
-        ]);
+        return new ValidationError(`The registry refuses the change of ${change.domainName} as requested.`, refusedFields(error.fields));
     }
     logger.warn('registry upstream refusal not mapped', { call: 'update', status: error.status, upstreamType: error.type });
     return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
@@ -346,12 +347,10 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
   function contactRefusalOf(error: unknown, handle: string): unknown {
     if (!(error instanceof UpstreamRefusal)) return error;
     if (['ValidationError', 'ConstraintViolationException', 'ContactUpdateValidationError'].includes(error.type)) {
-      return new ValidationError(`The registry refuses contact '${handle}' as it is.`, [
-        ...(error.fields.length > 0 ? error.fields : ['contact'])
-          .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
-          .slice(0, 10)
-          .map((field) => ({ field, message: 'is refused by the registry' })),
-      ]);
+      return new ValidationError(
+        `The registry refuses contact '${handle}' as it is.`,
+        refusedFields(error.fields.length > 0 ? error.fields : ['contact']),
+      );
     }
     logger.warn('registry upstream refusal not mapped', { call: 'contact', status: error.status, upstreamType: error.type });
     return new ProviderUnavailable('The registry refused the request unexpectedly; retry later.', 30);
@@ -416,12 +415,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         return new ObjectStatusProhibitsOperation(`The registry refuses to register ${domainName}.`);
       case 'ValidationError':
       case 'ConstraintViolationException':
-        return new ValidationError(`The registry refuses the registration of ${domainName} as requested.`, [
-          ...error.fields
-            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
-            .slice(0, 10)
-            .map((field) => ({ field, message: 'is refused by the registry' })),
-        ]);
+        return new ValidationError(`The registry refuses the registration of ${domainName} as requested.`, refusedFields(error.fields));
       case 'BillableAcknowledgmentNeededException':
         return new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
           { field: 'billables', message: 'no longer cover what the registry charges' },
@@ -441,12 +435,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         return new ObjectStatusProhibitsOperation(`The registry refuses to ${what} ${domainName}: its status prohibits it.`);
       case 'ValidationError':
       case 'ConstraintViolationException':
-        return new ValidationError(`The registry refuses to ${what} ${domainName} as requested.`, [
-          ...error.fields
-            .filter((f) => /^[A-Za-z][A-Za-z0-9.[\]]{0,60}$/.test(f))
-            .slice(0, 10)
-            .map((field) => ({ field, message: 'is refused by the registry' })),
-        ]);
+        return new ValidationError(`The registry refuses to ${what} ${domainName} as requested.`, refusedFields(error.fields));
       case 'BillableAcknowledgmentNeededException':
         return new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
           { field: 'billables', message: 'no longer cover what the registry charges' },
