@@ -61,15 +61,12 @@ interface PageOptions {
   start?: CertificateCursor;
 }
 
-/** One page of a customer's certificates in id order: one Query of at most `limit` items. */
-export async function readCertificatePage(
-  customer: string,
-  options: PageOptions,
-): Promise<{ certificates: CertificateRecord[]; read: number; next?: CertificateCursor }> {
+/** One page of a customer's certificate entries in id order on `index`: one Query of at most `limit` items. */
+async function queryCertificates(customer: string, index: 'gsi1' | 'gsi1list', options: PageOptions) {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
+      IndexName: index,
       ...certificatePartition(customer),
       ScanIndexForward: options.ascending,
       Limit: options.limit,
@@ -77,11 +74,16 @@ export async function readCertificatePage(
     }),
   );
   const items = out.Items ?? [];
-  return {
-    certificates: items.map((item) => parseItem(CertificateRecord, certificateEntity, item)),
-    read: items.length,
-    ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
-  };
+  return { items, read: items.length, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/** One page of a customer's certificates in id order: one Query of at most `limit` items. */
+export async function readCertificatePage(
+  customer: string,
+  options: PageOptions,
+): Promise<{ certificates: CertificateRecord[]; read: number; next?: CertificateCursor }> {
+  const { items, ...page } = await queryCertificates(customer, 'gsi1', options);
+  return { certificates: items.map((item) => parseItem(CertificateRecord, certificateEntity, item)), ...page };
 }
 
 /** What a certificate listing checks status and id filters on (gsi1list). */
@@ -93,22 +95,8 @@ export async function readCertificateSummaries(
   customer: string,
   options: PageOptions,
 ): Promise<{ summaries: CertificateSummary[]; read: number; next?: CertificateCursor }> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1list',
-      ...certificatePartition(customer),
-      ScanIndexForward: options.ascending,
-      Limit: options.limit,
-      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
-    }),
-  );
-  const items = out.Items ?? [];
-  return {
-    summaries: items.map((item) => v.parse(CertificateSummary, item)),
-    read: items.length,
-    ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
-  };
+  const { items, ...page } = await queryCertificates(customer, 'gsi1list', options);
+  return { summaries: items.map((item) => v.parse(CertificateSummary, item)), ...page };
 }
 
 /** Certificates of a customer by id, in the order given, in BatchGets (one gone, or another customer's, is left out). */
