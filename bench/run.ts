@@ -110,7 +110,11 @@ try {
     const result = await handler(event, lambdaContext('bench', event.requestContext.requestId));
     if (result.statusCode !== status) throw new Error(`${parts.path} answered ${result.statusCode}`);
   };
-  const getItem = (key: { pk: string; sk: string }) => () => db().send(new GetCommand({ TableName: tableName(), Key: key }));
+  // Only the table's own key: an item's key helper may also name its index keys, which GetItem refuses.
+  const getItem =
+    ({ pk, sk }: { pk: string; sk: string }) =>
+    () =>
+      db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }));
   const query = (pk: string) => () => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
   // The reads of an object a customer owns: a Query the table filters to the customer's items (shared/db/items.ts).
   const ownedQuery = (key: { pk: string; sk?: string }) => () =>
