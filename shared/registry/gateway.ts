@@ -224,7 +224,18 @@ export interface RegistryGateway {
    * renewed again. Throws ObjectStatusProhibitsOperation when its statuses forbid it or its expiry
    * is neither, ValidationError when the registry refuses the period.
    */
-  renewDomain(request: DomainLifecycleRequest & { periodMonths: number }): Promise<{ expiryDate: string }>;
+  renewDomain(
+    request: DomainLifecycleRequest & {
+      periodMonths: number;
+      /**
+       * A premium domain's renewal price per 12 months that the customer's quote charged (the
+       * registry's currency, cents): a registry that quotes more for the renewal (an upstream
+       * account) is refused before it renews. Absent: the renewal is charged at the plain price,
+       * and a premium line upstream is refused likewise.
+       */
+      premium?: { currency: string; amount: number };
+    },
+  ): Promise<{ expiryDate: string }>;
   /**
    * Deletes a domain (EPP domain delete): it enters the registry's redemption period, restorable
    * until `redemptionUntil`. Safe to repeat: a domain already in redemption answers its period.
