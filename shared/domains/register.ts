@@ -49,9 +49,11 @@ import type { RegistrationView } from './registration-view.ts';
  * Otherwise the acknowledgment is checked, the registry is asked, and one transaction records the
  * process with its billables and the registry's answer: the domain (and its zone) when it
  * registered the name at once, or the name's pending state for the poller
- * (shared/domains/registration-poll.ts). Nothing is written before the registry answers, and the
- * registry answers a repeat of the caller's own registration with that registration, so a retry
- * after a failure at any step registers and charges once.
+ * (shared/domains/registration-poll.ts). Nothing of the registration is written before the
+ * registry answers but its intent (who asks for the name, when, for how long), and the registry
+ * answers a repeat of the caller's own registration, which that intent explains, with that
+ * registration, so a retry after a failure at any step registers and charges once; without a
+ * retry, the poller adopts it from the intent (settleRegistrationIntent).
  */
 
 export interface RegisterCall {

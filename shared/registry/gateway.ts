@@ -203,7 +203,9 @@ export interface RegistryGateway {
    * price and what the registry will charge that must be acknowledged to it. Throws ObjectExists
    * for a name someone holds and ValidationError on `domainName` for a name the registry refuses
    * (reserved). A registration of the name that the same customer's earlier request made (same
-   * period) and whose answer was lost is no refusal: the candidate says so (`held`).
+   * period) and whose answer was lost is no refusal: the candidate says so (`held`). The use case
+   * records each request's intent before registerDomain (repositories/registration-intents.ts);
+   * a registry that keeps no record of who asked (an upstream account) tells that request by it.
    */
   prepareRegistration(request: RegistrationRequest): Promise<RegistrationCandidate>;
   /**
