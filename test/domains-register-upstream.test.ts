@@ -193,6 +193,26 @@ describe('renewal, deletion and restore through the upstream account', () => {
     expect(await lifecycleOf('renew')).toHaveLength(1);
   });
 
+  it("renews a premium domain at its premium price, the upstream's premium line within ours and acknowledged to it", async () => {
+    resetCircuit();
+    // Registered through the upstream by the premium test above.
+    const premiumPath = '/v2/domains/register-premium.com/renew';
+    const quote = await call('POST', `${premiumPath}?quote=true`, { body: { period: 12 } });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body.quote.billables).toEqual([
+      expect.objectContaining({ product: 'domain_com_premium', action: 'RENEW', amount: 120000 }),
+    ]);
+    expect((await call('POST', premiumPath, { body: { period: 12 } })).body.type).toBe('BillableAcknowledgmentNeededException');
+    const before = (await upstreamGet(upstream, '/v2/domains/register-premium.com')).body.expiryDate;
+    const res = await call('POST', premiumPath, { body: { period: 12, billables: quote.body.quote.billables } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = (await upstreamGet(upstream, '/v2/domains/register-premium.com')).body.expiryDate;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+    expect(Date.parse(res.body.expiryDate)).toBe(Date.parse(after));
+    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
+    expect(process?.billables).toEqual([expect.objectContaining({ product: 'domain_com_premium', action: 'RENEW', amount: 120000 })]);
+  });
+
   it('renews once when the upstream renewed but its answer was lost; the retry converges', async () => {
     resetCircuit();
     const before = await ours();

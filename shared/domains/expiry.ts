@@ -192,7 +192,7 @@ async function autoRenew(domain: DomainRecord, at: Date, rules: Rules): Promise<
   try {
     const gateway = await registryGateway();
     // A premium domain renews at its premium renewal price: its autoRenew is the customer's standing consent (docs/domains.md).
-    const premium = await premiumRenewalOf(domain, gateway);
+    const premium = await premiumRenewalOf(domain, gateway, period);
     ({ quote } = await priceDomainAction(
       domain,
       extension,

@@ -31,12 +31,18 @@ export interface PremiumPrice {
 }
 
 /**
- * A premium domain's renewal price as its registry tells it now (a check with `renewPrice`), or
- * undefined for a domain that is not premium or whose registry renews it at the plain price (it
- * tells no renewal price). Only premium domains ask the registry.
+ * A premium domain's renewal price as its registry tells it now (its quote of the renewal where
+ * the gateway reads it so, else a check with `renewPrice`), or undefined for a domain that is not
+ * premium or whose registry renews it at the plain price (it tells no renewal price). Only premium
+ * domains ask the registry.
  */
-export async function premiumRenewalOf(domain: DomainRecord, gateway: RegistryGateway): Promise<PremiumPrice | undefined> {
+export async function premiumRenewalOf(
+  domain: DomainRecord,
+  gateway: RegistryGateway,
+  periodMonths: number,
+): Promise<PremiumPrice | undefined> {
   if (!domain.premium) return undefined;
+  if (gateway.premiumRenewal) return gateway.premiumRenewal({ domainName: domain.domainName, registry: domain.registry, periodMonths });
   const check = await gateway.checkDomain({ domainName: domain.domainName, registry: domain.registry, renewPrice: true });
   if (!check.premium || check.renewPrice === undefined || check.currency === undefined) return undefined;
   return { currency: check.currency, amount: check.renewPrice };

@@ -94,7 +94,7 @@ export async function renewDomain(
     checkRenewal(domain, body.period, provider, at, body.expiryDate);
     const years = Math.max(1, Math.ceil(body.period / 12));
     const gateway = await registryGateway();
-    const premium = await premiumRenewalOf(domain, gateway);
+    const premium = await premiumRenewalOf(domain, gateway, body.period);
     const { quote, list } = await priceDomainAction(domain, extension, 'RENEW', years, 'RenewDomainCommand', at, undefined, premium);
     if (quoteOnly) return { quote };
     assertAcknowledged(quote, list, body.billables, at);

@@ -239,6 +239,18 @@ export interface RegistryGateway {
     },
   ): Promise<{ expiryDate: string }>;
   /**
+   * A premium domain's renewal price per 12 months, for a registry whose check does not tell it for
+   * a name the account holds (an upstream account answers such a check `registered`): read from
+   * the registry's own quote of the renewal, the line beyond the account's plain price. Undefined
+   * when the renewal has none (renewed at the plain price). Without this method, a check with
+   * `renewPrice` tells it (the sandbox).
+   */
+  premiumRenewal?(request: {
+    domainName: string;
+    registry: string;
+    periodMonths: number;
+  }): Promise<{ currency: string; amount: number } | undefined>;
+  /**
    * Deletes a domain (EPP domain delete): it enters the registry's redemption period, restorable
    * until `redemptionUntil`. Safe to repeat: a domain already in redemption answers its period.
    * Throws ObjectStatusProhibitsOperation when its statuses forbid it.

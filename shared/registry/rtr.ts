@@ -935,6 +935,28 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
       return renewUpstream(request);
     },
 
+    /**
+     * `POST /v2/domains/{name}/renew?quote=true` upstream: its `RENEW` line beyond the account's
+     * plain price there, per 12 months in the quote's currency (the upstream's check answers a name
+     * the account holds `registered`, without its prices).
+     */
+    async premiumRenewal({ domainName, periodMonths }) {
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/renew?quote=true`;
+      let quote: v.InferOutput<typeof QuoteAnswer>;
+      try {
+        quote = parsed(
+          QuoteAnswer,
+          'renew-quote',
+          (await upstreamCall(settings, 'renew-quote', 'POST', path, { period: periodMonths })).body,
+        );
+      } catch (error) {
+        throw lifecycleRefusalOf(error, 'renew-quote', domainName, 'renew');
+      }
+      const { currency, billables = [] } = quote.quote;
+      const line = (await chargesNeedingAcknowledgment(currency, billables)).find((b) => b.action === 'RENEW');
+      return line && currency !== undefined ? { currency, amount: line.amount } : undefined;
+    },
+
     /** `DELETE /v2/domains/{name}` upstream; a domain already in redemption there answers its period. */
     async deleteDomain(request) {
       const { domainName, at } = request;
