@@ -47,7 +47,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
  *   next run of each writes its own), where each zone stands with the DNS
  *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
- *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes);
+ *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes), a
+ *   registration's intent in flight to the registry (`registrationIntent`, likewise);
  * - the installation's own ACME account (`acmeAccount`: its key belongs to the deployment, not
  *   to a dataset moved between deployments), and the sandbox authority's CA (`sandboxCa`: its
  *   key belongs to the table; a certificate it signed keeps its chain in its own record, so it
@@ -78,6 +79,7 @@ export const notExported = new Set([
   'effectSlots',
   'zoneDns',
   'transferIntent',
+  'registrationIntent',
   'acmeAccount',
   'sandboxCa',
   'jobRun',

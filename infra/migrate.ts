@@ -4,7 +4,7 @@ import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
-import { isOldDomainItem, rewriteDomain } from '../shared/db/repositories/domains.ts';
+import { isOldDomainItem, lacksDueEntry, placeDueEntry, rewriteDomain } from '../shared/db/repositories/domains.ts';
 import { notificationCountsEntity } from '../shared/db/repositories/notification-counts.ts';
 import { notificationEntity, setNotificationExpiry } from '../shared/db/repositories/notifications.ts';
 import { listProcessByType, markProcessPositions, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
@@ -62,6 +62,9 @@ import { scanTable } from './export.ts';
  *   or `premium`; not listed by expiry or status) are written again as they now read: statuses
  *   upper case (`OK`), the defaults (12 months, not premium), their expiry listing (gsi2) and one
  *   status listing item per status, unless they changed meanwhile (their writer wrote them so).
+ * - Domains stored before the expiry job's listing (keys.domainDue: the job reads only the domains
+ *   due there) get their entry at their due time, unless they changed meanwhile (their writer put
+ *   it). Until then the job never acts on them: no notice, no renewal, no expiry.
  * - Contacts written before the address book (without `brand`, or not listed in gsi1/gsi2) are
  *   written again with `brand` (`default`) and their listing keys, and each customer's count of
  *   contacts (which the limit and the listing's `total` read) is set to the contacts it has.
@@ -103,6 +106,9 @@ export interface MigrationReport {
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
+  /** Domains stored without their entry in the expiry job's listing (the job never saw them), and those given theirs. */
+  domainsUndue?: number;
+  domainsDueListed?: number;
   /** Contacts written before the address book's shape (no brand, unlisted), and those rewritten. */
   contactsOldShape?: number;
   contactsMigrated?: number;
@@ -154,6 +160,14 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   // Inline zones get their id entry when they are rewritten below.
   const unindexed = items.filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.gsi2pk === undefined);
   const oldDomains = items.filter(isOldDomainItem);
+  // Domains stored before the expiry job's listing (no due entry, or one not at their due time); old ones get theirs rewritten.
+  const dueEntries = new Map(
+    items.filter((item) => item.entity === 'domainDue').map((item) => [String(item.domainName), String(item.dueDate)] as const),
+  );
+  const undue = items
+    .filter((item) => item.entity === 'domain' && !isOldDomainItem(item))
+    .map((item) => parseItem(DomainRecord, 'domain', item))
+    .filter((record) => lacksDueEntry(record, dueEntries));
   const keyOf = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
   const present = new Set(items.map(keyOf));
   const unlistedByType = items.filter(
@@ -225,6 +239,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     ownedItemsPlaced: 0,
     domainsOld: oldDomains.length,
     domainsMigrated: 0,
+    domainsUndue: undue.length,
+    domainsDueListed: 0,
     contactsOldShape: oldContacts.length,
     contactsMigrated: 0,
     webhooksPlain: plainWebhooks.length,
@@ -257,6 +273,9 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   });
   await forEachLimited(oldDomains, 8, async (item) => {
     if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;
+  });
+  await forEachLimited(undue, 8, async (record) => {
+    if (await placeDueEntry(record)) report.domainsDueListed = (report.domainsDueListed ?? 0) + 1;
   });
   await forEachLimited(oldContacts, 8, async (item) => {
     await putContact(parseItem(ContactRecord, 'contact', item));

@@ -88,6 +88,33 @@ describe('the expiry job', () => {
     expect(await processesFor('demo', 'expiry-auto.com')).toHaveLength(1);
   });
 
+  it("auto-renews a premium domain at its registry's premium renewal price, as the customer's standing consent", async () => {
+    const name = 'expiry-premium.com';
+    await load({
+      domains: [{ ...domain(name, 'demo', -0.01, true), premium: true }],
+      registryDomains: [
+        {
+          domainName: name,
+          registry: 'verisign',
+          statuses: ['ok'],
+          expiryDate: wire(-0.01),
+          ns: [],
+          keyData: [],
+          premium: { currency: 'EUR', amount: 90000 },
+          renewPremium: 90000,
+          transfer: { stages: [], outcome: 'completed' },
+        },
+      ],
+    });
+    expect(await job(0)).toMatchObject({ renewed: 1, failed: 0 });
+    const processes = await processesFor('demo', name);
+    expect(processes.map((p) => [p.action, p.billables.map((b) => `${b.product} ${b.action} ${b.total} ${p.currency}`)])).toEqual([
+      ['renew', ['domain_com_premium RENEW 90000 EUR']],
+    ]);
+    expect((await getRegistryDomain(name))?.expiryDate).toBe((await getDomain(name))?.expiryDate);
+    expect((await job(0)).renewed).toBe(0);
+  });
+
   it('sends the expiry notices of the customer setting before expiry, each once, then expires, redeems and frees a domain not renewed', async () => {
     await load({ domains: [domain('expiry-off.com', 'demo', 20, false)] });
     await job(0);

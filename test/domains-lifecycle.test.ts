@@ -87,6 +87,43 @@ describe('POST /v2/domains/{domainName}/renew', () => {
     );
   });
 
+  it('renews a premium domain at its premium RENEW price on the premium product, acknowledged as its premium CREATE was', async () => {
+    const name = 'register-premium.com';
+    const registration = {
+      customer: 'demo',
+      registrant: 'demo-registrant',
+      contacts: [
+        { role: 'ADMIN', handle: 'demo-admin' },
+        { role: 'TECH', handle: 'demo-tech' },
+      ],
+      billables: [{ product: 'domain_com_premium', action: 'CREATE', quantity: 1 }],
+    };
+    const registered = await call('POST', `/v2/domains/${name}`, { body: registration });
+    expect(registered.status, registered.raw).toBe(201);
+    const quote = await renew(name, { period: 24 }, { quote: true });
+    expect(quote.status, quote.raw).toBe(200);
+    expect(quote.body.quote.billables).toEqual([
+      {
+        product: 'domain_com_premium',
+        action: 'RENEW',
+        quantity: 2,
+        amount: 120000,
+        providerName: 'verisign',
+        refundable: true,
+        total: 240000,
+      },
+    ]);
+    const unacknowledged = await renew(name, { period: 24 });
+    expect(unacknowledged.status).toBe(400);
+    expect(unacknowledged.body).toMatchObject({ type: 'BillableAcknowledgmentNeededException', quote: quote.body.quote });
+    expect((await processesFor(name)).map((p) => p.action)).toEqual(['create']);
+    const res = await renew(name, { period: 24, billables: quote.body.quote.billables });
+    expect(res.status, res.raw).toBe(200);
+    const process = await call('GET', `/v2/processes/${res.headers['x-process-id']}`);
+    expect(process.body).toMatchObject({ action: 'renew', billables: quote.body.quote.billables });
+    expect((await getRegistryDomain(name))?.expiryDate).toBe(res.body.expiryDate);
+  });
+
   it('takes the expiry guard in ISO 8601 and as the PHP SDK DateTime object, and refuses one that differs', async () => {
     await demoDomain('renew-guard.com');
     const iso = await renew('renew-guard.com', { period: 12, expiryDate: '2027-04-01T02:00:00.000+02:00' });

@@ -114,6 +114,11 @@ describe('a registration through the upstream account', () => {
     // The upstream holds it for our account.
     expect((await upstreamGet(upstream, '/v2/domains/upstream-lost.com')).status).toBe(200);
     resetCircuit();
+    // Asked for something else (another period), it is not the request that made it: registered, as any name.
+    const other = await register('upstream-lost.com', { ...body, period: 24 });
+    expect(other.status).toBe(400);
+    expect(other.body.type).toBe('ObjectExists');
+    expect(await readDomainCollection('upstream-lost.com')).toEqual({});
     const retried = await register('upstream-lost.com', body, { 'Idempotency-Key': 'upstream-lost-1' });
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
     const creates = (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === 'upstream-lost.com');
@@ -121,5 +126,191 @@ describe('a registration through the upstream account', () => {
     expect(creates[0]?.billables).toHaveLength(1);
     // One registration upstream: the retry did not submit a second one.
     expect(upstream.seen.filter((c) => c === 'POST /v2/domains/upstream-lost.com')).toHaveLength(1);
+  });
+});
+
+/**
+ * Renewal, deletion and restore of a domain registered through the upstream account, sharing this
+ * file's upstream: the upstream's quote is asked and checked against ours before anything is
+ * submitted or committed, and an answer the proxy drops after the upstream acted is recovered by a
+ * retry with the same Idempotency-Key: nothing lost, nothing charged twice.
+ */
+describe('renewal, deletion and restore through the upstream account', () => {
+  const name = 'upstream-life.com';
+  const renewPath = `/v2/domains/${name}/renew`;
+  const restorePath = `/v2/domains/${name}/restore`;
+  const ours = async () => (await call('GET', `/v2/domains/${name}`)).body;
+  const theirs = async () => (await upstreamGet(upstream, `/v2/domains/${name}`)).body;
+  const lifecycleOf = async (action: string) =>
+    (await processesOf('demo')).filter((p) => p.action === action && p.identifier === name && p.type === 'domain');
+  const seenCount = (c: string) => upstream.seen.filter((s) => s === c).length;
+
+  it('renews upstream after checking its quote, at our price, once', async () => {
+    resetCircuit();
+    upstream.setMode({ kind: 'pass' });
+    expect((await register(name, body)).status).toBe(201);
+    const before = (await ours()).expiryDate;
+    const res = await call('POST', renewPath, { body: { period: 12 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const quoteAt = upstream.seen.lastIndexOf(`POST ${renewPath}?quote=true`);
+    expect(quoteAt).toBeGreaterThanOrEqual(0);
+    expect(upstream.seen.lastIndexOf(`POST ${renewPath}`)).toBeGreaterThan(quoteAt);
+    expect(Date.parse(res.body.expiryDate)).toBeGreaterThan(Date.parse(before));
+    expect(Date.parse((await theirs()).expiryDate)).toBe(Date.parse(res.body.expiryDate));
+    expect((await ours()).expiryDate).toBe(res.body.expiryDate);
+    const renewals = await lifecycleOf('renew');
+    expect(renewals).toHaveLength(1);
+    expect(renewals[0]?.billables).toEqual([expect.objectContaining({ product: 'domain_com', action: 'RENEW', amount: 1049 })]);
+  });
+
+  it('refuses a renewal whose upstream quote charges more than ours, before anything is submitted or committed', async () => {
+    resetCircuit();
+    const before = await ours();
+    const submitted = seenCount(`POST ${renewPath}`);
+    upstream.setMode({
+      kind: 'status',
+      status: 200,
+      call: `POST ${renewPath}?quote=true`,
+      body: {
+        command: 'RenewDomainCommand',
+        quote: {
+          currency: 'EUR',
+          total: 121049,
+          billables: [{ product: 'domain_com_premium', action: 'RENEW', quantity: 1, amount: 120000 }],
+        },
+      },
+    });
+    try {
+      const res = await call('POST', renewPath, { body: { period: 12 } });
+      expect(res.status).toBe(400);
+      expect(res.body.type).toBe('ValidationError');
+      expect(res.body.violations).toEqual([{ field: 'billables', message: 'no longer cover what the registry charges' }]);
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+    }
+    expect(seenCount(`POST ${renewPath}`)).toBe(submitted);
+    expect(await ours()).toEqual(before);
+    expect(await lifecycleOf('renew')).toHaveLength(1);
+  });
+
+  it("renews a premium domain at its premium price, the upstream's premium line within ours and acknowledged to it", async () => {
+    resetCircuit();
+    // Registered through the upstream by the premium test above.
+    const premiumPath = '/v2/domains/register-premium.com/renew';
+    const quote = await call('POST', `${premiumPath}?quote=true`, { body: { period: 12 } });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body.quote.billables).toEqual([
+      expect.objectContaining({ product: 'domain_com_premium', action: 'RENEW', amount: 120000 }),
+    ]);
+    expect((await call('POST', premiumPath, { body: { period: 12 } })).body.type).toBe('BillableAcknowledgmentNeededException');
+    const before = (await upstreamGet(upstream, '/v2/domains/register-premium.com')).body.expiryDate;
+    const res = await call('POST', premiumPath, { body: { period: 12, billables: quote.body.quote.billables } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = (await upstreamGet(upstream, '/v2/domains/register-premium.com')).body.expiryDate;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+    expect(Date.parse(res.body.expiryDate)).toBe(Date.parse(after));
+    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
+    expect(process?.billables).toEqual([expect.objectContaining({ product: 'domain_com_premium', action: 'RENEW', amount: 120000 })]);
+  });
+
+  it('renews once when the upstream renewed but its answer was lost; the retry converges', async () => {
+    resetCircuit();
+    const before = await ours();
+    const headers = { 'Idempotency-Key': 'upstream-life-renew' };
+    upstream.setMode({ kind: 'lose-answer', call: `POST ${renewPath}` });
+    const failed = await call('POST', renewPath, { body: { period: 12 }, headers });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    // The upstream renewed; nothing is recorded or charged here yet.
+    expect(Date.parse((await theirs()).expiryDate)).toBeGreaterThan(Date.parse(before.expiryDate));
+    expect((await ours()).expiryDate).toBe(before.expiryDate);
+    expect(await lifecycleOf('renew')).toHaveLength(1);
+    resetCircuit();
+    const submitted = seenCount(`POST ${renewPath}`);
+    const retried = await call('POST', renewPath, { body: { period: 12 }, headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(Date.parse(retried.body.expiryDate)).toBe(Date.parse((await theirs()).expiryDate));
+    expect((await ours()).expiryDate).toBe(retried.body.expiryDate);
+    // Not renewed twice upstream, charged once here; the same key answers the same again.
+    expect(seenCount(`POST ${renewPath}`)).toBe(submitted);
+    expect(await lifecycleOf('renew')).toHaveLength(2);
+    const again = await call('POST', renewPath, { body: { period: 12 }, headers });
+    expect(again.body).toEqual(retried.body);
+    expect(await lifecycleOf('renew')).toHaveLength(2);
+  });
+
+  it('deletes once when the upstream deleted but its answer was lost; the retry converges', async () => {
+    resetCircuit();
+    const headers = { 'Idempotency-Key': 'upstream-life-delete' };
+    upstream.setMode({ kind: 'lose-answer', call: `DELETE /v2/domains/${name}` });
+    const failed = await call('DELETE', `/v2/domains/${name}`, { headers });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect((await theirs()).status).toContain('REDEMPTION_PERIOD');
+    expect((await ours()).status).not.toContain('REDEMPTION_PERIOD');
+    resetCircuit();
+    const retried = await call('DELETE', `/v2/domains/${name}`, { headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect((await ours()).status).toEqual(['REDEMPTION_PERIOD']);
+    expect(await lifecycleOf('delete')).toHaveLength(1);
+    expect(seenCount(`DELETE /v2/domains/${name}`)).toBe(2);
+  });
+
+  it('restores once, charging RESTORE once, when the upstream restored but its answer was lost; the retry converges', async () => {
+    resetCircuit();
+    const headers = { 'Idempotency-Key': 'upstream-life-restore' };
+    const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    const restoreBody = { reason: 'deleted by mistake', billables: quote.body.quote.billables };
+    upstream.setMode({ kind: 'lose-answer', call: `POST ${restorePath}` });
+    const failed = await call('POST', restorePath, { body: restoreBody, headers });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect((await theirs()).status).not.toContain('REDEMPTION_PERIOD');
+    expect((await ours()).status).toEqual(['REDEMPTION_PERIOD']);
+    expect(await lifecycleOf('restore')).toHaveLength(0);
+    resetCircuit();
+    const submitted = seenCount(`POST ${restorePath}`);
+    const retried = await call('POST', restorePath, { body: restoreBody, headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(seenCount(`POST ${restorePath}`)).toBe(submitted);
+    expect((await ours()).status).toEqual(['OK']);
+    expect(Date.parse(retried.body.expiryDate)).toBe(Date.parse((await theirs()).expiryDate));
+    const restores = await lifecycleOf('restore');
+    expect(restores).toHaveLength(1);
+    expect(restores[0]?.billables).toEqual([expect.objectContaining({ action: 'RESTORE' })]);
+  });
+});
+
+describe('a registration whose upstream answer was lost and that no retry recorded', () => {
+  it('is adopted by the poller for the customer whose intent explains it, charged once; a late retry finds it in the account', async () => {
+    resetCircuit();
+    const name = 'upstream-orphan.com';
+    upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
+    const failed = await register(name, body, { 'Idempotency-Key': 'upstream-orphan-1' });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await readDomainCollection(name)).toEqual({});
+    const held = await upstreamGet(upstream, `/v2/domains/${name}`);
+    expect(held.status).toBe(200);
+    const { listRegistrationIntentsOf } = await import('../shared/db/repositories/registration-intents.ts');
+    expect(await listRegistrationIntentsOf(name)).toEqual([expect.objectContaining({ customer: 'demo', periodMonths: 12 })]);
+    const { settleRegistrationIntents } = await import('../shared/domains/registration-poll.ts');
+    resetCircuit();
+    // Not before its request could still be retried; then adopted.
+    expect((await settleRegistrationIntents(new Date())).intents).toBe(0);
+    const settled = await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000));
+    expect(settled).toMatchObject({ adopted: 1, errors: 0 });
+    expect(await listRegistrationIntentsOf(name)).toEqual([]);
+    expect((await call('GET', `/v2/domains/${name}`)).body.expiryDate).toBe(held.body.expiryDate);
+    const creates = (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name);
+    expect(creates).toHaveLength(1);
+    expect(creates[0]).toMatchObject({ status: 'COMPLETED', billables: [expect.objectContaining({ action: 'CREATE', amount: 1049 })] });
+    // Settled once: a second pass finds nothing.
+    expect((await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000))).intents).toBe(0);
+    const late = await register(name, body, { 'Idempotency-Key': 'upstream-orphan-1' });
+    expect(late.body).toMatchObject({ type: 'ObjectExists', message: `${name} is already in your account.` });
+    expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
+    expect((await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name)).toHaveLength(1);
   });
 });

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { handler as pollHandler } from '../functions/transfer-poll/handler.ts';
 import { getDomain, readDomainCounts } from '../shared/db/repositories/domains.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
+import { listRegistrationIntentsOf } from '../shared/db/repositories/registration-intents.ts';
 import { getRegistrationLock } from '../shared/db/repositories/registrations.ts';
-import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
+import { getRegistryDomain, putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
+import { settleRegistrationIntents } from '../shared/domains/registration-poll.ts';
 import { call, otherKey } from './support/api.ts';
 import { failCalls } from './support/sdk-calls.ts';
 import { processesOf } from './support/transfer.ts';
@@ -230,6 +232,36 @@ describe('POST /v2/domains/{domainName}', () => {
     const creates = (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === 'crashed-example.com');
     expect(creates).toHaveLength(1);
     expect(creates[0]?.billables).toHaveLength(1);
+  });
+
+  it('a registration whose recording failed and that no retry came for is adopted by the poller from its intent, charged once', async () => {
+    const name = 'orphan-example.com';
+    const restore = failCalls((command, pks) => command === 'TransactWriteItemsCommand' && pks.some((p) => p.includes(name)), 1);
+    const failed = await register(name, { ...body, autoRenew: false }, { idem: 'reg-key-orphan' });
+    restore();
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await readDomainCollection(name)).toEqual({});
+    expect(await listRegistrationIntentsOf(name)).toEqual([expect.objectContaining({ customer: 'demo', user: 'alice' })]);
+    // Within its request's life nothing is settled; after it, the registration the registry made is adopted.
+    expect((await settleRegistrationIntents(new Date())).intents).toBe(0);
+    const settled = await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000));
+    expect(settled).toMatchObject({ adopted: 1, errors: 0 });
+    expect(await listRegistrationIntentsOf(name)).toEqual([]);
+    const domain = (await call('GET', `/v2/domains/${name}`)).body;
+    expect(domain).toMatchObject({ domainName: name, autoRenew: false, expiryDate: (await getRegistryDomain(name))?.expiryDate });
+    const creates = (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name);
+    expect(creates).toHaveLength(1);
+    expect(creates[0]).toMatchObject({ status: 'COMPLETED', user: 'alice', billables: [expect.objectContaining({ action: 'CREATE' })] });
+    expect((await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000))).intents).toBe(0);
+    const late = await register(name, body, { idem: 'reg-key-orphan' });
+    expect(late.body).toMatchObject({ type: 'ObjectExists', message: `${name} is already in your account.` });
+  });
+
+  it('a registration the registry refuses leaves no intent behind', async () => {
+    expect((await register('register-reserved.com', body)).status).toBe(400);
+    expect((await register('transfer-now.nl', body)).status).toBe(400);
+    expect(await listRegistrationIntentsOf('register-reserved.com')).toEqual([]);
+    expect(await listRegistrationIntentsOf('transfer-now.nl')).toEqual([]);
   });
 });
 

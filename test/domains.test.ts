@@ -1,10 +1,14 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as listHandler } from '../functions/domains/handler.ts';
 import { migrateTable } from '../infra/migrate.ts';
+import { db } from '../shared/db/client.ts';
 import { batchWriteAll, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
-import { putDomain } from '../shared/db/repositories/domains.ts';
+import { listDueDomains, putDomain } from '../shared/db/repositories/domains.ts';
+import { tableName } from '../shared/db/table.ts';
 import type { DomainInput } from '../shared/model/domain.ts';
+import { dueOf } from '../shared/model/domain-lifecycle.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { readsEntries, recordTableCalls } from './support/sdk-calls.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
@@ -163,6 +167,27 @@ describe('npm run admin -- migrate, for domains', () => {
       { domainName: 'old-layout.com' },
     ]);
     expect((await migrateTable({ dryRun: true })).domainsOld).toBe(0);
+  });
+
+  it("gives domains stored before the expiry job's listing their due entry, once", async () => {
+    const stored = domainOf('migrating', 'never-due.com', { expiryDate: '2026-12-01T00:00:00Z' });
+    await putDomain(stored, true);
+    // As stored before the listing existed: the domain without its due entry.
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.domainDueByName('never-due.com') }));
+    const dueAt = dueOf(stored);
+    const listedDue = async () => (await listDueDomains(dueAt, 1000)).due.filter((d) => d.domainName === 'never-due.com');
+    expect(await listedDue()).toEqual([]);
+    const dry = await migrateTable({ dryRun: true });
+    expect(dry.domainsUndue).toBeGreaterThanOrEqual(1);
+    expect(dry.domainsDueListed).toBe(0);
+    expect(await listedDue()).toEqual([]);
+    const report = await migrateTable();
+    expect(report.domainsDueListed).toBe(report.domainsUndue);
+    expect(await listedDue()).toEqual([{ domainName: 'never-due.com', dueDate: dueAt }]);
+    // Idempotent: nothing left to list, and a second run writes nothing.
+    expect((await migrateTable({ dryRun: true })).domainsUndue).toBe(0);
+    expect((await migrateTable()).domainsDueListed).toBe(0);
+    expect(await listedDue()).toHaveLength(1);
   });
 });
 

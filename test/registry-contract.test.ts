@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { recordRegistrationIntent } from '../shared/db/repositories/registration-intents.ts';
 import { putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { ObjectDoesNotExist, ObjectExists, ObjectStatusProhibitsOperation, ValidationError } from '../shared/errors.ts';
 import { registryImplementations } from '../shared/integrations.ts';
@@ -141,11 +142,22 @@ describe.each(Object.keys(adapters))('the registry port over %s', (name) => {
     expect((await registry.cancelTransfer(reference, new Date())).status).toBe('cancelled');
     await expect(registry.resendFoa(reference, new Date())).rejects.toBeInstanceOf(ObjectStatusProhibitsOperation);
   });
-  /** A registration of `domainName` for the demo customer, prepared then submitted now. */
+  /**
+   * A registration of `domainName` for the demo customer, prepared then submitted now, its intent
+   * recorded before it is submitted as the use case records it (shared/domains/register.ts).
+   */
   async function registered(domainName: string, registryName: string) {
     const request = { domainName, registry: registryName, periodMonths: 12, customer: 'demo', order: registration };
     const candidate = await registry.prepareRegistration(request);
     const reference = { domainName, registry: registryName, requestedDate: toWireTime(new Date()), periodMonths: 12 };
+    await recordRegistrationIntent({
+      domainName,
+      customer: 'demo',
+      user: 'alice',
+      requestedDate: reference.requestedDate,
+      periodMonths: 12,
+      body: {},
+    });
     const state = await registry.registerDomain({ ...reference, customer: 'demo', order: registration, candidate });
     return { candidate, reference, state };
   }

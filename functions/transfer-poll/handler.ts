@@ -18,10 +18,11 @@ export async function handler(event: ScheduledEvent, context: Context): Promise<
   if (summary.due > 0)
     logger.info('transfer poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...summary });
   const registrations = await pollDueRegistrations(at);
-  if (registrations.due > 0) {
+  const busy = registrations.due > 0 || registrations.intents !== undefined;
+  if (busy) {
     logger.info('registration poll', { job: 'transfer-poll', requestId: context?.awsRequestId, at: at.toISOString(), ...registrations });
   }
-  const result = registrations.due > 0 ? { ...summary, registrations } : summary;
+  const result = busy ? { ...summary, registrations } : summary;
   await jobRan('transfer-poll', result);
   return result;
 }

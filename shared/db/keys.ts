@@ -338,6 +338,23 @@ export const keys = {
   /** Intents requested at or before a time: gsi1sk <= `INTENT#<time>#~`. */
   transferIntentsBefore: (at: string) => ({ gsi1pk: 'TRANSFERS#INTENTS', gsi1skMax: `INTENT#${at}#~`, gsi1skMin: 'INTENT#' }),
 
+  /**
+   * A registration about to be submitted to the registry (shared/domains/register.ts), written
+   * before the registry is asked and listed by request time in one gsi1 partition, so the poller
+   * finds the requests that died without recording their answer; the name's intents share a
+   * partition, so the registry gateway finds whose request can explain a registration it holds.
+   */
+  registrationIntent: (domainName: string, requestedDate: string, customer: string): ItemKey =>
+    listed(
+      { pk: `REGISTRATIONINTENT#${domainName}`, sk: `INTENT#${requestedDate}#${customer}` },
+      'REGISTRATIONS#INTENTS',
+      `INTENT#${requestedDate}#${domainName}`,
+    ),
+  /** The partition of one name's registration intents. */
+  registrationIntentsOf: (domainName: string) => `REGISTRATIONINTENT#${domainName}`,
+  /** Registration intents requested at or before a time: gsi1sk <= `INTENT#<time>#~`. */
+  registrationIntentsBefore: (at: string) => ({ gsi1pk: 'REGISTRATIONS#INTENTS', gsi1skMax: `INTENT#${at}#~`, gsi1skMin: 'INTENT#' }),
+
   /** A domain as the sandbox registry knows it (shared/registry/sandbox.ts), by name. */
   registryDomain: (domainName: string): ItemKey => ({ pk: `REGISTRYDOMAIN#${domainName}`, sk: 'REGISTRYDOMAIN' }),
   /** What the sandbox registry remembers of one transfer of a name (by request time), beside the name. */

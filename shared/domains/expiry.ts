@@ -11,7 +11,7 @@ import type { PriceList } from '../pricing/index.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { redemptionDaysOf, redemptionRecord } from './delete.ts';
-import { domainProcess, priceDomainAction, registryOfDomain } from './lifecycle-charge.ts';
+import { domainProcess, premiumRenewalOf, priceDomainAction, registryOfDomain } from './lifecycle-charge.ts';
 import { renewedRecord } from './renew.ts';
 
 /**
@@ -179,13 +179,20 @@ function record(
   return recordDomainUpdate(before, planned, process, notification);
 }
 
-/** At expiry with autoRenew: renewed for `autoRenewPeriod` at the registry and charged RENEW; a refusal expires it instead. */
+/**
+ * At expiry with autoRenew: renewed for `autoRenewPeriod` at the registry and charged RENEW (a
+ * premium domain at its premium renewal price, as the customer's standing consent); a refusal
+ * expires it instead.
+ */
 async function autoRenew(domain: DomainRecord, at: Date, rules: Rules): Promise<Counted | undefined> {
   const { extension } = await registryOfDomain(domain.domainName);
   const period = domain.autoRenewPeriod;
   let quote: Awaited<ReturnType<typeof priceDomainAction>>['quote'];
   let expiryDate: string;
   try {
+    const gateway = await registryGateway();
+    // A premium domain renews at its premium renewal price: its autoRenew is the customer's standing consent (docs/domains.md).
+    const premium = await premiumRenewalOf(domain, gateway, period);
     ({ quote } = await priceDomainAction(
       domain,
       extension,
@@ -194,13 +201,15 @@ async function autoRenew(domain: DomainRecord, at: Date, rules: Rules): Promise<
       'RenewDomainCommand',
       at,
       rules.prices,
+      premium,
     ));
-    ({ expiryDate } = await (await registryGateway()).renewDomain({
+    ({ expiryDate } = await gateway.renewDomain({
       domainName: domain.domainName,
       registry: domain.registry,
       periodMonths: period,
       currentExpiryDate: domain.expiryDate,
       current: { ns: domain.ns, status: domain.status, keyData: domain.keyData },
+      ...(premium ? { premium } : {}),
     }));
   } catch (error) {
     // A refusal (no price, the registry's): expired, and said why. An outage: tried again at the next run.

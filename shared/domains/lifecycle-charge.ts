@@ -6,7 +6,8 @@ import type { DomainRecord } from '../model/domain.ts';
 import { commandOf, type ProcessRecord } from '../model/process.ts';
 import type { ProviderRecord } from '../model/provider.ts';
 import type { QuoteBody } from '../model/quote.ts';
-import { buildQuote, domainProduct, listPriceLine, type PriceList } from '../pricing/index.ts';
+import { buildQuote, convertCents, domainProduct, latestRates, listPriceLine, type PriceList } from '../pricing/index.ts';
+import type { RegistryGateway } from '../registry/gateway.ts';
 import { toWireTime } from '../time.ts';
 
 /**
@@ -23,7 +24,37 @@ export async function registryOfDomain(domainName: string): Promise<{ extension:
   return found;
 }
 
-/** The quote of one domain action (`RENEW` for `years`, `RESTORE` once) at the customer's prices; refused when the list has no price. */
+/** A premium name's renewal price per 12 months, in the registry's currency, in cents. */
+export interface PremiumPrice {
+  currency: string;
+  amount: number;
+}
+
+/**
+ * A premium domain's renewal price as its registry tells it now (its quote of the renewal where
+ * the gateway reads it so, else a check with `renewPrice`), or undefined for a domain that is not
+ * premium or whose registry renews it at the plain price (it tells no renewal price). Only premium
+ * domains ask the registry.
+ */
+export async function premiumRenewalOf(
+  domain: DomainRecord,
+  gateway: RegistryGateway,
+  periodMonths: number,
+): Promise<PremiumPrice | undefined> {
+  if (!domain.premium) return undefined;
+  if (gateway.premiumRenewal) return gateway.premiumRenewal({ domainName: domain.domainName, registry: domain.registry, periodMonths });
+  const check = await gateway.checkDomain({ domainName: domain.domainName, registry: domain.registry, renewPrice: true });
+  if (!check.premium || check.renewPrice === undefined || check.currency === undefined) return undefined;
+  return { currency: check.currency, amount: check.renewPrice };
+}
+
+/**
+ * The quote of one domain action (`RENEW` for `years`, `RESTORE` once) at the customer's prices;
+ * refused when the list has no price. A premium renewal (`premium`: the registry's renewal price)
+ * is charged on the premium product `domain_<extension>_premium` at the registry's price in the
+ * list's currency, which the list never holds: it needs the caller's acknowledgment, as a premium
+ * registration's CREATE does.
+ */
 export async function priceDomainAction(
   domain: DomainRecord,
   extension: string,
@@ -32,6 +63,7 @@ export async function priceDomainAction(
   command: string,
   at: Date,
   prices: (customer: string, product: string) => Promise<PriceList> = getProductPrices,
+  premium?: PremiumPrice,
 ): Promise<{ quote: QuoteBody; list: PriceList }> {
   const product = domainProduct(extension);
   const list = await prices(domain.customer, product);
@@ -42,7 +74,15 @@ export async function priceDomainAction(
       [{ field: 'domainName', message: `has no ${action} price (${product}) on this account's price list`, value: domain.domainName }],
     );
   }
-  return { quote: buildQuote(command, priced.currency, [priced.line]), list };
+  if (premium === undefined || action !== 'RENEW') return { quote: buildQuote(command, priced.currency, [priced.line]), list };
+  let amount = premium.amount;
+  if (premium.currency !== priced.currency) {
+    const rates = await latestRates();
+    if (!rates) throw new ValidationError(`No exchange rates are stored; the premium price in ${premium.currency} cannot be quoted.`);
+    amount = convertCents(premium.amount, premium.currency, priced.currency, rates);
+  }
+  const line = { ...priced.line, product: `${product}_premium`, amount };
+  return { quote: buildQuote(command, priced.currency, [line]), list };
 }
 
 /** A completed domain process (renew, delete, restore, or a step of the expiry job) charging what its quote says. */

@@ -1,9 +1,12 @@
+import * as v from 'valibot';
 import type { Principal } from '../auth/principal.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
+import { clearRegistrationIntent, type RegistrationIntent, recordRegistrationIntent } from '../db/repositories/registration-intents.ts';
 import { type RegistrationConflict, recordNewRegistration } from '../db/repositories/registrations.ts';
 import { readDomainCollection, readTransferSnapshot, type TransferSnapshot } from '../db/repositories/transfers.ts';
 import {
+  AppError,
   AuthorizationError,
   ObjectDoesNotExist,
   ObjectExists,
@@ -11,6 +14,7 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
+import { logger } from '../logger.ts';
 import type { ContactRecord } from '../model/contact.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
@@ -33,7 +37,7 @@ import { registryGateway } from '../registry/select.ts';
 import { now, toWireTime } from '../time.ts';
 import { createsZone, zoneEffectOf } from '../transfer/lifecycle.ts';
 import { planZone } from '../transfer/plan.ts';
-import type { RegisterBody } from './register-request.ts';
+import { RegisterBody } from './register-request.ts';
 import type { RegistrationView } from './registration-view.ts';
 
 /**
@@ -45,9 +49,11 @@ import type { RegistrationView } from './registration-view.ts';
  * Otherwise the acknowledgment is checked, the registry is asked, and one transaction records the
  * process with its billables and the registry's answer: the domain (and its zone) when it
  * registered the name at once, or the name's pending state for the poller
- * (shared/domains/registration-poll.ts). Nothing is written before the registry answers, and the
- * registry answers a repeat of the caller's own registration with that registration, so a retry
- * after a failure at any step registers and charges once.
+ * (shared/domains/registration-poll.ts). Nothing of the registration is written before the
+ * registry answers but its intent (who asks for the name, when, for how long), and the registry
+ * answers a repeat of the caller's own registration, which that intent explains, with that
+ * registration, so a retry after a failure at any step registers and charges once; without a
+ * retry, the poller adopts it from the intent (settleRegistrationIntent).
  */
 
 export interface RegisterCall {
@@ -301,19 +307,63 @@ function orderOf(body: RegisterBody, plan: RegistrationPlan): RegistrationOrder 
 async function start(call: RegisterCall, commitWith: CommitWith<RegisterOutcome>): Promise<StartedProcess<RegistrationView>> {
   const at = now();
   const ev = await evaluate(call, at);
-  const { body, domainName, principal } = call;
-  assertAcknowledged(ev.quote, ev.list, body.billables, at);
+  assertAcknowledged(ev.quote, ev.list, call.body.billables, at);
   const requestedDate = toWireTime(at);
-  const state = await ev.gateway.registerDomain({
-    domainName,
-    registry: ev.registry,
+  const intent: RegistrationIntent = {
+    domainName: call.domainName,
+    customer: call.principal.customer,
+    user: call.principal.user,
     requestedDate,
     periodMonths: ev.plan.periodMonths,
-    customer: principal.customer,
-    order: orderOf(body, ev.plan),
-    candidate: ev.candidate,
-  });
+    ...(ev.candidate.premium ? { premium: ev.candidate.premium } : {}),
+    // Never the auth code: the intent keeps what a later adoption needs, no secret.
+    body: Object.fromEntries(Object.entries(call.body).filter(([field, value]) => field !== 'authcode' && value !== undefined)),
+  };
+  // The intent first: should the registry's answer be lost, a retry or the poller adopts what it made (docs/domains.md).
+  await recordRegistrationIntent(intent);
+  const started = await submit(call, ev, requestedDate, commitWith, intent);
+  await clearRegistrationIntent(intent).catch((cause: unknown) =>
+    logger.warn('registration intent not cleared', { domainName: call.domainName, error: cause as Error }),
+  );
+  return started;
+}
+
+/** Whether an error is the registry's (or our) refusal, which leaves nothing made at the registry; else its outcome is unknown. */
+const isRefusal = (error: unknown) => error instanceof AppError && error.status < 500;
+
+/**
+ * The registry asked, then its answer recorded with the charge: a refusal clears the request's
+ * intent (the registry made nothing), any other failure keeps it for a retry or the poller.
+ */
+async function submit(
+  call: RegisterCall,
+  ev: Evaluation,
+  requestedDate: string,
+  commitWith: CommitWith<RegisterOutcome>,
+  intent: RegistrationIntent,
+): Promise<StartedProcess<RegistrationView>> {
+  const { body, domainName, principal } = call;
+  const forget = () =>
+    clearRegistrationIntent(intent).catch((cause: unknown) =>
+      logger.warn('registration intent not cleared', { domainName, error: cause as Error }),
+    );
+  let state: RegistrationState;
+  try {
+    state = await ev.gateway.registerDomain({
+      domainName,
+      registry: ev.registry,
+      requestedDate,
+      periodMonths: ev.plan.periodMonths,
+      customer: principal.customer,
+      order: orderOf(body, ev.plan),
+      candidate: ev.candidate,
+    });
+  } catch (error) {
+    if (isRefusal(error)) await forget();
+    throw error;
+  }
   if (state.status === 'failed') {
+    await forget();
     throw new ObjectStatusProhibitsOperation(
       `The registry refused the registration of ${domainName}: ${state.reason ?? 'no reason given'}.`,
     );
@@ -323,6 +373,34 @@ async function start(call: RegisterCall, commitWith: CommitWith<RegisterOutcome>
   if ('conflict' in outcome && outcome.conflict === 'zone') outcome = await record((await readDomainCollection(domainName)).zone);
   if ('conflict' in outcome) return refuseLostRace(domainName, principal.customer, outcome.conflict);
   return startedOf(outcome.move);
+}
+
+/** What the poller did with a registration intent older than its request could live. */
+export type IntentSettlement = 'recorded' | 'adopted' | 'nothing';
+
+/**
+ * The poller's part for a registration whose request died before recording the registry's answer
+ * and that no retry recorded: when the registry holds the registration this intent explains (the
+ * same customer, period, and time), it is adopted into the customer's account as its retry would
+ * have recorded it: priced again and checked against the acknowledgment the request carried,
+ * charged once, notified. A name recorded here meanwhile (its retry, or anyone's) and a registry
+ * that holds nothing for it (the request failed before the registry took it) leave nothing to do.
+ * The caller clears the intent afterwards.
+ */
+export async function settleRegistrationIntent(intent: RegistrationIntent, at: Date): Promise<IntentSettlement> {
+  const { domain, lock } = await readDomainCollection(intent.domainName);
+  if (domain || lock) return 'recorded';
+  const body = v.parse(RegisterBody, intent.body);
+  const call: RegisterCall = {
+    domainName: intent.domainName,
+    body,
+    principal: { customer: intent.customer, user: intent.user, permissions: [] },
+  };
+  const ev = await evaluate(call, at);
+  if (!ev.candidate.held) return 'nothing';
+  assertAcknowledged(ev.quote, ev.list, body.billables, at);
+  await submit(call, ev, intent.requestedDate, commitNothing, intent);
+  return 'adopted';
 }
 
 /** The view a recorded registration answers. */

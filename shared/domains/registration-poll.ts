@@ -1,8 +1,10 @@
 import { nextId } from '../db/repositories/counters.ts';
 import { getProcess } from '../db/repositories/processes.ts';
+import { clearRegistrationIntent, listRegistrationIntents } from '../db/repositories/registration-intents.ts';
 import { listDueRegistrations, recordRegistrationMove } from '../db/repositories/registrations.ts';
 import { readDomainCollection } from '../db/repositories/transfers.ts';
 import { getTemplate } from '../db/repositories/zones.ts';
+import { AppError, ProviderUnavailable } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { type ProcessRecord, refundOf } from '../model/process.ts';
 import { type RegistrationDetails, type RegistrationLock, type RegistrationMove, registrationDetailsOf } from '../model/registration.ts';
@@ -10,7 +12,7 @@ import type { RegistrationState } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { toWireTime } from '../time.ts';
 import { createsZone } from '../transfer/lifecycle.ts';
-import { completedMove } from './register.ts';
+import { completedMove, settleRegistrationIntent } from './register.ts';
 
 /**
  * The poller's part for registrations (run by the scheduled transfer poller, functions/transfer-poll):
@@ -25,11 +27,45 @@ export interface RegistrationPollSummary {
   completed: number;
   failed: number;
   errors: number;
+  /** Registration intents settled: found recorded, adopted (their registration recorded and charged here), or with nothing to adopt. */
+  intents?: { intents: number; recorded: number; adopted: number; nothing: number; errors: number };
+}
+
+/** How old an intent is before the poller settles it: its request (10 s at most) is long over, and a prompt retry has had its chance. */
+export const intentSettleSeconds = 600;
+
+/**
+ * Registration intents older than intentSettleSeconds (a page a run, oldest first): each settled by
+ * settleRegistrationIntent (shared/domains/register.ts) and cleared, or kept for the next run when
+ * the registry cannot be asked now. One the adoption refuses (the price rose above what was
+ * acknowledged, the registry's rules changed) is logged for the operator and cleared.
+ */
+export async function settleRegistrationIntents(at: Date): Promise<NonNullable<RegistrationPollSummary['intents']>> {
+  const summary = { intents: 0, recorded: 0, adopted: 0, nothing: 0, errors: 0 };
+  const intents = await listRegistrationIntents(toWireTime(at.getTime() - intentSettleSeconds * 1000));
+  for (const intent of intents) {
+    summary.intents++;
+    const where = { domainName: intent.domainName, customer: intent.customer };
+    try {
+      summary[await settleRegistrationIntent(intent, at)]++;
+    } catch (error) {
+      summary.errors++;
+      if (error instanceof ProviderUnavailable || !(error instanceof AppError)) {
+        logger.warn('registration intent not settled', { ...where, error: error as Error });
+        continue;
+      }
+      logger.error('registration made at the registry not adopted', { ...where, errorType: error.type });
+    }
+    await clearRegistrationIntent(intent);
+  }
+  return summary;
 }
 
 export async function pollDueRegistrations(at: Date): Promise<RegistrationPollSummary> {
   const due = await listDueRegistrations(toWireTime(at));
   const summary: RegistrationPollSummary = { due: due.length, completed: 0, failed: 0, errors: 0 };
+  const intents = await settleRegistrationIntents(at);
+  if (intents.intents > 0) summary.intents = intents;
   if (due.length === 0) return summary;
   const gateway = await registryGateway();
   for (const lock of due) {

@@ -11,14 +11,16 @@ import type { QuoteBody } from '../model/quote.ts';
 import { assertAcknowledged } from '../pricing/index.ts';
 import { registryGateway } from '../registry/select.ts';
 import { addMonths, now, toWireTime } from '../time.ts';
-import { domainProcess, priceDomainAction, registryOfDomain } from './lifecycle-charge.ts';
+import { domainProcess, premiumRenewalOf, priceDomainAction, registryOfDomain } from './lifecycle-charge.ts';
 import type { RenewBody } from './lifecycle-request.ts';
 import type { ExpiryView } from './lifecycle-view.ts';
 
 /**
  * `POST /v2/domains/{domainName}/renew[?quote=true]` (docs/domains.md): checks the period against
  * the registry's renewal periods, the optional expiry guard, the registry's maximum term and the
- * statuses; prices `RENEW` at the customer's prices; with `quote=true` answers the quote. Otherwise
+ * statuses; prices `RENEW` at the customer's prices (a premium domain's at the registry's premium
+ * renewal price on `domain_<extension>_premium`, acknowledged as a premium registration's CREATE
+ * is); with `quote=true` answers the quote. Otherwise
  * the acknowledgment, then the registry renews (from the expiry we hold: a repeat after a lost
  * answer is that renewal, never a second), then one transaction records the new expiry, the
  * completed process with its RENEW billable, the RenewDomainEvent and the Idempotency-Key's answer.
@@ -91,17 +93,19 @@ export async function renewDomain(
     const { extension, provider } = await registryOfDomain(domainName);
     checkRenewal(domain, body.period, provider, at, body.expiryDate);
     const years = Math.max(1, Math.ceil(body.period / 12));
-    const { quote, list } = await priceDomainAction(domain, extension, 'RENEW', years, 'RenewDomainCommand', at);
+    const gateway = await registryGateway();
+    const premium = await premiumRenewalOf(domain, gateway, body.period);
+    const { quote, list } = await priceDomainAction(domain, extension, 'RENEW', years, 'RenewDomainCommand', at, undefined, premium);
     if (quoteOnly) return { quote };
     assertAcknowledged(quote, list, body.billables, at);
 
-    const gateway = await registryGateway();
     const { expiryDate } = await gateway.renewDomain({
       domainName,
       registry: domain.registry,
       periodMonths: body.period,
       currentExpiryDate: domain.expiryDate,
       current: { ns: domain.ns, status: domain.status, keyData: domain.keyData },
+      ...(premium ? { premium } : {}),
     });
     const process = await domainProcess(domain, principal.user, 'renew', at, { period: body.period, billables: body.billables }, quote);
     const renewed = renewedRecord(domain, expiryDate, process.updatedDate);

@@ -203,7 +203,9 @@ export interface RegistryGateway {
    * price and what the registry will charge that must be acknowledged to it. Throws ObjectExists
    * for a name someone holds and ValidationError on `domainName` for a name the registry refuses
    * (reserved). A registration of the name that the same customer's earlier request made (same
-   * period) and whose answer was lost is no refusal: the candidate says so (`held`).
+   * period) and whose answer was lost is no refusal: the candidate says so (`held`). The use case
+   * records each request's intent before registerDomain (repositories/registration-intents.ts);
+   * a registry that keeps no record of who asked (an upstream account) tells that request by it.
    */
   prepareRegistration(request: RegistrationRequest): Promise<RegistrationCandidate>;
   /**
@@ -224,7 +226,30 @@ export interface RegistryGateway {
    * renewed again. Throws ObjectStatusProhibitsOperation when its statuses forbid it or its expiry
    * is neither, ValidationError when the registry refuses the period.
    */
-  renewDomain(request: DomainLifecycleRequest & { periodMonths: number }): Promise<{ expiryDate: string }>;
+  renewDomain(
+    request: DomainLifecycleRequest & {
+      periodMonths: number;
+      /**
+       * A premium domain's renewal price per 12 months that the customer's quote charged (the
+       * registry's currency, cents): a registry that quotes more for the renewal (an upstream
+       * account) is refused before it renews. Absent: the renewal is charged at the plain price,
+       * and a premium line upstream is refused likewise.
+       */
+      premium?: { currency: string; amount: number };
+    },
+  ): Promise<{ expiryDate: string }>;
+  /**
+   * A premium domain's renewal price per 12 months, for a registry whose check does not tell it for
+   * a name the account holds (an upstream account answers such a check `registered`): read from
+   * the registry's own quote of the renewal, the line beyond the account's plain price. Undefined
+   * when the renewal has none (renewed at the plain price). Without this method, a check with
+   * `renewPrice` tells it (the sandbox).
+   */
+  premiumRenewal?(request: {
+    domainName: string;
+    registry: string;
+    periodMonths: number;
+  }): Promise<{ currency: string; amount: number } | undefined>;
   /**
    * Deletes a domain (EPP domain delete): it enters the registry's redemption period, restorable
    * until `redemptionUntil`. Safe to repeat: a domain already in redemption answers its period.

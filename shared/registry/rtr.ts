@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { getProcess } from '../db/repositories/processes.ts';
+import { listRegistrationIntentsOf, type RegistrationIntent } from '../db/repositories/registration-intents.ts';
 import {
   clearTransferIntent,
   listTransferIntents,
@@ -155,15 +156,18 @@ function refusedFields(fields: readonly string[]): { field: string; message: str
  * one another customer's request may have started as well, is never adopted.
  */
 export function adopts(intents: readonly TransferIntent[], createdDate: string, asked: AskedFor): boolean {
-  const created = Date.parse(createdDate);
-  const candidates = intents.filter((intent) => {
-    const requested = Date.parse(intent.requestedDate);
-    return created >= requested - skewSeconds * 1000 && created <= requested + (requestWindowSeconds + skewSeconds) * 1000;
-  });
+  const candidates = intents.filter((intent) => explains(intent.requestedDate, createdDate));
   if (candidates.length === 0 || candidates.some((intent) => intent.customer !== asked.customer)) return false;
   return candidates.some(
     (intent) => intent.salt !== undefined && intent.requestDigest !== undefined && digestOf(intent.salt, asked) === intent.requestDigest,
   );
+}
+
+/** Whether a request made at `requestedDate` could have reached the upstream when it created something at `createdDate`. */
+function explains(requestedDate: string, createdDate: string): boolean {
+  const created = Date.parse(createdDate);
+  const requested = Date.parse(requestedDate);
+  return created >= requested - skewSeconds * 1000 && created <= requested + (requestWindowSeconds + skewSeconds) * 1000;
 }
 
 export function rtrRegistry(settings: RtrSettings): RegistryGateway {
@@ -397,6 +401,28 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     }
   }
 
+  /**
+   * The upstream's domain of the name when the request that registered it was the caller's own
+   * (`customer`, `periodMonths`): registered lately upstream, at a time only the name's
+   * registration intents of that customer can explain (as `adopts` decides for transfers), one of
+   * them for the same period. Its premium as that request was quoted comes with it. A domain no
+   * intent explains (registered upstream by hand, or by another customer's request) is adopted by
+   * nobody: the name is registered, as any other.
+   */
+  async function ownRegistration(
+    domainName: string,
+    customer: string,
+    periodMonths: number,
+  ): Promise<{ domain: v.InferOutput<typeof UpstreamDomain>; premium?: RegistrationIntent['premium'] } | undefined> {
+    const domain = await ownRegisteredDomain(domainName);
+    if (domain === undefined) return undefined;
+    const intents = (await listRegistrationIntentsOf(domainName)).filter((intent) => explains(intent.requestedDate, domain.createdDate));
+    if (intents.length === 0 || intents.some((intent) => intent.customer !== customer)) return undefined;
+    const own = intents.find((intent) => intent.periodMonths === periodMonths);
+    if (own === undefined) return undefined;
+    return { domain, ...(own.premium ? { premium: own.premium } : {}) };
+  }
+
   /** The upstream's refusals of a registration of `domainName` in our own words (anything else: 503, logged). */
   function registrationRefusalOf(error: unknown, call: string, domainName: string, order: RegistrationOrder): unknown {
     if (!(error instanceof UpstreamRefusal)) return error;
@@ -478,6 +504,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     domainName: string,
     action: string,
     what: string,
+    /** Where ours limits them: whether a line of `action` the upstream wants acknowledged (in `currency`) is within what we charged. */
+    within?: (line: { amount: number }, currency: string | undefined) => boolean,
   ) {
     let quote: v.InferOutput<typeof QuoteAnswer>;
     try {
@@ -491,10 +519,15 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         `The registry charges more than a ${action.toLowerCase()} for ${domainName} (${[...new Set(extra.map((b) => b.action))].join(', ')}); it cannot be done through this service.`,
       );
     }
+    if (within && extra.some((b) => !within(b, quote.quote.currency))) {
+      throw new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
+        { field: 'billables', message: 'no longer cover what the registry charges' },
+      ]);
+    }
     return extra.map(({ product, action: a, quantity, amount }) => ({ product, action: a, quantity, amount }));
   }
 
-  async function renewUpstream(request: DomainLifecycleRequest & { periodMonths: number }) {
+  async function renewUpstream(request: DomainLifecycleRequest & { periodMonths: number; premium?: { currency: string; amount: number } }) {
     const { domainName, currentExpiryDate, periodMonths } = request;
     const path = `/v2/domains/${encodeURIComponent(domainName)}/renew`;
     const after = toWireTime(addMonths(new Date(currentExpiryDate), periodMonths));
@@ -502,7 +535,17 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     if (held === undefined) throw new ObjectDoesNotExist('Domain', domainName);
     // Renewed already by an earlier request of ours whose answer was lost: that renewal, not a second.
     if (toWireTime(held.expiryDate) === after) return { expiryDate: after };
-    const billables = await acknowledgedCharges(path, { period: periodMonths }, 'renew-quote', domainName, 'RENEW', 'renew');
+    // A premium line upstream must be within the premium renewal price our quote charged (none: the renewal was charged plain).
+    const premium = request.premium;
+    const billables = await acknowledgedCharges(
+      path,
+      { period: periodMonths },
+      'renew-quote',
+      domainName,
+      'RENEW',
+      'renew',
+      (line, currency) => premium !== undefined && currency === premium.currency && line.amount <= premium.amount,
+    );
     try {
       const answer = await upstreamCall(settings, 'renew', 'POST', path, {
         period: periodMonths,
@@ -810,8 +853,9 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
           (await upstreamCall(settings, 'quote', 'POST', path, registrationBody(periodMonths, order))).body,
         );
       } catch (error) {
-        if (error instanceof UpstreamRefusal && error.type === 'ObjectExists' && (await ownRegisteredDomain(domainName))) {
-          return { domainName, registry, held: true };
+        if (error instanceof UpstreamRefusal && error.type === 'ObjectExists') {
+          const own = await ownRegistration(domainName, request.customer, periodMonths);
+          if (own) return { domainName, registry, held: true, ...(own.premium ? { premium: own.premium } : {}) };
         }
         throw registrationRefusalOf(error, 'quote', domainName, order);
       }
@@ -841,8 +885,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     async registerDomain(reference) {
       const { domainName, periodMonths, order, candidate } = reference;
       const adopted = async (): Promise<RegistrationState | undefined> => {
-        const held = await ownRegisteredDomain(domainName);
-        return held ? { status: 'completed', expiryDate: held.expiryDate } : undefined;
+        const own = await ownRegistration(domainName, reference.customer, periodMonths);
+        return own ? { status: 'completed', expiryDate: own.domain.expiryDate } : undefined;
       };
       if (candidate.held) {
         const held = await adopted();
@@ -889,6 +933,28 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     /** `GET` the domain upstream, then `POST .../renew?quote=true`, then `POST .../renew` with the expiry guard (docs/domains.md). */
     async renewDomain(request) {
       return renewUpstream(request);
+    },
+
+    /**
+     * `POST /v2/domains/{name}/renew?quote=true` upstream: its `RENEW` line beyond the account's
+     * plain price there, per 12 months in the quote's currency (the upstream's check answers a name
+     * the account holds `registered`, without its prices).
+     */
+    async premiumRenewal({ domainName, periodMonths }) {
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/renew?quote=true`;
+      let quote: v.InferOutput<typeof QuoteAnswer>;
+      try {
+        quote = parsed(
+          QuoteAnswer,
+          'renew-quote',
+          (await upstreamCall(settings, 'renew-quote', 'POST', path, { period: periodMonths })).body,
+        );
+      } catch (error) {
+        throw lifecycleRefusalOf(error, 'renew-quote', domainName, 'renew');
+      }
+      const { currency, billables = [] } = quote.quote;
+      const line = (await chargesNeedingAcknowledgment(currency, billables)).find((b) => b.action === 'RENEW');
+      return line && currency !== undefined ? { currency, amount: line.amount } : undefined;
     },
 
     /** `DELETE /v2/domains/{name}` upstream; a domain already in redemption there answers its period. */

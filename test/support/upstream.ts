@@ -15,8 +15,11 @@ import { type Launcher, launch } from './sandbox.ts';
 
 export type ProxyMode =
   | { kind: 'pass' }
-  /** Answers every call with `status` (and `body`, else an internal error's), without forwarding it. */
-  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
+  /**
+   * Answers every call (or only the call `METHOD path?query` given; the others pass) with `status`
+   * (and `body`, else an internal error's), without forwarding it.
+   */
+  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown; call?: string }
   | { kind: 'hang' }
   /**
    * Forwards the call, waits for the upstream's answer, then drops the connection: the upstream
@@ -88,7 +91,8 @@ export async function startUpstream(dynamodbEndpoint: string): Promise<Upstream>
   const hanging = new Set<IncomingMessage>();
   const server: Server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
-    const current = mode.kind === 'lose-answer' && mode.call !== `${req.method} ${req.url}` ? { kind: 'pass' as const } : mode;
+    const named = mode.kind === 'lose-answer' || (mode.kind === 'status' && mode.call !== undefined);
+    const current = named && 'call' in mode && mode.call !== `${req.method} ${req.url}` ? { kind: 'pass' as const } : mode;
     void (async () => {
       const payload = await body(req);
       if (current.kind === 'hang') {

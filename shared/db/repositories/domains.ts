@@ -442,6 +442,37 @@ export async function rewriteDomain(record: DomainRecord): Promise<boolean> {
   }
 }
 
+/**
+ * Puts a domain's entry in the expiry job's listing (keys.domainDue) where the domain was stored
+ * before the listing existed (or its entry is not where its due time says): one transaction, the
+ * entry put only while the domain is unchanged since read (its writer then put it). False when it
+ * changed meanwhile.
+ */
+export async function placeDueEntry(record: DomainRecord): Promise<boolean> {
+  try {
+    await transact([
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.domainByName(record.domainName),
+          ConditionExpression: 'updatedDate = :was',
+          ExpressionAttributeValues: { ':was': record.updatedDate },
+        },
+      },
+      duePut(record),
+    ]);
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'TransactionCanceledException') return false;
+    throw error;
+  }
+}
+
+/** Whether a domain's due entry is missing or not at its due time (`entries`: the stored entries' due times by domain name). */
+export function lacksDueEntry(record: DomainRecord, entries: ReadonlyMap<string, string>): boolean {
+  return entries.get(record.domainName) !== dueOf(record);
+}
+
 /** Whether a stored domain item is in an earlier layout (no expiry listing, statuses or fields of an earlier version). */
 export function isOldDomainItem(item: Record<string, unknown>): boolean {
   if (item.entity !== entity) return false;
