@@ -112,10 +112,10 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
         content: `10.${tag}.${i >> 8}.${i & 255}`,
         ttl: 300,
       }));
-    await updateZone('demo', { id: bigZone.id }, { records: bigRecords(1) }, undefined, commitNothing);
+    await updateZone({ customer: 'demo', user: 'demo/bench' }, { id: bigZone.id }, { records: bigRecords(1) }, undefined, commitNothing);
     await feeder.drain(120_000);
     let start = performance.now();
-    await updateZone('demo', { id: bigZone.id }, { records: bigRecords(2) }, undefined, commitNothing);
+    await updateZone({ customer: 'demo', user: 'demo/bench' }, { id: bigZone.id }, { records: bigRecords(2) }, undefined, commitNothing);
     const bigWriteMs = performance.now() - start;
     for (;;) {
       const got: string[] = await resolver.resolve4(`h9999.${bigName}`).catch(() => []);

@@ -35,6 +35,7 @@ const usd = (product: string, action: string, price: number, fromDate = y2026): 
 /** The demo customer's list as of late 2026 (infra/demo-data.json). */
 const demoList = {
   prices: [
+    e('dns_premium', 'CREATE', 300),
     e('domain_co.uk', 'CREATE', 599),
     e('domain_co.uk', 'RENEW', 599),
     e('domain_co.uk', 'TRANSFER', 0),
@@ -100,7 +101,8 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
   it('answers the other customer its own list in its own currency, promo flags per customer', async () => {
     const res = await call('GET', '/v2/customers/other/pricelist', { key: otherKey });
     expect(res.status).toBe(200);
-    expect(res.body.prices.slice(0, 8)).toEqual([
+    expect(res.body.prices.slice(0, 9)).toEqual([
+      usd('dns_premium', 'CREATE', 350),
       usd('domain_co.uk', 'CREATE', 699),
       usd('domain_co.uk', 'RENEW', 699),
       usd('domain_co.uk', 'TRANSFER', 0),
@@ -110,7 +112,7 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       usd('domain_com', 'RESTORE', 7500),
       usd('domain_com', 'TRANSFER', 1199),
     ]);
-    expect(res.body.prices).toHaveLength(31);
+    expect(res.body.prices).toHaveLength(32);
     expect(res.body.priceChanges).toEqual([
       usd('domain_com', 'CREATE', 1299, '2030-01-01T00:00:00Z'),
       usd('domain_com', 'RENEW', 1299, '2030-01-01T00:00:00Z'),

@@ -358,28 +358,47 @@ export async function createZoneRecord(zone: ZoneRecord, along: readonly Transac
  * Replaces a zone of the caller whole (settings and records) if its revision is still `expected`:
  * the new generation staged, the header switched to it with the revision raised (one conditional
  * put, in the transaction of `along`), then the old generation deleted. 'changed' when another
- * write came first: nothing was written.
+ * write came first: nothing was written. `previousRecords`: the records of `previous` as read; when
+ * the new records are the same, the header keeps their generation.
  */
 export async function replaceZoneRecord(
   zone: ZoneRecord,
   previous: ZoneHead,
   along: readonly TransactItem[],
+  previousRecords?: readonly ZoneRecordEntry[],
 ): Promise<ZoneWriteRefusal | undefined> {
   const expected = previous.revision;
   const { records, ...header } = zone;
-  const staged = await stageRecords(zone, records);
+  // Records exactly as the header's generation holds them (a change of settings only): the header
+  // keeps that generation, and nothing is staged or deleted. A 10,000-record zone's TTL change is
+  // then one transaction, not 20,000 item writes.
+  const kept = previous.generation !== undefined && sameRecords(records, previousRecords);
+  const staged = kept
+    ? { domainName: zone.domainName, generation: previous.generation as string, recordCount: previous.recordCount }
+    : await stageRecords(zone, records);
   try {
     await transact([
       { Put: { TableName: tableName(), Item: headerItem(header, staged, expected + 1), ...overRevision(zone.customer, expected) } },
       ...along,
     ]);
   } catch (error) {
-    await discardStaged(staged);
+    if (!kept) await discardStaged(staged);
     if (cancelledByCondition(error, 1)) return 'changed';
     throw error;
   }
-  await deletePreviousGeneration(previous);
+  if (!kept) await deletePreviousGeneration(previous);
   return undefined;
+}
+
+/** Whether two record lists are the same records in the same order (the positions are the item keys). */
+function sameRecords(a: readonly ZoneRecordEntry[], b: readonly ZoneRecordEntry[] | undefined): boolean {
+  if (!b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as ZoneRecordEntry;
+    const y = b[i] as ZoneRecordEntry;
+    if (x.name !== y.name || x.type !== y.type || x.content !== y.content || x.ttl !== y.ttl || x.prio !== y.prio) return false;
+  }
+  return true;
 }
 
 /**
