@@ -134,9 +134,9 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       promos: convertAll(demoList.promos, 'USD', eurToUsd),
     });
     // Spot checks of the arithmetic: 1049 x 1.1523 = 1208.7627; 99 x 1.1523 = 114.0777; 5995 x 1.1523 = 6908.0385.
-    expect(res.body.prices[3].price).toBe(1209);
+    expect(res.body.prices[4].price).toBe(1209);
     expect(res.body.promos[1].price).toBe(114);
-    expect(res.body.prices[26].price).toBe(6908);
+    expect(res.body.prices[27].price).toBe(6908);
   });
 
   it('converts USD prices to EUR by the same rate', async () => {
@@ -149,7 +149,7 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       priceChanges: convertAll(own.body.priceChanges, 'EUR', usdToEur),
       promos: convertAll(own.body.promos, 'EUR', usdToEur),
     });
-    expect(res.body.prices[3]).toEqual(e('domain_com', 'CREATE', 1041)); // 1199 / 1.1523 = 1040.53
+    expect(res.body.prices[4]).toEqual(e('domain_com', 'CREATE', 1041)); // 1199 / 1.1523 = 1040.53
   });
 
   it('leaves amounts already in the requested currency unchanged, still naming the rate date', async () => {
@@ -250,7 +250,7 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('x-exchange-rate-date')).toBe('2026-11-19');
       const body = (await res.json()) as { prices: Entry[] };
-      expect(body.prices[3]).toEqual(e('domain_com', 'CREATE', 1041));
+      expect(body.prices[4]).toEqual(e('domain_com', 'CREATE', 1041));
       const cached = await fetch(`${server.url}/v2/customers/other/pricelist?currency=EUR`, {
         headers: { Authorization: `ApiKey ${otherKey}`, 'If-None-Match': res.headers.get('etag') as string },
       });
