@@ -507,3 +507,34 @@ describe('PREMIUM zones are charged (dns_premium)', () => {
     }
   });
 });
+
+describe("the replaced records' items", () => {
+  it('are deleted after the commit while the request has time; what is left is listed on the header and swept by the next write', async () => {
+    const { updateZone } = await import('../shared/dns/update-zone.ts');
+    const { commitNothing } = await import('../shared/db/repositories/commit-with.ts');
+    const { queryPartition } = await import('../shared/db/items.ts');
+    const { keys } = await import('../shared/db/keys.ts');
+    const name = 'api-sweep.nl';
+    const created = await createZone(name);
+    const id = created.body.id as number;
+    const recordItems = async () => (await queryPartition(keys.domainCollection(name).pk)).filter((i) => i.entity === 'zoneRecord');
+    const first = await getZoneHead(name, true);
+    // No time left after the commit (a deadline in the past): the old generation stays, listed as retired.
+    const who = { customer: 'demo', user: 'demo/alice' };
+    await updateZone(who, { id }, { records: [a(name, '192.0.2.61')] }, undefined, commitNothing, false, 0);
+    const second = await getZoneHead(name, true);
+    expect(second?.retired).toEqual([{ generation: first?.generation, recordCount: 2 }]);
+    expect(await recordItems()).toHaveLength(3);
+    const read = await call('GET', `/v2/dns/zones/${id}`);
+    expect(read.body.records).toEqual([a(name, '192.0.2.61')]);
+    await expectOnDns(read.body);
+    // A settings change keeps the records' generation and carries the list on, sweeping it.
+    const settings = await post(`/v2/dns/zones/${id}/update`, { ttl: 7200 });
+    expect(settings.status).toBe(200);
+    const third = await getZoneHead(name, true);
+    expect(third?.generation).toBe(second?.generation);
+    expect(third?.retired).toBeUndefined();
+    expect(await recordItems()).toHaveLength(1);
+    await expectOnDns(settings.body);
+  });
+});

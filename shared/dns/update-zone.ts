@@ -94,6 +94,7 @@ export async function updateZone(
   ifMatch: readonly string[] | undefined,
   commitWith: CommitWith<VersionedZone>,
   quoteOnly = false,
+  deadline?: number,
 ): Promise<ZoneWriteOutcome> {
   const customer = who.customer;
   let processId: number | undefined;
@@ -129,7 +130,13 @@ export async function updateZone(
       revision: head.revision + 1,
       ...(charge ? { processId: charge.processId } : {}),
     };
-    const refused = await replaceZoneRecord(next, head, [...(charge?.items ?? []), ...itemsOf(commitWith(answer))], current.records);
+    const refused = await replaceZoneRecord(
+      next,
+      head,
+      [...(charge?.items ?? []), ...itemsOf(commitWith(answer))],
+      current.records,
+      deadline,
+    );
     if (!refused) return answer;
     if (ifMatch !== undefined) {
       throw new PreconditionFailed(
