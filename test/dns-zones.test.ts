@@ -521,7 +521,7 @@ describe("the replaced records' items", () => {
     const first = await getZoneHead(name, true);
     // No time left after the commit (a deadline in the past): the old generation stays, listed as retired.
     const who = { customer: 'demo', user: 'demo/alice' };
-    await updateZone(who, { id }, { records: [a(name, '192.0.2.61')] }, undefined, commitNothing, false, 0);
+    await updateZone(who, { id }, { records: [{ ...a(name, '192.0.2.61'), type: 'A' as const }] }, undefined, commitNothing, false, 0);
     const second = await getZoneHead(name, true);
     expect(second?.retired).toEqual([{ generation: first?.generation, recordCount: 2 }]);
     expect(await recordItems()).toHaveLength(3);
