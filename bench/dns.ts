@@ -59,6 +59,7 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
       fromStart.push(performance.now() - started);
     }
     const row = (what: string, samples: number[]) => {
+      if (samples.length === 0) return [what, '-', '-', '-'];
       const s = [...samples].sort((a, b) => a - b);
       return [what, percentile(s, 50).toFixed(0), percentile(s, 99).toFixed(0), (s.at(-1) ?? 0).toFixed(0)];
     };
@@ -137,14 +138,21 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
     const settingsAnswer: number[] = [];
     const settingsDns: number[] = [];
     const bigRounds = 5;
+    const settingsStatuses: number[] = [];
     for (let i = 0; i < bigRounds; i++) {
       const sent = performance.now();
-      const updated = (await api('POST', `/v2/dns/zones/${bigZone.id}/update`, { hostMaster: `hm${i}@${bigName}` })) as unknown as {
-        defaultRecords: { content: string }[];
-      };
+      const out = await gateway.handle({
+        method: 'POST',
+        url: `/v2/dns/zones/${bigZone.id}/update`,
+        headers: { Authorization: 'ApiKey demo-key', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ hostMaster: `hm${i}@${bigName}` }),
+      });
       const answered = performance.now();
       settingsAnswer.push(answered - sent);
-      const serial = serialOf(updated);
+      settingsStatuses.push(out.status);
+      // An answer past the function's time (503) says nothing of the zone: the next round reads it again.
+      if (out.status !== 200) continue;
+      const serial = serialOf(JSON.parse(out.body) as { defaultRecords: { content: string }[] });
       for (;;) {
         const soa = await resolver.resolveSoa(bigName).catch(() => undefined);
         if (soa && soa.serial >= serial) break;
@@ -190,7 +198,10 @@ export async function measureDns(table: Table, rounds = 40): Promise<void> {
       ['what', 'p50 ms', 'p99 ms', 'max ms'],
       [
         row("POST /v2/dns/zones/{id}/update: from the update's answer", apiAnswer),
-        row(`10,000-record zone, settings change through the handler (${bigRounds} runs): the update's answer`, settingsAnswer),
+        row(
+          `10,000-record zone, settings change through the handler (${bigRounds} runs, answers ${settingsStatuses.join(' ')}): the update's answer`,
+          settingsAnswer,
+        ),
         row('the same: from the answer to the new SOA serial on DNS', settingsDns),
         [
           `10,000-record zone, records replaced by 500 through the handler (1 run): the answer (${replaced.status})`,
