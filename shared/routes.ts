@@ -437,9 +437,11 @@ export const routes: readonly Route[] = [
     path: '/v2/dns/zones',
     dir: 'dns-zone-create',
     // The template, the zone count (gsi1keys), the id counter; the records staged (BatchWrite: puts, deletes
-    // of a refused write's), then one transaction (the header put, the name's domain checked); Idempotency-Key records.
+    // of a refused write's), then one transaction (the header put, the name's domain checked; a PREMIUM zone's
+    // charge: its dns_premium prices read (Query), the process id counter, the process, its listing and counts); Idempotency-Key records.
     table: { actions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'], index: true },
-    summary: 'Creates a DNS zone of the caller (from a template, linked or not), served by DNS within a second; Idempotency-Key supported.',
+    summary:
+      'Creates a DNS zone of the caller (from a template, linked or not; PREMIUM charged dns_premium, ?quote=true), served by DNS within a second; Idempotency-Key supported.',
   },
   {
     id: 'dns-zone-update',
@@ -447,7 +449,8 @@ export const routes: readonly Route[] = [
     path: '/v2/dns/zones/{zoneId}/update',
     dir: 'dns-zone-update',
     // The header by id (gsi2) and by name, its records, the template; the records staged, the header put
-    // under its revision (a transaction), the old records deleted; Idempotency-Key records.
+    // under its revision (a transaction; a move to PREMIUM adds its charge: the dns_premium prices read, the
+    // process id counter, the process, its listing and counts), the old records deleted; Idempotency-Key records.
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], index: true },
     summary: 'Changes a DNS zone of the caller (records: the whole set), If-Match against lost edits; served by DNS within a second.',
   },

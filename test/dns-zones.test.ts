@@ -373,3 +373,168 @@ describe('delete', () => {
     expect(managed.body.type).toBe('ObjectStatusProhibitsOperation');
   });
 });
+
+describe('PREMIUM zones are charged (dns_premium)', () => {
+  const premiumLine = (amount: number) => ({
+    product: 'dns_premium',
+    action: 'CREATE',
+    quantity: 1,
+    amount,
+    providerName: 'dns',
+    refundable: false,
+    total: amount,
+  });
+  /** The caller's processes of one zone name. */
+  const processesOf = async (name: string, key?: string) =>
+    (await call('GET', `/v2/processes?identifier=${name}`, key ? { key } : {})).body.entities as Record<string, unknown>[];
+
+  it('quotes a PREMIUM create (?quote=true) at the list price and writes nothing; a BASIC one quotes nothing', async () => {
+    const quote = await post('/v2/dns/zones?quote=true', { name: 'api-premium-quote.nl', service: 'PREMIUM' });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body).toEqual({ command: 'CreateDnsZoneCommand', quote: { total: 300, currency: 'EUR', billables: [premiumLine(300)] } });
+    const basic = await post('/v2/dns/zones?quote=true', { name: 'api-premium-quote.nl' });
+    expect(basic.body).toEqual({ command: 'CreateDnsZoneCommand', quote: { total: 0 } });
+    expect(await getZoneHead('api-premium-quote.nl', true)).toBeUndefined();
+    expect(await processesOf('api-premium-quote.nl')).toEqual([]);
+  });
+
+  it('charges a PREMIUM create without billables (as both clients send it) once, under Idempotency-Key retries, in the caller currency', async () => {
+    const headers = { 'Idempotency-Key': 'premium-create-1' };
+    const res = await post('/v2/dns/zones', { name: 'api-premium.nl', service: 'PREMIUM' }, headers);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.service).toBe('PREMIUM');
+    const processId = res.headers['x-process-id'];
+    expect(processId).toMatch(/^\d+$/);
+    const replay = await post('/v2/dns/zones', { name: 'api-premium.nl', service: 'PREMIUM' }, headers);
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['x-process-id']).toBe(processId);
+    const process = await call('GET', `/v2/processes/${processId}`);
+    expect(process.body).toMatchObject({
+      type: 'dnsZone',
+      action: 'create',
+      identifier: 'api-premium.nl',
+      status: 'COMPLETED',
+      billables: [premiumLine(300)],
+    });
+    expect(await processesOf('api-premium.nl')).toHaveLength(1);
+    await expectOnDns(res.body);
+
+    // The other customer pays its own price, in its own currency (USD).
+    const theirs = await post('/v2/dns/zones', { name: 'api-premium-usd.nl', service: 'PREMIUM' }, {}, otherKey);
+    expect(theirs.status).toBe(201);
+    const usd = await call('GET', `/v2/processes/${theirs.headers['x-process-id']}`, { key: otherKey });
+    expect(usd.body.billables).toEqual([premiumLine(350)]);
+  });
+
+  it('refuses a stale acknowledged amount with the new quote, and charges nothing when the write is refused', async () => {
+    const stale = await post('/v2/dns/zones', {
+      name: 'api-premium-stale.nl',
+      service: 'PREMIUM',
+      billables: [{ product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 100 }],
+    });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({
+      type: 'BillableAcknowledgmentNeededException',
+      quote: { total: 300, billables: [premiumLine(300)] },
+    });
+    const acknowledged = await post('/v2/dns/zones', {
+      name: 'api-premium-stale.nl',
+      service: 'PREMIUM',
+      billables: stale.body.quote.billables,
+    });
+    expect(acknowledged.status).toBe(201);
+    // Two creates of one name at once: one zone, one charge (the loser's transaction takes its charge with it).
+    const racing = await Promise.all([1, 2].map(() => post('/v2/dns/zones', { name: 'api-premium-race.nl', service: 'PREMIUM' })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 400]);
+    expect(await processesOf('api-premium-race.nl')).toHaveLength(1);
+    // A zone refused by validation charges nothing either.
+    const invalid = await post('/v2/dns/zones', {
+      name: 'api-premium-bad.nl',
+      service: 'PREMIUM',
+      records: [a('elsewhere.nl', '192.0.2.1')],
+    });
+    expect(invalid.status).toBe(400);
+    expect(await processesOf('api-premium-bad.nl')).toEqual([]);
+  });
+
+  it('charges an update from BASIC to PREMIUM (by id and by domain), never one that keeps it PREMIUM; a settings change keeps the records', async () => {
+    const created = await createZone('api-upgrade.nl');
+    const id = created.body.id as number;
+    const before = await getZoneHead('api-upgrade.nl', true);
+    const quote = await post(`/v2/dns/zones/${id}/update?quote=true`, { service: 'PREMIUM' });
+    expect(quote.body).toEqual({ command: 'UpdateDnsZoneCommand', quote: { total: 300, currency: 'EUR', billables: [premiumLine(300)] } });
+    expect((await getZoneHead('api-upgrade.nl', true))?.revision).toBe(before?.revision);
+    const upgraded = await post(`/v2/dns/zones/${id}/update`, { service: 'PREMIUM' });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body.service).toBe('PREMIUM');
+    const charged = await call('GET', `/v2/processes/${upgraded.headers['x-process-id']}`);
+    expect(charged.body).toMatchObject({ type: 'dnsZone', action: 'update', status: 'COMPLETED', billables: [premiumLine(300)] });
+    // Settings only: the records' generation is kept (nothing staged or deleted), and the zone is served as changed.
+    const after = await getZoneHead('api-upgrade.nl', true);
+    expect(after?.generation).toBe(before?.generation);
+    const again = await post(`/v2/dns/zones/${id}/update`, { service: 'PREMIUM', ttl: 600 });
+    expect(again.status).toBe(200);
+    expect(again.headers['x-process-id']).toBeUndefined();
+    expect(await processesOf('api-upgrade.nl')).toHaveLength(1);
+    await expectOnDns(again.body);
+
+    // The managed zone of a domain, by name: the demo's BASIC zone made PREMIUM is charged the same way.
+    const domainQuote = await post('/v2/domains/demo-shop.nl/zone/update?quote=true', { service: 'PREMIUM' });
+    expect(domainQuote.body.quote).toEqual({ total: 300, currency: 'EUR', billables: [premiumLine(300)] });
+  });
+
+  it('refuses PREMIUM to an account whose price list has no dns_premium price', async () => {
+    const { DeleteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { db } = await import('../shared/db/client.ts');
+    const { priceItem } = await import('../shared/db/repositories/prices.ts');
+    const item = priceItem({
+      customer: 'other',
+      product: 'dns_premium',
+      action: 'CREATE',
+      currency: 'USD',
+      price: 350,
+      fromDate: '2026-01-01T00:00:00Z',
+    });
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
+    try {
+      const res = await post('/v2/dns/zones', { name: 'api-premium-none.nl', service: 'PREMIUM' }, {}, otherKey);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ type: 'ValidationError', violations: [{ field: 'service' }] });
+      expect(res.body.message).toMatch(/no dns_premium price/);
+    } finally {
+      await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+    }
+  });
+});
+
+describe("the replaced records' items", () => {
+  it('are deleted after the commit while the request has time; what is left is listed on the header and swept by the next write', async () => {
+    const { updateZone } = await import('../shared/dns/update-zone.ts');
+    const { commitNothing } = await import('../shared/db/repositories/commit-with.ts');
+    const { queryPartition } = await import('../shared/db/items.ts');
+    const { keys } = await import('../shared/db/keys.ts');
+    const name = 'api-sweep.nl';
+    const created = await createZone(name);
+    const id = created.body.id as number;
+    const recordItems = async () => (await queryPartition(keys.domainCollection(name).pk)).filter((i) => i.entity === 'zoneRecord');
+    const first = await getZoneHead(name, true);
+    // No time left after the commit (a deadline in the past): the old generation stays, listed as retired.
+    const who = { customer: 'demo', user: 'demo/alice' };
+    await updateZone(who, { id }, { records: [{ ...a(name, '192.0.2.61'), type: 'A' as const }] }, undefined, commitNothing, false, 0);
+    const second = await getZoneHead(name, true);
+    expect(second?.retired).toEqual([{ generation: first?.generation, recordCount: 2 }]);
+    expect(await recordItems()).toHaveLength(3);
+    const read = await call('GET', `/v2/dns/zones/${id}`);
+    expect(read.body.records).toEqual([a(name, '192.0.2.61')]);
+    await expectOnDns(read.body);
+    // A settings change keeps the records' generation and carries the list on, sweeping it.
+    const settings = await post(`/v2/dns/zones/${id}/update`, { ttl: 7200 });
+    expect(settings.status).toBe(200);
+    const third = await getZoneHead(name, true);
+    expect(third?.generation).toBe(second?.generation);
+    expect(third?.retired).toBeUndefined();
+    expect(await recordItems()).toHaveLength(1);
+    await expectOnDns(settings.body);
+  });
+});

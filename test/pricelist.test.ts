@@ -35,6 +35,7 @@ const usd = (product: string, action: string, price: number, fromDate = y2026): 
 /** The demo customer's list as of late 2026 (infra/demo-data.json). */
 const demoList = {
   prices: [
+    e('dns_premium', 'CREATE', 300),
     e('domain_co.uk', 'CREATE', 599),
     e('domain_co.uk', 'RENEW', 599),
     e('domain_co.uk', 'TRANSFER', 0),
@@ -100,7 +101,8 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
   it('answers the other customer its own list in its own currency, promo flags per customer', async () => {
     const res = await call('GET', '/v2/customers/other/pricelist', { key: otherKey });
     expect(res.status).toBe(200);
-    expect(res.body.prices.slice(0, 8)).toEqual([
+    expect(res.body.prices.slice(0, 9)).toEqual([
+      usd('dns_premium', 'CREATE', 350),
       usd('domain_co.uk', 'CREATE', 699),
       usd('domain_co.uk', 'RENEW', 699),
       usd('domain_co.uk', 'TRANSFER', 0),
@@ -110,7 +112,7 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       usd('domain_com', 'RESTORE', 7500),
       usd('domain_com', 'TRANSFER', 1199),
     ]);
-    expect(res.body.prices).toHaveLength(31);
+    expect(res.body.prices).toHaveLength(32);
     expect(res.body.priceChanges).toEqual([
       usd('domain_com', 'CREATE', 1299, '2030-01-01T00:00:00Z'),
       usd('domain_com', 'RENEW', 1299, '2030-01-01T00:00:00Z'),
@@ -132,9 +134,9 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       promos: convertAll(demoList.promos, 'USD', eurToUsd),
     });
     // Spot checks of the arithmetic: 1049 x 1.1523 = 1208.7627; 99 x 1.1523 = 114.0777; 5995 x 1.1523 = 6908.0385.
-    expect(res.body.prices[3].price).toBe(1209);
+    expect(res.body.prices[4].price).toBe(1209);
     expect(res.body.promos[1].price).toBe(114);
-    expect(res.body.prices[26].price).toBe(6908);
+    expect(res.body.prices[27].price).toBe(6908);
   });
 
   it('converts USD prices to EUR by the same rate', async () => {
@@ -147,7 +149,7 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       priceChanges: convertAll(own.body.priceChanges, 'EUR', usdToEur),
       promos: convertAll(own.body.promos, 'EUR', usdToEur),
     });
-    expect(res.body.prices[3]).toEqual(e('domain_com', 'CREATE', 1041)); // 1199 / 1.1523 = 1040.53
+    expect(res.body.prices[4]).toEqual(e('domain_com', 'CREATE', 1041)); // 1199 / 1.1523 = 1040.53
   });
 
   it('leaves amounts already in the requested currency unchanged, still naming the rate date', async () => {
@@ -248,7 +250,7 @@ describe('GET /v2/customers/{customer}/pricelist', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('x-exchange-rate-date')).toBe('2026-11-19');
       const body = (await res.json()) as { prices: Entry[] };
-      expect(body.prices[3]).toEqual(e('domain_com', 'CREATE', 1041));
+      expect(body.prices[4]).toEqual(e('domain_com', 'CREATE', 1041));
       const cached = await fetch(`${server.url}/v2/customers/other/pricelist?currency=EUR`, {
         headers: { Authorization: `ApiKey ${otherKey}`, 'If-None-Match': res.headers.get('etag') as string },
       });

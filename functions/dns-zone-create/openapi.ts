@@ -1,6 +1,7 @@
-import { newZoneExample, zoneWriteHeaders } from '../../shared/dns/examples.ts';
+import { newZoneExample, premiumChargeDescription, premiumQuoteExample, zoneWriteHeaders } from '../../shared/dns/examples.ts';
 import { ZoneView } from '../../shared/dns/zone-view.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { QuoteBody } from '../../shared/model/quote.ts';
 import { CreateZoneRequest } from './schema.ts';
 
 /** POST /v2/dns/zones in the OpenAPI document. */
@@ -11,16 +12,27 @@ export const docs: OperationDocs = {
     "From `template` (one of the caller's) when given, linked unless `link` is false: a linked zone keeps the template's records, and `records` adds the zone's own. SOA settings: the request's, else the template's, else the defaults (refresh 10800, retry 3600, expire 1209600, ttl 3600, `hostmaster@<name>`).",
     "Every record is checked as a name server would (each problem a 400 ValidationError naming the record): a CNAME alone at its name and not at the apex, host names where a host is named, addresses for A and AAAA, names inside the zone, TTLs within the service's bounds (BASIC 300 to 604800 s, PREMIUM 60 to 604800 s), CAA tags of the IANA registry, no record twice, at most 1,000 records (BASIC) or 10,000 (PREMIUM). A customer holds at most 1,000 zones.",
     'A name that has a zone, or is a domain of another account: 400 ObjectExists.',
+    premiumChargeDescription,
   ].join('\n\n'),
   tags: ['Zones'],
   responses: {
+    '200': {
+      description: 'With `?quote=true`: what the create would charge; nothing is written.',
+      content: { 'application/json': { json: QuoteBody, examples: { premium: premiumQuoteExample } } },
+    },
     '201': {
-      description: 'The new zone.',
-      headers: [{ name: 'ETag', required: true }, { name: 'Idempotent-Replayed' }],
+      description: 'The new zone (`x-process-id`: the charge of a PREMIUM zone).',
+      headers: [{ name: 'ETag', required: true }, { name: 'x-process-id' }, { name: 'Idempotent-Replayed' }],
       content: { 'application/json': { json: ZoneView, examples: { 'my-new-site.nl': newZoneExample } } },
     },
   },
-  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectExists'],
+  errors: [
+    'ConstraintViolationException',
+    'ValidationError',
+    'ObjectDoesNotExist',
+    'ObjectExists',
+    'BillableAcknowledgmentNeededException',
+  ],
   requestHeaders: zoneWriteHeaders.slice(0, 1),
   examples: {
     body: {

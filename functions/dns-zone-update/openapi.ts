@@ -1,6 +1,8 @@
-import { demoZoneExample, zoneWriteHeaders } from '../../shared/dns/examples.ts';
+import * as v from 'valibot';
+import { demoZoneExample, premiumChargeDescription, premiumQuoteExample, zoneWriteHeaders } from '../../shared/dns/examples.ts';
 import { ZoneView } from '../../shared/dns/zone-view.ts';
 import type { OperationDocs } from '../../shared/http/api-docs.ts';
+import { QuoteBody } from '../../shared/model/quote.ts';
 import { UpdateDnsZoneRequest } from './schema.ts';
 
 /** How a zone update works. */
@@ -13,17 +15,30 @@ const zoneUpdateDescription = [
 /** POST /v2/dns/zones/{zoneId}/update in the OpenAPI document. */
 export const docs: OperationDocs = {
   request: UpdateDnsZoneRequest,
-  description: `Changes a DNS zone of the caller (the SDKs' dnsZones->update). ${zoneUpdateDescription}`,
+  description: `Changes a DNS zone of the caller (the SDKs' dnsZones->update). ${zoneUpdateDescription}\n\n${premiumChargeDescription}`,
   tags: ['Zones'],
   responses: {
     '200': {
-      description: 'The zone as changed; its ETag names the new revision.',
-      headers: [{ name: 'ETag', required: true }, { name: 'Idempotent-Replayed' }],
-      content: { 'application/json': { json: ZoneView, examples: { 'demo-shop.nl': demoZoneExample } } },
+      description:
+        'The zone as changed; its ETag names the new revision (`x-process-id`: the charge of a move to PREMIUM). With `?quote=true`, the quote.',
+      headers: [{ name: 'ETag' }, { name: 'x-process-id' }, { name: 'Idempotent-Replayed' }],
+      content: {
+        'application/json': {
+          json: v.union([ZoneView, QuoteBody]),
+          examples: { 'demo-shop.nl': demoZoneExample, quote: { ...premiumQuoteExample, command: 'UpdateDnsZoneCommand' } },
+        },
+      },
     },
   },
   pathObject: true,
-  errors: ['ConstraintViolationException', 'ValidationError', 'ObjectDoesNotExist', 'ObjectStatusProhibitsOperation', 'PreconditionFailed'],
+  errors: [
+    'ConstraintViolationException',
+    'ValidationError',
+    'ObjectDoesNotExist',
+    'ObjectStatusProhibitsOperation',
+    'PreconditionFailed',
+    'BillableAcknowledgmentNeededException',
+  ],
   requestHeaders: zoneWriteHeaders,
   examples: {
     path: { zoneId: '101' },

@@ -6,6 +6,7 @@ import { AuthorizationError, ObjectExists, ValidationError } from '../errors.ts'
 import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { now as clock, toWireTime } from '../time.ts';
 import { maxZonesPerCustomer } from './list-zones.ts';
+import { becomesPremium, chargeZoneWrite, quoteZoneWrite, type ZoneCaller, type ZoneWriteOutcome } from './premium-charge.ts';
 import { renderZone, replaceDomain } from './zone.ts';
 import { checkZone, copiedRecords, defaultSoa, templateOf, toEntry } from './zone-edit.ts';
 import type { CreateZoneCommand } from './zone-request.ts';
@@ -22,12 +23,17 @@ import type { VersionedZone } from './zone-view.ts';
  * zone is checked as a name server would (shared/model/zone-rules.ts) before anything is written.
  * One zone per name: a name that has a zone (anyone's) or another customer's domain is refused
  * (ObjectExists). A customer holds at most maxZonesPerCustomer zones.
+ *
+ * A PREMIUM zone is charged (`dns_premium`, premium-charge.ts) in the transaction that creates it;
+ * with `quoteOnly` the quote is answered and nothing is written.
  */
 export async function createZone(
-  caller: string,
+  who: ZoneCaller,
   command: CreateZoneCommand,
+  quoteOnly: boolean,
   commitWith: CommitWith<VersionedZone>,
-): Promise<VersionedZone> {
+): Promise<ZoneWriteOutcome> {
+  const caller = who.customer;
   if (command.customer !== undefined && command.customer !== caller) {
     throw new AuthorizationError(`Zones of customer '${command.customer}' cannot be created with this key.`);
   }
@@ -37,7 +43,8 @@ export async function createZone(
   const given: ZoneRecordEntry[] = (command.records ?? []).map(toEntry);
   // A linked zone keeps the template's records as the template has them; the request's records are the zone's own.
   const fromTemplate = !template ? [] : linked ? template.records : copiedRecords(template.records, domainName);
-  const at = toWireTime(clock());
+  const now = clock();
+  const at = toWireTime(now);
   const zone: ZoneRecord = {
     id: 0,
     domainName,
@@ -57,6 +64,8 @@ export async function createZone(
     createdDate: at,
   };
   checkZone(zone);
+  const quoted = await quoteZoneWrite(caller, 'CreateDnsZoneCommand', becomesPremium(undefined, zone), domainName, now);
+  if (quoteOnly) return { quote: quoted.body };
   const taken = () => new ObjectExists(`The name ${domainName} has a zone already, or is a domain of another account.`);
   if (await zoneNameTaken(domainName, caller)) throw taken();
   const max = maxZonesPerCustomer();
@@ -64,8 +73,9 @@ export async function createZone(
     throw new ValidationError(`A customer holds at most ${max} zones; delete one first.`);
   }
   const created: ZoneRecord = { ...zone, id: await nextId('zone') };
-  const answer: VersionedZone = { view: renderZone(created), revision: 1 };
-  const refused = await createZoneRecord(created, itemsOf(commitWith(answer)));
+  const charge = await chargeZoneWrite(quoted, command.billables, who, created, 'create', now);
+  const answer: VersionedZone = { view: renderZone(created), revision: 1, ...(charge ? { processId: charge.processId } : {}) };
+  const refused = await createZoneRecord(created, [...(charge?.items ?? []), ...itemsOf(commitWith(answer))]);
   if (refused) throw taken();
   return answer;
 }

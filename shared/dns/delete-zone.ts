@@ -23,6 +23,7 @@ export async function deleteZone(
   id: number,
   ifMatch: readonly string[] | undefined,
   commitWith: CommitWith<DeletedZone>,
+  deadline?: number,
 ): Promise<DeletedZone> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const head = await getZoneHeadById(customer, id);
@@ -35,7 +36,7 @@ export async function deleteZone(
       throw new ObjectStatusProhibitsOperation(`The zone ${domainName} is the managed zone of a domain; it goes with the domain.`);
     }
     const deleted: DeletedZone = { id, domainName };
-    const refused = await deleteZoneRecord(head, itemsOf(commitWith(deleted)));
+    const refused = await deleteZoneRecord(head, itemsOf(commitWith(deleted)), deadline);
     if (!refused) return deleted;
     if (ifMatch !== undefined) throw new PreconditionFailed(`The zone ${domainName} changed while it was deleted.`);
   }

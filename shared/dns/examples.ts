@@ -81,3 +81,17 @@ export const zoneWriteHeaders = [
     example: '"r12"',
   },
 ];
+
+/** A `?quote=true` answer of a write that makes a zone PREMIUM (the demo customer's price list). */
+export const premiumQuoteExample = {
+  command: 'CreateDnsZoneCommand',
+  quote: {
+    total: 300,
+    currency: 'EUR',
+    billables: [{ product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 300, providerName: 'dns', refundable: false, total: 300 }],
+  },
+};
+
+/** How a zone write is charged, for the API description of create and update. */
+export const premiumChargeDescription =
+  "A write that makes a zone PREMIUM (a PREMIUM create, an update from BASIC to PREMIUM) is charged `dns_premium` CREATE (12 months) at the caller's own price list, in its currency, in the transaction of the write: the answer names the charge's process in `x-process-id` (COMPLETED, with its `billables`). At the list price it needs no acknowledgment; an acknowledged `amount` below the price now answers 400 BillableAcknowledgmentNeededException with the new quote; a price list without `dns_premium` refuses PREMIUM (400 ValidationError). `?quote=true` answers the quote (`{total: 0}` when nothing is charged) and writes nothing.";

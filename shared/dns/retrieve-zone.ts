@@ -121,7 +121,12 @@ async function notifyFailure(zone: { id: number; customer: string; domainName: s
   }
 }
 
-export async function retrieveZone(customer: string, id: number, commitWith: CommitWith<null> = commitNothing): Promise<null> {
+export async function retrieveZone(
+  customer: string,
+  id: number,
+  commitWith: CommitWith<null> = commitNothing,
+  deadline?: number,
+): Promise<null> {
   const head = await getZoneHeadById(customer, id);
   if (!head) throw new ObjectDoesNotExist('Zone', String(id));
   const { domainName, master } = head.zone;
@@ -157,7 +162,7 @@ export async function retrieveZone(customer: string, id: number, commitWith: Com
         serial: nextSerial(zone, at),
       };
       checkZone(next);
-      if (!(await replaceZoneRecord(next, current, itemsOf(commitWith(null))))) return null;
+      if (!(await replaceZoneRecord(next, current, itemsOf(commitWith(null)), undefined, deadline))) return null;
     }
   } catch (error) {
     const reason = error instanceof TransferFailed ? error.message : error instanceof AppError && error.expose ? error.message : undefined;

@@ -5,6 +5,7 @@ import { getOwnZoneHead, getZoneHeadById, withRecords, type ZoneHead } from '../
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, PreconditionFailed, ProviderUnavailable, ValidationError } from '../errors.ts';
 import type { TemplateRecord, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
 import { now as clock, toWireTime } from '../time.ts';
+import { becomesPremium, chargeZoneWrite, quoteZoneWrite, type ZoneCaller, type ZoneWriteOutcome } from './premium-charge.ts';
 import { renderZone, zoneVersion } from './zone.ts';
 import { checkZone, copiedRecords, linkedRecords, nextSerial, templateOf, toEntry } from './zone-edit.ts';
 import type { UpdateZoneCommand } from './zone-request.ts';
@@ -27,6 +28,9 @@ import type { VersionedZone } from './zone-view.ts';
  *   back unchanged (linkedRecords); `link: false` breaks the link, and they become the zone's own.
  * - The DCV records the service added stay (they are the header's `dcvRecords`), and the ACME
  *   challenge records of open orders stay at the DNS provider (the sync never deletes them).
+ * - **PREMIUM is charged** when the update moves the zone from BASIC to PREMIUM (`dns_premium`,
+ *   premium-charge.ts), in the transaction of the update; `quoteOnly` answers the quote and writes
+ *   nothing.
  */
 
 /** Which zone: by id (`/v2/dns/zones/{id}`) or by the domain's name (`/v2/domains/{domainName}/zone`). */
@@ -46,6 +50,13 @@ async function findZone(customer: string, target: ZoneTarget): Promise<ZoneHead>
   const head = await getOwnZoneHead(customer, target.domainName);
   if (!head) throw new ObjectDoesNotExist('Zone', target.domainName);
   return head;
+}
+
+/** Whether the record rules would judge `next`'s records as they judged `current`'s: the same records, service and DCV records. */
+function sameRecordRules(current: ZoneRecord, next: ZoneRecord): boolean {
+  if (current.service !== next.service || current.domainName !== next.domainName) return false;
+  if (JSON.stringify(current.dcvRecords ?? []) !== JSON.stringify(next.dcvRecords ?? [])) return false;
+  return current.records === next.records;
 }
 
 /** The zone with the request applied (not yet checked). */
@@ -84,12 +95,16 @@ function applied(current: ZoneRecord, command: UpdateZoneCommand, template: Temp
 }
 
 export async function updateZone(
-  customer: string,
+  who: ZoneCaller,
   target: ZoneTarget,
   command: UpdateZoneCommand,
   ifMatch: readonly string[] | undefined,
   commitWith: CommitWith<VersionedZone>,
-): Promise<VersionedZone> {
+  quoteOnly = false,
+  deadline?: number,
+): Promise<ZoneWriteOutcome> {
+  const customer = who.customer;
+  let processId: number | undefined;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const head = await findZone(customer, target);
     const current = await withRecords(head);
@@ -105,15 +120,32 @@ export async function updateZone(
     }
     const templateName = command.template ?? current.template;
     const template = templateName === undefined ? undefined : await templateOf(customer, templateName);
-    const next = applied(current, command, template, toWireTime(clock()));
+    const now = clock();
+    const next = applied(current, command, template, toWireTime(now));
     if (!next.dnssec && current.keyRollover?.stage === 'publish') {
       throw new ObjectStatusProhibitsOperation(
         `A key rollover of the zone ${current.domainName} waits for its DS (process ${current.keyRollover.processId}): acknowledge it before DNSSEC is switched off.`,
       );
     }
-    checkZone(next);
-    const answer: VersionedZone = { view: renderZone(next), revision: head.revision + 1 };
-    const refused = await replaceZoneRecord(next, head, itemsOf(commitWith(answer)));
+    // The records as the zone has them, under the same service and DCV records, were checked when
+    // they were written: a change of settings only checks the settings (10,000 records spared).
+    checkZone(next, !sameRecordRules(current, next));
+    const quoted = await quoteZoneWrite(customer, 'UpdateDnsZoneCommand', becomesPremium(current, next), current.domainName, now);
+    if (quoteOnly) return { quote: quoted.body };
+    const charge = await chargeZoneWrite(quoted, command.billables, who, next, 'update', now, processId);
+    processId = charge?.processId;
+    const answer: VersionedZone = {
+      view: renderZone(next),
+      revision: head.revision + 1,
+      ...(charge ? { processId: charge.processId } : {}),
+    };
+    const refused = await replaceZoneRecord(
+      next,
+      head,
+      [...(charge?.items ?? []), ...itemsOf(commitWith(answer))],
+      current.records,
+      deadline,
+    );
     if (!refused) return answer;
     if (ifMatch !== undefined) {
       throw new PreconditionFailed(

@@ -82,11 +82,15 @@ export function copiedRecords(records: readonly ZoneRecordEntry[], domainName: s
   return records.map((r) => ({ ...r, name: replaceDomain(r.name, domainName), content: replaceDomain(r.content, domainName) }));
 }
 
-/** Refuses (400 ValidationError, every problem named) a zone a name server would refuse, or one out of the service's bounds. */
-export function checkZone(zone: ZoneRecord): void {
+/**
+ * Refuses (400 ValidationError, every problem named) a zone a name server would refuse, or one out
+ * of the service's bounds. `records: false` checks the settings only (records already checked under
+ * the same rules).
+ */
+export function checkZone(zone: ZoneRecord, records = true): void {
   const problems: ZoneProblem[] = [
     ...zoneSettingProblems(zone),
-    ...zoneRecordProblems(zone.domainName, zone.service, zone.records, zone.dcvRecords ?? []),
+    ...(records ? zoneRecordProblems(zone.domainName, zone.service, zone.records, zone.dcvRecords ?? []) : []),
   ];
   if (problems.length > 0) {
     throw new ValidationError(

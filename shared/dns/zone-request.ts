@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { recordTypes } from '../model/zone-fields.ts';
+import { AcknowledgedBillables } from '../pricing/quote.ts';
 import { ZoneMasterAddress } from '../schemas/address.ts';
 import { bodyObject, DomainName, domainNamePattern, Handle, listOf } from '../schemas/primitives.ts';
 
@@ -57,6 +58,8 @@ const settings = {
   expire: v.optional(v.pipe(Ttl, v.minValue(86_400, 'must be at least 86400'))),
   ttl: v.optional(Ttl),
   records: v.optional(listOf(RecordRequest, maxRecordsInRequest)),
+  /** The acknowledged charges (contract section 4): a zone made PREMIUM is charged `dns_premium` (shared/dns/premium-charge.ts). */
+  billables: v.optional(AcknowledgedBillables),
 };
 
 /** `POST /v2/dns/zones`: a new zone of the caller (`customer`, when the TypeScript client sends it, must be the caller's). */

@@ -75,6 +75,8 @@ export type ZoneView = v.InferOutput<typeof ZoneView>;
 export interface VersionedZone {
   view: ZoneView;
   revision: number;
+  /** The process that recorded the write's charge (a zone made PREMIUM), sent as `x-process-id`. */
+  processId?: number;
 }
 
 /** A zone in the listing (`GET /v2/dns/zones`): the zone without its records (read the zone by id for those) and DNS standing. */

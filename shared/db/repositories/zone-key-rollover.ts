@@ -45,3 +45,11 @@ export function recordDsAcknowledged(
     ...along,
   ]);
 }
+
+/**
+ * The items of a zone write's charge (shared/dns/premium-charge.ts): its process, COMPLETED, with its
+ * listing and counts, for the transaction of the zone write itself.
+ */
+export function zoneChargeItems(process: ProcessRecord): TransactItem[] {
+  return [putNew(processItem(process)), ...newProcessItems(process)];
+}

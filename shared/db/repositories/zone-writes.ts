@@ -8,7 +8,7 @@ import { batchWriteAll, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
-import { getZoneHead, getZoneHeadsByName, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
+import { getZoneHead, getZoneHeadsByName, type RetiredGeneration, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
 
 /**
  * Writing zones (the layout is described in zones.ts). A zone is never visible half-written:
@@ -68,8 +68,13 @@ export async function stageRecords(
   return { domainName, generation, recordCount: valid.length };
 }
 
-/** The header item of a zone whose records are `staged`. */
-function headerItem(zone: ZoneHeader, staged: StagedRecords, revision: number): Record<string, unknown> {
+/** The header item of a zone whose records are `staged` (and `retired`: generations still being deleted). */
+function headerItem(
+  zone: ZoneHeader,
+  staged: StagedRecords,
+  revision: number,
+  retired: readonly RetiredGeneration[] = [],
+): Record<string, unknown> {
   const dcvRecords = zone.dcvRecords ? checkedRecords(zone.domainName, zone.dcvRecords) : undefined;
   return toItem(keys.zone(zone.domainName, zone.customer, zone.id), zoneEntity, {
     ...zone,
@@ -77,6 +82,7 @@ function headerItem(zone: ZoneHeader, staged: StagedRecords, revision: number): 
     generation: staged.generation,
     recordCount: staged.recordCount,
     revision,
+    ...(retired.length > 0 ? { retired: [...retired] } : {}),
   });
 }
 
@@ -358,47 +364,125 @@ export async function createZoneRecord(zone: ZoneRecord, along: readonly Transac
  * Replaces a zone of the caller whole (settings and records) if its revision is still `expected`:
  * the new generation staged, the header switched to it with the revision raised (one conditional
  * put, in the transaction of `along`), then the old generation deleted. 'changed' when another
- * write came first: nothing was written.
+ * write came first: nothing was written. `previousRecords`: the records of `previous` as read; when
+ * the new records are the same, the header keeps their generation.
+ *
+ * The old generation's items are deleted after the commit, until `deadline` (epoch ms; none: all of
+ * them): the header the commit writes lists it in `retired` until every item is gone, so what a
+ * write could not delete in its time (a 10,000-record zone replaced within a request) is deleted by
+ * the zone's next write. No reader ever reads a retired generation.
  */
 export async function replaceZoneRecord(
   zone: ZoneRecord,
   previous: ZoneHead,
   along: readonly TransactItem[],
+  previousRecords?: readonly ZoneRecordEntry[],
+  deadline?: number,
 ): Promise<ZoneWriteRefusal | undefined> {
   const expected = previous.revision;
   const { records, ...header } = zone;
-  const staged = await stageRecords(zone, records);
+  // Records exactly as the header's generation holds them (a change of settings only): the header
+  // keeps that generation, and nothing is staged or deleted. A 10,000-record zone's TTL change is
+  // then one transaction, not 20,000 item writes.
+  const kept = previous.generation !== undefined && sameRecords(records, previousRecords);
+  const staged = kept
+    ? { domainName: zone.domainName, generation: previous.generation as string, recordCount: previous.recordCount }
+    : await stageRecords(zone, records);
+  const retired = [
+    ...(previous.retired ?? []),
+    ...(!kept && previous.generation !== undefined ? [{ generation: previous.generation, recordCount: previous.recordCount }] : []),
+  ];
   try {
     await transact([
-      { Put: { TableName: tableName(), Item: headerItem(header, staged, expected + 1), ...overRevision(zone.customer, expected) } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: headerItem(header, staged, expected + 1, retired),
+          ...overRevision(zone.customer, expected),
+        },
+      },
       ...along,
     ]);
   } catch (error) {
-    await discardStaged(staged);
+    if (!kept) await discardStaged(staged);
     if (cancelledByCondition(error, 1)) return 'changed';
     throw error;
   }
-  await deletePreviousGeneration(previous);
+  await sweepRetired(zone.domainName, expected + 1, retired, deadline);
   return undefined;
 }
 
 /**
- * Deletes the records of the generation a header named before a switch, by key: after the switch no
- * header names it, and a concurrent writer that read it can no longer commit (its condition names
- * the old revision). Only that generation: another writer's staged records may be in the
- * collection meanwhile, and deleting them would leave its header, once switched, without them.
+ * Deletes the items of retired generations, in order, until `deadline`; when all are gone, the
+ * header's `retired` is removed (only while the header is still at `revision`: a later write carries
+ * the list on and sweeps it itself). True when every item was deleted.
  */
-async function deletePreviousGeneration(previous: ZoneHead): Promise<void> {
-  if (previous.generation === undefined) return;
-  await deleteStaged({ domainName: previous.zone.domainName, generation: previous.generation, recordCount: previous.recordCount });
+async function sweepRetired(
+  domainName: string,
+  revision: number,
+  retired: readonly RetiredGeneration[],
+  deadline?: number,
+): Promise<boolean> {
+  if (retired.length === 0) return true;
+  for (const generation of retired) {
+    if (!(await deleteGeneration({ domainName, ...generation }, deadline))) return false;
+  }
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.zoneByName(domainName),
+        UpdateExpression: 'REMOVE retired',
+        ConditionExpression: 'revision = :revision',
+        ExpressionAttributeValues: { ':revision': revision },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+  return true;
+}
+
+/** Deletes a generation's items by key, a slice at a time, stopping at `deadline`; true when all are deleted. */
+async function deleteGeneration(staged: StagedRecords, deadline?: number): Promise<boolean> {
+  const slice = 500;
+  for (let from = 0; from < staged.recordCount; from += slice) {
+    if (deadline !== undefined && Date.now() >= deadline) return false;
+    const to = Math.min(staged.recordCount, from + slice);
+    await batchWriteAll(
+      Array.from({ length: to - from }, (_, i) => {
+        const { pk, sk } = keys.zoneRecord(staged.domainName, staged.generation, from + i);
+        return { delete: { pk, sk } };
+      }),
+    );
+  }
+  return true;
+}
+
+/** Whether two record lists are the same records in the same order (the positions are the item keys). */
+function sameRecords(a: readonly ZoneRecordEntry[], b: readonly ZoneRecordEntry[] | undefined): boolean {
+  if (!b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as ZoneRecordEntry;
+    const y = b[i] as ZoneRecordEntry;
+    if (x.name !== y.name || x.type !== y.type || x.content !== y.content || x.ttl !== y.ttl || x.prio !== y.prio) return false;
+  }
+  return true;
 }
 
 /**
  * Deletes a zone of the caller if its revision is still `expected`: the header (the commit point:
  * no reader finds the zone after it, and the stream tells the DNS sync to remove it) in the
- * transaction of `along`, then its record items.
+ * transaction of `along`, then its record items by key (its generation and any retired one: never
+ * another writer's staged records), until `deadline` (none: all of them). Items left past the
+ * deadline belong to no header and are never read; the next whole write of the name (putZone)
+ * deletes them.
  */
-export async function deleteZoneRecord(previous: ZoneHead, along: readonly TransactItem[]): Promise<ZoneWriteRefusal | undefined> {
+export async function deleteZoneRecord(
+  previous: ZoneHead,
+  along: readonly TransactItem[],
+  deadline?: number,
+): Promise<ZoneWriteRefusal | undefined> {
   const { domainName, customer } = previous.zone;
   try {
     await transact([
@@ -409,7 +493,11 @@ export async function deleteZoneRecord(previous: ZoneHead, along: readonly Trans
     if (cancelledByCondition(error, 1)) return 'changed';
     throw error;
   }
-  await deletePreviousGeneration(previous);
+  const generations = [
+    ...(previous.generation !== undefined ? [{ generation: previous.generation, recordCount: previous.recordCount }] : []),
+    ...(previous.retired ?? []),
+  ];
+  for (const generation of generations) if (!(await deleteGeneration({ domainName, ...generation }, deadline))) break;
   return undefined;
 }
 

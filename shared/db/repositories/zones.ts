@@ -35,11 +35,16 @@ const zoneDnsEntity = 'zoneDns';
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** The header item as stored: the zone without records, its records' generation and count, and a revision every write raises. */
+/** A generation of records no header names any more, whose items are still being deleted (zone-writes.ts, sweepRetired). */
+const RetiredGeneration = v.object({ generation: v.string(), recordCount: Count });
+export type RetiredGeneration = v.InferOutput<typeof RetiredGeneration>;
+
 const StoredHeader = v.object({
   ...ZoneHeader.entries,
   generation: v.string(),
   recordCount: Count,
   revision: Count,
+  retired: v.optional(v.array(RetiredGeneration)),
 });
 
 /** A zone's header as read, with where its records are. `inline`: an item of the old layout, records inside it. */
@@ -49,6 +54,8 @@ export interface ZoneHead {
   recordCount: number;
   revision: number;
   inline?: ZoneRecordEntry[];
+  /** Generations the header no longer names whose record items are not all deleted yet. */
+  retired?: RetiredGeneration[];
 }
 
 /** Parses a zone header item (either layout). */
@@ -58,8 +65,8 @@ export function parseZoneHead(item: Record<string, unknown>): ZoneHead {
     const { records, ...zone } = legacy;
     return { zone, recordCount: records.length, revision: Number(item.revision ?? 0), inline: records };
   }
-  const { generation, recordCount, revision, ...zone } = parseItem(StoredHeader, zoneEntity, item);
-  return { zone, generation, recordCount, revision };
+  const { generation, recordCount, revision, retired, ...zone } = parseItem(StoredHeader, zoneEntity, item);
+  return { zone, generation, recordCount, revision, ...(retired && retired.length > 0 ? { retired } : {}) };
 }
 
 /**
