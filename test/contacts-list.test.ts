@@ -128,6 +128,29 @@ describe('Contacts: listing', () => {
     expect(fullItemsRead(calls.details)).toBeLessThanOrEqual(5);
   });
 
+  it('counts a deep offset from the nearer end of the book, either order: the same pages, at most half the keys', async () => {
+    const handles = (res: { body: { entities: { handle: string }[] } }) => res.body.entities.map((c) => c.handle);
+    const all = handles(await list('?limit=100&total=false'));
+    expect(all).toHaveLength(12);
+    for (const [query, expected] of [
+      ['?offset=9&limit=2', all.slice(9, 11)],
+      ['?offset=11&limit=5', all.slice(11)],
+      ['?offset=7&limit=10', all.slice(7)],
+      ['?offset=12', []],
+      ['?offset=9&limit=2&order=-handle', [...all].reverse().slice(9, 11)],
+    ] as const) {
+      const calls = await recordTableCalls(() => list(query));
+      expect(handles(calls.result), query).toEqual(expected);
+      const counted = calls.details.filter((d) => d.command.startsWith('Query') && d.input.Select === 'COUNT');
+      expect(
+        counted.reduce((n, d) => n + d.itemsRead, 0),
+        query,
+      ).toBeLessThanOrEqual(6);
+    }
+    // A shallow offset counts from the start, as before.
+    expect(handles(await list('?offset=2&limit=2'))).toEqual(all.slice(2, 4));
+  });
+
   it('reads an exact email, name, organization, country or organization:null through its own listing: the page, not the address book', async () => {
     const be = await recordTableCalls(() => list('?country=BE&limit=2'));
     expect(be.result.body.pagination.total).toBe(4);

@@ -343,17 +343,38 @@ export async function readContactPage(
 /**
  * Skips `count` entries of a source, counting keys only (Select COUNT over the keys-only twin of
  * its index, or over the small entries): where the page after them starts, undefined when nothing
- * is left.
+ * is left, false past `until` (epoch ms) with keys still to count (the listing then refuses it in
+ * time). Given `total` (the source's size, from the kept count), an offset past the middle is
+ * counted from the far end instead, backwards: at most half the source's keys are read.
  */
 export async function skipContacts(
   customer: string,
   source: ContactSource,
   count: number,
   ascending: boolean,
-): Promise<Record<string, unknown> | undefined> {
+  options: { until?: number; total?: number } = {},
+): Promise<Record<string, unknown> | undefined | false> {
+  const { until, total } = options;
+  if (total !== undefined && count > total / 2) {
+    if (count >= total) return undefined;
+    // The key of the count-th entry, reached from the other end: the page starts after it.
+    return countKeys(customer, source, total - count + 1, !ascending, until);
+  }
+  return countKeys(customer, source, count, ascending, until);
+}
+
+/** Counts `count` keys of a source in a direction: the key of the last, undefined when fewer are left, false past `until`. */
+async function countKeys(
+  customer: string,
+  source: ContactSource,
+  count: number,
+  ascending: boolean,
+  until: number | undefined,
+): Promise<Record<string, unknown> | undefined | false> {
   let read = 0;
   let start: Record<string, unknown> | undefined;
   do {
+    if (until !== undefined && read > 0 && Date.now() >= until) return false;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
