@@ -75,6 +75,7 @@ export function contactListShapes(count: number): [string, string][] {
     ['country=BE&total=false', 'country=BE&total=false'],
     ['q=person0099 (a search)', 'q=person0099'],
     [`export=true&fields=handle (all ${count.toLocaleString('en')})`, 'export=true&fields=handle'],
+    [`export=true (all ${count.toLocaleString('en')}, the identifying fields)`, 'export=true'],
   ];
 }
 

@@ -17,6 +17,7 @@ import { getDomain, putDomain } from '../shared/db/repositories/domains.ts';
 import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates } from '../shared/db/repositories/rates.ts';
+import { putRegistrationLock } from '../shared/db/repositories/registrations.ts';
 import { putRegistryDomain, putRegistryTransfer } from '../shared/db/repositories/registry-domains.ts';
 import { putTransferLock } from '../shared/db/repositories/transfers.ts';
 import { putTemplate, putZone } from '../shared/db/repositories/zone-writes.ts';
@@ -28,6 +29,7 @@ import { DomainRecord } from '../shared/model/domain.ts';
 import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { RateRecord } from '../shared/model/rate.ts';
+import { RegistrationLock } from '../shared/model/registration.ts';
 import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/registry-domain.ts';
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
@@ -90,6 +92,8 @@ export const DatasetSchema = v.strictObject({
   processes: v.optional(v.array(DatasetProcess)),
   /** Transfers in progress: the domain's pending state beside its process (an export carries them). */
   transferLocks: v.optional(v.array(TransferLock)),
+  /** Registrations the registry keeps pending: the name's pending state beside its process, which the poller settles (an export carries them). */
+  registrationLocks: v.optional(v.array(RegistrationLock)),
   /** Floors for id sequences (`process`, `zone`, ...), above the ids the dataset itself uses. */
   counters: v.optional(v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)))),
 });
@@ -248,6 +252,7 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['registryDomains', (dataset.registryDomains ?? []).map((d) => () => putRegistryDomain(d, ifAbsent))],
     ['registryTransfers', (dataset.registryTransfers ?? []).map((t) => () => putRegistryTransfer(t, ifAbsent))],
     ['transferLocks', (dataset.transferLocks ?? []).map((l) => () => putTransferLock(l, ifAbsent))],
+    ['registrationLocks', (dataset.registrationLocks ?? []).map((l) => () => putRegistrationLock(l, ifAbsent))],
   ];
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);
   let done = 0;

@@ -14,6 +14,7 @@ import { PriceRecord, PromoRecord } from '../shared/model/price.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { RateRecord } from '../shared/model/rate.ts';
+import { RegistrationLock } from '../shared/model/registration.ts';
 import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/registry-domain.ts';
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
@@ -45,10 +46,13 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   of contacts (`contact-count`: a load counts the contacts it writes), each customer's count of domains
  *   (`domainCounts`: a load counts the domains it writes), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
- *   next run of each writes its own), where each zone stands with the DNS
- *   provider (`zoneDns`: the sync and the reconcile job push the zones again), a transfer's intent
- *   in flight to an upstream account (`transferIntent`, settled by the poller within minutes), a
- *   registration's intent in flight to the registry (`registrationIntent`, likewise);
+ *   next run of each writes its own), the count repair's progress through the customers
+ *   (`jobState`: where its pass stopped, with the shard versions it read in this table; a new
+ *   table's first pass starts again from the first customer, and the load counts exactly), where
+ *   each zone stands with the DNS provider (`zoneDns`: the sync and the reconcile job push the
+ *   zones again), a transfer's intent in flight to an upstream account (`transferIntent`, settled
+ *   by the poller within minutes), a registration's intent in flight to the registry
+ *   (`registrationIntent`, likewise);
  * - the installation's own ACME account (`acmeAccount`: its key belongs to the deployment, not
  *   to a dataset moved between deployments), and the sandbox authority's CA (`sandboxCa`: its
  *   key belongs to the table; a certificate it signed keeps its chain in its own record, so it
@@ -83,6 +87,7 @@ export const notExported = new Set([
   'acmeAccount',
   'sandboxCa',
   'jobRun',
+  'jobState',
   'notification',
   'webhook',
   'webhookDelivery',
@@ -119,6 +124,8 @@ const entities: Record<string, { section: Section; schema: v.GenericSchema; orde
   certificate: { section: 'certificates', schema: CertificateRecord, order: by('id') },
   process: { section: 'processes', schema: ProcessRecord, order: by('id') },
   domainTransfer: { section: 'transferLocks', schema: TransferLock, order: by('domainName') },
+  // A registration the registry keeps pending: without it the loaded process would never be settled.
+  domainRegistration: { section: 'registrationLocks', schema: RegistrationLock, order: by('domainName') },
 };
 
 const Counter = v.object({ value: v.pipe(v.number(), v.integer(), v.minValue(0)) });

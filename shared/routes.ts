@@ -636,6 +636,8 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/v2/customers/{customer}/contacts/{handle}',
     dir: 'contact-delete',
+    // A contact mirrored at an upstream account is deleted there first (shared/contacts/upstream.ts).
+    integrations: ['registry'],
     // Reads the customer's domains (gsi1) and open processes (gsi2) for uses of the handle.
     table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
     summary: 'Deletes a contact nothing uses any more (204); Idempotency-Key supported.',

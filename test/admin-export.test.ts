@@ -13,7 +13,9 @@ import { ensureTable } from '../infra/local/ensure-table.ts';
 import { usageKeyName } from '../infra/usage-plan-keys.ts';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
-import { readProcessCounts } from '../shared/db/repositories/process-counts.ts';
+import { readCountRepairState, readProcessCounts } from '../shared/db/repositories/process-counts.ts';
+import { getRegistrationLock, listDueRegistrations } from '../shared/db/repositories/registrations.ts';
+import { repairCountsPass } from '../shared/processes/repair-counts.ts';
 import { call, demoKey, otherKey } from './support/api.ts';
 
 const run = promisify(execFile);
@@ -76,13 +78,29 @@ async function freshTable(): Promise<string> {
 }
 
 describe('export and import', () => {
-  it('round-trips the demo data plus a transfer in progress losslessly: export, import into a fresh table, export again', async () => {
+  it('round-trips the demo data plus a transfer and a registration in progress losslessly: export, import into a fresh table, export again', async () => {
     // A transfer in progress: a process, its pending state (the lock), an idempotency record, a moved counter.
     const started = await call('POST', '/v2/domains/transfer-wait.com/transfer', {
       headers: { 'Idempotency-Key': randomUUID() },
       body: { customer: 'demo', registrant: 'demo-registrant', authcode: 'COM-TRANSFER-2026' },
     });
     expect(started.status).toBe(202);
+    // A registration the registry keeps pending: its process and the name's pending state (exported).
+    const registering = await call('POST', '/v2/domains/register-pending.nl', {
+      body: {
+        customer: 'demo',
+        registrant: 'demo-registrant',
+        contacts: [
+          { role: 'ADMIN', handle: 'demo-admin' },
+          { role: 'TECH', handle: 'demo-tech' },
+        ],
+      },
+    });
+    expect(registering.status, JSON.stringify(registering.body)).toBe(202);
+    // The count repair stopped part-way: its progress item (not exported).
+    const pass = await repairCountsPass({ maxRead: 1, deadline: Date.now() + 60_000 });
+    expect(pass.inProgress).toBeDefined();
+    expect((await readCountRepairState()).current).toBeDefined();
 
     const first = await exportDataset();
     const demo = await readDatasetFile(demoDataFile);
@@ -108,7 +126,15 @@ describe('export and import', () => {
     expect(first.transferLocks).toEqual([
       expect.objectContaining({ domainName: 'transfer-wait.com', status: 'pending', processId: Number(started.headers['x-process-id']) }),
     ]);
-    expect(first.counters?.process).toBe(Number(started.headers['x-process-id']));
+    expect(first.registrationLocks).toEqual([
+      expect.objectContaining({
+        domainName: 'register-pending.nl',
+        customer: 'demo',
+        processId: Number(registering.headers['x-process-id']),
+      }),
+    ]);
+    expect(first.processes?.map((p) => p.identifier)).toContain('register-pending.nl');
+    expect(first.counters?.process).toBe(Number(registering.headers['x-process-id']));
 
     const copy = await freshTable();
     await onTable(copy, () => loadDataset(first));
@@ -116,6 +142,11 @@ describe('export and import', () => {
     expect(second).toEqual(first);
     // Item by item, keys and index attributes included: nothing lost, nothing added.
     expect(await items(copy)).toEqual(await items(process.env.TABLE_NAME as string));
+    // The loaded pending registration is the poller's (listed by due time) and holds the name.
+    expect(await onTable(copy, () => getRegistrationLock('register-pending.nl'))).toEqual(first.registrationLocks?.[0]);
+    expect(await onTable(copy, () => listDueRegistrations('9999-12-31T00:00:00Z'))).toEqual(first.registrationLocks);
+    // The count repair's progress stays behind: the copy's next pass starts from the first customer.
+    expect(await onTable(copy, () => readCountRepairState())).toEqual({});
     // The process counts are not exported: the import keeps them as it writes the processes, exact at once.
     for (const customer of ['demo', 'other']) {
       const imported = (await onTable(copy, () => readProcessCounts(customer, true))).counts;

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../shared/auth/api-keys.ts';
+import { batchWriteAll } from '../shared/db/items.ts';
 import { putApiKey } from '../shared/db/repositories/api-keys.ts';
+import { newContactItems, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
+import type { ContactRecord } from '../shared/model/contact.ts';
 import { call } from './support/api.ts';
 import { fullItemsRead, recordTableCalls } from './support/sdk-calls.ts';
 
@@ -125,6 +128,29 @@ describe('Contacts: listing', () => {
     expect(fullItemsRead(calls.details)).toBeLessThanOrEqual(5);
   });
 
+  it('counts a deep offset from the nearer end of the book, either order: the same pages, at most half the keys', async () => {
+    const handles = (res: { body: { entities: { handle: string }[] } }) => res.body.entities.map((c) => c.handle);
+    const all = handles(await list('?limit=100&total=false'));
+    expect(all).toHaveLength(12);
+    for (const [query, expected] of [
+      ['?offset=9&limit=2', all.slice(9, 11)],
+      ['?offset=11&limit=5', all.slice(11)],
+      ['?offset=7&limit=10', all.slice(7)],
+      ['?offset=12', []],
+      ['?offset=9&limit=2&order=-handle', [...all].reverse().slice(9, 11)],
+    ] as const) {
+      const calls = await recordTableCalls(() => list(query));
+      expect(handles(calls.result), query).toEqual(expected);
+      const counted = calls.details.filter((d) => d.command.startsWith('Query') && d.input.Select === 'COUNT');
+      expect(
+        counted.reduce((n, d) => n + d.itemsRead, 0),
+        query,
+      ).toBeLessThanOrEqual(6);
+    }
+    // A shallow offset counts from the start, as before.
+    expect(handles(await list('?offset=2&limit=2'))).toEqual(all.slice(2, 4));
+  });
+
   it('reads an exact email, name, organization, country or organization:null through its own listing: the page, not the address book', async () => {
     const be = await recordTableCalls(() => list('?country=BE&limit=2'));
     expect(be.result.body.pagination.total).toBe(4);
@@ -192,5 +218,51 @@ describe('Contacts: listing', () => {
     } finally {
       delete process.env.CONTACT_LIST_READ_MS;
     }
+  });
+
+  it('exports a whole address book larger than a listing page in few large Queries of the record attributes only', async () => {
+    // 1,200 contacts (more than the 1,000 a listing page reads) of a customer of their own, written in
+    // bulk; their listing entries are left out to keep the test cheap (an export without filters reads none).
+    const customer = 'exporter';
+    const exportKey = 'exporter-key';
+    await putCustomer({
+      handle: customer,
+      name: 'Exporter B.V.',
+      currency: 'EUR',
+      privacyProtect: false,
+      createdDate: '2026-01-01T00:00:00Z',
+    });
+    await putApiKey({ keyHash: hashApiKey(exportKey), customer, user: 'exporter', permissions: [], createdDate: '2026-01-01T00:00:00Z' });
+    const records: ContactRecord[] = Array.from({ length: 1_200 }, (_, i) => ({
+      customer,
+      handle: `book-${String(i).padStart(4, '0')}`,
+      brand: 'default',
+      ...contact(i, i % 10 === 0 ? undefined : `Company ${i % 50}`),
+      ...(i === 7 ? { properties: { sidn: { legalForm: 'BV' } } } : {}),
+      createdDate: '2026-02-01T00:00:00Z',
+    }));
+    await batchWriteAll(records.map((r) => ({ put: newContactItems(r)[0] as Record<string, unknown> })));
+    await setContactCount(customer, records.length);
+
+    const fields = ['handle', 'name', 'addressLine', 'city', 'properties', 'registries', 'createdDate'];
+    const { result, details } = await recordTableCalls(() =>
+      call('GET', `/v2/customers/${customer}/contacts?export=true&fields=${fields.join(',')}`, { key: exportKey }),
+    );
+    expect(result.status, result.raw).toBe(200);
+    const entities = result.body.entities as Record<string, unknown>[];
+    expect(entities.map((c) => c.handle)).toEqual(records.map((r) => r.handle));
+    expect(result.body.pagination).toEqual({ limit: 1_200, offset: 0, total: 1_200 });
+    // The fields asked, as a single contact's GET answers them.
+    const one = (await call('GET', `/v2/customers/${customer}/contacts/book-0007?fields=${fields.join(',')}`, { key: exportKey })).body;
+    expect(one.properties).toEqual({ sidn: { legalForm: 'BV' } });
+    expect(entities[7]).toEqual(one);
+    const queries = details.filter((d) => d.command.startsWith('Query'));
+    // One Query (DynamoDB's 1 MB a page holds them; a listing page of 1,000 would take two), no per-contact reads.
+    expect(queries).toHaveLength(1);
+    expect(details.filter((d) => d.command.startsWith('BatchGet'))).toEqual([]);
+    expect(queries[0]?.itemsRead).toBe(1_200);
+    // The record's attributes only: no keys or index attributes come back.
+    expect(queries[0]?.input.ProjectionExpression).toBeDefined();
+    expect(queries[0]?.bytesAnswered).toBeLessThan(1_200 * 350);
   });
 });

@@ -178,3 +178,90 @@ describe('a domain update through the upstream account', () => {
     expect((await call('GET', '/v2/domains/transfer-now.nl')).body.registrant).toBe('mirror-second');
   });
 });
+
+describe('a delete and a split through the upstream account', () => {
+  /** Creates a contact here and has a transfer quote mirror it upstream; answers its upstream handle. */
+  async function mirroredContact(handle: string): Promise<string> {
+    expect((await call('POST', `${contactsPath}/${handle}`, { body: { ...registrant, name: handle } })).status).toBe(201);
+    await mirror(handle);
+    return upstreamHandleOf('demo', handle);
+  }
+  async function mirror(handle: string): Promise<void> {
+    const quote = await call('POST', '/v2/domains/transfer-wait.com/transfer?quote=true', {
+      body: { customer: 'demo', registrant: handle, authcode: 'COM-TRANSFER-2026' },
+    });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+  }
+
+  it('gives a split its own upstream contact when first used; the original keeps its own', async () => {
+    resetCircuit();
+    const original = await mirroredContact('mirror-original');
+    const split = await call('POST', `${contactsPath}/mirror-original/split`, { body: { newHandle: 'mirror-copy' } });
+    expect(split.status, JSON.stringify(split.body)).toBe(201);
+    // Not upstream until a use names it, and then under a handle of its own.
+    const copy = upstreamHandleOf('demo', 'mirror-copy');
+    expect(copy).not.toBe(original);
+    expect((await readContact('demo', 'mirror-copy'))?.contact.upstreamHandle).toBeUndefined();
+    expect((await upstreamContact(copy)).status).toBe(404);
+    await mirror('mirror-copy');
+    expect((await upstreamContact(copy)).body).toMatchObject({ handle: copy, name: 'mirror-original', email: registrant.email });
+    expect((await readContact('demo', 'mirror-copy'))?.contact.upstreamHandle).toBe(copy);
+    // Changing the copy changes its own upstream contact only.
+    expect((await call('POST', `${contactsPath}/mirror-copy/update`, { body: { name: 'Copy Renamed' } })).status).toBe(200);
+    expect((await upstreamContact(copy)).body.name).toBe('Copy Renamed');
+    expect((await upstreamContact(original)).body.name).toBe('mirror-original');
+  });
+
+  it('deletes a mirrored contact upstream first, and one the upstream lost here all the same', async () => {
+    resetCircuit();
+    const held = await mirroredContact('mirror-deleted');
+    expect((await upstreamContact(held)).status).toBe(200);
+    const res = await call('DELETE', `${contactsPath}/mirror-deleted`);
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    expect((await upstreamContact(held)).status).toBe(404);
+    expect((await call('GET', `${contactsPath}/mirror-deleted`)).status).toBe(404);
+
+    const lost = await mirroredContact('mirror-gone');
+    const gone = await fetch(new URL(`/v2/customers/demo/contacts/${lost}`, upstream.url), {
+      method: 'DELETE',
+      headers: { Authorization: 'ApiKey demo-key' },
+    });
+    expect(gone.status).toBe(204);
+    expect((await call('DELETE', `${contactsPath}/mirror-gone`)).status).toBe(204);
+    expect((await call('GET', `${contactsPath}/mirror-gone`)).status).toBe(404);
+  });
+
+  it('refuses the delete while the upstream still uses the contact, or cannot be reached, and deletes nothing', async () => {
+    resetCircuit();
+    const held = await mirroredContact('mirror-held');
+    for (const [mode, status, type] of [
+      [
+        { kind: 'status', status: 400, body: { type: 'ObjectStatusProhibitsOperation', message: 'upstream detail' } },
+        400,
+        'ObjectStatusProhibitsOperation',
+      ],
+      [{ kind: 'status', status: 503 }, 503, 'ProviderUnavailable'],
+    ] as const) {
+      upstream.setMode(mode);
+      try {
+        const res = await call('DELETE', `${contactsPath}/mirror-held`);
+        expect(res.status).toBe(status);
+        expect(res.body.type).toBe(type);
+        expect(JSON.stringify(res.body)).not.toContain('upstream detail');
+      } finally {
+        upstream.setMode({ kind: 'pass' });
+        resetCircuit();
+      }
+      expect((await call('GET', `${contactsPath}/mirror-held`)).status).toBe(200);
+      expect((await upstreamContact(held)).status).toBe(200);
+    }
+  });
+
+  it('a contact never mirrored is deleted without an upstream call', async () => {
+    resetCircuit();
+    expect((await call('POST', `${contactsPath}/never-mirrored`, { body: registrant })).status).toBe(201);
+    const before = upstream.seen.length;
+    expect((await call('DELETE', `${contactsPath}/never-mirrored`)).status).toBe(204);
+    expect(upstream.seen.length).toBe(before);
+  });
+});

@@ -146,15 +146,20 @@ function planOf(customer: string, query: ContactQuery): { plan: ListingPlan<Cont
     return { plan: { source, exact, ...(exact ? { count: source.count } : {}) }, rest };
   }
   const { source, rest, ascending } = sourceOf(query);
+  const whole = source.with === undefined && source.from === undefined && source.to === undefined;
   const reader: ListingSource<ContactRecord> = {
     readPage: async (options) => {
       const page = await readContactPage(customer, source, { ...options, ascending });
       return { records: page.contacts, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count) => skipContacts(customer, source, count, ascending),
+    // The whole book's size is its kept count (one GetItem): a deep offset counts from the nearer end.
+    skip: async (count, _ascending, until) =>
+      skipContacts(customer, source, count, ascending, {
+        ...(until !== undefined ? { until } : {}),
+        ...(whole ? { total: await readContactCount(customer) } : {}),
+      }),
   };
   const exact = rest.length === 0 && query.search === undefined;
-  const whole = source.with === undefined && source.from === undefined && source.to === undefined;
   const count = () => (whole ? readContactCount(customer) : countContacts(customer, source));
   return { plan: { source: reader, exact, ...(exact ? { count } : {}) }, rest };
 }
@@ -170,6 +175,8 @@ export async function listContacts(caller: string, customer: string, query: Cont
     view: (c) => selectFields(contactViewOf(c), query.fields),
     maxRead: max,
     maxExport: max,
+    // A contact's item is about 0.5 KB: DynamoDB's 1 MB a page (about 2,000) bounds an export's Query first.
+    exportPage: 5_000,
     tooBroad,
     tooLarge,
     readFor: readFor(),

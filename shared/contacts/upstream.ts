@@ -59,3 +59,17 @@ export async function mirrorChange(after: ContactRecord, revision: number): Prom
   await gateway.mirrorContact(after, after.upstreamHandle, true);
   return { ...after, upstreamRevision: revision + 1 };
 }
+
+/**
+ * Before a contact is deleted here: the upstream account's copy is deleted first, so that the
+ * personal data it holds goes with it (a contact never mirrored, or with the sandbox: nothing to
+ * do). A copy the upstream already lost is no error. While an upstream domain still names it (one
+ * deleted here but still in the registry's redemption, say), the upstream refuses, and so does the
+ * delete: 400 ObjectStatusProhibitsOperation, nothing deleted. A fault: 503, nothing deleted.
+ */
+export async function forgetUpstreamContact(contact: ContactRecord): Promise<void> {
+  if (contact.upstreamHandle === undefined) return;
+  const gateway = await registryGateway();
+  if (!gateway.forgetContact) return;
+  await gateway.forgetContact(contact.upstreamHandle);
+}

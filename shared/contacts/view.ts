@@ -27,6 +27,7 @@ export const contactFields = [
 /** A contact as the API answers it: the record without what is ours alone (its upstream handle and revision). */
 export function contactViewOf(c: ContactRecord): ContactView {
   const { upstreamHandle: _upstream, upstreamRevision: _revision, ...view } = c;
+  if (c.registries === undefined && c.properties === undefined) return view as ContactView;
   const registries = [...new Set([...(c.registries ?? []), ...Object.keys(c.properties ?? {})])].sort();
   return { ...view, ...(registries.length > 0 ? { registries } : {}) } as ContactView;
 }

@@ -199,6 +199,12 @@ export interface RegistryGateway {
    */
   mirrorContact?(contact: ContactRecord, handle: string, known: boolean): Promise<void>;
   /**
+   * For a gateway that mirrors contacts: deletes the contact the counterpart holds under `handle`
+   * (one it no longer holds is no error). Throws ObjectStatusProhibitsOperation while the
+   * counterpart still uses it (a domain there names it).
+   */
+  forgetContact?(handle: string): Promise<void>;
+  /**
    * Looks a free name up for a registration (EPP domain check with its fees): its premium create
    * price and what the registry will charge that must be acknowledged to it. Throws ObjectExists
    * for a name someone holds and ValidationError on `domainName` for a name the registry refuses

@@ -723,6 +723,23 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     },
 
     /**
+     * `DELETE /v2/customers/{RTR_CUSTOMER}/contacts/{handle}`: one the upstream no longer holds is
+     * gone already; its refusal while its domains name the contact is ours.
+     */
+    async forgetContact(handle) {
+      try {
+        await upstreamCall(settings, 'contact-delete', 'DELETE', `/v2/customers/${customer}/contacts/${encodeURIComponent(handle)}`);
+      } catch (error) {
+        if (!(error instanceof UpstreamRefusal)) throw error;
+        if (error.type === 'ObjectDoesNotExist' || error.status === 404) return;
+        if (error.type === 'ObjectStatusProhibitsOperation') {
+          throw new ObjectStatusProhibitsOperation('The registry still uses this contact for a domain; it cannot be deleted yet.');
+        }
+        throw contactRefusalOf(error, handle);
+      }
+    },
+
+    /**
      * `POST /v2/customers/{RTR_CUSTOMER}/contacts/{handle}` (or `.../update` for one it holds; a
      * create of a handle it already holds, or an update of one it lost, turns into the other), then
      * its properties per registry: `.../{registry}/update`, or `.../{registry}` where it has none yet.

@@ -299,9 +299,23 @@ function queryOf(customer: string, source: ContactSource, keysOnly: boolean): Om
 const Entry = v.object({ handle: v.string() });
 
 /**
- * One page of a source in its order: one Query of at most `limit` items; of entries, then the
- * contacts they name in one BatchGet (one deleted meanwhile is left out). `read` counts what the
- * Query read.
+ * What a page of contacts reads of each item: its entity tag and the record's attributes, not the
+ * keys and index attributes (about 40% of a contact's item as returned), so a page of thousands
+ * carries and decodes that much less. The names go through placeholders (`name` is a reserved word).
+ */
+const recordProjection = (() => {
+  const attributes = ['entity', ...Object.keys(ContactRecord.entries)];
+  return {
+    ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])),
+  };
+})();
+
+/**
+ * One page of a source in its order: one Query of at most `limit` items (DynamoDB answers at most
+ * 1 MB, about 2,000 contacts: an export asks for more and gets that), the record's attributes
+ * only; of entries, then the contacts they name in one BatchGet (one deleted meanwhile is left
+ * out). `read` counts what the Query read.
  */
 export async function readContactPage(
   customer: string,
@@ -312,6 +326,7 @@ export async function readContactPage(
     new QueryCommand({
       TableName: tableName(),
       ...queryOf(customer, source, false),
+      ...(source.with ? {} : recordProjection),
       ScanIndexForward: options.ascending,
       Limit: options.limit,
       ...(options.start ? { ExclusiveStartKey: options.start } : {}),
@@ -328,17 +343,38 @@ export async function readContactPage(
 /**
  * Skips `count` entries of a source, counting keys only (Select COUNT over the keys-only twin of
  * its index, or over the small entries): where the page after them starts, undefined when nothing
- * is left.
+ * is left, false past `until` (epoch ms) with keys still to count (the listing then refuses it in
+ * time). Given `total` (the source's size, from the kept count), an offset past the middle is
+ * counted from the far end instead, backwards: at most half the source's keys are read.
  */
 export async function skipContacts(
   customer: string,
   source: ContactSource,
   count: number,
   ascending: boolean,
-): Promise<Record<string, unknown> | undefined> {
+  options: { until?: number; total?: number } = {},
+): Promise<Record<string, unknown> | undefined | false> {
+  const { until, total } = options;
+  if (total !== undefined && count > total / 2) {
+    if (count >= total) return undefined;
+    // The key of the count-th entry, reached from the other end: the page starts after it.
+    return countKeys(customer, source, total - count + 1, !ascending, until);
+  }
+  return countKeys(customer, source, count, ascending, until);
+}
+
+/** Counts `count` keys of a source in a direction: the key of the last, undefined when fewer are left, false past `until`. */
+async function countKeys(
+  customer: string,
+  source: ContactSource,
+  count: number,
+  ascending: boolean,
+  until: number | undefined,
+): Promise<Record<string, unknown> | undefined | false> {
   let read = 0;
   let start: Record<string, unknown> | undefined;
   do {
+    if (until !== undefined && read > 0 && Date.now() >= until) return false;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),

@@ -1,6 +1,6 @@
 import { registrationNotification } from '../../model/notification.ts';
 import { RegistrationLock, type RegistrationMove, type RegistrationStatus } from '../../model/registration.ts';
-import { getItem, listGsi1Range, toItem } from '../items.ts';
+import { getItem, listGsi1Range, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, checkAbsent, putExisting, putNew, type TransactItem, transact, transactWithIds } from '../transactions.ts';
@@ -22,6 +22,11 @@ const lockEntity = 'domainRegistration';
 
 function lockItem(lock: RegistrationLock): Record<string, unknown> {
   return toItem(keys.domainRegistration(lock.domainName, lock.actionDate), lockEntity, lock);
+}
+
+/** Puts a name's pending registration as it is (dataset import: restores a registration the registry keeps pending). */
+export function putRegistrationLock(lock: RegistrationLock, ifAbsent = false): Promise<boolean> {
+  return putItem(lockItem(lock), ifAbsent);
 }
 
 /** Why a new registration could not be recorded: a registration or transfer runs for the name, an account holds it, or its zone changed. */
