@@ -8,11 +8,11 @@ import { db } from '../client.ts';
 import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { putNew, type TransactItem, transact } from '../transactions.ts';
+import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
 import { newProcessItems, processItem } from './processes.ts';
-import { zoneNameServersItem } from './zone-writes.ts';
+import { type DomainZoneWrite, domainZoneWrite } from './zone-writes.ts';
 
 const entity = 'domain';
 const statusEntity = 'domainStatus';
@@ -201,7 +201,13 @@ export async function putDomain(record: DomainInput, ifAbsent = false): Promise<
  * listing and the caller's items (a process, a notification, an Idempotency-Key's answer) in one
  * transaction: false when the domain changed meanwhile (nothing written).
  */
-export async function replaceDomain(before: DomainRecord, after: DomainRecord, along: TransactItem[] = []): Promise<boolean> {
+export async function replaceDomain(
+  before: DomainRecord,
+  after: DomainRecord,
+  along: TransactItem[] = [],
+  /** Items whose condition failing also means "changed meanwhile" (false, nothing written): placed right after the domain. */
+  guarded: TransactItem[] = [],
+): Promise<boolean> {
   try {
     await transact([
       {
@@ -212,13 +218,18 @@ export async function replaceDomain(before: DomainRecord, after: DomainRecord, a
           ExpressionAttributeValues: { ':was': before.updatedDate, ':customer': before.customer },
         },
       },
+      ...guarded,
       ...statusItems(after, before),
       ...along,
     ]);
     return true;
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (
+      cancellationCodes(error)
+        ?.slice(0, 1 + guarded.length)
+        .includes('ConditionalCheckFailed')
+    )
+      return false;
     throw error;
   }
 }
@@ -230,26 +241,38 @@ export function getDomain(domainName: string): Promise<DomainRecord | undefined>
 
 /**
  * Records an update of a domain in one transaction: the domain as changed (guarded by the
- * `updatedDate` it was read with), its status listing, the update's process (with its identifier
- * listing and counts), its notification, and what the caller commits with it (an Idempotency-Key's
- * answer). False when the domain changed meanwhile: nothing was written.
+ * `updatedDate` it was read with), the zone part of the update (right after it, guarded by the
+ * zone as read: zone-writes.ts, domainZoneWrite), its status listing, the update's process (with
+ * its identifier listing and counts), its notification, and what the caller commits with it (an
+ * Idempotency-Key's answer). False when the domain or its zone changed meanwhile: nothing was
+ * written.
  */
-export function recordDomainUpdate(
+export async function recordDomainUpdate(
   before: DomainRecord,
   after: DomainRecord,
   process: ProcessRecord,
   notification: NotificationRecord,
   commitment?: Commitment,
-  /** The domain's managed zone, whose NS records follow a name server change (zone-writes.ts). */
-  zone?: { customer: string; ns: readonly string[] },
+  /** The domain's zone as the update changes it (a new, converted, re-linked or removed managed zone, or its name servers). */
+  zone?: DomainZoneWrite,
 ): Promise<boolean> {
-  return replaceDomain(before, after, [
-    putNew(processItem(process)),
-    ...newProcessItems(process),
-    ...notificationWrites(notification),
-    ...itemsOf(commitment),
-    ...(zone ? [zoneNameServersItem(after.domainName, zone.customer, zone.ns, after.updatedDate ?? after.createdDate)] : []),
-  ]);
+  const along = zone ? domainZoneWrite(zone) : undefined;
+  await along?.stage();
+  const at = after.updatedDate ?? after.createdDate;
+  try {
+    const written = await replaceDomain(
+      before,
+      after,
+      [putNew(processItem(process)), ...newProcessItems(process), ...notificationWrites(notification), ...itemsOf(commitment)],
+      along ? [along.item(at)] : [],
+    );
+    if (!written) await along?.failed(undefined);
+    else await along?.committed();
+    return written;
+  } catch (error) {
+    await along?.failed(error);
+    throw error;
+  }
 }
 
 /** A domain of this customer; another customer's reads as absent (contract section 1). */
