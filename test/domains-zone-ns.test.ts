@@ -205,6 +205,7 @@ describe("a domain update's zone: link, re-link and remove the managed zone", ()
     const notes = await call('GET', '/v2/customers/demo/notifications?eventType=UpdateDomainEvent&limit=100');
     const mine = notes.body.entities.find((n: { process?: number }) => String(n.process) === res.headers['x-process-id']);
     expect(mine.payload).toEqual({ fields: ['zone'] });
+    expect((await call('GET', `/v2/processes/${res.headers['x-process-id']}`)).body.command).toEqual({ domainName: name, zone: {} });
     await feeder.drain(30_000);
     await eventually(async () => (await servedA(name)).length === 0);
     expect((await updateZone(name, {})).status).toBe(200);

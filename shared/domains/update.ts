@@ -269,7 +269,8 @@ export async function updateDomain(
       createdDate: wireAt,
       updatedDate: wireAt,
       billables: quote.quote.billables ?? [],
-      command: commandOf({ domainName, ...body }),
+      // A removal as it was sent (`zone: {}`), not as parsed.
+      command: commandOf({ domainName, ...body, ...(body.zone === null ? { zone: {} } : {}) }),
       ...(quote.quote.currency !== undefined ? { currency: quote.quote.currency } : {}),
     };
     // The zone part: a managed zone of the caller's serves the domain's name servers as its NS records (zone-sync takes them to DNS).
