@@ -21,7 +21,7 @@ const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local.ts');
 const { ensureTable } = await import('../infra/local/ensure-table.ts');
 const { batchWriteAll } = await import('../shared/db/items.ts');
 const { keys } = await import('../shared/db/keys.ts');
-const { domainItem, statusItems } = await import('../shared/db/repositories/domains.ts');
+const { domainItem, repairExpiryDayCounts, statusItems } = await import('../shared/db/repositories/domains.ts');
 const { handler } = await import('../functions/domains/handler.ts');
 const { lambdaContext } = await import('../infra/local/gateway.ts');
 const { apiEvent } = await import('../test/support/api.ts');
@@ -68,12 +68,18 @@ async function load(customer: string, count: number): Promise<void> {
   const counts: Record<string, number> = { all: count };
   for (let i = 0; i < count; i++) for (const s of domain(customer, i).status) counts[`status_${s}`] = (counts[`status_${s}`] ?? 0) + 1;
   await batchWriteAll([{ put: { ...keys.domainCounts(customer), entity: 'domainCounts', ...counts } }]);
+  // The per-day expiry counts, built as `npm run admin -- migrate` builds them for existing domains.
+  const repairing = performance.now();
+  const written = await repairExpiryDayCounts(customer);
+  console.log(`${customer}: ${written} expiry day counters built from the expiry index in ${ms(performance.now() - repairing)} ms`);
 }
 
 const shapes: [string, string][] = [
   ['first page by name', 'limit=10'],
   ['expiring within 30 days', 'expiryDate:gte=2027-03-01&expiryDate:lt=2027-03-31&limit=100'],
   ['expiring in a year (wide range)', 'expiryDate:lt=2028-01-01&limit=100'],
+  ['a year, partial days at both ends', 'expiryDate:gte=2027-03-01T12:00:00Z&expiryDate:lt=2028-02-28T12:00:00Z&limit=100'],
+  ['a year, count only', 'expiryDate:gte=2027-01-01&expiryDate:lt=2028-01-01&limit=0'],
   ['expiry range, deep offset', 'expiryDate:lt=2028-01-01&offset=5000&limit=100&total=false'],
   ['status=CLIENT_TRANSFER_PROHIBITED', 'status=CLIENT_TRANSFER_PROHIBITED&limit=100'],
   ['status=REDEMPTION_PERIOD, offset 1000', 'status=REDEMPTION_PERIOD&offset=1000&limit=100&total=false'],

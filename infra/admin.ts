@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { generateApiKey, hashApiKey } from '../shared/auth/api-keys.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../shared/db/repositories/api-keys.ts';
 import { getCustomer } from '../shared/db/repositories/customers.ts';
+import { repairExpiryDayCounts } from '../shared/db/repositories/domains.ts';
 import { tableName } from '../shared/db/table.ts';
 import { repairNotificationCounts } from '../shared/notifications/repair-counts.ts';
 import { repairProcessCounts } from '../shared/processes/repair-counts.ts';
@@ -59,7 +60,8 @@ Commands:
   repair-counts --customer C [--customer D]...
       Recounts the processes of each customer named and replaces its process counts (what
       pagination.total of GET /v2/processes reads) where they drifted, then its notification
-      counts (the notifications' total and the poll's count); prints what changed. Safe while the
+      counts (the notifications' total and the poll's count), then its domain counts per expiry
+      day (an expiry range's total); prints what changed. Safe while the
       service runs (a count a write touches meanwhile is recounted).
 
 Every command takes --help.
@@ -305,7 +307,7 @@ async function migrate(args: string[]): Promise<void> {
     `Notifications without a retention: ${report.notificationsWithoutExpiry ?? 0}, ${values['dry-run'] ? (report.notificationsWithoutExpiry ?? 0) : (report.notificationsExpiring ?? 0)} ${verb}; customers whose notification counts were repaired: ${report.notificationCountsRepaired ?? 0}.`,
   );
   console.log(
-    `Domains in the layout before the domain API: ${report.domainsOld ?? 0}, ${values['dry-run'] ? (report.domainsOld ?? 0) : (report.domainsMigrated ?? 0)} ${verb}.`,
+    `Domains in the layout before the domain API: ${report.domainsOld ?? 0}, ${values['dry-run'] ? (report.domainsOld ?? 0) : (report.domainsMigrated ?? 0)} ${verb}; customers whose domain counts per expiry day were rebuilt: ${report.domainExpiryDaysRepaired ?? 0}.`,
     `Contacts in an earlier shape: ${report.contactsOldShape ?? 0}, ${values['dry-run'] ? (report.contactsOldShape ?? 0) : (report.contactsMigrated ?? 0)} ${verb}.`,
   );
 }
@@ -351,6 +353,8 @@ async function repairCounts(args: string[]): Promise<void> {
     console.log(
       `${customer}: ${notifications.notifications} notifications; ${moved.length === 0 ? 'the counts were exact' : `repaired ${moved.join(', ')}`}.`,
     );
+    const days = await repairExpiryDayCounts(v.parse(Handle, customer));
+    console.log(`${customer}: domain counts per expiry day: ${days === 0 ? 'exact' : `${days} repaired`}.`);
   }
 }
 

@@ -44,7 +44,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   (`notificationCounts`: notifications are not exported either), the marks of each customer's
  *   process listing (`processMark`: the count repair and `migrate` make them), each customer's count
  *   of contacts (`contact-count`: a load counts the contacts it writes), each customer's count of domains
- *   (`domainCounts`: a load counts the domains it writes), the slots of counted
+ *   (`domainCounts`: a load counts the domains it writes) and of its domains per expiry day
+ *   (`domainExpiryDays`: likewise), the slots of counted
  *   e-mails (`effectSlots`, from the processes' records), the jobs' last runs (`jobRun`: the
  *   next run of each writes its own), the count repair's progress through the customers
  *   (`jobState`: where its pass stopped, with the shard versions it read in this table; a new
@@ -80,6 +81,7 @@ export const notExported = new Set([
   'notificationCounts',
   'contact-count',
   'domainCounts',
+  'domainExpiryDays',
   'effectSlots',
   'zoneDns',
   'transferIntent',

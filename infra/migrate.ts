@@ -4,7 +4,15 @@ import { parseItem, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { putContact, setContactCount } from '../shared/db/repositories/contacts.ts';
 import { putCustomer } from '../shared/db/repositories/customers.ts';
-import { isOldDomainItem, lacksDueEntry, placeDueEntry, rewriteDomain } from '../shared/db/repositories/domains.ts';
+import {
+  expiryDayCounterOf,
+  expiryDaysEntity,
+  isOldDomainItem,
+  lacksDueEntry,
+  placeDueEntry,
+  repairExpiryDayCounts,
+  rewriteDomain,
+} from '../shared/db/repositories/domains.ts';
 import { notificationCountsEntity } from '../shared/db/repositories/notification-counts.ts';
 import { notificationEntity, setNotificationExpiry } from '../shared/db/repositories/notifications.ts';
 import { listProcessByType, markProcessPositions, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
@@ -65,6 +73,9 @@ import { scanTable } from './export.ts';
  * - Domains stored before the expiry job's listing (keys.domainDue: the job reads only the domains
  *   due there) get their entry at their due time, unless they changed meanwhile (their writer put
  *   it). Until then the job never acts on them: no notice, no renewal, no expiry.
+ * - Each customer's counts of domains per expiry day (which the `total` of an expiryDate range
+ *   sums) are rebuilt from the expiry index where they do not match the domains the scan found
+ *   (domains written before the counts, or drift): after the domains above are rewritten.
  * - Contacts written before the address book (without `brand`, or not listed in gsi1/gsi2) are
  *   written again with `brand` (`default`) and their listing keys, and each customer's count of
  *   contacts (which the limit and the listing's `total` read) is set to the contacts it has.
@@ -120,6 +131,8 @@ export interface MigrationReport {
   notificationsExpiring?: number;
   /** Customers whose notification counts did not match their notifications (repaired). */
   notificationCountsRepaired?: number;
+  /** Customers whose per-day expiry counts did not match their domains (rebuilt from the expiry index). */
+  domainExpiryDaysRepaired?: number;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -219,6 +232,26 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const notificationsMiscounted = [...new Set([...notified.keys(), ...notificationCounts.keys()])].filter(
     (customer) => (notified.get(customer) ?? 0) !== (notificationCounts.get(customer) ?? 0),
   );
+  // Each customer's domains per expiry day counter, as the scan found them, against its counters.
+  const expiring = new Map<string, Map<string, number>>();
+  const tally = (customer: string, at: string, n: number) => {
+    const days = expiring.get(customer) ?? new Map<string, number>();
+    days.set(at, (days.get(at) ?? 0) + n);
+    expiring.set(customer, days);
+  };
+  for (const item of items.filter((i) => i.entity === 'domain')) {
+    tally(String(item.customer), expiryDayCounterOf({ domainName: String(item.domainName), expiryDate: String(item.expiryDate) }), 1);
+  }
+  for (const item of items.filter((i) => i.entity === expiryDaysEntity)) {
+    tally(
+      String(item.pk)
+        .slice('DOMAINSTATUS#'.length)
+        .replace(/#EXPIRYDAYS$/, ''),
+      String(item.sk),
+      -Number(item.count ?? 0),
+    );
+  }
+  const expiryDaysMiscounted = [...expiring].filter(([, days]) => [...days.values()].some((n) => n !== 0)).map(([customer]) => customer);
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -248,6 +281,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     notificationsWithoutExpiry: unexpiring.length,
     notificationsExpiring: 0,
     notificationCountsRepaired: notificationsMiscounted.length,
+    domainExpiryDaysRepaired: expiryDaysMiscounted.length,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -317,5 +351,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     }
   });
   for (const customer of notificationsMiscounted) await repairNotificationCounts(customer);
+  // After the domains are rewritten (each in the expiry index): the per-day counts rebuilt from it.
+  for (const customer of expiryDaysMiscounted) await repairExpiryDayCounts(customer);
   return report;
 }

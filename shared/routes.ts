@@ -539,11 +539,13 @@ export const routes: readonly Route[] = [
     path: '/v2/domains/{domainName}/update',
     dir: 'domain-update',
     integrations: ['registry'],
-    // The domain, its contacts, its registry and prices; the process id; one transaction (the
-    // domain guarded, its status listing, the process, counts, notification); Idempotency-Key records.
-    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    // The domain, its contacts, its registry and prices, its zone and template; the process and zone
+    // ids; one transaction (the domain guarded, its zone, its status listing, the process, counts,
+    // notification); a new or re-linked zone's records staged and the old ones deleted with
+    // BatchWriteItem; Idempotency-Key records.
+    table: { actions: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
     summary:
-      'Change a domain: name servers, lock and CLIENT_* statuses, privacy, auto-renew, EPP code, registrant and contacts, DNSSEC (?quote=true prices it); Idempotency-Key supported.',
+      'Change a domain: name servers, lock and CLIENT_* statuses, privacy, auto-renew, EPP code, registrant and contacts, DNSSEC, its managed zone (?quote=true prices it); Idempotency-Key supported.',
   },
   {
     id: 'domain-register',

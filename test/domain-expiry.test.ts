@@ -117,6 +117,11 @@ describe('the expiry job', () => {
 
   it('sends the expiry notices of the customer setting before expiry, each once, then expires, redeems and frees a domain not renewed', async () => {
     await load({ domains: [domain('expiry-off.com', 'demo', 20, false)] });
+    // The per-day expiry counts: the load counts it on its expiry day, the purge takes it away.
+    const expiresOn = (await getDomain('expiry-off.com'))?.expiryDate.slice(0, 10) as string;
+    const onDay = async () => (await call('GET', `/v2/domains?expiryDate=${expiresOn}&limit=0`)).body.pagination.total as number;
+    const counted = await onDay();
+    expect(counted).toBeGreaterThanOrEqual(1);
     await job(0);
     await job(0);
     let notes = await notificationsFor('demo', 'expiry-off.com');
@@ -141,6 +146,7 @@ describe('the expiry job', () => {
     await job(100);
     expect(await getDomain('expiry-off.com')).toBeUndefined();
     expect((await call('GET', '/v2/domains/expiry-off.com')).status).toBe(404);
+    expect(await onDay()).toBe(counted - 1);
     const counts = await call('GET', '/v2/domains?status=REDEMPTION_PERIOD&limit=0');
     expect(counts.body.pagination.total).toBe(0);
     notes = await notificationsFor('demo', 'expiry-off.com');

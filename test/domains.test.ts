@@ -166,6 +166,10 @@ describe('npm run admin -- migrate, for domains', () => {
     expect((await list('migrating', { 'expiryDate:lt': '2027-02-01', fields: 'domainName' })).body.entities).toEqual([
       { domainName: 'old-layout.com' },
     ]);
+    // Its per-day expiry count too: a range's total counts it.
+    expect(
+      (await list('migrating', { 'expiryDate:gte': '2026-12-01', 'expiryDate:lt': '2027-02-01', limit: '0' })).body.pagination.total,
+    ).toBe(1);
     expect((await migrateTable({ dryRun: true })).domainsOld).toBe(0);
   });
 
@@ -188,6 +192,18 @@ describe('npm run admin -- migrate, for domains', () => {
     expect((await migrateTable({ dryRun: true })).domainsUndue).toBe(0);
     expect((await migrateTable()).domainsDueListed).toBe(0);
     expect(await listedDue()).toHaveLength(1);
+  });
+
+  it('rebuilds the per-day expiry counts of domains written before them', async () => {
+    const d = domainOf('uncounted', 'uncounted.com', { expiryDate: '2029-09-09T09:00:00Z' });
+    const key = keys.domain(d.domainName, d.customer, d.expiryDate);
+    await batchWriteAll([{ put: toItem(key, 'domain', d) }]);
+    const range = { 'expiryDate:gte': '2029-09-01', 'expiryDate:lt': '2029-10-01', limit: '0' };
+    expect((await list('uncounted', range)).body.pagination.total).toBe(0);
+    expect((await migrateTable({ dryRun: true })).domainExpiryDaysRepaired).toBeGreaterThanOrEqual(1);
+    await migrateTable();
+    expect((await list('uncounted', range)).body.pagination.total).toBe(1);
+    expect((await migrateTable({ dryRun: true })).domainExpiryDaysRepaired).toBe(0);
   });
 });
 
@@ -239,8 +255,10 @@ describe('GET /v2/domains', () => {
     expect(res.result.status).toBe(200);
     expect(res.result.body.entities.map((d: { domainName: string }) => d.domainName)).toEqual(expected.slice(0, 3).map((d) => d.name));
     expect(res.result.body.pagination.total).toBe(expected.length);
-    const whole = res.details.filter((d) => !readsEntries(d)).reduce((n, d) => n + d.itemsRead, 0);
+    // The page's domains, and for the total the range's per-day counts (no domain read for it).
+    const whole = res.details.filter((d) => d.input.IndexName === 'gsi2').reduce((n, d) => n + d.itemsRead, 0);
     expect(whole).toBe(3);
+    expect(res.details.filter(readsEntries)).toEqual([]);
     // gt and lte at the precision of the value, a day or a second.
     const day = expected[0]?.expiry.slice(0, 10) as string;
     const onDay = await list(c, { expiryDate: day, fields: 'domainName' });
@@ -275,15 +293,54 @@ describe('GET /v2/domains', () => {
     expect((await list(c, { q: 'E-2', limit: '0' })).body.pagination.total).toBe(10);
   });
 
-  it('counts an expiryDate range over at most DOMAIN_LIST_MAX_READ keys, then answers a 400 saying how to narrow it', async () => {
+  it('totals an expiryDate range from the per-day counts: exact at any precision, with no index entries for whole days', async () => {
+    const expiries = names.map((_, i) => `2027-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + i).padStart(2, '0')}T10:00:00Z`);
+    const cases: Record<string, string>[] = [
+      { 'expiryDate:lt': '2028-01-01' },
+      { 'expiryDate:gte': '2027-03-01', 'expiryDate:lt': '2027-06-01' },
+      // Part of a day at each end: the day's own keys counted, the days between from their counts.
+      { 'expiryDate:gte': '2027-03-04T09:00:00Z', 'expiryDate:lte': '2027-10-10T10:00:00Z' },
+      { 'expiryDate:gt': '2027-03-04T10:00:00Z', 'expiryDate:lt': '2027-10-10T10:00:01Z' },
+      { 'expiryDate:gt': '2027-03-04', 'expiryDate:lte': '2027-10-10' },
+      { expiryDate: '2027-05-05' },
+      { 'expiryDate:gte': '2027-05-05T09:00:00Z', 'expiryDate:lt': '2027-05-05T11:00:00Z' },
+      { 'expiryDate:gte': '2027-05-05T11:00:00Z', 'expiryDate:lt': '2027-05-05T09:00:00Z' },
+      { 'expiryDate:gte': '2027-02-30', 'expiryDate:lt': '2027-04-31' },
+      { order: 'expiryDate' },
+    ];
+    const matches = (q: Record<string, string>, e: string) =>
+      (q['expiryDate:lt'] === undefined || e < q['expiryDate:lt']) &&
+      (q['expiryDate:gte'] === undefined || e >= q['expiryDate:gte']) &&
+      (q['expiryDate:gt'] === undefined ||
+        (q['expiryDate:gt'].length === 10 ? e.slice(0, 10) > q['expiryDate:gt'] : e > q['expiryDate:gt'])) &&
+      (q['expiryDate:lte'] === undefined ||
+        (q['expiryDate:lte'].length === 10 ? e.slice(0, 10) <= q['expiryDate:lte'] : e <= q['expiryDate:lte'])) &&
+      (q.expiryDate === undefined || e.slice(0, 10) === q.expiryDate);
+    for (const q of cases) {
+      const res = await list(c, { ...q, limit: '1' });
+      expect(res.status, JSON.stringify(q)).toBe(200);
+      expect(res.body.pagination.total, JSON.stringify(q)).toBe(expiries.filter((e) => matches(q, e)).length);
+    }
+    // A year of whole days: the counters only (one Query), however few keys a request may count.
     process.env.DOMAIN_LIST_MAX_READ = '5';
     try {
-      const counted = await recordTableCalls(() => list(c, { 'expiryDate:lt': '2028-01-01', limit: '1' }));
-      expect(counted.result.status).toBe(400);
-      expect(counted.result.body.type).toBe('ValidationError');
-      expect(counted.result.body.message).toContain('Narrow it with an expiryDate range or an exact status');
-      // Never more than one key past the bound.
-      expect(counted.details.filter(readsEntries).reduce((n, d) => n + d.itemsRead, 0)).toBeLessThanOrEqual(6);
+      const counted = await recordTableCalls(() => list(c, { 'expiryDate:gte': '2027-01-01', 'expiryDate:lt': '2028-01-01', limit: '0' }));
+      expect(counted.result.status).toBe(200);
+      expect(counted.result.body.pagination.total).toBe(30);
+      expect(counted.details.filter(readsEntries)).toEqual([]);
+      expect(counted.details.map((d) => d.command)).toEqual(['QueryCommand']);
+    } finally {
+      delete process.env.DOMAIN_LIST_MAX_READ;
+    }
+  });
+
+  it('counts a range with filters no index answers by reading, at most DOMAIN_LIST_MAX_READ, then answers a 400 saying how to narrow it', async () => {
+    process.env.DOMAIN_LIST_MAX_READ = '5';
+    try {
+      const counted = await list(c, { 'expiryDate:lt': '2028-01-01', autoRenew: 'true', limit: '1' });
+      expect(counted.status).toBe(400);
+      expect(counted.body.type).toBe('ValidationError');
+      expect(counted.body.message).toContain('Narrow it with an expiryDate range or an exact status');
       const page = await list(c, { 'expiryDate:lt': '2028-01-01', limit: '1', total: 'false', fields: 'domainName' });
       expect(page.status).toBe(200);
       expect(page.body.entities).toHaveLength(1);
@@ -327,6 +384,19 @@ describe('GET /v2/domains', () => {
 });
 
 describe('the status listing and the kept counts follow every write', () => {
+  it('moves the per-day expiry counts with a renewal, and not with an update', async () => {
+    await putDomain(domainOf('demo', 'renewing-days.com', { expiryDate: '2031-05-05T10:00:00Z' }));
+    const onDay = async (day: string) => (await call('GET', `/v2/domains?expiryDate=${day}&limit=0`)).body.pagination.total as number;
+    const [before, later] = [await onDay('2031-05-05'), await onDay('2032-05-05')];
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect((await call('POST', '/v2/domains/renewing-days.com/update', { body: { autoRenew: false } })).status).toBe(200);
+    expect(await onDay('2031-05-05')).toBe(before);
+    const renewed = await call('POST', '/v2/domains/renewing-days.com/renew', { body: { period: 12 } });
+    expect(renewed.status, renewed.raw).toBe(200);
+    expect(renewed.body.expiryDate).toBe('2032-05-05T10:00:00Z');
+    expect([await onDay('2031-05-05'), await onDay('2032-05-05')]).toEqual([before - 1, later + 1]);
+  });
+
   it('moves a domain between status listings and counts when its statuses change, by update', async () => {
     await putDomain(domainOf('demo', 'moving.com'));
     const count = async (query: Record<string, string>) =>

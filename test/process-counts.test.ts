@@ -127,7 +127,7 @@ describe('process counts', () => {
     await batchWriteAll([{ put: processItem(countedProcess(c, 9006, 'COMPLETED')) }]);
     const { stdout } = await promisify(execFile)('npx', ['tsx', 'infra/admin.ts', 'repair-counts', '--customer', c], { env: process.env });
     expect(stdout).toBe(
-      `${c}: 5 processes; repaired action:renew 4 -> 5, all 4 -> 5, status:COMPLETED 2 -> 3, type:domain 4 -> 5.\n${c}: 0 notifications; the counts were exact.\n`,
+      `${c}: 5 processes; repaired action:renew 4 -> 5, all 4 -> 5, status:COMPLETED 2 -> 3, type:domain 4 -> 5.\n${c}: 0 notifications; the counts were exact.\n${c}: domain counts per expiry day: exact.\n`,
     );
     // A write after the repair is counted on top of the repaired counts.
     await putProcess(countedProcess(c, 9005, 'FAILED'));

@@ -136,15 +136,15 @@ describe("a domain update that sends back the zone it read (the SDKs' update wit
     expect(res.body.violations.map((v: { field: string }) => v.field)).toEqual(['zone.service']);
   });
 
-  it('refuses to link a zone to a domain that has no managed zone, naming zone', async () => {
+  it('links a zone to a domain that has no managed zone (a quote writes nothing)', async () => {
     const name = `no-zone-${process.pid}.com`;
     await sandboxDomain(name, { transfer: { stages: [], outcome: 'completed' } });
     expect((await transfer(name, { ...demoBody, authcode: 'TEST-CODE' })).status).toBe(200);
-    const res = await update(name, { zone: { service: 'BASIC' } }, true);
-    expect(res.status).toBe(400);
-    expect(res.body.type).toBe('ValidationError');
-    expect(res.body.violations).toEqual([
-      { field: 'zone', message: 'the domain has no managed zone; an update does not link a zone (create it with POST /v2/dns/zones)' },
-    ]);
+    expect((await update(name, { zone: { service: 'BASIC' } }, true)).status).toBe(200);
+    expect((await call('GET', `/v2/domains/${name}`)).body.zone).toBeUndefined();
+    const res = await update(name, { zone: { service: 'BASIC' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.zone).toMatchObject({ service: 'BASIC', dnssec: false });
+    expect((await call('GET', `/v2/domains/${name}`)).body.zone).toEqual(res.body.zone);
   });
 });

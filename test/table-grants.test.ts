@@ -328,6 +328,13 @@ describe("each function's table use is what it declares", () => {
     await as('domain-update', () =>
       call('POST', '/v2/domains/demo-shop.nl/update', { body: { contacts: [{ role: 'ADMIN', handle: 'nobody' }] } }),
     );
+    // The managed zone through an update: linked from a template (its records staged), the link broken, removed.
+    await sandboxDomain('grants-zone-link.com', { transfer: { stages: [], outcome: 'completed' } });
+    expect((await transfer('grants-zone-link.com', { ...demoBody, authcode: 'TEST-CODE' })).status).toBe(200);
+    for (const zone of [{ service: 'BASIC', template: 'demo-template' }, { link: false }, {}]) {
+      const res = await as('domain-update', () => call('POST', '/v2/domains/grants-zone-link.com/update', { body: { zone } }));
+      expect(res.status, res.raw).toBe(200);
+    }
     await as('domain-check', () => call('GET', '/v2/domains/register-premium.com/check?renewPrice=true'));
     await as('domain-check', () => call('GET', '/v2/domains/other-site.com/check'));
     // The life cycle: renew (quote, keyed), delete into redemption, restore (quote, keyed), then the expiry job a year on.

@@ -224,6 +224,16 @@ export const keys = {
   domainsWithStatus: (customer: string, status: string) => ({ pk: `${keyKinds.domainStatus}${customer}#${status}` }),
   /** A customer's domain counts (every domain, and per status), kept by every write of a domain: the listing's `total`. */
   domainCounts: (customer: string): ItemKey => ({ pk: `${keyKinds.domainStatus}${customer}#COUNTS`, sk: 'COUNTS' }),
+  /**
+   * A customer's count of domains expiring on one day (`YYYY-MM-DD`, UTC), one of a few shards,
+   * kept by every write of a domain: one partition per customer, sorted by day, so the `total` of
+   * an expiry range is one Query of its days' counters.
+   */
+  domainExpiryDay: (customer: string, day: string, shard: number): ItemKey => ({
+    pk: `${keyKinds.domainStatus}${customer}#EXPIRYDAYS`,
+    sk: `${day}#${shard}`,
+  }),
+  domainExpiryDays: (customer: string) => ({ pk: `${keyKinds.domainStatus}${customer}#EXPIRYDAYS` }),
 
   /**
    * The DNS zone of a domain name, in the domain's item collection so the domain and its zone are

@@ -1,5 +1,6 @@
 import {
   countDomains,
+  countExpiringOnDays,
   type DomainSource,
   type KeyReadBound,
   readDomainCounts,
@@ -22,8 +23,9 @@ import { domainViewOf, selectFields } from './view.ts';
  * expiryDate filters give; with an exact `status`, that status's listing; otherwise the domains by
  * name (gsi1). Filters the source does not answer are checked on the domains it returns, reading at
  * most maxRead() of them. `total` of a source that answers every filter comes from the counts kept
- * with every write of a domain (all, and per status), or for an expiry range is counted over its
- * keys (gsi2keys); otherwise by reading.
+ * with every write of a domain (all, and per status), or for an expiry range from the per-day
+ * counts kept the same way (with the keys of a day it covers only in part counted over gsi2keys);
+ * otherwise by reading.
  */
 
 /** The most domains one request reads, its page and its count together: `DOMAIN_LIST_MAX_READ`, default 20000. */
@@ -157,11 +159,50 @@ function matcher(filters: readonly DomainFilter[], search: string | undefined): 
 }
 
 /**
+ * How an expiry range's keys (`<expiryDate>#<name>`, `from` and `to` inclusive, either open) fall
+ * on days, in the terms of the day counters' sort keys (`<day>#<shard>`): the inclusive bounds of
+ * the counters of the days it covers whole, and the parts of the days it covers only in part (at
+ * most one at each end), to count over keys. A day D is whole when every key starting with D is in
+ * the range: `from` <= D and `to` >= D~ (`~` sorts after every character of a key). Only string
+ * comparisons: no calendar arithmetic, so a day that is no date (2027-02-30) holds nothing.
+ */
+export function expiryDays(from?: string, to?: string): { lower?: string; upper?: string; parts: { from: string; to: string }[] } {
+  const parts: { from: string; to: string }[] = [];
+  let lower: string | undefined;
+  let upper: string | undefined;
+  if (from !== undefined) {
+    const day = from.slice(0, 10);
+    lower = from <= day ? day : `${day}~`;
+    // Part of its day: from `from` to the day's end (or to `to`, within it).
+    if (from > day && from < `${day}~`) parts.push({ from, to: to !== undefined && to < `${day}~` ? to : `${day}~` });
+  }
+  if (to !== undefined) {
+    const day = to.slice(0, 10);
+    // Past the day's keys: the day whole; `to` the day itself: none of it (every key of it is longer, so above it).
+    upper = to >= `${day}~` ? `${day}~` : day;
+    const sameDay = from !== undefined && from.slice(0, 10) === day && from > day;
+    if (to > day && to < `${day}~` && !sameDay) parts.push({ from: from !== undefined && from > day ? from : day, to });
+  }
+  return { ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}), parts };
+}
+
+/**
  * The number of domains a source holds: every domain's or one status's from the counts kept with
- * every write of a domain (one GetItem); an expiry range's counted over its keys (gsi2keys).
+ * every write of a domain (one GetItem); an expiry range's from the per-day counts kept the same
+ * way (one Query of its whole days' counters), with the keys of a day it covers only in part (at
+ * most one at each end) counted over gsi2keys, bounded.
  */
 async function countOf(customer: string, source: DomainSource, bound: KeyReadBound): Promise<number> {
-  if (source.index === 'expiry') return countDomains(customer, source, bound);
+  if (source.index === 'expiry') {
+    if (source.from !== undefined && source.to !== undefined && source.from > source.to) return 0;
+    // The whole index (an order by expiry, no range): every domain.
+    if (source.from === undefined && source.to === undefined) return (await readDomainCounts(customer))();
+    const days = expiryDays(source.from, source.to);
+    const empty = days.lower !== undefined && days.upper !== undefined && days.lower > days.upper;
+    const whole = empty ? 0 : (await countExpiringOnDays(customer, days.lower, days.upper)).count;
+    const parts = await Promise.all(days.parts.map((part) => countDomains(customer, { index: 'expiry', ...part }, bound)));
+    return parts.reduce((n, c) => n + c, whole);
+  }
   const counts = await readDomainCounts(customer);
   return source.index === 'status' ? counts(source.status) : counts();
 }
@@ -172,12 +213,15 @@ export function listDomains(customer: string, query: DomainQuery): Promise<Domai
   const exact = rest.length === 0 && query.search === undefined;
   const max = maxRead();
   const bound: KeyReadBound = { max, until: Date.now() + readFor(), refuse: (why) => (why === 'broad' ? tooBroad(max) : tooSlow()) };
+  // An expiry range that ends before it starts holds nothing (DynamoDB refuses such a BETWEEN).
+  const none = source.index === 'expiry' && source.from !== undefined && source.to !== undefined && source.from > source.to;
   const reader: ListingSource<DomainRecord> = {
     readPage: async (options) => {
+      if (none) return { records: [], read: 0 };
       const page = await readDomainPage(customer, source, { ...options, ascending });
       return { records: page.domains, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count) => skipDomains(customer, source, count, ascending, bound),
+    skip: async (count) => (none ? undefined : skipDomains(customer, source, count, ascending, bound)),
   };
   const plan: ListingPlan<DomainRecord> = { source: reader, exact, ...(exact ? { count: () => countOf(customer, source, bound) } : {}) };
   return listPage(plan, query, {

@@ -22,6 +22,13 @@ const DsDataRequest = bodyObject({
   digest: v.pipe(v.string(), v.regex(/^[0-9A-Fa-f]{40,128}$/, 'must be 40 to 128 hexadecimal digits'), v.toUpperCase()),
 });
 
+/** `{}` (nothing in it, before nulls are dropped) removes the managed zone: null once parsed; anything else is a zone request. */
+const ZoneChange = v.pipe(
+  v.unknown(),
+  v.transform((raw) => (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0 ? null : raw)),
+  v.nullable(ZoneRequest),
+);
+
 export const UpdateBody = bodyObject({
   registrant: v.optional(Handle),
   privacyProtect: v.optional(v.boolean()),
@@ -53,10 +60,12 @@ export const UpdateBody = bodyObject({
     ),
   ),
   /**
-   * The domain's managed zone as it is (the SDKs' update sends the zone it read back): taken, and
-   * nothing changes. Linking or changing a zone by an update is not supported (400 naming `zone`).
+   * The domain's managed zone (shared/domains/update-zone.ts): `{service, template, link, master,
+   * dnssec}` links one (a domain without one gets it; a different template or link re-links it;
+   * the zone as read sent back changes nothing); `{}` (the TS SDK's empty zone) removes it, and
+   * is `null` once parsed. A `null` zone is absent, as every null of the body.
    */
-  zone: v.optional(ZoneRequest),
+  zone: v.optional(ZoneChange),
   keyData: v.optional(listOf(KeyDataRequest, 20)),
   dsData: v.optional(listOf(DsDataRequest, 20)),
   billables: v.optional(AcknowledgedBillables),

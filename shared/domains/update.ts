@@ -6,7 +6,7 @@ import { nextId } from '../db/repositories/counters.ts';
 import { getDomainOf, recordDomainUpdate } from '../db/repositories/domains.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
 import { findRegistryForDomain } from '../db/repositories/providers.ts';
-import { getOwnZoneHead, getZoneHead } from '../db/repositories/zones.ts';
+import { getZoneHead } from '../db/repositories/zones.ts';
 import { AuthorizationError, ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
 import { clientStatuses, type DomainRecord, type DomainStatus } from '../model/domain.ts';
 import { domainUpdated } from '../model/notification.ts';
@@ -16,17 +16,18 @@ import { assertAcknowledged, buildQuote, domainProduct, listPriceLine, type Quot
 import type { DomainChange } from '../registry/gateway.ts';
 import { registryGateway } from '../registry/select.ts';
 import { now, toWireTime } from '../time.ts';
-import { planZone } from '../transfer/plan.ts';
 import type { DomainView } from './domain-view.ts';
 import type { UpdateBody } from './update-request.ts';
-import { domainViewOf } from './view.ts';
+import { decideZone, zoneWriteOf } from './update-zone.ts';
+import { domainViewOf, domainZoneOf } from './view.ts';
 
 /**
  * `POST /v2/domains/{domainName}/update[?quote=true]`: each field sent is applied, the others are
  * left as they are (docs/domains.md). The registry is asked first (through the registry gateway:
  * the sandbox, or the upstream account), then one transaction records the domain as changed, the
- * update's process (completed: the registry applied it at once), its UpdateDomainEvent
- * notification and the Idempotency-Key's answer. A quote prices what the change charges
+ * update's process (completed: the registry applied it at once), the zone part (`zone`: a managed
+ * zone linked, re-linked or removed, update-zone.ts; the zone's NS records following `ns`), its
+ * UpdateDomainEvent notification and the Idempotency-Key's answer. A quote prices what the change charges
  * (PRIVACY_PROTECT when privacy is turned on, REGISTRANT_CHANGE where priced) and writes nothing.
  */
 
@@ -156,22 +157,6 @@ async function assertContactsExist(customer: string, body: UpdateBody): Promise<
   }
 }
 
-/**
- * `zone` must be the domain's managed zone as it is: a client writes back the zone it read (the PHP
- * SDK's `domains->update(zone: $domain->zone)`), which changes nothing. A value that differs is a
- * 400 naming it (as a transfer's zone is checked); a zone that is not yet the domain's managed zone
- * cannot be linked by an update (400 naming `zone`).
- */
-async function assertZoneAsIs(customer: string, domainName: string, zone: UpdateBody['zone']): Promise<void> {
-  if (zone === undefined) return;
-  const existing = (await getOwnZoneHead(customer, domainName))?.zone;
-  if (planZone(zone, existing).change === 'untouched') return;
-  const message = existing
-    ? 'this zone of the domain is not managed; an update does not link a zone'
-    : 'the domain has no managed zone; an update does not link a zone (create it with POST /v2/dns/zones)';
-  throw new ValidationError(`zone: ${message}`, [{ field: 'zone', message }]);
-}
-
 /** The change's registrant and contacts as the registry knows them (an upstream account holds them first: shared/contacts/upstream.ts). */
 async function registryContactsOf(customer: string, change: Pick<DomainChange, 'registrant' | 'contacts'>) {
   const named = await ensureUpstreamContacts(customer, [
@@ -183,12 +168,6 @@ async function registryContactsOf(customer: string, change: Pick<DomainChange, '
     ...(change.registrant !== undefined ? { registrant: of(change.registrant) } : {}),
     ...(change.contacts !== undefined ? { contacts: change.contacts.map((c) => ({ ...c, handle: of(c.handle) })) } : {}),
   };
-}
-
-/** The domain's managed zone, when it is the caller's (read consistently: its write is conditional on it). */
-async function managedZoneOf(domainName: string, customer: string) {
-  const head = await getZoneHead(domainName, true);
-  return head?.zone.customer === customer && head.zone.managed ? head.zone : undefined;
 }
 
 /** The registry's rules for the name: its extension, and the transfer lock a registrant change sets (gTLDs under IRTP-C). */
@@ -249,7 +228,9 @@ export async function updateDomain(
       throw new ObjectStatusProhibitsOperation(`${domainName} has CLIENT_UPDATE_PROHIBITED: lift it (status) to change the domain.`);
     }
     await assertContactsExist(principal.customer, body);
-    await assertZoneAsIs(principal.customer, domainName, body.zone);
+    // The name's zone, read consistently (its write is conditional on it): what `zone` does, and what the answer shows.
+    const head = await getZoneHead(domainName, true);
+    const zoneDecision = await decideZone(principal.customer, domainName, body.zone, head, toWireTime(at));
     const { quote, list } = await priceUpdate(
       principal.customer,
       domain,
@@ -288,17 +269,25 @@ export async function updateDomain(
       createdDate: wireAt,
       updatedDate: wireAt,
       billables: quote.quote.billables ?? [],
-      command: commandOf({ domainName, ...body }),
+      // A removal as it was sent (`zone: {}`), not as parsed.
+      command: commandOf({ domainName, ...body, ...(body.zone === null ? { zone: {} } : {}) }),
       ...(quote.quote.currency !== undefined ? { currency: quote.quote.currency } : {}),
     };
-    const view = domainViewOf(updated);
+    // The zone part: a managed zone of the caller's serves the domain's name servers as its NS records (zone-sync takes them to DNS).
+    const zone = await zoneWriteOf(zoneDecision, {
+      domainName,
+      customer: principal.customer,
+      at: wireAt,
+      head,
+      ...(change.ns ? { ns: change.ns } : {}),
+    });
+    const managed = domainZoneOf(zone.zone);
+    const view = domainViewOf(updated, managed ? { zone: managed } : {});
     const outcome: UpdateOutcome = { started: { processId: process.id, completed: true, view } };
-    const notification = domainUpdated(process, changedFields(domain, updated, body.authcode !== undefined));
-    // A managed zone of the caller's serves the domain's name servers as its NS records (zone-sync takes them to DNS).
-    const zone = change.ns !== undefined ? await managedZoneOf(domainName, principal.customer) : undefined;
-    const zoneNs = zone ? { customer: principal.customer, ns: change.ns as string[] } : undefined;
-    if (await recordDomainUpdate(domain, updated, process, notification, commitWith(outcome), zoneNs)) return outcome;
-    // The domain changed meanwhile (another update): apply this one again to it as it now is.
+    const fields = changedFields(domain, updated, body.authcode !== undefined);
+    const notification = domainUpdated(process, zoneDecision ? [...fields, 'zone'] : fields);
+    if (await recordDomainUpdate(domain, updated, process, notification, commitWith(outcome), zone.write)) return outcome;
+    // The domain or its zone changed meanwhile (another update): apply this one again to them as they now are.
     if (attempt >= 2) throw new ObjectStatusProhibitsOperation(`${domainName} is being changed by another request; retry.`);
   }
 }

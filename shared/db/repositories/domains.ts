@@ -1,18 +1,18 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type DomainInput, DomainRecord } from '../../model/domain.ts';
 import { dueOf } from '../../model/domain-lifecycle.ts';
 import type { NotificationRecord } from '../../model/notification.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, toItem } from '../items.ts';
+import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
-import { putNew, type TransactItem, transact } from '../transactions.ts';
+import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { type Commitment, itemsOf } from './commit-with.ts';
 import { notificationWrites } from './notifications.ts';
 import { newProcessItems, processItem } from './processes.ts';
-import { zoneNameServersItem } from './zone-writes.ts';
+import { type DomainZoneWrite, domainZoneWrite } from './zone-writes.ts';
 
 const entity = 'domain';
 const statusEntity = 'domainStatus';
@@ -99,7 +99,164 @@ export function statusItems(after: DomainInput, before?: DomainInput): TransactI
         Delete: { TableName: tableName(), Key: keys.domainStatus(was?.customer ?? now.customer, s, now.domainName) },
       }),
     );
-  return [...puts, ...deletes, ...counts, ...dueItems(now, was)];
+  return [...puts, ...deletes, ...counts, ...expiryDayItems(now, was), ...dueItems(now, was)];
+}
+
+/**
+ * The counts of a customer's domains per expiry day (keys.domainExpiryDay), which the `total` of an
+ * expiry range sums instead of counting its index entries: every write of a domain moves them in
+ * its transaction (statusItems; a purge in purgeDomain), by the day of its expiry (UTC) and a shard
+ * chosen by its name (so a burst of writes of one day spreads over a few items). Rebuilt from the
+ * expiry index by repairExpiryDayCounts (`npm run admin -- migrate`).
+ */
+export const expiryDayShards = 4;
+export const expiryDaysEntity = 'domainExpiryDays';
+
+/** The day (UTC) a domain expires on, as the counters and the expiry index's keys start with it. */
+const dayOf = (expiryDate: string) => expiryDate.slice(0, 10);
+
+/** A domain name's counter shard: a small stable hash of the name. */
+function shardOf(domainName: string): number {
+  let h = 0;
+  for (let i = 0; i < domainName.length; i++) h = (h * 31 + domainName.charCodeAt(i)) >>> 0;
+  return h % expiryDayShards;
+}
+
+/** The sort key of the day counter a domain counts under (`<day>#<shard>`). */
+export function expiryDayCounterOf(d: { domainName: string; expiryDate: string }): string {
+  return `${dayOf(d.expiryDate)}#${shardOf(d.domainName)}`;
+}
+
+/** The change of one day counter by `delta` (an ADD: a counter written first by a decrement reads below zero until repaired). */
+function expiryDayChange(customer: string, day: string, shard: number, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.domainExpiryDay(customer, day, shard),
+      UpdateExpression: 'ADD #n :delta, #v :one SET #e = :entity',
+      ExpressionAttributeNames: { '#n': 'count', '#v': 'version', '#e': 'entity' },
+      ExpressionAttributeValues: { ':delta': delta, ':one': 1, ':entity': expiryDaysEntity },
+    },
+  };
+}
+
+/** The day counters a write of a domain moves: its day before (-1) and after (+1), when they differ. */
+function expiryDayItems(now: DomainRecord | undefined, was: DomainRecord | undefined): TransactItem[] {
+  const deltas = new Map<string, { customer: string; day: string; shard: number; delta: number }>();
+  const add = (d: DomainRecord | undefined, delta: number) => {
+    if (!d) return;
+    const at = { customer: d.customer, day: dayOf(d.expiryDate), shard: shardOf(d.domainName) };
+    const key = `${at.customer}\n${at.day}\n${at.shard}`;
+    deltas.set(key, { ...at, delta: (deltas.get(key)?.delta ?? 0) + delta });
+  };
+  add(was, -1);
+  add(now, 1);
+  return [...deltas.values()].filter((c) => c.delta !== 0).map((c) => expiryDayChange(c.customer, c.day, c.shard, c.delta));
+}
+
+/** A day counter as read: its day, shard, count and version. */
+interface ExpiryDayCounter {
+  day: string;
+  shard: number;
+  count: number;
+  version: number;
+}
+
+/** A customer's day counters with sort keys (`<day>#<shard>`) from `lower` to `upper` (inclusive, either open): one Query a page. */
+async function readExpiryDayCounters(customer: string, lower?: string, upper?: string, consistent = false): Promise<ExpiryDayCounter[]> {
+  const range =
+    lower !== undefined && upper !== undefined
+      ? { condition: ' AND sk BETWEEN :from AND :to', values: { ':from': lower, ':to': upper } }
+      : lower !== undefined
+        ? { condition: ' AND sk >= :from', values: { ':from': lower } }
+        : upper !== undefined
+          ? { condition: ' AND sk <= :to', values: { ':to': upper } }
+          : { condition: '', values: {} };
+  const items = await queryAll({
+    KeyConditionExpression: `pk = :pk${range.condition}`,
+    ExpressionAttributeValues: { ':pk': keys.domainExpiryDays(customer).pk, ...range.values },
+    ProjectionExpression: 'sk, #n, #v',
+    ExpressionAttributeNames: { '#n': 'count', '#v': 'version' },
+    ...(consistent ? { ConsistentRead: true } : {}),
+  });
+  return items.map((item) => {
+    const [day, shard] = String(item.sk).split('#');
+    return { day: day as string, shard: Number(shard), count: Number(item.count ?? 0), version: Number(item.version ?? 0) };
+  });
+}
+
+/**
+ * How many of a customer's domains expire on the days whose counters' sort keys lie from `lower`
+ * to `upper` (inclusive, either open; list-domains.ts, expiryDays): a sum of day counters.
+ */
+export async function countExpiringOnDays(customer: string, lower?: string, upper?: string): Promise<{ count: number; read: number }> {
+  const counters = await readExpiryDayCounters(customer, lower, upper);
+  const byDay = new Map<string, number>();
+  for (const c of counters) byDay.set(c.day, (byDay.get(c.day) ?? 0) + c.count);
+  // A day below zero (a decrement counted before its increment was repaired) counts none.
+  return { count: [...byDay.values()].reduce((n, c) => n + Math.max(0, c), 0), read: counters.length };
+}
+
+/**
+ * Rebuilds a customer's day counters from its expiry index (gsi2keys: keys only, about 10,000 a
+ * call): each counter that differs is replaced if no write moved it since it was read (its
+ * version), and the customer is counted again when one did. Answers how many counters it wrote.
+ */
+export async function repairExpiryDayCounts(customer: string): Promise<number> {
+  let written = 0;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const counters = await readExpiryDayCounters(customer, undefined, undefined, true);
+    const counted = new Map<string, number>();
+    let start: DomainCursor | undefined;
+    do {
+      const out = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi2keys',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.domainsByExpiry(customer).gsi2pk },
+          ProjectionExpression: 'gsi2sk',
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const sortKey = String(item.gsi2sk);
+        const at = expiryDayCounterOf({ expiryDate: sortKey, domainName: sortKey.slice(sortKey.indexOf('#') + 1) });
+        counted.set(at, (counted.get(at) ?? 0) + 1);
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    const held = new Map(counters.map((c) => [`${c.day}#${c.shard}`, c]));
+    const changes = [...new Set([...counted.keys(), ...held.keys()])].filter((at) => (counted.get(at) ?? 0) !== (held.get(at)?.count ?? 0));
+    let raced = false;
+    await Promise.all(
+      changes.map(async (at) => {
+        const version = held.get(at)?.version ?? 0;
+        const [day, shard] = at.split('#');
+        try {
+          await db().send(
+            new PutCommand({
+              TableName: tableName(),
+              Item: {
+                ...keys.domainExpiryDay(customer, day as string, Number(shard)),
+                entity: expiryDaysEntity,
+                count: counted.get(at) ?? 0,
+                version: version + 1,
+              },
+              ConditionExpression: version === 0 ? 'attribute_not_exists(version) OR version = :v' : 'version = :v',
+              ExpressionAttributeValues: { ':v': version },
+            }),
+          );
+          written++;
+        } catch (error) {
+          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+          raced = true;
+        }
+      }),
+    );
+    if (!raced) return written;
+  }
+  throw new Error(`The expiry day counts of ${customer} kept changing while they were repaired`);
 }
 
 const dueEntity = 'domainDue';
@@ -167,6 +324,7 @@ export async function purgeDomain(before: DomainRecord, process: ProcessRecord, 
         (s): TransactItem => ({ Delete: { TableName: tableName(), Key: keys.domainStatus(before.customer, s, before.domainName) } }),
       ),
       ...(counts ? [counts] : []),
+      ...expiryDayItems(undefined, before),
       putNew(processItem(process)),
       ...newProcessItems(process),
       ...notificationWrites(notification),
@@ -201,7 +359,13 @@ export async function putDomain(record: DomainInput, ifAbsent = false): Promise<
  * listing and the caller's items (a process, a notification, an Idempotency-Key's answer) in one
  * transaction: false when the domain changed meanwhile (nothing written).
  */
-export async function replaceDomain(before: DomainRecord, after: DomainRecord, along: TransactItem[] = []): Promise<boolean> {
+export async function replaceDomain(
+  before: DomainRecord,
+  after: DomainRecord,
+  along: TransactItem[] = [],
+  /** Items whose condition failing also means "changed meanwhile" (false, nothing written): placed right after the domain. */
+  guarded: TransactItem[] = [],
+): Promise<boolean> {
   try {
     await transact([
       {
@@ -212,13 +376,18 @@ export async function replaceDomain(before: DomainRecord, after: DomainRecord, a
           ExpressionAttributeValues: { ':was': before.updatedDate, ':customer': before.customer },
         },
       },
+      ...guarded,
       ...statusItems(after, before),
       ...along,
     ]);
     return true;
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (
+      cancellationCodes(error)
+        ?.slice(0, 1 + guarded.length)
+        .includes('ConditionalCheckFailed')
+    )
+      return false;
     throw error;
   }
 }
@@ -230,26 +399,38 @@ export function getDomain(domainName: string): Promise<DomainRecord | undefined>
 
 /**
  * Records an update of a domain in one transaction: the domain as changed (guarded by the
- * `updatedDate` it was read with), its status listing, the update's process (with its identifier
- * listing and counts), its notification, and what the caller commits with it (an Idempotency-Key's
- * answer). False when the domain changed meanwhile: nothing was written.
+ * `updatedDate` it was read with), the zone part of the update (right after it, guarded by the
+ * zone as read: zone-writes.ts, domainZoneWrite), its status listing, the update's process (with
+ * its identifier listing and counts), its notification, and what the caller commits with it (an
+ * Idempotency-Key's answer). False when the domain or its zone changed meanwhile: nothing was
+ * written.
  */
-export function recordDomainUpdate(
+export async function recordDomainUpdate(
   before: DomainRecord,
   after: DomainRecord,
   process: ProcessRecord,
   notification: NotificationRecord,
   commitment?: Commitment,
-  /** The domain's managed zone, whose NS records follow a name server change (zone-writes.ts). */
-  zone?: { customer: string; ns: readonly string[] },
+  /** The domain's zone as the update changes it (a new, converted, re-linked or removed managed zone, or its name servers). */
+  zone?: DomainZoneWrite,
 ): Promise<boolean> {
-  return replaceDomain(before, after, [
-    putNew(processItem(process)),
-    ...newProcessItems(process),
-    ...notificationWrites(notification),
-    ...itemsOf(commitment),
-    ...(zone ? [zoneNameServersItem(after.domainName, zone.customer, zone.ns, after.updatedDate ?? after.createdDate)] : []),
-  ]);
+  const along = zone ? domainZoneWrite(zone) : undefined;
+  await along?.stage();
+  const at = after.updatedDate ?? after.createdDate;
+  try {
+    const written = await replaceDomain(
+      before,
+      after,
+      [putNew(processItem(process)), ...newProcessItems(process), ...notificationWrites(notification), ...itemsOf(commitment)],
+      along ? [along.item(at)] : [],
+    );
+    if (!written) await along?.failed(undefined);
+    else await along?.committed();
+    return written;
+  } catch (error) {
+    await along?.failed(error);
+    throw error;
+  }
 }
 
 /** A domain of this customer; another customer's reads as absent (contract section 1). */

@@ -95,14 +95,92 @@ export function newZoneItem(zone: ZoneHeader, staged: StagedRecords): TransactIt
  * The transaction item turning the account's own zone into a managed one (transfer completion,
  * spec 2.2): the header only, while the zone is still the customer's; its records stay as they are.
  */
-export function convertZoneItem(zone: Pick<ZoneHeader, 'domainName' | 'customer'>, at: string): TransactItem {
+export function convertZoneItem(zone: Pick<ZoneHeader, 'domainName' | 'customer'>, at: string, ns?: readonly string[]): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: keys.zoneByName(zone.domainName),
-      UpdateExpression: 'SET managed = :managed, updatedDate = :now ADD revision :one, serial :one',
+      UpdateExpression: `SET managed = :managed, updatedDate = :now${ns ? ', ns = :ns' : ''} ADD revision :one, serial :one`,
       ConditionExpression: 'customer = :customer',
-      ExpressionAttributeValues: { ':managed': true, ':now': at, ':one': 1, ':customer': zone.customer },
+      ExpressionAttributeValues: { ':managed': true, ':now': at, ':one': 1, ':customer': zone.customer, ...(ns ? { ':ns': [...ns] } : {}) },
+    },
+  };
+}
+
+/**
+ * The zone part of a domain update (shared/domains/update-zone.ts decides it), written in the
+ * transaction of the domain's write: a new managed zone (its records staged first, as a
+ * transfer's new zone is), the caller's plain zone made managed, the managed zone re-linked (its
+ * records replaced by a staged generation over the revision read), the managed zone removed
+ * (over the revision read), or only its name servers set (`ns`). Every write raises the zone's
+ * revision, so zone-sync brings DNS in line (or removes the zone there).
+ */
+export type DomainZoneWrite =
+  | { kind: 'create'; zone: ZoneRecord }
+  | { kind: 'convert'; zone: Pick<ZoneHeader, 'domainName' | 'customer'>; ns?: readonly string[] }
+  | { kind: 'replace'; zone: ZoneRecord; previous: ZoneHead }
+  | { kind: 'remove'; previous: ZoneHead }
+  | { kind: 'ns'; domainName: string; customer: string; ns: readonly string[] };
+
+/** How a DomainZoneWrite joins its transaction: staged before, one item in it, tidied after. */
+export interface ZoneWriteAlong {
+  /** Stages the records the write names (nothing for a header-only write). */
+  stage(): Promise<void>;
+  /** The transaction item; its condition failing means the zone changed since it was read. */
+  item(at: string): TransactItem;
+  /** After the commit: the records no header names any more are deleted. */
+  committed(): Promise<void>;
+  /** After a transaction that did not happen (cancelled or refused; undefined: known not to have happened): the staged records removed. */
+  failed(error: unknown): Promise<void>;
+}
+
+/** Errors with which DynamoDB refuses a request without carrying it out (nothing of it was written). */
+const refusals = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'ValidationException']);
+
+export function domainZoneWrite(write: DomainZoneWrite): ZoneWriteAlong {
+  let staged: StagedRecords | undefined;
+  return {
+    async stage() {
+      if ((write.kind === 'create' || write.kind === 'replace') && !staged) staged = await stageRecords(write.zone, write.zone.records);
+    },
+    item(at) {
+      switch (write.kind) {
+        case 'ns':
+          return zoneNameServersItem(write.domainName, write.customer, write.ns, at);
+        case 'convert':
+          return convertZoneItem(write.zone, at, write.ns);
+        case 'remove': {
+          const { domainName, customer } = write.previous.zone;
+          const condition = overRevision(customer, write.previous.revision);
+          return {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.zoneByName(domainName),
+              ConditionExpression: `${condition.ConditionExpression} AND managed = :managed`,
+              ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':managed': true },
+            },
+          };
+        }
+        case 'create':
+        case 'replace': {
+          if (!staged) throw new Error(`The records of the zone of ${write.zone.domainName} were not staged`);
+          const { records: _, ...header } = write.zone;
+          if (write.kind === 'create') return newZoneItem(header, staged);
+          const revision = write.previous.revision;
+          return {
+            Put: { TableName: tableName(), Item: headerItem(header, staged, revision + 1), ...overRevision(header.customer, revision) },
+          };
+        }
+      }
+    },
+    async committed() {
+      if (write.kind === 'replace' || write.kind === 'remove') await deletePreviousGeneration(write.previous);
+    },
+    async failed(error) {
+      // After a time-out or a server error the transaction may have committed: the staged records stay (no reader sees them unnamed).
+      if (error !== undefined && cancellationCodes(error) === undefined && !refusals.has((error as Error)?.name)) return;
+      await discardStaged(staged);
+      staged = undefined;
     },
   };
 }
