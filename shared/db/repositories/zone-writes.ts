@@ -134,6 +134,14 @@ export interface ZoneWriteAlong {
   failed(error: unknown): Promise<void>;
 }
 
+/** A zone's record generations as read: the one its header names, then those still being deleted. */
+function generationsOf(previous: ZoneHead): RetiredGeneration[] {
+  return [
+    ...(previous.retired ?? []),
+    ...(previous.generation !== undefined ? [{ generation: previous.generation, recordCount: previous.recordCount }] : []),
+  ];
+}
+
 /** Errors with which DynamoDB refuses a request without carrying it out (nothing of it was written). */
 const refusals = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'ValidationException']);
 
@@ -168,13 +176,22 @@ export function domainZoneWrite(write: DomainZoneWrite): ZoneWriteAlong {
           if (write.kind === 'create') return newZoneItem(header, staged);
           const revision = write.previous.revision;
           return {
-            Put: { TableName: tableName(), Item: headerItem(header, staged, revision + 1), ...overRevision(header.customer, revision) },
+            Put: {
+              TableName: tableName(),
+              Item: headerItem(header, staged, revision + 1, generationsOf(write.previous)),
+              ...overRevision(header.customer, revision),
+            },
           };
         }
       }
     },
     async committed() {
-      if (write.kind === 'replace' || write.kind === 'remove') await deletePreviousGeneration(write.previous);
+      // The previous generations: listed as retired by the new header (replace), or named by no header (remove).
+      if (write.kind === 'replace') await sweepRetired(write.zone.domainName, write.previous.revision + 1, generationsOf(write.previous));
+      if (write.kind === 'remove') {
+        const { domainName } = write.previous.zone;
+        for (const generation of generationsOf(write.previous)) await deleteGeneration({ domainName, ...generation });
+      }
     },
     async failed(error) {
       // After a time-out or a server error the transaction may have committed: the staged records stay (no reader sees them unnamed).
