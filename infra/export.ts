@@ -65,6 +65,7 @@ export const notExported = new Set([
   'processType',
   'processAction',
   'processMark',
+  'processBlock',
   'contact-entry',
   'openCertificateRequest',
   'domainStatus',
