@@ -135,22 +135,10 @@ export const processListShapes = (identifier: string, processes: number): [name:
   ['exact type, as before (summaries)', 'type:in=certificate'],
   ['type, offset 9950, as before (summaries)', 'type:in=domain&offset=9950'],
   ['exact action renew, as before (summaries)', 'action:in=renew'],
-  // The status listings' deep offsets, oldest first and with a type, and (at 100,000) the last pages.
+  // The status listings' deep offsets, oldest first and with a type.
   ['exact status, oldest first, offset 9850', 'status=COMPLETED&order=id&offset=9850'],
   ['exact status and type, offset 9850', 'status=COMPLETED&type=domain&offset=9850'],
-  ...(processes > 10_000
-    ? ([
-        [`offset ${(processes - 10).toLocaleString('en')}`, `offset=${processes - 10}`],
-        [
-          `exact status, offset ${(completedOf(processes) - 10).toLocaleString('en')}`,
-          `status=COMPLETED&offset=${completedOf(processes) - 10}`,
-        ],
-      ] as [string, string][])
-    : []),
 ];
-
-/** How many of the scale customer's processes (bench/process-scale.ts) are completed: 493 of every 500. */
-const completedOf = (processes: number) => Math.floor(processes / 500) * 493 + Math.max(0, (processes % 500) - 7);
 
 /** A fresh pending transfer of demo (cancel and resend act on it): its process id. */
 let fresh = 0;

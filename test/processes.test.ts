@@ -513,7 +513,8 @@ describe("GET /v2/processes: a status listing's deep offsets from its blocks", (
     );
     const ids = async (query: Record<string, string>) =>
       (await list(c, { ...query, export: 'true', fields: 'id' })).body.entities.map((e: { id: number }) => e.id);
-    for (const filter of [{ status: 'COMPLETED' }, { status: 'RUNNING' }, { status: 'COMPLETED', type: 'acme' }]) {
+    const filters: Record<string, string>[] = [{ status: 'COMPLETED' }, { status: 'RUNNING' }, { status: 'COMPLETED', type: 'acme' }];
+    for (const filter of filters) {
       const all: number[] = await ids(filter);
       for (const order of ['-id', 'id']) {
         const listed = order === 'id' ? [...all].reverse() : all;

@@ -151,11 +151,17 @@ function planOf(customer: string, query: ContactQuery): { plan: ListingPlan<Cont
       const page = await readContactPage(customer, source, { ...options, ascending });
       return { records: page.contacts, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count) => skipContacts(customer, source, count, ascending),
+    skip: (count, _ascending, until) => skipContacts(customer, source, count, ascending, until),
   };
   const exact = rest.length === 0 && query.search === undefined;
   const whole = source.with === undefined && source.from === undefined && source.to === undefined;
-  const count = () => (whole ? readContactCount(customer) : countContacts(customer, source));
+  // A filtered source is counted over its keys, within the listing's time (then refused, a 400).
+  const count = async () => {
+    if (whole) return readContactCount(customer);
+    const counted = await countContacts(customer, source, Date.now() + readFor());
+    if (counted === undefined) throw tooSlow();
+    return counted;
+  };
   return { plan: { source: reader, exact, ...(exact ? { count } : {}) }, rest };
 }
 

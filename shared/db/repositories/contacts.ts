@@ -325,27 +325,33 @@ export async function readContactPage(
   return { contacts: handles.flatMap((h) => found.get(h) ?? []), read: items.length, ...next };
 }
 
+/** Keys one counting Query reads at most: the listing's time is checked between them. */
+const countPageKeys = 2_500;
+
 /**
  * Skips `count` entries of a source, counting keys only (Select COUNT over the keys-only twin of
  * its index, or over the small entries): where the page after them starts, undefined when nothing
- * is left.
+ * is left; false when `until` (epoch ms) came first with keys still to count (contacts are
+ * deleted, so positions move and a deep offset is counted: docs/performance.md).
  */
 export async function skipContacts(
   customer: string,
   source: ContactSource,
   count: number,
   ascending: boolean,
-): Promise<Record<string, unknown> | undefined> {
+  until?: number,
+): Promise<Record<string, unknown> | undefined | false> {
   let read = 0;
   let start: Record<string, unknown> | undefined;
   do {
+    if (until !== undefined && Date.now() >= until) return false;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
         ...queryOf(customer, source, true),
         Select: 'COUNT',
         ScanIndexForward: ascending,
-        Limit: count - read,
+        Limit: Math.min(count - read, countPageKeys),
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
@@ -355,11 +361,12 @@ export async function skipContacts(
   return read === count ? start : undefined;
 }
 
-/** How many contacts a source holds, counted over its keys (Select COUNT). */
-export async function countContacts(customer: string, source: ContactSource): Promise<number> {
+/** How many contacts a source holds, counted over its keys (Select COUNT); undefined when `until` (epoch ms) came first. */
+export async function countContacts(customer: string, source: ContactSource, until?: number): Promise<number | undefined> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
+    if (until !== undefined && start && Date.now() >= until) return undefined;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
