@@ -545,7 +545,9 @@ describe("GET /v2/processes: a status listing's deep offsets from its blocks", (
     expect(
       (await list(c, { status: 'COMPLETED', offset: '150', limit: '3', fields: 'id' })).body.entities.map((e: { id: number }) => e.id),
     ).toEqual(completed.slice(150, 153));
-    expect(await rebuildProcessBlocks(c)).toBe(1);
+    // The migration builds them again where they do not add up.
+    expect((await migrateTable()).processBlocksBuilt).toBeGreaterThanOrEqual(1);
+    expect(await rebuildProcessBlocks(c)).toBe(0);
     const page = await recordTableCalls(() => list(c, { status: 'COMPLETED', offset: '150', limit: '3', fields: 'id' }));
     expect(page.result.body.entities.map((e: { id: number }) => e.id)).toEqual(completed.slice(150, 153));
     expect(page.details.filter((d) => d.input.Select === 'COUNT').reduce((n, d) => n + d.itemsRead, 0)).toBeLessThanOrEqual(64);

@@ -185,7 +185,9 @@ export async function listPage<R, V, F extends string, Field extends string, S =
   const end = query.offset + query.limit;
   let records: R[] = [];
   let total = counted;
-  if (plan.exact && !countByReading) {
+  if (counted !== undefined && query.offset >= counted) {
+    // Past the last match by the kept count: nothing to skip or read.
+  } else if (plan.exact && !countByReading) {
     if (query.limit > 0) {
       const start = query.offset > 0 ? await plan.source.skip(query.offset, ascending, time?.until) : undefined;
       if (start === false) throw (time as { refuse: () => Error }).refuse();
