@@ -1,3 +1,4 @@
+import type { StatusBlocks } from '../db/repositories/process-blocks.ts';
 import { readProcessCounts } from '../db/repositories/process-counts.ts';
 import {
   countProcesses,
@@ -129,12 +130,12 @@ function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, numbe
 function summariesOf(
   customer: string,
   source: Extract<ProcessSource, { index: 'all' | 'status' }>,
-  type?: string,
+  blocks?: () => Promise<StatusBlocks | undefined>,
 ): Summaries<ProcessSummary, ProcessRecord> {
   return {
     // An exact status with an exact type: a deep offset starts where the status listing's blocks place it.
-    ...(source.index === 'status' && type !== undefined
-      ? { seek: (offset: number, ascending: boolean) => seekStatusType(customer, source.status, type, offset, ascending) }
+    ...(source.index === 'status' && blocks !== undefined
+      ? { seek: async (offset: number, ascending: boolean) => seekStatusType(customer, source.status, await blocks(), offset, ascending) }
       : {}),
     readPage: async (options) => {
       const page = await readProcessSummaries(customer, source, options);
@@ -173,15 +174,21 @@ function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecor
     // Filters no index answers: checked on the summaries of the source's partition (every
     // process of the customer's, or one status's where an exact status or detailStatus names it).
     // An export reads the source's processes whole (it answers them all), checking every filter.
+    // An exact status with an exact type: counted and placed by the status listing's blocks of the type, read once.
     const type = source.index === 'status' ? typeWithStatus(rest, query.search) : undefined;
+    let read: Promise<StatusBlocks | undefined> | undefined;
+    const blocks =
+      source.index === 'status' && type !== undefined
+        ? () => {
+            read ??= statusBlocksOf(customer, source.status, type);
+            return read;
+          }
+        : undefined;
     const count =
       query.search === undefined
-        ? (countOf(customer, query.filters) ??
-          (source.index === 'status' && type !== undefined
-            ? async () => (await statusBlocksOf(customer, source.status, type))?.total
-            : undefined))
+        ? (countOf(customer, query.filters) ?? (blocks ? async () => (await blocks())?.total : undefined))
         : undefined;
-    return { source: reader, exact, summaries: summariesOf(customer, source, type), ...(count ? { count } : {}) };
+    return { source: reader, exact, summaries: summariesOf(customer, source, blocks), ...(count ? { count } : {}) };
   }
   if (query.search !== undefined) return { source: reader, exact };
   if (source.index === 'identifier' && exact) {

@@ -407,18 +407,18 @@ async function skipByBlocks(
 
 /**
  * Where reading a status listing's summaries should start to find the match at position
- * `offset` of the listing of its processes of `type` (newest first unless `ascending`): the key
- * to go on from and how many matches come before it in that direction. Undefined when the blocks
- * do not answer (the listing then reads from the start); 'none' past the last match.
+ * `offset` of the listing of its processes of one type (newest first unless `ascending`), from
+ * that type's blocks (statusBlocksOf): the key to go on from and how many matches come before it
+ * in that direction. Undefined when the blocks do not answer (the listing then reads from the
+ * start); 'none' past the last match.
  */
 export async function seekStatusType(
   customer: string,
   status: string,
-  type: string,
+  blocks: StatusBlocks | undefined,
   offset: number,
   ascending: boolean,
 ): Promise<{ start?: ProcessCursor; before: number } | 'none' | undefined> {
-  const blocks = await statusBlocksOf(customer, status, type);
   if (!blocks) return undefined;
   if (offset >= blocks.total) return 'none';
   const index = ascending ? offset : blocks.total - 1 - offset;
