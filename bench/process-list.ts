@@ -40,9 +40,13 @@ const sizes = [
   { count: 100_000, customer: 'scale100k', first: 1_000_001, runs: 10, load: () => loadScaleProcesses(100_000, 'scale100k', 1_000_001) },
 ];
 
+/** `BENCH_PROCESS_LIST_RUNS`: the timed runs per shape at every size (a quick comparison on a loaded machine). */
+const runsOverride = Number(process.env.BENCH_PROCESS_LIST_RUNS ?? 0);
+
 /** Runs the section for every size, or for the sizes (process counts) given. */
 export async function benchProcessList(only?: readonly number[]): Promise<void> {
-  for (const size of sizes.filter((s) => only === undefined || only.length === 0 || only.includes(s.count))) {
+  for (const chosen of sizes.filter((s) => only === undefined || only.length === 0 || only.includes(s.count))) {
+    const size = Number.isInteger(runsOverride) && runsOverride > 0 ? { ...chosen, runs: runsOverride } : chosen;
     const loadStart = performance.now();
     await quietly(size.load);
     const loadSeconds = ((performance.now() - loadStart) / 1000).toFixed(0);

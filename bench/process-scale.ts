@@ -8,7 +8,13 @@ import {
   processCountShards,
   writeProcessCounts,
 } from '../shared/db/repositories/process-counts.ts';
-import { markProcessPositions, processIdentifierItem, processItem, processTypeItems } from '../shared/db/repositories/processes.ts';
+import {
+  markProcessPositions,
+  processIdentifierItem,
+  processItem,
+  processTypeItems,
+  rebuildProcessBlocks,
+} from '../shared/db/repositories/processes.ts';
 import type { ProcessRecord } from '../shared/model/process.ts';
 
 /**
@@ -132,4 +138,6 @@ export async function loadScaleProcesses(count: number, customer = scaleCustomer
   if (raced.length > 0) throw new Error(`The counts of ${customer} were written meanwhile (shards ${raced.join(', ')})`);
   // The listing's marks for deep offsets, as the scheduled count repair makes them.
   await markProcessPositions(customer);
+  // And its status listings' blocks, as `migrate` and the count repair build them.
+  await rebuildProcessBlocks(customer);
 }

@@ -135,6 +135,9 @@ export const processListShapes = (identifier: string, processes: number): [name:
   ['exact type, as before (summaries)', 'type:in=certificate'],
   ['type, offset 9950, as before (summaries)', 'type:in=domain&offset=9950'],
   ['exact action renew, as before (summaries)', 'action:in=renew'],
+  // The status listings' deep offsets, oldest first and with a type.
+  ['exact status, oldest first, offset 9850', 'status=COMPLETED&order=id&offset=9850'],
+  ['exact status and type, offset 9850', 'status=COMPLETED&type=domain&offset=9850'],
 ];
 
 /** A fresh pending transfer of demo (cancel and resend act on it): its process id. */

@@ -42,7 +42,8 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   check's rate limit (`rateLimit`);
  * - state rebuilt from the rest: the process counts (a load repairs them), the notification counts
  *   (`notificationCounts`: notifications are not exported either), the marks of each customer's
- *   process listing (`processMark`: the count repair and `migrate` make them), each customer's count
+ *   process listing (`processMark`: the count repair and `migrate` make them) and the blocks of each
+ *   of its status listings (`processBlock`: process writes, the count repair and `migrate`), each customer's count
  *   of contacts (`contact-count`: a load counts the contacts it writes), each customer's count of domains
  *   (`domainCounts`: a load counts the domains it writes) and of its domains per expiry day
  *   (`domainExpiryDays`: likewise), the slots of counted
@@ -71,6 +72,7 @@ export const notExported = new Set([
   'processType',
   'processAction',
   'processMark',
+  'processBlock',
   'contact-entry',
   'openCertificateRequest',
   'domainStatus',

@@ -15,7 +15,13 @@ import {
 } from '../shared/db/repositories/domains.ts';
 import { notificationCountsEntity } from '../shared/db/repositories/notification-counts.ts';
 import { notificationEntity, setNotificationExpiry } from '../shared/db/repositories/notifications.ts';
-import { listProcessByType, markProcessPositions, processTypeItems, storeDetailStatus } from '../shared/db/repositories/processes.ts';
+import {
+  listProcessByType,
+  markProcessPositions,
+  processTypeItems,
+  rebuildProcessBlocks,
+  storeDetailStatus,
+} from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { replaceWebhookSecrets, webhookEntity } from '../shared/db/repositories/webhooks.ts';
 import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
@@ -114,6 +120,8 @@ export interface MigrationReport {
   processesListedByType?: number;
   /** Marks added to the customers' process listings (a deep offset starts from the nearest; the scheduled count repair keeps them). */
   processMarksAdded?: number;
+  /** Status listings whose blocks (deep offsets of a status) were built afresh. */
+  processBlocksBuilt?: number;
   /** Domains in the layout before the domain API (GET /v2/domains lists them by expiry and status once migrated). */
   domainsOld?: number;
   domainsMigrated?: number;
@@ -268,6 +276,7 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     processesUnlistedByType: unlistedByType.length,
     processesListedByType: 0,
     processMarksAdded: 0,
+    processBlocksBuilt: 0,
     ownedItemsUnplaced: unplaced.length,
     ownedItemsPlaced: 0,
     domainsOld: oldDomains.length,
@@ -304,6 +313,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   const processCustomers = [...new Set(items.filter((item) => item.entity === 'process').map((item) => String(item.customer)))];
   await forEachLimited(processCustomers, 4, async (customer) => {
     report.processMarksAdded = (report.processMarksAdded ?? 0) + (await markProcessPositions(customer)).marks;
+    // Each status listing's blocks, where they do not add up to the status's count (before this version: none).
+    report.processBlocksBuilt = (report.processBlocksBuilt ?? 0) + (await rebuildProcessBlocks(customer));
   });
   await forEachLimited(oldDomains, 8, async (item) => {
     if (await rewriteDomain(parseItem(DomainRecord, 'domain', item))) report.domainsMigrated = (report.domainsMigrated ?? 0) + 1;

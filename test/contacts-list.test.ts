@@ -213,8 +213,11 @@ describe('Contacts: listing', () => {
         expect(res.body.type).toBe('ValidationError');
         expect(res.body.message).toMatch(/exact handle, email, name, organization or country|exact email, name, organization or country/);
       }
-      // What an index answers is not bounded by it.
+      // What an index answers is not bounded by it; a deep offset, counted over keys, is.
       expect((await list('?country=NL&limit=1')).status).toBe(200);
+      const deep = await list('?offset=5&limit=1&total=false');
+      expect(deep.status).toBe(400);
+      expect(deep.body.type).toBe('ValidationError');
     } finally {
       delete process.env.CONTACT_LIST_READ_MS;
     }

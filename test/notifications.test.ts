@@ -233,6 +233,15 @@ describe('the listing: total by default, limit=0, fields, q, filters', () => {
         expect(skipped.details.filter((d) => d.command.startsWith('BatchGet'))).toHaveLength(1);
       }
     }
+    // A deep offset is counted, within the listing's time: past it, a 400 saying how to narrow it (never a 503).
+    process.env.LISTING_READ_MS = '0';
+    try {
+      const late = await call('GET', `${base}?offset=2&limit=1&total=false`);
+      expect(late.status).toBe(400);
+      expect(late.body.message).toMatch(/has time for.*smaller offset/);
+    } finally {
+      delete process.env.LISTING_READ_MS;
+    }
     const bad = await call('GET', `${base}?id=abc`);
     expect(bad.status).toBe(400);
     expect(bad.body.violations).toEqual([{ field: 'id', message: 'must be a positive integer', value: 'abc' }]);

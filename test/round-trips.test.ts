@@ -122,11 +122,34 @@ const expected: Record<string, Expected> = {
     read: 37,
     full: 26,
   },
-  // A status listing skips over gsi2keys, the keys-only twin of the status index: of the 9,860
-  // completed processes, 9,850 keys are counted and 10 whole processes read; at 9,990 the keys run
-  // out first and no page is read.
-  'process list, exact status, offset 9850': { own: 12, commands: ['BatchGetItem', ...queries(11)], read: 9_868, full: 18 },
-  'process list, exact status, offset 9990': { own: 11, commands: ['BatchGetItem', ...queries(10)], read: 9_868, full: 8 },
+  // A status listing's deep offsets start from its blocks (shared/db/repositories/process-blocks.ts):
+  // the count shards (the total, then the status's count to check the blocks against), the
+  // status's 3 coarse blocks, the 38 fine blocks of the one the position falls in, the 11 keys
+  // (gsi2keys) from that fine block's start to the position, then the page; 9,850 keys counted
+  // before. Oldest first the position falls in the last coarse block (55 fine blocks, 39 keys).
+  // At 9,990 the kept count (9,860 completed) says nothing is left: nothing else is read.
+  'process list, exact status, offset 9850': {
+    own: 6,
+    commands: ['BatchGetItem', 'BatchGetItem', ...queries(4)],
+    read: 78,
+    full: 67,
+  },
+  'process list, exact status, oldest first, offset 9850': {
+    own: 6,
+    commands: ['BatchGetItem', 'BatchGetItem', ...queries(4)],
+    read: 123,
+    full: 84,
+  },
+  'process list, exact status, offset 9990': { own: 1, commands: ['BatchGetItem'], read: 8, full: 8 },
+  // A status with an exact type: counted from the status's blocks of that type (the count shards to
+  // check them, the 3 coarse blocks), and placed by them: the fine blocks of the coarse block, then
+  // the status's summaries (gsi2list) from the fine block on (24), and the page whole.
+  'process list, exact status and type, offset 9850': {
+    own: 5,
+    commands: ['BatchGetItem', ...queries(3), 'BatchGetItem'],
+    read: 83,
+    full: 59,
+  },
   // Counted by reading: every summary, and the one match whole.
   'process list, q': { own: 11, commands: summariesThenPage(10), read: 10_001, full: 1 },
   'process list, export': { own: 11, commands: queries(11), read: 10_000, full: 10_000 },
@@ -158,9 +181,10 @@ const expected: Record<string, Expected> = {
   // No counts kept for like, dates or two filters: every summary is read to count.
   'process list, identifier:like': { own: 11, commands: summariesThenPage(10), read: 10_010, full: 10 },
   'process list, createdDate:gt': { own: 11, commands: summariesThenPage(10), read: 10_010, full: 10 },
-  // A status with another filter is checked on that status's summaries (gsi2list): the 140 running
-  // processes' entries, and the 10 of the page whole.
-  'process list, status and type': { own: 2, commands: summariesThenPage(1), read: 150, full: 10 },
+  // A status with another filter is checked on that status's summaries (gsi2list); with an exact
+  // type, counted from the status's blocks (the count shards, 3 coarse blocks) instead of by reading
+  // all 140 running processes' entries: 40 entries read (doubling pages) for the 10 of the page.
+  'process list, status and type': { own: 6, commands: ['BatchGetItem', ...summariesThenPage(4)], read: 61, full: 21 },
   // Cancel and resend: the process (strongly consistent, owner-filtered), the registry's look and its record (a
   // stand-in for EPP), one transaction; a certificate's zones in one BatchGet; a DCV resend one
   // conditional update.

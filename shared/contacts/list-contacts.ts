@@ -160,7 +160,13 @@ function planOf(customer: string, query: ContactQuery): { plan: ListingPlan<Cont
       }),
   };
   const exact = rest.length === 0 && query.search === undefined;
-  const count = () => (whole ? readContactCount(customer) : countContacts(customer, source));
+  // A filtered source is counted over its keys, within the listing's time (then refused, a 400).
+  const count = async () => {
+    if (whole) return readContactCount(customer);
+    const counted = await countContacts(customer, source, Date.now() + readFor());
+    if (counted === undefined) throw tooSlow();
+    return counted;
+  };
   return { plan: { source: reader, exact, ...(exact ? { count } : {}) }, rest };
 }
 

@@ -42,6 +42,8 @@ export const keyKinds = {
   processAction: 'PROCESSACTION#',
   /** Marks of a customer's process listing (a position's process id), for deep offsets. */
   processMark: 'PROCESSMARKS#',
+  /** Counts of a customer's status listing per range of process ids, for its deep offsets. */
+  processBlock: 'PROCESSBLOCKS#',
   notification: 'NOTIFICATIONS#',
   webhook: 'WEBHOOK#',
   rateLimit: 'RATELIMIT#',
@@ -198,6 +200,16 @@ export const keys = {
     sk: `MARK#${pad(position)}`,
   }),
   processMarks: (customer: string) => ({ pk: `${keyKinds.processMark}${customer}` }),
+  /**
+   * A block of a customer's status listing: how many of its processes of that status have ids in
+   * one range (`F#`, a fine block of ids; `C#`, a coarse one of many fine blocks), kept by every
+   * write that moves a process into or out of the status (shared/db/repositories/process-blocks.ts).
+   */
+  processBlock: (customer: string, status: string, level: 'C' | 'F', block: number): ItemKey => ({
+    pk: `${keyKinds.processBlock}${customer}#${status}`,
+    sk: `${level}#${pad(block)}`,
+  }),
+  processBlocks: (customer: string, status: string) => ({ pk: `${keyKinds.processBlock}${customer}#${status}` }),
 
   /**
    * A domain in an account, by name (a name is in at most one account); listed per customer by

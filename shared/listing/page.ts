@@ -62,6 +62,13 @@ export interface ListingSource<R> extends PageReader<R> {
 export interface Summaries<S, R> extends PageReader<S> {
   /** The records of these summaries, in their order (one gone meanwhile is left out). */
   fetch(summaries: readonly S[]): Promise<R[]>;
+  /**
+   * Where to start reading for the match at `offset` (in the listing's order) without reading the
+   * matches before it, where kept counts tell (the process status listing's blocks): the key to go
+   * on from and how many matches come before it; 'none' past the last match; undefined when they
+   * do not tell (the listing reads from the start).
+   */
+  seek?(offset: number, ascending: boolean): Promise<{ start?: Cursor; before: number } | 'none' | undefined>;
 }
 
 /** How a listing serves one query's filters. */
@@ -69,8 +76,8 @@ export interface ListingPlan<R, S = R> {
   source: ListingSource<R>;
   /** True when the source holds exactly the matches (no filter or search left to check on records). */
   exact: boolean;
-  /** The number of matches from kept counts, where they answer the filters. */
-  count?: () => Promise<number>;
+  /** The number of matches from kept counts, where they answer the filters (undefined: they turned out not to; counted by reading). */
+  count?: () => Promise<number | undefined>;
   /** Where the filters left are checked on summaries rather than on records read whole. */
   summaries?: Summaries<S, R>;
 }
@@ -131,10 +138,11 @@ async function collect<R>(
   refuse: () => Error,
   maxPage = maxPageItems,
   time?: { until: number; refuse: () => Error },
+  from?: Cursor,
 ): Promise<R[]> {
   const found: R[] = [];
   let read = 0;
-  let start: Cursor | undefined;
+  let start: Cursor | undefined = from;
   do {
     const missing = wanted - found.length;
     const size = Math.min(maxPage, Math.max(Number.isFinite(missing) ? missing : maxPage, read), max + 1 - read);
@@ -183,7 +191,9 @@ export async function listPage<R, V, F extends string, Field extends string, S =
   const end = query.offset + query.limit;
   let records: R[] = [];
   let total = counted;
-  if (plan.exact && !countByReading) {
+  if (counted !== undefined && query.offset >= counted) {
+    // Past the last match by the kept count: nothing to skip or read.
+  } else if (plan.exact && !countByReading) {
     if (query.limit > 0) {
       const start = query.offset > 0 ? await plan.source.skip(query.offset, ascending, time?.until) : undefined;
       if (start === false) throw (time as { refuse: () => Error }).refuse();
@@ -192,12 +202,27 @@ export async function listPage<R, V, F extends string, Field extends string, S =
       }
     }
   } else if ((query.limit > 0 || countByReading) && plan.summaries) {
-    // The filters on summaries; whole records only for the page.
-    const wanted = countByReading ? Number.POSITIVE_INFINITY : end;
-    const matches = await collect(plan.summaries, ascending, rules.matches, wanted, rules.maxRead, tooBroad, maxPageEntries, time);
-    const page = matches.slice(query.offset, end);
-    records = page.length > 0 ? await plan.summaries.fetch(page) : [];
-    if (countByReading) total = matches.length;
+    // The filters on summaries; whole records only for the page. A deep offset starts where the
+    // plan's kept counts place it (`seek`), reading only from there.
+    const seek = !countByReading && query.limit > 0 && query.offset > 0 ? await plan.summaries.seek?.(query.offset, ascending) : undefined;
+    if (seek !== 'none') {
+      const before = seek?.before ?? 0;
+      const wanted = countByReading ? Number.POSITIVE_INFINITY : end - before;
+      const matches = await collect(
+        plan.summaries,
+        ascending,
+        rules.matches,
+        wanted,
+        rules.maxRead,
+        tooBroad,
+        maxPageEntries,
+        time,
+        seek?.start,
+      );
+      const page = matches.slice(query.offset - before, end - before);
+      records = page.length > 0 ? await plan.summaries.fetch(page) : [];
+      if (countByReading) total = matches.length;
+    }
   } else if (query.limit > 0 || countByReading) {
     const wanted = countByReading ? Number.POSITIVE_INFINITY : end;
     const matches = await collect(plan.source, ascending, recordMatches, wanted, rules.maxRead, tooBroad, maxPageItems, time);

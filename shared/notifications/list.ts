@@ -52,7 +52,7 @@ function notificationSource(customer: string, source: NotificationSource): Listi
       const page = await readNotificationPage(customer, source, options);
       return { records: page.notifications, read: page.read, ...(page.next ? { next: page.next } : {}) };
     },
-    skip: (count, ascending) => skipNotifications(customer, source, count, ascending),
+    skip: (count, ascending, until) => skipNotifications(customer, source, count, ascending, until),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { StatusBlocks } from '../db/repositories/process-blocks.ts';
 import { readProcessCounts } from '../db/repositories/process-counts.ts';
 import {
   countProcesses,
@@ -5,7 +6,9 @@ import {
   readProcessesById,
   readProcessPage,
   readProcessSummaries,
+  seekStatusType,
   skipProcesses,
+  statusBlocksOf,
 } from '../db/repositories/processes.ts';
 import { ValidationError } from '../errors.ts';
 import { matcherOf } from '../listing/filters.ts';
@@ -127,8 +130,13 @@ function fromCounts(filters: readonly ProcessFilter[], counts: Map<string, numbe
 function summariesOf(
   customer: string,
   source: Extract<ProcessSource, { index: 'all' | 'status' }>,
+  blocks?: () => Promise<StatusBlocks | undefined>,
 ): Summaries<ProcessSummary, ProcessRecord> {
   return {
+    // An exact status with an exact type: a deep offset starts where the status listing's blocks place it.
+    ...(source.index === 'status' && blocks !== undefined
+      ? { seek: async (offset: number, ascending: boolean) => seekStatusType(customer, source.status, await blocks(), offset, ascending) }
+      : {}),
     readPage: async (options) => {
       const page = await readProcessSummaries(customer, source, options);
       return { records: page.summaries, read: page.read, ...(page.next ? { next: page.next } : {}) };
@@ -166,8 +174,21 @@ function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecor
     // Filters no index answers: checked on the summaries of the source's partition (every
     // process of the customer's, or one status's where an exact status or detailStatus names it).
     // An export reads the source's processes whole (it answers them all), checking every filter.
-    const count = query.search === undefined ? countOf(customer, query.filters) : undefined;
-    return { source: reader, exact, summaries: summariesOf(customer, source), ...(count ? { count } : {}) };
+    // An exact status with an exact type: counted and placed by the status listing's blocks of the type, read once.
+    const type = source.index === 'status' ? typeWithStatus(rest, query.search) : undefined;
+    let read: Promise<StatusBlocks | undefined> | undefined;
+    const blocks =
+      source.index === 'status' && type !== undefined
+        ? () => {
+            read ??= statusBlocksOf(customer, source.status, type);
+            return read;
+          }
+        : undefined;
+    const count =
+      query.search === undefined
+        ? (countOf(customer, query.filters) ?? (blocks ? async () => (await blocks())?.total : undefined))
+        : undefined;
+    return { source: reader, exact, summaries: summariesOf(customer, source, blocks), ...(count ? { count } : {}) };
   }
   if (query.search !== undefined) return { source: reader, exact };
   if (source.index === 'identifier' && exact) {
@@ -184,6 +205,14 @@ function planOf(customer: string, query: ProcessQuery): ListingPlan<ProcessRecor
   }
   const count = countOf(customer, query.filters);
   return { source: reader, exact, ...(count ? { count } : {}) };
+}
+
+/** The type of an exact status listing with an exact type and nothing else (its blocks count and place its matches). */
+function typeWithStatus(rest: readonly ProcessFilter[], search: string | undefined): string | undefined {
+  const [only, ...more] = rest;
+  return only && more.length === 0 && search === undefined && only.field === 'type' && only.matcher === 'eq'
+    ? (only.values[0] as string)
+    : undefined;
 }
 
 /** The count of the matches of the filters from the kept counts, where they answer them (at most one filter). */

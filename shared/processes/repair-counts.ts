@@ -10,7 +10,7 @@ import {
   writeCountRepairState,
   writeProcessCounts,
 } from '../db/repositories/process-counts.ts';
-import { markProcessPositions, type ProcessCursor, readProcessPage } from '../db/repositories/processes.ts';
+import { markProcessPositions, type ProcessCursor, readProcessPage, rebuildProcessBlocks } from '../db/repositories/processes.ts';
 
 /**
  * Repairs a customer's process counts (shared/db/repositories/process-counts.ts) when they have
@@ -67,6 +67,8 @@ export async function repairProcessCounts(customer: string, rounds = 5): Promise
     const after = (await readProcessCounts(customer, true)).counts;
     const changed = changesOf(before.counts, after);
     await markProcessPositions(customer, { afresh: 'all' in changed });
+    // The status listings' blocks, afresh (process-blocks.ts).
+    await rebuildProcessBlocks(customer, { afresh: true });
     return { customer, processes, changed, rounds: round };
   }
   throw new Error(
@@ -153,6 +155,8 @@ export async function repairCountsPass(options: { maxRead: number; deadline: num
     // The listing's marks for deep offsets, from the last one on. Where processes went or moved
     // (the count of all drifted), `npm run admin -- repair-counts` makes them afresh.
     await markProcessPositions(current.customer, { deadline: options.deadline });
+    // The status listings' blocks, where they no longer add up to the counts.
+    await rebuildProcessBlocks(current.customer);
     pass.customers++;
     state.after = current.customer;
     delete state.current;

@@ -340,6 +340,9 @@ export async function readContactPage(
   return { contacts: handles.flatMap((h) => found.get(h) ?? []), read: items.length, ...next };
 }
 
+/** Keys one counting Query reads at most: the listing's time is checked between them. */
+const countPageKeys = 2_500;
+
 /**
  * Skips `count` entries of a source, counting keys only (Select COUNT over the keys-only twin of
  * its index, or over the small entries): where the page after them starts, undefined when nothing
@@ -381,7 +384,7 @@ async function countKeys(
         ...queryOf(customer, source, true),
         Select: 'COUNT',
         ScanIndexForward: ascending,
-        Limit: count - read,
+        Limit: Math.min(count - read, countPageKeys),
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
@@ -391,11 +394,12 @@ async function countKeys(
   return read === count ? start : undefined;
 }
 
-/** How many contacts a source holds, counted over its keys (Select COUNT). */
-export async function countContacts(customer: string, source: ContactSource): Promise<number> {
+/** How many contacts a source holds, counted over its keys (Select COUNT); undefined when `until` (epoch ms) came first. */
+export async function countContacts(customer: string, source: ContactSource, until?: number): Promise<number | undefined> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
+    if (until !== undefined && start && Date.now() >= until) return undefined;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),

@@ -8,6 +8,7 @@ import { keyKinds, keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
 import { nextId } from './counters.ts';
+import { processBlockChanges, readBlockVersions, readStatusBlocks, type StatusBlocks, writeStatusBlocks } from './process-blocks.ts';
 import { type Counted, countedOf, processCountsChange, readProcessCounts } from './process-counts.ts';
 
 const entity = 'process';
@@ -84,12 +85,17 @@ function listingItems(record: ProcessRecord): Record<string, unknown>[] {
 
 /**
  * The items every new process adds to the transaction that creates it, after the writer's own
- * items: its listings by identifier, type and action, and its counts (process-counts.ts). Every
- * repository that creates a process calls this, so the listings and counts follow every writer.
+ * items: its listings by identifier, type and action, its counts (process-counts.ts) and its status
+ * listing's blocks (process-blocks.ts). Every repository that creates a process calls this, so the
+ * listings, counts and blocks follow every writer.
  */
 export function newProcessItems(record: ProcessRecord): TransactItem[] {
   const counts = processCountsChange(undefined, countedOf(record));
-  return [...listingItems(record).map((Item) => ({ Put: { TableName: tableName(), Item } })), ...(counts ? [counts] : [])];
+  return [
+    ...listingItems(record).map((Item) => ({ Put: { TableName: tableName(), Item } })),
+    ...(counts ? [counts] : []),
+    ...processBlockChanges(undefined, countedOf(record)),
+  ];
 }
 
 /** The listing items of a process replaced whole (`before` by `after`): those whose key changed, deleted and put. */
@@ -105,11 +111,12 @@ function movedListingItems(before: ProcessRecord, after: ProcessRecord): Transac
 
 /**
  * The items a change of a process adds to the transaction that writes it (after the writer's own
- * items): its counts moved from what it counted as before (`before`) to the record written.
+ * items): its counts, and its status listing's blocks, moved from what it counted as before
+ * (`before`) to the record written.
  */
 export function changedProcessItems(before: Counted, after: ProcessRecord): TransactItem[] {
   const counts = processCountsChange(before, countedOf(after));
-  return counts ? [counts] : [];
+  return [...(counts ? [counts] : []), ...processBlockChanges(before, countedOf(after))];
 }
 
 /**
@@ -134,9 +141,12 @@ export async function putProcess(record: ProcessRecord, ifAbsent = false): Promi
           ...movedListingItems(existing, record),
           ...(existing.customer === record.customer
             ? changedProcessItems(countedOf(existing), record)
-            : [processCountsChange(countedOf(existing), undefined), processCountsChange(undefined, countedOf(record))].filter(
-                (x) => x !== undefined,
-              )),
+            : [
+                ...[processCountsChange(countedOf(existing), undefined), processCountsChange(undefined, countedOf(record))].filter(
+                  (x) => x !== undefined,
+                ),
+                ...processBlockChanges(countedOf(existing), countedOf(record)),
+              ]),
         ]
       : [putNew(processItem(record)), ...newProcessItems(record)];
     try {
@@ -347,7 +357,80 @@ export async function skipProcesses(
   until?: number,
 ): Promise<ProcessCursor | undefined | false> {
   if (source.index === 'all') return skipFromMark(customer, count, ascending, until);
+  if (source.index === 'status') {
+    const blocks = await statusBlocksOf(customer, source.status);
+    if (blocks) return skipByBlocks(customer, source.status, blocks, count, ascending, until);
+  }
   return countAlong(customer, source, count, ascending, undefined, until);
+}
+
+/**
+ * The blocks of a customer's status listing (all its processes, or those of `type`), when they
+ * agree with the kept count of the status (process-blocks.ts); undefined when they do not.
+ */
+export async function statusBlocksOf(customer: string, status: string, type?: string): Promise<StatusBlocks | undefined> {
+  const kept = (await readProcessCounts(customer)).counts.get(`status:${status}`) ?? 0;
+  return readStatusBlocks(customer, status, kept, type);
+}
+
+/**
+ * The listing key (gsi2 and its twins) just before a process id of a status listing, in one
+ * direction: where a Query that is to start at that id goes on from (no process need have it).
+ */
+function statusKeyBefore(customer: string, status: string, id: number, ascending: boolean): ProcessCursor | undefined {
+  if (ascending && id <= 1) return undefined;
+  const { pk, sk, gsi2pk, gsi2sk } = keys.process(ascending ? id - 1 : id + 1, customer, status);
+  return { pk, sk, gsi2pk, gsi2sk };
+}
+
+/**
+ * Where a status listing's page starts, in ascending id order, after the match at `index`
+ * (0-based): from the start of the fine block that holds it, counting its keys up to it. Newest
+ * first, the page starts after the match at `total - offset`; oldest first, after `offset - 1`.
+ */
+async function skipByBlocks(
+  customer: string,
+  status: string,
+  blocks: StatusBlocks,
+  count: number,
+  ascending: boolean,
+  until?: number,
+): Promise<ProcessCursor | undefined | false> {
+  if (count >= blocks.total) return undefined;
+  const index = ascending ? count - 1 : blocks.total - count;
+  const source = { index: 'status', status } as const;
+  const at = await blocks.locate(index);
+  // Fine blocks that do not add up (a rebuild raced a write): count as before.
+  if (!at) return countAlong(customer, source, count, ascending, undefined, until);
+  return countAlong(customer, source, index - at.before + 1, true, statusKeyBefore(customer, status, at.firstId, true), until);
+}
+
+/**
+ * Where reading a status listing's summaries should start to find the match at position
+ * `offset` of the listing of its processes of one type (newest first unless `ascending`), from
+ * that type's blocks (statusBlocksOf): the key to go on from and how many matches come before it
+ * in that direction. Undefined when the blocks do not answer (the listing then reads from the
+ * start); 'none' past the last match.
+ */
+export async function seekStatusType(
+  customer: string,
+  status: string,
+  blocks: StatusBlocks | undefined,
+  offset: number,
+  ascending: boolean,
+): Promise<{ start?: ProcessCursor; before: number } | 'none' | undefined> {
+  if (!blocks) return undefined;
+  if (offset >= blocks.total) return 'none';
+  const index = ascending ? offset : blocks.total - 1 - offset;
+  const at = await blocks.locate(index);
+  if (!at) return undefined;
+  if (ascending) {
+    const start = statusKeyBefore(customer, status, at.firstId, true);
+    return { ...(start ? { start } : {}), before: at.before };
+  }
+  // Newest first: from just after the fine block, with the matches of the blocks after it before.
+  const start = statusKeyBefore(customer, status, at.lastId, false);
+  return { ...(start ? { start } : {}), before: blocks.total - at.before - at.within };
 }
 
 /** Counts `count` keys of a source from `from` (exclusive; the start when absent): the key of the last, undefined when fewer are left, false past `until`. */
@@ -449,6 +532,41 @@ async function skipFromMark(
   else return countAlong(customer, all, count, false, undefined, until);
   // Fewer processes than counted (the kept count ahead of the listing): count from the newest.
   return at === undefined ? countAlong(customer, all, count, false, undefined, until) : at;
+}
+
+/**
+ * Builds a customer's status listing blocks (process-blocks.ts) afresh from its status listings
+ * (gsi2list: the id and type of each process, about 40 bytes an entry), for each status whose
+ * blocks do not add up to its kept count, or for every status with `afresh`: the migration and
+ * the count repair. A block a process write changed meanwhile is not replaced, and the status is
+ * read again (up to `rounds` times). The status index lags a write by milliseconds: a status
+ * change in that moment can leave a block off by one, which the listing's check finds (the blocks
+ * no longer add up) and the next repair rebuilds. Answers how many statuses were rebuilt.
+ */
+export async function rebuildProcessBlocks(customer: string, options: { afresh?: boolean; rounds?: number } = {}): Promise<number> {
+  const counts = (await readProcessCounts(customer, true)).counts;
+  const statuses = [...counts.keys()].filter((d) => d.startsWith('status:')).map((d) => d.slice('status:'.length));
+  let rebuilt = 0;
+  for (const status of statuses) {
+    if (!options.afresh && (await readStatusBlocks(customer, status, counts.get(`status:${status}`) ?? 0))) continue;
+    for (let round = 1; ; round++) {
+      const versions = await readBlockVersions(customer, status);
+      const listed = await queryAll({
+        IndexName: 'gsi2list',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.processesWithStatus(customer, status).gsi2pk },
+        ProjectionExpression: 'id, #type',
+        ExpressionAttributeNames: { '#type': 'type' },
+      });
+      const processes = listed.map((item) => ({ id: Number(item.id), type: String(item.type) }));
+      if (await writeStatusBlocks(customer, status, processes, versions)) break;
+      if (round >= (options.rounds ?? 5)) {
+        throw new Error(`The ${status} processes of ${customer} kept changing during ${round} rebuilds of their blocks; run it again`);
+      }
+    }
+    rebuilt++;
+  }
+  return rebuilt;
 }
 
 /** Deletes a customer's listing marks (the bench's read of before; a rebuild afresh). */
