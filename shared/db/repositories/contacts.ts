@@ -377,7 +377,7 @@ async function countKeys(
   let read = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    if (until !== undefined && read > 0 && Date.now() >= until) return false;
+    if (until !== undefined && Date.now() >= until) return false;
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
