@@ -1,5 +1,6 @@
 import { batchWriteAll } from '../shared/db/items.ts';
 import { putDomain } from '../shared/db/repositories/domains.ts';
+import { raisePriceListVersion } from '../shared/db/repositories/price-snapshots.ts';
 import { priceItem } from '../shared/db/repositories/prices.ts';
 import { putZone } from '../shared/db/repositories/zone-writes.ts';
 import type { DomainRecord } from '../shared/model/domain.ts';
@@ -68,7 +69,12 @@ export async function writeBigZone(customer = 'demo'): Promise<void> {
   await putZone(sampleZone(bigZoneName, records, { customer }));
 }
 
-/** A price list of `entries` entries (60,000 by default) for `customer`: half as many products, REQUEST and RENEW each. */
+/**
+ * A price list of `entries` entries (60,000 by default) for `customer`: half as many products,
+ * REQUEST and RENEW each. A bulk write: it raises the list's version after it, as every writer of
+ * prices must, so the list's snapshot is stale until rebuilt (by its next request, or by
+ * `refreshPriceSnapshot` as a load does).
+ */
 export async function writeBigPriceList(customer = bigListCustomer, entries = bigListEntries): Promise<void> {
   await batchWriteAll(
     Array.from({ length: entries }, (_, i) => ({
@@ -82,4 +88,5 @@ export async function writeBigPriceList(customer = bigListCustomer, entries = bi
       }),
     })),
   );
+  await raisePriceListVersion(customer);
 }

@@ -14,6 +14,7 @@ import { putContact } from '../shared/db/repositories/contacts.ts';
 import { ensureIdFloor } from '../shared/db/repositories/counters.ts';
 import { getCustomer, putCustomer } from '../shared/db/repositories/customers.ts';
 import { getDomain, putDomain } from '../shared/db/repositories/domains.ts';
+import { raisePriceListVersion } from '../shared/db/repositories/price-snapshots.ts';
 import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { putRates } from '../shared/db/repositories/rates.ts';
@@ -34,6 +35,7 @@ import { RegistryDomainRecord, RegistryTransferRecord } from '../shared/model/re
 import { TransferLock } from '../shared/model/transfer.ts';
 import { TemplateRecord, ZoneRecord } from '../shared/model/zone.ts';
 import { ValidZoneRecordEntry } from '../shared/model/zone-validation.ts';
+import { refreshPriceSnapshot } from '../shared/pricing/price-list-snapshot.ts';
 import { DatasetMasterAddress } from '../shared/schemas/address.ts';
 import { Handle, Permission, WireTime } from '../shared/schemas/primitives.ts';
 import { toWireTime } from '../shared/time.ts';
@@ -234,8 +236,9 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ],
     ['contacts', (dataset.contacts ?? []).map((c) => () => putContact(c, ifAbsent))],
     ['providers', (dataset.providers ?? []).map((p) => () => putProvider(p, ifAbsent))],
-    ['prices', (dataset.prices ?? []).map((p) => () => putPrice(p, ifAbsent))],
-    ['promos', (dataset.promos ?? []).map((p) => () => putPromo(p, ifAbsent))],
+    // The lists' versions are raised once per customer around these writes, and their snapshots rebuilt after them.
+    ['prices', (dataset.prices ?? []).map((p) => () => putPrice(p, ifAbsent, false))],
+    ['promos', (dataset.promos ?? []).map((p) => () => putPromo(p, ifAbsent, false))],
     ['rates', (dataset.rates ?? []).map((r) => () => putRates(r, ifAbsent))],
     ['templates', (dataset.templates ?? []).map((t) => () => putTemplate(t, ifAbsent))],
     ['domains', (dataset.domains ?? []).map((d) => () => putDomain(d, ifAbsent))],
@@ -254,6 +257,9 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     ['transferLocks', (dataset.transferLocks ?? []).map((l) => () => putTransferLock(l, ifAbsent))],
     ['registrationLocks', (dataset.registrationLocks ?? []).map((l) => () => putRegistrationLock(l, ifAbsent))],
   ];
+  // Whose price lists this load writes: their snapshots are stale from before the first write to after the rebuild.
+  const priceLists = [...new Set([...(dataset.prices ?? []), ...(dataset.promos ?? [])].map((p) => p.customer))];
+  for (const customer of priceLists) await raisePriceListVersion(customer);
   const total = sections.reduce((n, [, tasks]) => n + tasks.length, 0);
   let done = 0;
   const report: LoadReport = {};
@@ -267,6 +273,8 @@ export async function loadDataset(dataset: Dataset, options: LoadOptions = {}): 
     });
   }
   for (const [sequence, floor] of Object.entries(dataset.counters ?? {})) await ensureIdFloor(sequence, floor);
+  // Each price list written is served from its snapshot from its first request on (shared/pricing/price-list-snapshot.ts).
+  await forEachLimited(priceLists, 4, refreshPriceSnapshot);
   return report;
 }
 

@@ -96,6 +96,9 @@ export const notExported = new Set([
   'webhook',
   'webhookDelivery',
   'webhookDeadLetter',
+  // Derived from the prices and promos (rebuilt by the load: shared/pricing/price-list-snapshot.ts).
+  'priceSnapshot',
+  'priceSnapshotPart',
 ]);
 
 type Section = Exclude<keyof Dataset, 'counters'>;

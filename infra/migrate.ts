@@ -32,11 +32,13 @@ import { ContactRecord } from '../shared/model/contact.ts';
 import { CustomerRecord } from '../shared/model/customer.ts';
 import { DomainRecord } from '../shared/model/domain.ts';
 import { NotificationRecord } from '../shared/model/notification.ts';
+import { PriceSnapshotHead } from '../shared/model/price-snapshot.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { WebhookRecord } from '../shared/model/webhook.ts';
 import { repairNotificationCounts } from '../shared/notifications/repair-counts.ts';
 import { openSecret, sealSecret } from '../shared/notifications/secret-box.ts';
+import { refreshPriceSnapshot } from '../shared/pricing/price-list-snapshot.ts';
 import { forEachLimited } from './dataset.ts';
 import { scanTable } from './export.ts';
 
@@ -89,6 +91,9 @@ import { scanTable } from './export.ts';
  *   shared/notifications/secret-box.ts), unless the endpoint changed meanwhile (its writer sealed them).
  * - Notifications written before retention get their `expiresAt` (shared/model/notification.ts),
  *   and each customer whose notification counts do not match its notifications has them repaired.
+ * - Price lists without a current snapshot (written before snapshots, or by a bulk write that did
+ *   not raise their version), and those whose entries were moved above, get their snapshot
+ *   rebuilt (shared/pricing/price-list-snapshot.ts), so their first request reads a few items.
  */
 
 /** What a migration found and did. */
@@ -141,6 +146,14 @@ export interface MigrationReport {
   notificationCountsRepaired?: number;
   /** Customers whose per-day expiry counts did not match their domains (rebuilt from the expiry index). */
   domainExpiryDaysRepaired?: number;
+  /** Customers whose price list has no current snapshot (or whose entries move), and those whose snapshot was rebuilt. */
+  priceListsUnsnapshotted?: number;
+  priceListsSnapshotted?: number;
+}
+
+/** Whether a price list's snapshot is of the list's current version. */
+function currentSnapshot(head: PriceSnapshotHead | undefined): boolean {
+  return head?.built !== undefined && head.built.version === head.version;
 }
 
 /** A price or promo item under its key of an earlier version. */
@@ -260,6 +273,23 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     );
   }
   const expiryDaysMiscounted = [...expiring].filter(([, days]) => [...days.values()].some((n) => n !== 0)).map(([customer]) => customer);
+  // Price lists whose snapshot is missing or of another version than the list's, or whose entries move.
+  const snapshotHeads = new Map(
+    items
+      .filter((item) => item.entity === 'priceSnapshot')
+      .map((item) => [String(item.customer), parseItem(PriceSnapshotHead, 'priceSnapshot', item)]),
+  );
+  const unsnapshotted = [
+    ...new Set(
+      items
+        .filter(
+          (item) =>
+            (item.entity === 'price' || item.entity === 'promo') &&
+            (oldPriceKey(item) || !currentSnapshot(snapshotHeads.get(String(item.customer)))),
+        )
+        .map((item) => String(item.customer)),
+    ),
+  ];
   const report: MigrationReport = {
     zonesInline: legacy.length,
     zonesMigrated: 0,
@@ -291,6 +321,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     notificationsExpiring: 0,
     notificationCountsRepaired: notificationsMiscounted.length,
     domainExpiryDaysRepaired: expiryDaysMiscounted.length,
+    priceListsUnsnapshotted: unsnapshotted.length,
+    priceListsSnapshotted: 0,
   };
   if (options.dryRun) return report;
   for (const item of unlisted) {
@@ -331,6 +363,11 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   await forEachLimited(prices, 8, async (item) => {
     await movePrice(item);
     report.pricesMigrated++;
+  });
+  // After the moves: each list's snapshot built from its entries under their current keys.
+  await forEachLimited(unsnapshotted, 4, async (customer) => {
+    await refreshPriceSnapshot(customer);
+    report.priceListsSnapshotted = (report.priceListsSnapshotted ?? 0) + 1;
   });
   await forEachLimited(unindexed, 8, async (item) => {
     if (await indexZoneId(String(item.domainName), Number(item.id), String(item.customer)))

@@ -101,7 +101,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/v2/customers/{customer}/pricelist',
     dir: 'pricelist',
-    table: { actions: ['Query'], only: ['priceList', 'rates'] },
+    // Its snapshot (one Query); when that is stale, the list whole, then the new snapshot stored (its parts, the head's switch).
+    table: { actions: ['Query', 'BatchWriteItem', 'UpdateItem'], only: ['priceList', 'rates', 'priceSnapshot'] },
     summary: "The caller's price list: current prices, scheduled changes, promos; optionally converted (?currency=EUR|USD).",
   },
   {

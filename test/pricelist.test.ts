@@ -1,11 +1,13 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../functions/pricelist/handler.ts';
 import { loadDataset, parseDataset } from '../infra/dataset.ts';
 import { type LocalServer, startServer } from '../infra/local/server.ts';
+import { migrateTable } from '../infra/migrate.ts';
 import { db } from '../shared/db/client.ts';
 import { keys } from '../shared/db/keys.ts';
-import { putPrice } from '../shared/db/repositories/prices.ts';
+import { raisePriceListVersion } from '../shared/db/repositories/price-snapshots.ts';
+import { putPrice, putPromo } from '../shared/db/repositories/prices.ts';
 import { listRates, putRates } from '../shared/db/repositories/rates.ts';
 import { tableName } from '../shared/db/table.ts';
 import { forgetCachedRates } from '../shared/pricing/index.ts';
@@ -283,16 +285,18 @@ describe('a price list at scale', () => {
     await loadDataset(parseDataset({ customers, prices }));
   }, 120_000);
 
-  it('answers all 5,000 entries, paging the one Query to the end, in order', async () => {
-    const principal = { customer, user: 'bulk', permissions: [] };
-    const event = apiEvent({
+  const scaleEvent = (headers: Record<string, string> = {}) =>
+    apiEvent({
       method: 'GET',
       path: `/v2/customers/${customer}/pricelist`,
       resource: '/v2/customers/{customer}/pricelist',
       pathParameters: { customer },
-      principal,
+      principal: { customer, user: 'bulk', permissions: [] },
+      headers,
     });
-    const { result: res, calls } = await recordTableCalls(() => invoke(handler, event));
+
+  it('answers all 5,000 entries in order from its snapshot, built by the load: one Query of a few items', async () => {
+    const { result: res, calls } = await recordTableCalls(() => invoke(handler, scaleEvent()));
     expect(res.status).toBe(200);
     expect(res.body.prices).toHaveLength(count);
     expect(res.body.prices[0]).toEqual({ product: product(0), action: 'RENEW', currency: 'EUR', price: 1000 + count - 1, fromDate: y2026 });
@@ -305,9 +309,160 @@ describe('a price list at scale', () => {
     });
     const order = res.body.prices.map((p: Entry) => p.product);
     expect(order).toEqual([...order].sort());
-    expect(calls.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(calls)).toEqual(new Set(['QueryCommand']));
+    expect(calls).toEqual(['QueryCommand']);
   });
+
+  it.each([
+    ['identity', undefined],
+    ['gzip', 'gzip'],
+    ['br', 'br'],
+  ])(
+    'answers %s from its snapshot exactly as from the list read whole (its Query paged to the end), ETag included',
+    async (accept, coding) => {
+      const snapshot = await invoke(handler, scaleEvent({ 'Accept-Encoding': accept }));
+      expect(snapshot.headers['content-encoding']).toBe(coding);
+      // As after a write of the list: the snapshot is stale, the list is read whole and the new snapshot stored.
+      await raisePriceListVersion(customer);
+      const { result: whole, calls } = await recordTableCalls(() => invoke(handler, scaleEvent({ 'Accept-Encoding': accept })));
+      expect(calls.filter((c) => c === 'QueryCommand').length).toBeGreaterThanOrEqual(3);
+      expect(calls).toContain('UpdateItemCommand');
+      expect(whole.headers['content-encoding']).toBe(coding);
+      expect(whole.raw).toBe(snapshot.raw);
+      expect(whole.headers.etag).toBe(snapshot.headers.etag);
+      const again = await recordTableCalls(() => invoke(handler, scaleEvent({ 'Accept-Encoding': accept })));
+      expect(again.calls).toEqual(['QueryCommand']);
+      expect(again.result.raw).toBe(snapshot.raw);
+      if (coding !== undefined) expect((snapshot.wireBytes ?? 0) * 5).toBeLessThan(Buffer.byteLength(snapshot.raw));
+    },
+  );
+});
+
+describe('the snapshot of a price list stays fresh', () => {
+  const customer = 'fresh-customer';
+  const principal = { customer, user: 'fresh', permissions: [] };
+  const get = (headers: Record<string, string> = { 'Accept-Encoding': 'br' }) =>
+    recordTableCalls(() =>
+      invoke(
+        handler,
+        apiEvent({
+          method: 'GET',
+          path: `/v2/customers/${customer}/pricelist`,
+          resource: '/v2/customers/{customer}/pricelist',
+          pathParameters: { customer },
+          principal,
+          headers,
+        }),
+      ),
+    );
+  const product = (i: number) => `domain_fresh${String(i).padStart(3, '0')}`;
+
+  beforeAll(async () => {
+    const prices = Array.from({ length: 300 }, (_, i) => ({
+      customer,
+      product: product(i),
+      action: 'CREATE',
+      currency: 'EUR',
+      price: 500 + i,
+      fromDate: y2026,
+    }));
+    const customers = [{ handle: customer, name: 'Fresh B.V.', currency: 'EUR', privacyProtect: false, createdDate: y2026 }];
+    await loadDataset(parseDataset({ customers, prices }));
+  }, 120_000);
+
+  it('serves a price written through the repository from the first request after the write', async () => {
+    const before = await get();
+    expect(before.calls).toEqual(['QueryCommand']);
+    expect(before.result.body.prices[0]).toEqual(e(product(0), 'CREATE', 500));
+    await putPrice({
+      customer,
+      product: product(0),
+      action: 'CREATE',
+      currency: 'EUR',
+      price: 555,
+      fromDate: toWireTime(Date.now() - 60_000),
+    });
+    const after = await get();
+    expect(after.result.body.prices[0]).toEqual(e(product(0), 'CREATE', 555, after.result.body.prices[0].fromDate));
+    expect(after.result.headers.etag).not.toBe(before.result.headers.etag);
+    expect((await get()).calls).toEqual(['QueryCommand']);
+  });
+
+  it('never serves a snapshot with a part missing: the list is read whole instead', async () => {
+    const good = await get();
+    const { Items = [] } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.priceSnapshot(customer).pk },
+      }),
+    );
+    const part = Items.find((item) => String(item.sk).startsWith('PART#'));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: part?.pk, sk: part?.sk } }));
+    const healed = await get();
+    expect(healed.calls.length).toBeGreaterThan(1);
+    expect(healed.result.raw).toBe(good.result.raw);
+    expect(healed.result.headers.etag).toBe(good.result.headers.etag);
+    expect((await get()).calls).toEqual(['QueryCommand']);
+  });
+
+  it('answers otherwise from the instant a scheduled price takes effect and a promo ends', async () => {
+    // A price change and a promo end three seconds from now: the snapshot built now holds until then.
+    const soon = toWireTime(Date.now() + 3000);
+    await putPrice({ customer, product: product(1), action: 'CREATE', currency: 'EUR', price: 999, fromDate: soon });
+    await putPromo({
+      customer,
+      product: product(2),
+      action: 'CREATE',
+      currency: 'EUR',
+      price: 99,
+      fromDate: y2026,
+      endDate: soon,
+      active: true,
+    });
+    const early = await get();
+    expect(early.calls.length).toBeGreaterThan(1);
+    if (toWireTime(new Date()) < soon) {
+      expect(early.result.body.priceChanges).toEqual([e(product(1), 'CREATE', 999, soon)]);
+      expect(early.result.body.promos).toHaveLength(1);
+      expect((await get()).calls).toEqual(['QueryCommand']);
+    }
+    while (toWireTime(new Date()) < soon) await new Promise((resolve) => setTimeout(resolve, 200));
+    // Derived from the snapshot alone: its one Query, then the new snapshot stored.
+    const late = await get();
+    expect(late.calls.filter((c) => c === 'QueryCommand')).toHaveLength(1);
+    expect(late.calls).toContain('UpdateItemCommand');
+    expect(late.result.body.priceChanges).toEqual([]);
+    expect(late.result.body.promos).toEqual([]);
+    expect(late.result.body.prices[1]).toEqual(e(product(1), 'CREATE', 999, soon));
+    const gzip = await get({ 'Accept-Encoding': 'gzip' });
+    expect(gzip.calls).toEqual(['QueryCommand']);
+    expect(gzip.result.body).toEqual(late.result.body);
+    // The same bytes as the list read whole at this instant.
+    await raisePriceListVersion(customer);
+    const whole = await get();
+    expect(whole.calls.filter((c) => c === 'QueryCommand')).toHaveLength(2);
+    expect(whole.result.raw).toBe(late.result.raw);
+    expect(whole.result.headers.etag).toBe(late.result.headers.etag);
+  }, 20_000);
+
+  it('is rebuilt by the migration for a list stored without one', async () => {
+    const good = await get();
+    const { Items = [] } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.priceSnapshot(customer).pk },
+      }),
+    );
+    for (const item of Items) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
+    const report = await migrateTable();
+    expect(report.priceListsUnsnapshotted).toBeGreaterThanOrEqual(1);
+    expect(report.priceListsSnapshotted).toBe(report.priceListsUnsnapshotted);
+    expect(await migrateTable()).toMatchObject({ priceListsUnsnapshotted: 0, priceListsSnapshotted: 0 });
+    const after = await get();
+    expect(after.calls).toEqual(['QueryCommand']);
+    expect(after.result.raw).toBe(good.result.raw);
+  }, 60_000);
 });
 
 describe('conversion edge cases', () => {

@@ -24,6 +24,8 @@ export const keyKinds = {
   provider: 'PROVIDER#',
   extension: 'EXTENSION#',
   priceList: 'PRICELIST#',
+  /** A customer's price list as answered, serialized and compressed (shared/pricing/price-list-snapshot.ts). */
+  priceSnapshot: 'PRICESNAPSHOT#',
   rates: 'RATES#',
   domain: 'DOMAIN#',
   domainStatus: 'DOMAINSTATUS#',
@@ -405,6 +407,17 @@ export const keys = {
   /** The sort-key prefix of one product's prices and promos in a customer's list. */
   productPrices: (customer: string, product: string) => ({ pk: `${keyKinds.priceList}${customer}`, skPrefix: `PRODUCT#${product}#` }),
   priceList: (customer: string) => ({ pk: `${keyKinds.priceList}${customer}` }),
+  /**
+   * A customer's price list snapshot: its head (the version of the list every price write raises,
+   * and the snapshot in force) and the parts of each generation of the snapshot, in one partition
+   * read by one Query.
+   */
+  priceSnapshotHead: (customer: string): ItemKey => ({ pk: `${keyKinds.priceSnapshot}${customer}`, sk: 'HEAD' }),
+  priceSnapshotPart: (customer: string, generation: string, part: number): ItemKey => ({
+    pk: `${keyKinds.priceSnapshot}${customer}`,
+    sk: `PART#${generation}#${String(part).padStart(4, '0')}`,
+  }),
+  priceSnapshot: (customer: string) => ({ pk: `${keyKinds.priceSnapshot}${customer}` }),
 
   /**
    * An idempotency record (shared/http/idempotency.ts): one partition per hashed key, so retries of

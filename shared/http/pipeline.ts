@@ -8,7 +8,7 @@ import { type CommitWith, commitNothing } from '../db/repositories/commit-with.t
 import { AppError, AuthenticationError, InvalidMessage, ProviderUnavailable, ResponseTooLarge } from '../errors.ts';
 import { isSecretKey, logger, redactValues, withRequestSecrets } from '../logger.ts';
 import { type Coding, chooseCoding, compressAbove } from './encoding.ts';
-import { encodedResult, lambdaResponseLimit, ok, type Reply, resultBytes, serializeBody, toResult } from './response.ts';
+import { encodedResult, lambdaResponseLimit, ok, precodedResult, type Reply, resultBytes, serializeBody, toResult } from './response.ts';
 import { trimStrings, validateRequest } from './validation.ts';
 
 /** Contract section 1 / issue 2: request bodies are limited to 64 KiB. */
@@ -205,11 +205,18 @@ export function isTransient(error: unknown): boolean {
  * compression (and as a logged 500 if even compressed it is too large), never as a failed invocation.
  */
 function answer(event: Event, s: State, reply: Reply): APIGatewayProxyResult {
-  const text = reply.body === undefined ? undefined : serializeBody(reply);
-  const coding =
-    text !== undefined && text.length >= compressAbove && !reply.binary ? chooseCoding(s.headers['accept-encoding']) : undefined;
-  const tagged = withEtag(event, s, reply, text, coding);
-  const result = tagged.body === undefined ? toResult(tagged, s.requestId) : encodedResult(tagged, text as string, coding, s.requestId);
+  const precoded = reply.precoded;
+  const text = precoded !== undefined || reply.body === undefined ? undefined : serializeBody(reply);
+  const size = precoded !== undefined ? precoded.bytes : text?.length;
+  const coding = size !== undefined && size >= compressAbove && !reply.binary ? chooseCoding(s.headers['accept-encoding']) : undefined;
+  const digest = precoded !== undefined ? () => precoded.sha256 : text === undefined ? undefined : () => digestOf(reply, text);
+  const tagged = withEtag(event, s, reply, digest, coding);
+  const result =
+    tagged.precoded !== undefined
+      ? precodedResult(tagged, tagged.precoded, coding, s.requestId)
+      : tagged.body === undefined
+        ? toResult(tagged, s.requestId)
+        : encodedResult(tagged, text as string, coding, s.requestId);
   const bytes = resultBytes(result);
   if (bytes <= lambdaResponseLimit) return result;
   if (coding !== undefined) logger.error('answer too large even compressed', { bytes, coding });
@@ -218,20 +225,25 @@ function answer(event: Event, s: State, reply: Reply): APIGatewayProxyResult {
   return toResult({ status: error.status, body, headers: { Vary: 'Accept-Encoding' } }, s.requestId);
 }
 
+/** SHA-256 (base64url) of a body as sent before any coding, after its content type when it is not JSON. */
+function digestOf(reply: Reply, text: string): string {
+  const hash = createHash('sha256');
+  if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
+  return hash.update(text).digest('base64url');
+}
+
 /**
  * Strong ETag over the body of a 200 GET, as sent before any coding, its content type and its
  * coding (so two representations of one resource, JSON and zone file, plain and compressed,
  * never share a tag); `If-None-Match` with it answers 304, no body. A reply that says
  * `Cache-Control: no-store` itself (GET /v2/health: a state of this moment) is never stored, so it
- * gets no validator either.
+ * gets no validator either. A precoded body's digest is the one stored with it, of the same text.
  */
-function withEtag(event: Event, s: State, reply: Reply, text: string | undefined, coding: Coding | undefined): Reply {
-  if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || text === undefined) return reply;
+function withEtag(event: Event, s: State, reply: Reply, digest: (() => string) | undefined, coding: Coding | undefined): Reply {
+  if ((event.httpMethod !== 'GET' && event.httpMethod !== 'HEAD') || reply.status !== 200 || digest === undefined) return reply;
   if (reply.headers?.['Cache-Control'] === 'no-store') return reply;
-  const hash = createHash('sha256');
-  if (reply.contentType !== undefined) hash.update(`${reply.contentType}\n`);
-  const digest = hash.update(text).digest('base64url').slice(0, 27);
-  const tag = reply.version === undefined ? digest : `${reply.version}.${digest}`;
+  const hashed = digest().slice(0, 27);
+  const tag = reply.version === undefined ? hashed : `${reply.version}.${hashed}`;
   const etag = `"${coding === undefined ? tag : `${tag}-${coding}`}"`;
   const headers = { ...reply.headers, ETag: etag };
   if (noneMatch(s.headers['if-none-match'], etag)) return { status: 304, headers };

@@ -16,6 +16,23 @@ export interface Reply {
    * ETag (`"r12.<hash>"`), so a write's `If-Match` can name the version it read (versionOf).
    */
   version?: string;
+  /**
+   * A JSON body already serialized and compressed (a stored snapshot: the price list), in place of
+   * `body`: sent as it is, in the coding the client accepts, its ETag from its stored digest.
+   */
+  precoded?: Precoded;
+}
+
+/** A JSON body already serialized, with its SHA-256 and its gzip and Brotli codings. */
+export interface Precoded {
+  /** The JSON text's length in bytes. */
+  bytes: number;
+  /** SHA-256 of the JSON text, base64url. */
+  sha256: string;
+  gzip: Uint8Array;
+  br: Uint8Array;
+  /** The JSON text (for a client that accepts no coding, or an answer under 1 KB). */
+  text(): string;
 }
 
 export const jsonContentType = 'application/json; charset=utf-8';
@@ -96,6 +113,23 @@ export function encodedResult(reply: Reply, text: string, coding: Coding | undef
   if (reply.binary) return { statusCode: reply.status, headers, body: text, isBase64Encoded: true };
   if (coding === undefined) return { statusCode: reply.status, headers, body: text };
   const body = compress(Buffer.from(text, 'utf8'), coding).toString('base64');
+  return { statusCode: reply.status, headers: { ...headers, 'Content-Encoding': coding }, body, isBase64Encoded: true };
+}
+
+/**
+ * A precoded reply (`Reply.precoded`) as the result: its stored coding when the client takes one
+ * (base64-encoded, with `Content-Encoding`, as `encodedResult` sends a compressed body), else its text.
+ */
+export function precodedResult(reply: Reply, precoded: Precoded, coding: Coding | undefined, requestId: string): APIGatewayProxyResult {
+  const headers: Record<string, string> = {
+    ...answerHeaders(reply.headers?.ETag !== undefined),
+    ...reply.headers,
+    Vary: varyOnEncoding(reply.headers?.Vary),
+    'X-Request-Id': requestId,
+    'Content-Type': jsonContentType,
+  };
+  if (coding === undefined) return { statusCode: reply.status, headers, body: precoded.text() };
+  const body = Buffer.from(precoded[coding]).toString('base64');
   return { statusCode: reply.status, headers: { ...headers, 'Content-Encoding': coding }, body, isBase64Encoded: true };
 }
 

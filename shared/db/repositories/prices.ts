@@ -1,21 +1,38 @@
 import { PriceRecord, PromoRecord } from '../../model/price.ts';
 import { parseItem, putItem, queryAll, queryPartition, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
+import { raisePriceListVersion } from './price-snapshots.ts';
 
 const priceEntity = 'price';
 const promoEntity = 'promo';
 
-/** The item a price is stored as (for bulk writes). */
+/**
+ * The item a price is stored as, for bulk writes: a bulk writer refreshes the customer's snapshot
+ * after it (`refreshPriceSnapshot`, shared/pricing/price-list-snapshot.ts).
+ */
 export function priceItem(record: PriceRecord): Record<string, unknown> {
   return toItem(keys.price(record.customer, record.product, record.action, record.fromDate), priceEntity, record);
 }
 
-export function putPrice(record: PriceRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(priceItem(record), ifAbsent);
+/**
+ * Writes a price. Every write raises the customer's price list version (its snapshot is stale from
+ * then on: shared/pricing/price-list-snapshot.ts) unless `raise` is false, for a writer that
+ * raises it itself around a bulk write and then rebuilds the snapshot (the dataset loader).
+ */
+export async function putPrice(record: PriceRecord, ifAbsent = false, raise = true): Promise<boolean> {
+  const written = await putItem(priceItem(record), ifAbsent);
+  if (written && raise) await raisePriceListVersion(record.customer);
+  return written;
 }
 
-export function putPromo(record: PromoRecord, ifAbsent = false): Promise<boolean> {
-  return putItem(toItem(keys.promo(record.customer, record.product, record.action, record.fromDate), promoEntity, record), ifAbsent);
+/** Writes a promo; the customer's price list version as for `putPrice`. */
+export async function putPromo(record: PromoRecord, ifAbsent = false, raise = true): Promise<boolean> {
+  const written = await putItem(
+    toItem(keys.promo(record.customer, record.product, record.action, record.fromDate), promoEntity, record),
+    ifAbsent,
+  );
+  if (written && raise) await raisePriceListVersion(record.customer);
+  return written;
 }
 
 /**
