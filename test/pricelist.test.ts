@@ -283,7 +283,7 @@ describe('a price list at scale', () => {
       { handle: customer, name: 'Bulk Customer B.V.', currency: 'EUR', privacyProtect: false, createdDate: '2026-01-01T00:00:00Z' },
     ];
     await loadDataset(parseDataset({ customers, prices }));
-  }, 120_000);
+  }, 300_000);
 
   const scaleEvent = (headers: Record<string, string> = {}) =>
     apiEvent({
@@ -367,7 +367,7 @@ describe('the snapshot of a price list stays fresh', () => {
     }));
     const customers = [{ handle: customer, name: 'Fresh B.V.', currency: 'EUR', privacyProtect: false, createdDate: y2026 }];
     await loadDataset(parseDataset({ customers, prices }));
-  }, 120_000);
+  }, 300_000);
 
   it('serves a price written through the repository from the first request after the write', async () => {
     const before = await get();
