@@ -256,6 +256,34 @@ describe('renewal, deletion and restore through the upstream account', () => {
     expect(seenCount(`DELETE /v2/domains/${name}`)).toBe(2);
   });
 
+  it('refuses a restore whose upstream fee is above our RESTORE price, before anything is submitted or committed', async () => {
+    resetCircuit();
+    const before = await ours();
+    expect(before.status).toEqual(['REDEMPTION_PERIOD']);
+    const submitted = seenCount(`POST ${restorePath}`);
+    const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    upstream.setMode({
+      kind: 'status',
+      status: 200,
+      call: `POST ${restorePath}?quote=true`,
+      body: {
+        command: 'RestoreDomainCommand',
+        quote: { currency: 'EUR', total: 999999, billables: [{ product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 999999 }] },
+      },
+    });
+    try {
+      const res = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: quote.body.quote.billables } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.violations).toEqual([{ field: 'billables', message: 'no longer cover what the registry charges' }]);
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+    }
+    expect(seenCount(`POST ${restorePath}`)).toBe(submitted);
+    expect(await ours()).toEqual(before);
+    expect(await lifecycleOf('restore')).toHaveLength(0);
+  });
+
   it('restores once, charging RESTORE once, when the upstream restored but its answer was lost; the retry converges', async () => {
     resetCircuit();
     const headers = { 'Idempotency-Key': 'upstream-life-restore' };

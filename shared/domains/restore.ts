@@ -57,6 +57,7 @@ export async function restoreDomain(
       current: { ns: domain.ns, status: domain.status, keyData: domain.keyData },
       reason: body.reason,
       at,
+      ...restoreCharge(quote),
     });
     const process = await domainProcess(domain, principal.user, 'restore', at, { reason: body.reason, billables: body.billables }, quote);
     const after = restoredRecord(domain, expiryDate, process.updatedDate);
@@ -67,6 +68,12 @@ export async function restoreDomain(
     if (fresh && !inRedemption(fresh)) throw new ObjectStatusProhibitsOperation(`${domainName} was restored by another request meanwhile.`);
     if (attempt >= 2) throw new ObjectStatusProhibitsOperation(`${domainName} is being changed by another request; retry.`);
   }
+}
+
+/** The RESTORE line the customer's quote charges, for the registry to check its own charge against. */
+function restoreCharge(quote: QuoteBody): { charged?: { currency: string; amount: number } } {
+  const line = quote.quote.billables?.find((b) => b.action === 'RESTORE');
+  return line && quote.quote.currency ? { charged: { currency: quote.quote.currency, amount: line.amount } } : {};
 }
 
 function restoredRecord(domain: DomainRecord, expiryDate: string, at: string): DomainRecord {

@@ -266,9 +266,12 @@ export interface RegistryGateway {
    * Restores a domain in its redemption period (RGP restore): answers its expiry after it. Safe to
    * repeat: a domain already restored answers its expiry. Throws ObjectDoesNotExist when the
    * redemption period is over (the name is gone), ObjectStatusProhibitsOperation when it is not in
-   * redemption.
+   * redemption. `charged`: what the customer's quote charges for the restore (cents per unit, in
+   * its currency); a registry whose own restore charge is above it refuses before restoring.
    */
-  restoreDomain(request: DomainLifecycleRequest & { reason: string; at: Date }): Promise<{ expiryDate: string }>;
+  restoreDomain(
+    request: DomainLifecycleRequest & { reason: string; at: Date; charged?: { currency: string; amount: number } },
+  ): Promise<{ expiryDate: string }>;
 }
 
 /** What a registration asks of the registry besides the name and period. */

@@ -1001,7 +1001,17 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         if (toWireTime(held.expiryDate) >= request.currentExpiryDate) return { expiryDate: toWireTime(held.expiryDate) };
         throw new ObjectStatusProhibitsOperation(`${domainName} is not in its redemption period at the registry.`);
       }
-      const billables = await acknowledgedCharges(path, { reason }, 'restore-quote', domainName, 'RESTORE', 'restore');
+      // A restore fee upstream above the account's plain price must be within what the customer's quote charged.
+      const { charged } = request;
+      const billables = await acknowledgedCharges(
+        path,
+        { reason },
+        'restore-quote',
+        domainName,
+        'RESTORE',
+        'restore',
+        (line, currency) => charged !== undefined && currency === charged.currency && line.amount <= charged.amount,
+      );
       try {
         const answer = await upstreamCall(settings, 'restore', 'POST', path, { reason, ...(billables.length > 0 ? { billables } : {}) });
         return { expiryDate: toWireTime(parsed(ExpiryAnswer, 'restore', answer.body).expiryDate) };
