@@ -234,6 +234,9 @@ describe('faults at the SDK boundary, at every table call of every endpoint', ()
       `PROCESS#${res.body.processId}`,
       // The process's listing items by action and by type (shared/db/repositories/processes.ts).
       'PROCESSACTION#demo#transfer#PROCESS',
+      // The status listing's blocks of the process's id, coarse and fine (shared/db/repositories/process-blocks.ts).
+      'PROCESSBLOCKS#demo#RUNNING#C',
+      'PROCESSBLOCKS#demo#RUNNING#F',
       // The customer's process counts, in the shard of the process (shared/db/repositories/process-counts.ts).
       `PROCESSCOUNTS#demo#${res.body.processId % 8}`,
       `PROCESSIDENTIFIER#demo#${res.body.domainName}#PROCESS`,

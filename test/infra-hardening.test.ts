@@ -132,7 +132,8 @@ describe('least privilege, encryption at rest, point-in-time recovery', () => {
     // ... and to its own last run (the health route reads it: shared/db/repositories/job-runs.ts).
     expect(leadingKeys('exchange-rates')).toEqual(only('RATES#*', 'JOBRUN*'));
     expect(leadingKeys('provider-info')).toEqual(only('PROVIDER#*'));
-    expect(leadingKeys('pricelist')).toEqual(only('PRICELIST#*', 'RATES#*'));
+    // ... and its snapshot, which a request rebuilds when the list changed (shared/pricing/price-list-snapshot.ts).
+    expect(leadingKeys('pricelist')).toEqual(only('PRICELIST#*', 'RATES#*', 'PRICESNAPSHOT#*'));
     expect(leadingKeys('zone')).toEqual(only('DOMAIN#*'));
     expect(leadingKeys('process-info')).toEqual(only('PROCESS#*', 'CA#*'));
     // The rates job parses XML from the internet: it may neither delete nor write in batches.
