@@ -84,8 +84,12 @@ afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
+// A browser page under a loaded machine: each step waits up to 10 to 15 s for the page, so a test
+// gets the sum of its waits rather than the default 20 s.
+const pageTimeout = 90_000;
+
 describe('GET /docs', () => {
-  it('lists the operations of the route table and runs a "try it" call that answers 200, with everything served locally', async () => {
+  it('lists the operations of the route table and runs a "try it" call that answers 200, with everything served locally', { timeout: pageTimeout }, async () => {
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => {
@@ -146,7 +150,7 @@ describe('GET /docs', () => {
     await page.close();
   });
 
-  it('sends a fresh Idempotency-Key with each "Try it out" request that changes something', async () => {
+  it('sends a fresh Idempotency-Key with each "Try it out" request that changes something', { timeout: pageTimeout }, async () => {
     const page = await context.newPage();
     const keys: string[] = [];
     page.on('request', (request) => {
