@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { queryAll } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
+import { getRegistrationLock, putRegistrationLock } from '../shared/db/repositories/registrations.ts';
+import { getRegistryDomain, putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
+import { toWireTime } from '../shared/time.ts';
 import { call } from './support/api.ts';
 import { readyWithinMs, startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
 
@@ -57,6 +60,55 @@ async function processesOf(customer: string): Promise<ProcessRecord[]> {
 const register = (domainName: string, payload: unknown, headers: Record<string, string> = {}) =>
   call('POST', `/v2/domains/${domainName}`, { body: payload, headers });
 
+async function notificationsOf(domainName: string) {
+  const res = await call('GET', '/v2/customers/demo/notifications?limit=100');
+  return (res.body.entities as { eventType: string; domainName?: string; subjectStatus?: string }[]).filter(
+    (n) => n.eventType === 'CreateDomainEvent' && n.domainName === domainName,
+  );
+}
+
+/** The upstream's registration processes of a name, newest first, as its account lists them. */
+async function upstreamProcessesOf(domainName: string): Promise<{ id: number; status: string }[]> {
+  const res = await upstreamGet(upstream, `/v2/processes?identifier=${domainName}&type=domain&action=create&order=-createdDate`);
+  return res.body.entities;
+}
+
+/** Runs `fn` against the upstream's own table (same DynamoDB Local, its table name). */
+async function inUpstreamTable<T>(fn: () => Promise<T>): Promise<T> {
+  const own = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = upstream.tableName;
+  try {
+    return await fn();
+  } finally {
+    process.env.TABLE_NAME = own;
+  }
+}
+
+/**
+ * Time passes upstream: the registration of `domainName` pending there is over (failed with
+ * `fails`, else completed) and due, so the upstream's own poller (every 10 s under `npm start`)
+ * ends it; waits until its process there says so.
+ */
+async function endUpstreamPending(domainName: string, fails?: string): Promise<void> {
+  const past = toWireTime(Date.now() - 1000);
+  await inUpstreamTable(async () => {
+    const record = await getRegistryDomain(domainName);
+    const lock = await getRegistrationLock(domainName);
+    if (!record?.registeredFor || !lock) throw new Error(`${domainName} is not pending upstream`);
+    await putRegistryDomain({
+      ...record,
+      registeredFor: { ...record.registeredFor, pendingUntil: past },
+      ...(fails !== undefined ? { createFails: fails } : {}),
+    });
+    await putRegistrationLock({ ...lock, actionDate: past });
+  });
+  const deadline = Date.now() + 60_000;
+  while ((await upstreamProcessesOf(domainName))[0]?.status === 'RUNNING') {
+    if (Date.now() > deadline) throw new Error(`the upstream did not end the registration of ${domainName}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 describe('a registration through the upstream account', () => {
   it('asks the upstream for its quote first, then registers there under RTR_CUSTOMER (201)', async () => {
     resetCircuit();
@@ -96,12 +148,39 @@ describe('a registration through the upstream account', () => {
     expect(await readDomainCollection('register-reserved.com')).toEqual({});
   });
 
-  it('keeps a registration the upstream keeps pending pending (202), under its process id', async () => {
+  it('keeps a registration the upstream keeps pending pending (202); a retry after its answer was lost converges on it', async () => {
     resetCircuit();
-    const res = await register('register-pending.nl', body);
+    const name = 'register-pending.nl';
+    const headers = { 'Idempotency-Key': 'upstream-pending-1' };
+    upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
+    const failed = await register(name, body, headers);
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await readDomainCollection(name)).toEqual({});
+    const [upstreamProcess] = await upstreamProcessesOf(name);
+    expect(upstreamProcess).toMatchObject({ status: 'RUNNING' });
+    resetCircuit();
+    // The retry finds the same registration pending upstream: 202 under its process id, nothing submitted again.
+    const res = await register(name, body, headers);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
-    expect(process?.details).toMatchObject({ status: 'pending', registryReference: expect.stringMatching(/^\d+$/) });
+    expect(res.body).toEqual({ domainName: name });
+    const processId = Number(res.headers['x-process-id']);
+    const process = await getProcess(processId, 'demo');
+    expect(process?.details).toMatchObject({ status: 'pending', registryReference: String(upstreamProcess?.id) });
+    expect(process?.billables).toEqual([expect.objectContaining({ action: 'CREATE' })]);
+    expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
+    // The same key answers the same again.
+    expect((await register(name, body, headers)).headers['x-process-id']).toBe(String(processId));
+    // The upstream completes it; the poller records it: one domain, charged once.
+    await endUpstreamPending(name);
+    const { pollDueRegistrations } = await import('../shared/domains/registration-poll.ts');
+    expect(await pollDueRegistrations(new Date(Date.now() + 11 * 60_000))).toMatchObject({ completed: 1, errors: 0 });
+    expect(await getProcess(processId, 'demo')).toMatchObject({ status: 'COMPLETED', details: { status: 'completed' } });
+    const ours = await call('GET', `/v2/domains/${name}`);
+    expect(ours.status).toBe(200);
+    expect(Date.parse(ours.body.expiryDate)).toBe(Date.parse((await upstreamGet(upstream, `/v2/domains/${name}`)).body.expiryDate));
+    expect((await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name)).toHaveLength(1);
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['OK', 'PENDING']);
   });
 
   it('loses nothing and charges once when the upstream registered the name but its answer was lost', async () => {
@@ -340,5 +419,60 @@ describe('a registration whose upstream answer was lost and that no retry record
     expect(late.body).toMatchObject({ type: 'ObjectExists', message: `${name} is already in your account.` });
     expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
     expect((await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name)).toHaveLength(1);
+  });
+});
+
+describe('a registration still pending upstream when the poller settles its intent', () => {
+  it('is taken up pending for the customer whose intent explains it, charged once; the upstream failing it refunds and notifies', async () => {
+    resetCircuit();
+    upstream.setMode({ kind: 'pass' });
+    const name = 'upstream-slow.nl';
+    // A name the upstream's registry keeps pending for an hour.
+    await inUpstreamTable(() =>
+      putRegistryDomain({
+        domainName: name,
+        registry: 'sidn',
+        statuses: [],
+        expiryDate: '2099-12-31T00:00:00Z',
+        ns: [],
+        keyData: [],
+        designatedAgentAllowed: false,
+        transfer: { stages: [], outcome: 'completed' },
+        registration: 'available',
+        createSeconds: 3600,
+      }),
+    );
+    upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
+    const failed = await register(name, body, { 'Idempotency-Key': 'upstream-slow-1' });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    const [running] = await upstreamProcessesOf(name);
+    expect(running).toMatchObject({ status: 'RUNNING' });
+    const { settleRegistrationIntents, pollDueRegistrations } = await import('../shared/domains/registration-poll.ts');
+    resetCircuit();
+    const settled = await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000));
+    expect(settled).toMatchObject({ adopted: 1, errors: 0 });
+    const creates = async () => (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name);
+    const [taken] = await creates();
+    expect(taken).toMatchObject({
+      status: 'RUNNING',
+      details: { status: 'pending', registryReference: String(running?.id) },
+      billables: [expect.objectContaining({ action: 'CREATE', amount: expect.any(Number) })],
+    });
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus)).toEqual(['PENDING']);
+    // Asked again while it is pending upstream: still pending, nothing submitted again.
+    expect(await pollDueRegistrations(new Date(Date.now() + 12 * 60_000))).toMatchObject({ errors: 0 });
+    expect((await creates())[0]?.status).toBe('RUNNING');
+    // The upstream's registry refuses it in the end: refunded whole, the customer told why.
+    await endUpstreamPending(name, 'The registry refused the registrant.');
+    const summary = await pollDueRegistrations(new Date(Date.now() + 13 * 60_000));
+    expect(summary).toMatchObject({ failed: 1, errors: 0 });
+    const [ended] = await creates();
+    expect(ended).toMatchObject({ status: 'FAILED', details: { status: 'failed', refunded: true } });
+    expect(ended?.refund).toEqual({ EUR: ended?.billables[0]?.total });
+    expect(await readDomainCollection(name)).toEqual({});
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['FAILED', 'PENDING']);
+    expect(await creates()).toHaveLength(1);
+    expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
   });
 });

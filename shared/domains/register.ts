@@ -383,9 +383,11 @@ export type IntentSettlement = 'recorded' | 'adopted' | 'nothing';
  * and that no retry recorded: when the registry holds the registration this intent explains (the
  * same customer, period, and time), it is adopted into the customer's account as its retry would
  * have recorded it: priced again and checked against the acknowledgment the request carried,
- * charged once, notified. A name recorded here meanwhile (its retry, or anyone's) and a registry
- * that holds nothing for it (the request failed before the registry took it) leave nothing to do.
- * The caller clears the intent afterwards.
+ * charged once, notified. One the registry still keeps pending is taken up pending, as its retry
+ * would have recorded it (charged, CreateDomainEvent PENDING): the registration poller then
+ * completes it or fails it with its refund, as any pending registration. A name recorded here
+ * meanwhile (its retry, or anyone's) and a registry that holds nothing for it (the request failed
+ * before the registry took it) leave nothing to do. The caller clears the intent afterwards.
  */
 export async function settleRegistrationIntent(intent: RegistrationIntent, at: Date): Promise<IntentSettlement> {
   const { domain, lock } = await readDomainCollection(intent.domainName);

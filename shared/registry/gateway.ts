@@ -306,6 +306,12 @@ export interface RegistrationCandidate {
   registryCharges?: RegistryCharge[];
   /** The registry already holds this customer's registration of the name from an earlier request (its answer was lost). */
   held?: boolean;
+  /**
+   * With `held`: that earlier registration is still pending at the registry, under this reference
+   * of the registry's (an upstream account's process id). registerDomain answers it pending and
+   * submits nothing again.
+   */
+  pendingReference?: string;
 }
 
 /** A registration as the service refers to it at the registry. */

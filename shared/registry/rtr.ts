@@ -423,6 +423,40 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return { domain, ...(own.premium ? { premium: own.premium } : {}) };
   }
 
+  /**
+   * The upstream's registration process of the name that is still running (the registry has not
+   * answered it yet) when the request that started it was the caller's own, by the rule of
+   * ownRegistration: created at a time only the name's registration intents of that customer can
+   * explain, one of them for the same period. Its premium as that request was quoted comes with it.
+   */
+  async function ownPendingRegistration(
+    domainName: string,
+    customer: string,
+    periodMonths: number,
+  ): Promise<{ id: string; premium?: RegistrationIntent['premium'] } | undefined> {
+    const query = new URLSearchParams({
+      identifier: domainName,
+      type: 'domain',
+      action: 'create',
+      status: 'RUNNING',
+      order: '-createdDate',
+      limit: '5',
+    });
+    const answer = await upstreamCall(settings, 'processes', 'GET', `/v2/processes?${query}`);
+    const running = parsed(ProcessPage, 'processes', answer.body).entities.filter(
+      (p) => p.status === 'RUNNING' && (p.customer === undefined || p.customer === settings.customer),
+    );
+    if (running.length === 0) return undefined;
+    const intents = await listRegistrationIntentsOf(domainName);
+    for (const process of running) {
+      const explaining = intents.filter((intent) => explains(intent.requestedDate, process.createdDate));
+      if (explaining.length === 0 || explaining.some((intent) => intent.customer !== customer)) continue;
+      const own = explaining.find((intent) => intent.periodMonths === periodMonths);
+      if (own) return { id: String(process.id), ...(own.premium ? { premium: own.premium } : {}) };
+    }
+    return undefined;
+  }
+
   /** The upstream's refusals of a registration of `domainName` in our own words (anything else: 503, logged). */
   function registrationRefusalOf(error: unknown, call: string, domainName: string, order: RegistrationOrder): unknown {
     if (!(error instanceof UpstreamRefusal)) return error;
@@ -474,6 +508,11 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
   /** How long a pending upstream registration waits before the poller asks again. */
   function nextAsk(): string {
     return toWireTime(Date.now() + 60_000);
+  }
+
+  /** A registration pending upstream under its process `id`. */
+  function stillPending(id: string): RegistrationState {
+    return { status: 'pending', actionDate: nextAsk(), registryReference: id };
   }
 
   /** The domain as the upstream holds it now (its expiry and statuses), or undefined when it holds none. */
@@ -857,7 +896,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
      * `POST /v2/domains/{name}?quote=true` upstream, checked before anything is committed: a line
      * that is not the account's plain price upstream must be the premium CREATE, handed back when
      * registering; any other extra charge is refused. A name the upstream account registered lately
-     * for an earlier request of ours (the answer lost) is `held`.
+     * for an earlier request of ours (the answer lost) is `held`; one it still keeps pending for such
+     * a request is `held` with its process id (`pendingReference`).
      */
     async prepareRegistration(request) {
       const { domainName, registry, periodMonths, order } = request;
@@ -874,7 +914,24 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
           const own = await ownRegistration(domainName, request.customer, periodMonths);
           if (own) return { domainName, registry, held: true, ...(own.premium ? { premium: own.premium } : {}) };
         }
+        // Still pending upstream (which refuses a second registration while one runs): the same registration, under its process id.
+        if (error instanceof UpstreamRefusal && (error.type === 'ObjectExists' || error.type === 'ObjectStatusProhibitsOperation')) {
+          const pending = await ownPendingRegistration(domainName, request.customer, periodMonths);
+          if (pending) {
+            const premium = pending.premium ? { premium: pending.premium } : {};
+            return { domainName, registry, held: true, pendingReference: pending.id, ...premium };
+          }
+        }
         throw registrationRefusalOf(error, 'quote', domainName, order);
+      }
+      // The upstream quotes a name its own registration of which is still pending: an earlier request of
+      // the caller's (an intent of it is open) may have started it, its answer lost.
+      if ((await listRegistrationIntentsOf(domainName)).some((intent) => intent.customer === request.customer)) {
+        const pending = await ownPendingRegistration(domainName, request.customer, periodMonths);
+        if (pending) {
+          const premium = pending.premium ? { premium: pending.premium } : {};
+          return { domainName, registry, held: true, pendingReference: pending.id, ...premium };
+        }
       }
       const { currency, billables = [] } = quote.quote;
       const charges: RegistryCharge[] = (await chargesNeedingAcknowledgment(currency, billables)).map((b) => ({
@@ -897,7 +954,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     /**
      * `POST /v2/domains/{name}` upstream with exactly the charges acknowledged in our quote: 201
      * completed with its expiry, 202 pending under the upstream's process id. A name the upstream
-     * account already registered for an earlier request of ours answers that registration.
+     * account already registered for an earlier request of ours answers that registration; one
+     * still pending there for it answers pending under that process id, submitted no second time.
      */
     async registerDomain(reference) {
       const { domainName, periodMonths, order, candidate } = reference;
@@ -906,6 +964,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         return own ? { status: 'completed', expiryDate: own.domain.expiryDate } : undefined;
       };
       if (candidate.held) {
+        if (candidate.pendingReference !== undefined) return stillPending(candidate.pendingReference);
         const held = await adopted();
         if (held) return held;
       }
@@ -926,6 +985,10 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         if (error instanceof UpstreamRefusal && error.type === 'ObjectExists') {
           const held = await adopted();
           if (held) return held;
+        }
+        if (error instanceof UpstreamRefusal && (error.type === 'ObjectExists' || error.type === 'ObjectStatusProhibitsOperation')) {
+          const pending = await ownPendingRegistration(domainName, reference.customer, periodMonths);
+          if (pending) return stillPending(pending.id);
         }
         throw registrationRefusalOf(error, 'register', domainName, order);
       }
