@@ -10,7 +10,7 @@ import { ProcessRecord } from '../shared/model/process.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
 import { toWireTime } from '../shared/time.ts';
 import { call } from './support/api.ts';
-import { readyWithinMs, startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
+import { type ProxyMode, readyWithinMs, startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
 
 /**
  * A registration through an upstream Realtime Register account (`REGISTRY_GATEWAY=rtr`), against a
@@ -56,6 +56,21 @@ async function processesOf(customer: string): Promise<ProcessRecord[]> {
   });
   return items.map((item) => v.parse(ProcessRecord, item));
 }
+
+/** The proxy answers the upstream's restore quotes of upstream-life.com with a RESTORE fee of `amount` cents above the plain price. */
+const restoreFee = (amount: number): ProxyMode => ({
+  kind: 'status',
+  status: 200,
+  call: 'POST /v2/domains/upstream-life.com/restore?quote=true',
+  body: {
+    command: 'RestoreDomainCommand',
+    quote: {
+      currency: 'EUR',
+      total: amount,
+      billables: [{ product: 'domain_com', action: 'RESTORE', quantity: 1, amount, total: amount }],
+    },
+  },
+});
 
 const register = (domainName: string, payload: unknown, headers: Record<string, string> = {}) =>
   call('POST', `/v2/domains/${domainName}`, { body: payload, headers });
@@ -335,26 +350,37 @@ describe('renewal, deletion and restore through the upstream account', () => {
     expect(seenCount(`DELETE /v2/domains/${name}`)).toBe(2);
   });
 
-  it('refuses a restore whose upstream fee is above our RESTORE price, before anything is submitted or committed', async () => {
+  it('passes an upstream restore fee above our RESTORE price on in the quote; an acknowledgment of less is refused before anything is submitted', async () => {
     resetCircuit();
     const before = await ours();
     expect(before.status).toEqual(['REDEMPTION_PERIOD']);
     const submitted = seenCount(`POST ${restorePath}`);
-    const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
-    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
-    upstream.setMode({
-      kind: 'status',
-      status: 200,
-      call: `POST ${restorePath}?quote=true`,
-      body: {
-        command: 'RestoreDomainCommand',
-        quote: { currency: 'EUR', total: 999999, billables: [{ product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 999999 }] },
-      },
-    });
+    const plain = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    expect(plain.body.quote.billables).toEqual([expect.objectContaining({ product: 'domain_com', action: 'RESTORE', amount: 6500 })]);
+    // A fee within our price changes nothing: the customer's own RESTORE price, nothing to acknowledge.
+    upstream.setMode(restoreFee(5000));
+    const within = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+    expect(within.body).toEqual(plain.body);
+    upstream.setMode(restoreFee(999999));
     try {
-      const res = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: quote.body.quote.billables } });
-      expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(res.body.violations).toEqual([{ field: 'billables', message: 'no longer cover what the registry charges' }]);
+      const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+      expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+      expect(quote.body).toMatchObject({
+        command: 'RestoreDomainCommand',
+        quote: {
+          currency: 'EUR',
+          total: 999999,
+          billables: [expect.objectContaining({ product: 'domain_com', action: 'RESTORE', amount: 999999 })],
+        },
+      });
+      // The plain quote's line acknowledged: less than the quote now, refused with the new quote.
+      const less = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: plain.body.quote.billables } });
+      expect(less.status, JSON.stringify(less.body)).toBe(400);
+      expect(less.body).toMatchObject({ type: 'BillableAcknowledgmentNeededException', quote: quote.body.quote });
+      // Nothing acknowledged: the fee is not the price list's, so it needs acknowledgment.
+      const none = await call('POST', restorePath, { body: { reason: 'deleted by mistake' } });
+      expect(none.body.type).toBe('BillableAcknowledgmentNeededException');
     } finally {
       upstream.setMode({ kind: 'pass' });
     }
@@ -386,6 +412,31 @@ describe('renewal, deletion and restore through the upstream account', () => {
     const restores = await lifecycleOf('restore');
     expect(restores).toHaveLength(1);
     expect(restores[0]?.billables).toEqual([expect.objectContaining({ action: 'RESTORE' })]);
+  });
+
+  it('restores at the upstream fee the customer acknowledged, charged once at that fee', async () => {
+    resetCircuit();
+    expect((await call('DELETE', `/v2/domains/${name}`)).status).toBe(200);
+    expect((await theirs()).status).toContain('REDEMPTION_PERIOD');
+    upstream.setMode(restoreFee(8999));
+    try {
+      const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+      expect(quote.body.quote.billables).toEqual([expect.objectContaining({ product: 'domain_com', action: 'RESTORE', amount: 8999 })]);
+      const submitted = seenCount(`POST ${restorePath}`);
+      const res = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: quote.body.quote.billables } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(seenCount(`POST ${restorePath}`)).toBe(submitted + 1);
+      expect(Date.parse(res.body.expiryDate)).toBe(Date.parse((await theirs()).expiryDate));
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+    }
+    expect((await theirs()).status).not.toContain('REDEMPTION_PERIOD');
+    expect((await ours()).status).toEqual(['OK']);
+    const restores = await lifecycleOf('restore');
+    expect(restores).toHaveLength(2);
+    expect(restores.map((p) => p.billables)).toContainEqual([
+      expect.objectContaining({ product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 8999, total: 8999 }),
+    ]);
   });
 });
 

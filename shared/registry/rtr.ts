@@ -546,6 +546,27 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     /** Where ours limits them: whether a line of `action` the upstream wants acknowledged (in `currency`) is within what we charged. */
     within?: (line: { amount: number }, currency: string | undefined) => boolean,
   ) {
+    const { currency, lines: extra } = await quotedCharges(path, body, call, domainName, action, what);
+    if (within && extra.some((b) => !within(b, currency))) {
+      throw new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
+        { field: 'billables', message: 'no longer cover what the registry charges' },
+      ]);
+    }
+    return extra.map(({ product, action: a, quantity, amount }) => ({ product, action: a, quantity, amount }));
+  }
+
+  /**
+   * The upstream's quote of a renewal or restore: its currency and the lines that are not the
+   * account's plain price upstream, all of the operation's own action (any other charge is refused).
+   */
+  async function quotedCharges(
+    path: string,
+    body: Record<string, unknown>,
+    call: string,
+    domainName: string,
+    action: string,
+    what: string,
+  ): Promise<{ currency: string | undefined; lines: v.InferOutput<typeof Billable>[] }> {
     let quote: v.InferOutput<typeof QuoteAnswer>;
     try {
       quote = parsed(QuoteAnswer, call, (await upstreamCall(settings, call, 'POST', `${path}?quote=true`, body)).body);
@@ -558,12 +579,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         `The registry charges more than a ${action.toLowerCase()} for ${domainName} (${[...new Set(extra.map((b) => b.action))].join(', ')}); it cannot be done through this service.`,
       );
     }
-    if (within && extra.some((b) => !within(b, quote.quote.currency))) {
-      throw new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
-        { field: 'billables', message: 'no longer cover what the registry charges' },
-      ]);
-    }
-    return extra.map(({ product, action: a, quantity, amount }) => ({ product, action: a, quantity, amount }));
+    return { currency: quote.quote.currency, lines: extra };
   }
 
   async function renewUpstream(request: DomainLifecycleRequest & { periodMonths: number; premium?: { currency: string; amount: number } }) {
@@ -1051,6 +1067,20 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         }
         throw lifecycleRefusalOf(error, 'delete', domainName, 'delete');
       }
+    },
+
+    /**
+     * `POST /v2/domains/{name}/restore?quote=true` upstream, for a domain in redemption there: its
+     * `RESTORE` line beyond the account's plain price there (a registry's restore fee); a charge of
+     * another action is refused as restoreDomain refuses it.
+     */
+    async restoreFee({ domainName, reason }) {
+      const held = await upstreamDomain(domainName);
+      if (held === undefined || !held.status.includes('REDEMPTION_PERIOD')) return undefined;
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/restore`;
+      const { currency, lines } = await quotedCharges(path, { reason }, 'restore-quote', domainName, 'RESTORE', 'restore');
+      const line = lines.find((b) => b.action === 'RESTORE');
+      return line && currency !== undefined ? { currency, amount: line.amount } : undefined;
     },
 
     /** `POST .../restore?quote=true`, then `POST .../restore` with the reason; a domain restored already answers its expiry. */
