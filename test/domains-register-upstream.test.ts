@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { queryAll } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
-import { getProcess } from '../shared/db/repositories/processes.ts';
+import { getProcess, putProcess } from '../shared/db/repositories/processes.ts';
 import { getRegistrationLock, putRegistrationLock } from '../shared/db/repositories/registrations.ts';
 import { getRegistryDomain, putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
@@ -437,6 +437,40 @@ describe('renewal, deletion and restore through the upstream account', () => {
     expect(restores.map((p) => p.billables)).toContainEqual([
       expect.objectContaining({ product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 8999, total: 8999 }),
     ]);
+  });
+
+  it('records a restore whose answer was lost, on its retry, at the fee the upstream charged for it, once', async () => {
+    resetCircuit();
+    expect((await call('DELETE', `/v2/domains/${name}`)).status).toBe(200);
+    const reason = 'deleted by mistake';
+    const headers = { 'Idempotency-Key': 'upstream-life-restore-fee' };
+    upstream.setMode(restoreFee(8999));
+    const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason } });
+    expect(quote.body.quote.total).toBe(8999);
+    const restoreBody = { reason, billables: quote.body.quote.billables };
+    upstream.setMode({ kind: 'lose-answer', call: `POST ${restorePath}` });
+    const failed = await call('POST', restorePath, { body: restoreBody, headers });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect((await theirs()).status).not.toContain('REDEMPTION_PERIOD');
+    // The upstream's registry charged its restore fee for that restore.
+    const [restored] = (
+      await upstreamGet(upstream, `/v2/processes?identifier=${name}&type=domain&action=restore&order=-createdDate&limit=1`)
+    ).body.entities;
+    await inUpstreamTable(async () => {
+      const process = await getProcess(restored.id, 'demo');
+      if (!process) throw new Error('no restore upstream');
+      await putProcess({ ...process, billables: process.billables.map((b) => ({ ...b, amount: 8999, total: 8999 })) });
+    });
+    resetCircuit();
+    const submitted = seenCount(`POST ${restorePath}`);
+    const retried = await call('POST', restorePath, { body: restoreBody, headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(seenCount(`POST ${restorePath}`)).toBe(submitted);
+    expect((await ours()).status).toEqual(['OK']);
+    const restores = await lifecycleOf('restore');
+    expect(restores).toHaveLength(3);
+    expect(restores.filter((p) => p.billables[0]?.amount === 8999)).toHaveLength(2);
   });
 });
 

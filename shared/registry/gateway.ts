@@ -260,12 +260,18 @@ export interface RegistryGateway {
    * A registry's own restore fee for a domain in its redemption period, for a registry that charges
    * the account more than its plain RESTORE price (an upstream account whose registry adds a
    * restore fee): the RESTORE line of the registry's quote of the restore beyond the account's plain
-   * price there, in the quote's currency, cents. Undefined when the restore costs the plain price,
-   * or the registry no longer holds the domain in redemption (an earlier request of ours restored
-   * it: restoreDomain answers that restore). Without this method, restores cost the plain price
-   * (the sandbox).
+   * price there, in the quote's currency, cents. For a domain the registry already restored since
+   * `redemptionSince` (an earlier request of ours whose answer was lost: restoreDomain answers that
+   * restore), the fee that restore was charged. Undefined when the restore costs the plain price.
+   * Without this method, restores cost the plain price (the sandbox).
    */
-  restoreFee?(request: { domainName: string; registry: string; reason: string }): Promise<{ currency: string; amount: number } | undefined>;
+  restoreFee?(request: {
+    domainName: string;
+    registry: string;
+    reason: string;
+    /** When the domain entered its redemption period here (wire time). */
+    redemptionSince: string;
+  }): Promise<{ currency: string; amount: number } | undefined>;
   /**
    * Deletes a domain (EPP domain delete): it enters the registry's redemption period, restorable
    * until `redemptionUntil`. Safe to repeat: a domain already in redemption answers its period.

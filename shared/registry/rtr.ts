@@ -87,6 +87,10 @@ const ProcessPage = v.object({
   entities: v.array(v.object({ id: v.number(), status: v.string(), customer: v.optional(v.string()), createdDate: v.string() })),
 });
 
+const RestorePage = v.object({
+  entities: v.array(v.object({ createdDate: v.string(), billables: v.array(Billable) })),
+});
+
 const RegistrationAnswer = v.object({
   domainName: v.string(),
   expiryDate: v.optional(v.string()),
@@ -582,6 +586,31 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return { currency: quote.quote.currency, lines: extra };
   }
 
+  /**
+   * The restore fee the upstream charged for the restore of the name it completed since `since`
+   * (our earlier request, its answer lost): the `RESTORE` line of its process there beyond the
+   * account's plain price, in that price's currency. Undefined when it was charged the plain price
+   * or no such restore is found.
+   */
+  async function restoredFee(domainName: string, since: string): Promise<{ currency: string; amount: number } | undefined> {
+    const query = new URLSearchParams({
+      identifier: domainName,
+      type: 'domain',
+      action: 'restore',
+      status: 'COMPLETED',
+      order: '-createdDate',
+      limit: '1',
+    });
+    const answer = await upstreamCall(settings, 'processes', 'GET', `/v2/processes?${query}`);
+    const [restore] = parsed(RestorePage, 'processes', answer.body).entities;
+    if (restore === undefined || Date.parse(restore.createdDate) < Date.parse(since) - skewSeconds * 1000) return undefined;
+    const line = restore.billables.find((b) => b.action === 'RESTORE');
+    const plain = line && (await upstreamPrices()).prices.find((p) => p.product === line.product && p.action === 'RESTORE');
+    if (!line || !plain) return undefined;
+    const [fee] = await chargesNeedingAcknowledgment(plain.currency, [line]);
+    return fee ? { currency: plain.currency, amount: fee.amount } : undefined;
+  }
+
   async function renewUpstream(request: DomainLifecycleRequest & { periodMonths: number; premium?: { currency: string; amount: number } }) {
     const { domainName, currentExpiryDate, periodMonths } = request;
     const path = `/v2/domains/${encodeURIComponent(domainName)}/renew`;
@@ -1072,11 +1101,13 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     /**
      * `POST /v2/domains/{name}/restore?quote=true` upstream, for a domain in redemption there: its
      * `RESTORE` line beyond the account's plain price there (a registry's restore fee); a charge of
-     * another action is refused as restoreDomain refuses it.
+     * another action is refused as restoreDomain refuses it. A domain restored upstream already (our
+     * earlier request, its answer lost): the fee of that restore, from its process there.
      */
-    async restoreFee({ domainName, reason }) {
+    async restoreFee({ domainName, reason, redemptionSince }) {
       const held = await upstreamDomain(domainName);
-      if (held === undefined || !held.status.includes('REDEMPTION_PERIOD')) return undefined;
+      if (held === undefined) return undefined;
+      if (!held.status.includes('REDEMPTION_PERIOD')) return restoredFee(domainName, redemptionSince);
       const path = `/v2/domains/${encodeURIComponent(domainName)}/restore`;
       const { currency, lines } = await quotedCharges(path, { reason }, 'restore-quote', domainName, 'RESTORE', 'restore');
       const line = lines.find((b) => b.action === 'RESTORE');
