@@ -50,7 +50,9 @@ export async function restoreDomain(
     const { extension } = await registryOfDomain(domainName);
     const gateway = await registryGateway();
     // A registry's restore fee above the customer's RESTORE price is passed on in the quote (docs/domains.md).
-    const fee = gateway.restoreFee ? await gateway.restoreFee({ domainName, registry: domain.registry, reason: body.reason, redemptionSince: domain.updatedDate }) : undefined;
+    const fee = gateway.restoreFee
+      ? await gateway.restoreFee({ domainName, registry: domain.registry, reason: body.reason, redemptionSince: domain.updatedDate })
+      : undefined;
     const { quote, list } = await priceDomainAction(domain, extension, 'RESTORE', 1, 'RestoreDomainCommand', at, undefined, fee);
     if (quoteOnly) return { quote };
     assertAcknowledged(quote, list, body.billables, at);
