@@ -165,15 +165,31 @@ describe('a registration through the upstream account', () => {
 
   it('keeps a registration the upstream keeps pending pending (202); a retry after its answer was lost converges on it', async () => {
     resetCircuit();
-    const name = 'register-pending.nl';
-    const headers = { 'Idempotency-Key': 'upstream-pending-1' };
+    upstream.setMode({ kind: 'pass' });
+    const name = 'upstream-slow.nl';
+    const headers = { 'Idempotency-Key': 'upstream-slow-1' };
+    // A name the upstream's registry keeps pending for an hour.
+    await inUpstreamTable(() =>
+      putRegistryDomain({
+        domainName: name,
+        registry: 'sidn',
+        statuses: [],
+        expiryDate: '2099-12-31T00:00:00Z',
+        ns: [],
+        keyData: [],
+        designatedAgentAllowed: false,
+        transfer: { stages: [], outcome: 'completed' },
+        registration: 'available',
+        createSeconds: 3600,
+      }),
+    );
     upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
     const failed = await register(name, body, headers);
     upstream.setMode({ kind: 'pass' });
     expect(failed.status).toBeGreaterThanOrEqual(500);
     expect(await readDomainCollection(name)).toEqual({});
-    const [upstreamProcess] = await upstreamProcessesOf(name);
-    expect(upstreamProcess).toMatchObject({ status: 'RUNNING' });
+    const [running] = await upstreamProcessesOf(name);
+    expect(running).toMatchObject({ status: 'RUNNING' });
     resetCircuit();
     // The retry finds the same registration pending upstream: 202 under its process id, nothing submitted again.
     const res = await register(name, body, headers);
@@ -181,21 +197,25 @@ describe('a registration through the upstream account', () => {
     expect(res.body).toEqual({ domainName: name });
     const processId = Number(res.headers['x-process-id']);
     const process = await getProcess(processId, 'demo');
-    expect(process?.details).toMatchObject({ status: 'pending', registryReference: String(upstreamProcess?.id) });
-    expect(process?.billables).toEqual([expect.objectContaining({ action: 'CREATE' })]);
+    expect(process).toMatchObject({
+      status: 'RUNNING',
+      details: { status: 'pending', registryReference: String(running?.id) },
+      billables: [expect.objectContaining({ action: 'CREATE' })],
+    });
     expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
+    expect(await upstreamProcessesOf(name)).toHaveLength(1);
     // The same key answers the same again.
     expect((await register(name, body, headers)).headers['x-process-id']).toBe(String(processId));
-    // The upstream completes it; the poller records it: one domain, charged once.
-    await endUpstreamPending(name);
+    // The upstream's registry refuses it in the end: the poller fails it, refunded whole, the customer told.
+    await endUpstreamPending(name, 'The registry refused the registrant.');
     const { pollDueRegistrations } = await import('../shared/domains/registration-poll.ts');
-    expect(await pollDueRegistrations(new Date(Date.now() + 11 * 60_000))).toMatchObject({ completed: 1, errors: 0 });
-    expect(await getProcess(processId, 'demo')).toMatchObject({ status: 'COMPLETED', details: { status: 'completed' } });
-    const ours = await call('GET', `/v2/domains/${name}`);
-    expect(ours.status).toBe(200);
-    expect(Date.parse(ours.body.expiryDate)).toBe(Date.parse((await upstreamGet(upstream, `/v2/domains/${name}`)).body.expiryDate));
+    expect(await pollDueRegistrations(new Date(Date.now() + 5 * 60_000))).toMatchObject({ failed: 1, errors: 0 });
+    const ended = await getProcess(processId, 'demo');
+    expect(ended).toMatchObject({ status: 'FAILED', details: { status: 'failed', refunded: true } });
+    expect(ended?.refund).toEqual({ EUR: ended?.billables[0]?.total });
+    expect(await readDomainCollection(name)).toEqual({});
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['FAILED', 'PENDING']);
     expect((await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name)).toHaveLength(1);
-    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['OK', 'PENDING']);
   });
 
   it('loses nothing and charges once when the upstream registered the name but its answer was lost', async () => {
@@ -508,27 +528,13 @@ describe('a registration whose upstream answer was lost and that no retry record
 });
 
 describe('a registration still pending upstream when the poller settles its intent', () => {
-  it('is taken up pending for the customer whose intent explains it, charged once; the upstream failing it refunds and notifies', async () => {
+  it('is taken up pending for the customer whose intent explains it, charged once, and adopted once it completes upstream', async () => {
     resetCircuit();
     upstream.setMode({ kind: 'pass' });
-    const name = 'upstream-slow.nl';
-    // A name the upstream's registry keeps pending for an hour.
-    await inUpstreamTable(() =>
-      putRegistryDomain({
-        domainName: name,
-        registry: 'sidn',
-        statuses: [],
-        expiryDate: '2099-12-31T00:00:00Z',
-        ns: [],
-        keyData: [],
-        designatedAgentAllowed: false,
-        transfer: { stages: [], outcome: 'completed' },
-        registration: 'available',
-        createSeconds: 3600,
-      }),
-    );
+    const name = 'register-pending.nl';
+    const headers = { 'Idempotency-Key': 'upstream-pending-1' };
     upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
-    const failed = await register(name, body, { 'Idempotency-Key': 'upstream-slow-1' });
+    const failed = await register(name, body, headers);
     upstream.setMode({ kind: 'pass' });
     expect(failed.status).toBeGreaterThanOrEqual(500);
     const [running] = await upstreamProcessesOf(name);
@@ -548,15 +554,19 @@ describe('a registration still pending upstream when the poller settles its inte
     // Asked again while it is pending upstream: still pending, nothing submitted again.
     expect(await pollDueRegistrations(new Date(Date.now() + 12 * 60_000))).toMatchObject({ errors: 0 });
     expect((await creates())[0]?.status).toBe('RUNNING');
-    // The upstream's registry refuses it in the end: refunded whole, the customer told why.
-    await endUpstreamPending(name, 'The registry refused the registrant.');
-    const summary = await pollDueRegistrations(new Date(Date.now() + 13 * 60_000));
-    expect(summary).toMatchObject({ failed: 1, errors: 0 });
+    // The upstream completes it: the domain in the customer's account, charged once (the charge taken up with it).
+    await endUpstreamPending(name);
+    expect(await pollDueRegistrations(new Date(Date.now() + 13 * 60_000))).toMatchObject({ completed: 1, errors: 0 });
     const [ended] = await creates();
-    expect(ended).toMatchObject({ status: 'FAILED', details: { status: 'failed', refunded: true } });
-    expect(ended?.refund).toEqual({ EUR: ended?.billables[0]?.total });
-    expect(await readDomainCollection(name)).toEqual({});
-    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['FAILED', 'PENDING']);
+    expect(ended).toMatchObject({ status: 'COMPLETED', details: { status: 'completed' }, billables: taken?.billables });
+    const ours = await call('GET', `/v2/domains/${name}`);
+    expect(ours.status).toBe(200);
+    expect(ours.body.customer).toBe('demo');
+    expect(Date.parse(ours.body.expiryDate)).toBe(Date.parse((await upstreamGet(upstream, `/v2/domains/${name}`)).body.expiryDate));
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['OK', 'PENDING']);
+    // A late retry finds it in the account and charges nothing.
+    const late = await register(name, body, headers);
+    expect(late.body).toMatchObject({ type: 'ObjectExists', message: `${name} is already in your account.` });
     expect(await creates()).toHaveLength(1);
     expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
   });
