@@ -191,6 +191,8 @@ describe('a registration through the upstream account', () => {
     const [running] = await upstreamProcessesOf(name);
     expect(running).toMatchObject({ status: 'RUNNING' });
     resetCircuit();
+    // A second later (intents are kept per second).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     // The retry finds the same registration pending upstream: 202 under its process id, nothing submitted again.
     const res = await register(name, body, headers);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -206,6 +208,9 @@ describe('a registration through the upstream account', () => {
     expect(await upstreamProcessesOf(name)).toHaveLength(1);
     // The same key answers the same again.
     expect((await register(name, body, headers)).headers['x-process-id']).toBe(String(processId));
+    // The lost request's intent, settled by the poller later, finds it recorded.
+    const { settleRegistrationIntents } = await import('../shared/domains/registration-poll.ts');
+    expect(await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000))).toMatchObject({ recorded: 1, adopted: 0, errors: 0 });
     // The upstream's registry refuses it in the end: the poller fails it, refunded whole, the customer told.
     await endUpstreamPending(name, 'The registry refused the registrant.');
     const { pollDueRegistrations } = await import('../shared/domains/registration-poll.ts');
@@ -554,6 +559,11 @@ describe('a registration still pending upstream when the poller settles its inte
     // Asked again while it is pending upstream: still pending, nothing submitted again.
     expect(await pollDueRegistrations(new Date(Date.now() + 12 * 60_000))).toMatchObject({ errors: 0 });
     expect((await creates())[0]?.status).toBe('RUNNING');
+    // A late retry meanwhile finds it pending in the account: refused as such, nothing submitted or charged.
+    expect((await register(name, body, headers)).body).toMatchObject({
+      type: 'ObjectStatusProhibitsOperation',
+      message: `A registration of ${name} is already pending.`,
+    });
     // The upstream completes it: the domain in the customer's account, charged once (the charge taken up with it).
     await endUpstreamPending(name);
     expect(await pollDueRegistrations(new Date(Date.now() + 13 * 60_000))).toMatchObject({ completed: 1, errors: 0 });
