@@ -2,12 +2,15 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { queryAll } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
-import { getProcess } from '../shared/db/repositories/processes.ts';
+import { getProcess, putProcess } from '../shared/db/repositories/processes.ts';
+import { getRegistrationLock, putRegistrationLock } from '../shared/db/repositories/registrations.ts';
+import { getRegistryDomain, putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { resetCircuit } from '../shared/registry/rtr-client.ts';
+import { toWireTime } from '../shared/time.ts';
 import { call } from './support/api.ts';
-import { readyWithinMs, startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
+import { type ProxyMode, readyWithinMs, startUpstream, type Upstream, upstreamGet } from './support/upstream.ts';
 
 /**
  * A registration through an upstream Realtime Register account (`REGISTRY_GATEWAY=rtr`), against a
@@ -54,8 +57,72 @@ async function processesOf(customer: string): Promise<ProcessRecord[]> {
   return items.map((item) => v.parse(ProcessRecord, item));
 }
 
+/** The proxy answers the upstream's restore quotes of upstream-life.com with a RESTORE fee of `amount` cents above the plain price. */
+const restoreFee = (amount: number): ProxyMode => ({
+  kind: 'status',
+  status: 200,
+  call: 'POST /v2/domains/upstream-life.com/restore?quote=true',
+  body: {
+    command: 'RestoreDomainCommand',
+    quote: {
+      currency: 'EUR',
+      total: amount,
+      billables: [{ product: 'domain_com', action: 'RESTORE', quantity: 1, amount, total: amount }],
+    },
+  },
+});
+
 const register = (domainName: string, payload: unknown, headers: Record<string, string> = {}) =>
   call('POST', `/v2/domains/${domainName}`, { body: payload, headers });
+
+async function notificationsOf(domainName: string) {
+  const res = await call('GET', '/v2/customers/demo/notifications?limit=100');
+  return (res.body.entities as { eventType: string; domainName?: string; subjectStatus?: string }[]).filter(
+    (n) => n.eventType === 'CreateDomainEvent' && n.domainName === domainName,
+  );
+}
+
+/** The upstream's registration processes of a name, newest first, as its account lists them. */
+async function upstreamProcessesOf(domainName: string): Promise<{ id: number; status: string }[]> {
+  const res = await upstreamGet(upstream, `/v2/processes?identifier=${domainName}&type=domain&action=create&order=-createdDate`);
+  return res.body.entities;
+}
+
+/** Runs `fn` against the upstream's own table (same DynamoDB Local, its table name). */
+async function inUpstreamTable<T>(fn: () => Promise<T>): Promise<T> {
+  const own = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = upstream.tableName;
+  try {
+    return await fn();
+  } finally {
+    process.env.TABLE_NAME = own;
+  }
+}
+
+/**
+ * Time passes upstream: the registration of `domainName` pending there is over (failed with
+ * `fails`, else completed) and due, so the upstream's own poller (every 10 s under `npm start`)
+ * ends it; waits until its process there says so.
+ */
+async function endUpstreamPending(domainName: string, fails?: string): Promise<void> {
+  const past = toWireTime(Date.now() - 1000);
+  await inUpstreamTable(async () => {
+    const record = await getRegistryDomain(domainName);
+    const lock = await getRegistrationLock(domainName);
+    if (!record?.registeredFor || !lock) throw new Error(`${domainName} is not pending upstream`);
+    await putRegistryDomain({
+      ...record,
+      registeredFor: { ...record.registeredFor, pendingUntil: past },
+      ...(fails !== undefined ? { createFails: fails } : {}),
+    });
+    await putRegistrationLock({ ...lock, actionDate: past });
+  });
+  const deadline = Date.now() + 60_000;
+  while ((await upstreamProcessesOf(domainName))[0]?.status === 'RUNNING') {
+    if (Date.now() > deadline) throw new Error(`the upstream did not end the registration of ${domainName}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 
 describe('a registration through the upstream account', () => {
   it('asks the upstream for its quote first, then registers there under RTR_CUSTOMER (201)', async () => {
@@ -96,12 +163,64 @@ describe('a registration through the upstream account', () => {
     expect(await readDomainCollection('register-reserved.com')).toEqual({});
   });
 
-  it('keeps a registration the upstream keeps pending pending (202), under its process id', async () => {
+  it('keeps a registration the upstream keeps pending pending (202); a retry after its answer was lost converges on it', async () => {
     resetCircuit();
-    const res = await register('register-pending.nl', body);
+    upstream.setMode({ kind: 'pass' });
+    const name = 'upstream-slow.nl';
+    const headers = { 'Idempotency-Key': 'upstream-slow-1' };
+    // A name the upstream's registry keeps pending for an hour.
+    await inUpstreamTable(() =>
+      putRegistryDomain({
+        domainName: name,
+        registry: 'sidn',
+        statuses: [],
+        expiryDate: '2099-12-31T00:00:00Z',
+        ns: [],
+        keyData: [],
+        designatedAgentAllowed: false,
+        transfer: { stages: [], outcome: 'completed' },
+        registration: 'available',
+        createSeconds: 3600,
+      }),
+    );
+    upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
+    const failed = await register(name, body, headers);
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await readDomainCollection(name)).toEqual({});
+    const [running] = await upstreamProcessesOf(name);
+    expect(running).toMatchObject({ status: 'RUNNING' });
+    resetCircuit();
+    // A second later (intents are kept per second).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The retry finds the same registration pending upstream: 202 under its process id, nothing submitted again.
+    const res = await register(name, body, headers);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
-    expect(process?.details).toMatchObject({ status: 'pending', registryReference: expect.stringMatching(/^\d+$/) });
+    expect(res.body).toEqual({ domainName: name });
+    const processId = Number(res.headers['x-process-id']);
+    const process = await getProcess(processId, 'demo');
+    expect(process).toMatchObject({
+      status: 'RUNNING',
+      details: { status: 'pending', registryReference: String(running?.id) },
+      billables: [expect.objectContaining({ action: 'CREATE' })],
+    });
+    expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
+    expect(await upstreamProcessesOf(name)).toHaveLength(1);
+    // The same key answers the same again.
+    expect((await register(name, body, headers)).headers['x-process-id']).toBe(String(processId));
+    // The lost request's intent, settled by the poller later, finds it recorded.
+    const { settleRegistrationIntents } = await import('../shared/domains/registration-poll.ts');
+    expect(await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000))).toMatchObject({ recorded: 1, adopted: 0, errors: 0 });
+    // The upstream's registry refuses it in the end: the poller fails it, refunded whole, the customer told.
+    await endUpstreamPending(name, 'The registry refused the registrant.');
+    const { pollDueRegistrations } = await import('../shared/domains/registration-poll.ts');
+    expect(await pollDueRegistrations(new Date(Date.now() + 5 * 60_000))).toMatchObject({ failed: 1, errors: 0 });
+    const ended = await getProcess(processId, 'demo');
+    expect(ended).toMatchObject({ status: 'FAILED', details: { status: 'failed', refunded: true } });
+    expect(ended?.refund).toEqual({ EUR: ended?.billables[0]?.total });
+    expect(await readDomainCollection(name)).toEqual({});
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['FAILED', 'PENDING']);
+    expect((await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name)).toHaveLength(1);
   });
 
   it('loses nothing and charges once when the upstream registered the name but its answer was lost', async () => {
@@ -256,26 +375,37 @@ describe('renewal, deletion and restore through the upstream account', () => {
     expect(seenCount(`DELETE /v2/domains/${name}`)).toBe(2);
   });
 
-  it('refuses a restore whose upstream fee is above our RESTORE price, before anything is submitted or committed', async () => {
+  it('passes an upstream restore fee above our RESTORE price on in the quote; an acknowledgment of less is refused before anything is submitted', async () => {
     resetCircuit();
     const before = await ours();
     expect(before.status).toEqual(['REDEMPTION_PERIOD']);
     const submitted = seenCount(`POST ${restorePath}`);
-    const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
-    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
-    upstream.setMode({
-      kind: 'status',
-      status: 200,
-      call: `POST ${restorePath}?quote=true`,
-      body: {
-        command: 'RestoreDomainCommand',
-        quote: { currency: 'EUR', total: 999999, billables: [{ product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 999999 }] },
-      },
-    });
+    const plain = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    expect(plain.body.quote.billables).toEqual([expect.objectContaining({ product: 'domain_com', action: 'RESTORE', amount: 6500 })]);
+    // A fee within our price changes nothing: the customer's own RESTORE price, nothing to acknowledge.
+    upstream.setMode(restoreFee(5000));
+    const within = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+    expect(within.body).toEqual(plain.body);
+    upstream.setMode(restoreFee(999999));
     try {
-      const res = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: quote.body.quote.billables } });
-      expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(res.body.violations).toEqual([{ field: 'billables', message: 'no longer cover what the registry charges' }]);
+      const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+      expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+      expect(quote.body).toMatchObject({
+        command: 'RestoreDomainCommand',
+        quote: {
+          currency: 'EUR',
+          total: 999999,
+          billables: [expect.objectContaining({ product: 'domain_com', action: 'RESTORE', amount: 999999 })],
+        },
+      });
+      // The plain quote's line acknowledged: less than the quote now, refused with the new quote.
+      const less = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: plain.body.quote.billables } });
+      expect(less.status, JSON.stringify(less.body)).toBe(400);
+      expect(less.body).toMatchObject({ type: 'BillableAcknowledgmentNeededException', quote: quote.body.quote });
+      // Nothing acknowledged: the fee is not the price list's, so it needs acknowledgment.
+      const none = await call('POST', restorePath, { body: { reason: 'deleted by mistake' } });
+      expect(none.body.type).toBe('BillableAcknowledgmentNeededException');
     } finally {
       upstream.setMode({ kind: 'pass' });
     }
@@ -307,6 +437,65 @@ describe('renewal, deletion and restore through the upstream account', () => {
     const restores = await lifecycleOf('restore');
     expect(restores).toHaveLength(1);
     expect(restores[0]?.billables).toEqual([expect.objectContaining({ action: 'RESTORE' })]);
+  });
+
+  it('restores at the upstream fee the customer acknowledged, charged once at that fee', async () => {
+    resetCircuit();
+    expect((await call('DELETE', `/v2/domains/${name}`)).status).toBe(200);
+    expect((await theirs()).status).toContain('REDEMPTION_PERIOD');
+    upstream.setMode(restoreFee(8999));
+    try {
+      const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason: 'deleted by mistake' } });
+      expect(quote.body.quote.billables).toEqual([expect.objectContaining({ product: 'domain_com', action: 'RESTORE', amount: 8999 })]);
+      const submitted = seenCount(`POST ${restorePath}`);
+      const res = await call('POST', restorePath, { body: { reason: 'deleted by mistake', billables: quote.body.quote.billables } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(seenCount(`POST ${restorePath}`)).toBe(submitted + 1);
+      expect(Date.parse(res.body.expiryDate)).toBe(Date.parse((await theirs()).expiryDate));
+    } finally {
+      upstream.setMode({ kind: 'pass' });
+    }
+    expect((await theirs()).status).not.toContain('REDEMPTION_PERIOD');
+    expect((await ours()).status).toEqual(['OK']);
+    const restores = await lifecycleOf('restore');
+    expect(restores).toHaveLength(2);
+    expect(restores.map((p) => p.billables)).toContainEqual([
+      expect.objectContaining({ product: 'domain_com', action: 'RESTORE', quantity: 1, amount: 8999, total: 8999 }),
+    ]);
+  });
+
+  it('records a restore whose answer was lost, on its retry, at the fee the upstream charged for it, once', async () => {
+    resetCircuit();
+    expect((await call('DELETE', `/v2/domains/${name}`)).status).toBe(200);
+    const reason = 'deleted by mistake';
+    const headers = { 'Idempotency-Key': 'upstream-life-restore-fee' };
+    upstream.setMode(restoreFee(8999));
+    const quote = await call('POST', `${restorePath}?quote=true`, { body: { reason } });
+    expect(quote.body.quote.total).toBe(8999);
+    const restoreBody = { reason, billables: quote.body.quote.billables };
+    upstream.setMode({ kind: 'lose-answer', call: `POST ${restorePath}` });
+    const failed = await call('POST', restorePath, { body: restoreBody, headers });
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect((await theirs()).status).not.toContain('REDEMPTION_PERIOD');
+    // The upstream's registry charged its restore fee for that restore.
+    const [restored] = (
+      await upstreamGet(upstream, `/v2/processes?identifier=${name}&type=domain&action=restore&order=-createdDate&limit=1`)
+    ).body.entities;
+    await inUpstreamTable(async () => {
+      const process = await getProcess(restored.id, 'demo');
+      if (!process) throw new Error('no restore upstream');
+      await putProcess({ ...process, billables: process.billables.map((b) => ({ ...b, amount: 8999, total: 8999 })) });
+    });
+    resetCircuit();
+    const submitted = seenCount(`POST ${restorePath}`);
+    const retried = await call('POST', restorePath, { body: restoreBody, headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(seenCount(`POST ${restorePath}`)).toBe(submitted);
+    expect((await ours()).status).toEqual(['OK']);
+    const restores = await lifecycleOf('restore');
+    expect(restores).toHaveLength(3);
+    expect(restores.filter((p) => p.billables[0]?.amount === 8999)).toHaveLength(2);
   });
 });
 
@@ -340,5 +529,55 @@ describe('a registration whose upstream answer was lost and that no retry record
     expect(late.body).toMatchObject({ type: 'ObjectExists', message: `${name} is already in your account.` });
     expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
     expect((await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name)).toHaveLength(1);
+  });
+});
+
+describe('a registration still pending upstream when the poller settles its intent', () => {
+  it('is taken up pending for the customer whose intent explains it, charged once, and adopted once it completes upstream', async () => {
+    resetCircuit();
+    upstream.setMode({ kind: 'pass' });
+    const name = 'register-pending.nl';
+    const headers = { 'Idempotency-Key': 'upstream-pending-1' };
+    upstream.setMode({ kind: 'lose-answer', call: `POST /v2/domains/${name}` });
+    const failed = await register(name, body, headers);
+    upstream.setMode({ kind: 'pass' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    const [running] = await upstreamProcessesOf(name);
+    expect(running).toMatchObject({ status: 'RUNNING' });
+    const { settleRegistrationIntents, pollDueRegistrations } = await import('../shared/domains/registration-poll.ts');
+    resetCircuit();
+    const settled = await settleRegistrationIntents(new Date(Date.now() + 11 * 60_000));
+    expect(settled).toMatchObject({ adopted: 1, errors: 0 });
+    const creates = async () => (await processesOf('demo')).filter((p) => p.action === 'create' && p.identifier === name);
+    const [taken] = await creates();
+    expect(taken).toMatchObject({
+      status: 'RUNNING',
+      details: { status: 'pending', registryReference: String(running?.id) },
+      billables: [expect.objectContaining({ action: 'CREATE', amount: expect.any(Number) })],
+    });
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus)).toEqual(['PENDING']);
+    // Asked again while it is pending upstream: still pending, nothing submitted again.
+    expect(await pollDueRegistrations(new Date(Date.now() + 12 * 60_000))).toMatchObject({ errors: 0 });
+    expect((await creates())[0]?.status).toBe('RUNNING');
+    // A late retry meanwhile finds it pending in the account: refused as such, nothing submitted or charged.
+    expect((await register(name, body, headers)).body).toMatchObject({
+      type: 'ObjectStatusProhibitsOperation',
+      message: `A registration of ${name} is already pending.`,
+    });
+    // The upstream completes it: the domain in the customer's account, charged once (the charge taken up with it).
+    await endUpstreamPending(name);
+    expect(await pollDueRegistrations(new Date(Date.now() + 13 * 60_000))).toMatchObject({ completed: 1, errors: 0 });
+    const [ended] = await creates();
+    expect(ended).toMatchObject({ status: 'COMPLETED', details: { status: 'completed' }, billables: taken?.billables });
+    const ours = await call('GET', `/v2/domains/${name}`);
+    expect(ours.status).toBe(200);
+    expect(ours.body.customer).toBe('demo');
+    expect(Date.parse(ours.body.expiryDate)).toBe(Date.parse((await upstreamGet(upstream, `/v2/domains/${name}`)).body.expiryDate));
+    expect((await notificationsOf(name)).map((n) => n.subjectStatus).sort()).toEqual(['OK', 'PENDING']);
+    // A late retry finds it in the account and charges nothing.
+    const late = await register(name, body, headers);
+    expect(late.body).toMatchObject({ type: 'ObjectExists', message: `${name} is already in your account.` });
+    expect(await creates()).toHaveLength(1);
+    expect(upstream.seen.filter((c) => c === `POST /v2/domains/${name}`)).toHaveLength(1);
   });
 });

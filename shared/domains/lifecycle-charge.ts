@@ -53,7 +53,10 @@ export async function premiumRenewalOf(
  * refused when the list has no price. A premium renewal (`premium`: the registry's renewal price)
  * is charged on the premium product `domain_<extension>_premium` at the registry's price in the
  * list's currency, which the list never holds: it needs the caller's acknowledgment, as a premium
- * registration's CREATE does.
+ * registration's CREATE does. A restore whose registry charges a fee (`premium`: the registry's
+ * RESTORE charge) above the customer's RESTORE price is charged that fee in the list's currency,
+ * on the same product: an amount the list does not hold, so it needs the acknowledgment too. A
+ * fee within the customer's price changes nothing.
  */
 export async function priceDomainAction(
   domain: DomainRecord,
@@ -74,12 +77,16 @@ export async function priceDomainAction(
       [{ field: 'domainName', message: `has no ${action} price (${product}) on this account's price list`, value: domain.domainName }],
     );
   }
-  if (premium === undefined || action !== 'RENEW') return { quote: buildQuote(command, priced.currency, [priced.line]), list };
+  if (premium === undefined) return { quote: buildQuote(command, priced.currency, [priced.line]), list };
   let amount = premium.amount;
   if (premium.currency !== priced.currency) {
     const rates = await latestRates();
-    if (!rates) throw new ValidationError(`No exchange rates are stored; the premium price in ${premium.currency} cannot be quoted.`);
+    if (!rates) throw new ValidationError(`No exchange rates are stored; the registry's price in ${premium.currency} cannot be quoted.`);
     amount = convertCents(premium.amount, premium.currency, priced.currency, rates);
+  }
+  if (action === 'RESTORE') {
+    const line = amount > priced.line.amount ? { ...priced.line, amount } : priced.line;
+    return { quote: buildQuote(command, priced.currency, [line]), list };
   }
   const line = { ...priced.line, product: `${product}_premium`, amount };
   return { quote: buildQuote(command, priced.currency, [line]), list };

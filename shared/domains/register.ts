@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.ts';
 import { type CommitWith, commitNothing } from '../db/repositories/commit-with.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
 import { clearRegistrationIntent, type RegistrationIntent, recordRegistrationIntent } from '../db/repositories/registration-intents.ts';
-import { type RegistrationConflict, recordNewRegistration } from '../db/repositories/registrations.ts';
+import { getRegistrationLock, type RegistrationConflict, recordNewRegistration } from '../db/repositories/registrations.ts';
 import { readDomainCollection, readTransferSnapshot, type TransferSnapshot } from '../db/repositories/transfers.ts';
 import {
   AppError,
@@ -260,6 +260,8 @@ async function evaluate(call: RegisterCall, at: Date): Promise<Evaluation> {
   // A name in an account here (or being transferred in) is registered: the caller's own says so, anyone else's reads like any registered name.
   if (snapshot.domain?.customer === principal.customer) throw alreadyYours(domainName);
   if (snapshot.domain || snapshot.lock) throw taken(domainName);
+  // The caller's own registration of the name pending here (a retry after the poller took it up): already pending.
+  if ((await getRegistrationLock(domainName))?.customer === principal.customer) throw alreadyPending(domainName);
   assertRegistrantProperties(snapshot.contacts.get(body.registrant) as ContactRecord, provider);
   const ownZone = ownZoneOf(snapshot.zone, principal.customer, domainName, body.zone !== undefined);
 
@@ -383,13 +385,16 @@ export type IntentSettlement = 'recorded' | 'adopted' | 'nothing';
  * and that no retry recorded: when the registry holds the registration this intent explains (the
  * same customer, period, and time), it is adopted into the customer's account as its retry would
  * have recorded it: priced again and checked against the acknowledgment the request carried,
- * charged once, notified. A name recorded here meanwhile (its retry, or anyone's) and a registry
- * that holds nothing for it (the request failed before the registry took it) leave nothing to do.
- * The caller clears the intent afterwards.
+ * charged once, notified. One the registry still keeps pending is taken up pending, as its retry
+ * would have recorded it (charged, CreateDomainEvent PENDING): the registration poller then
+ * completes it or fails it with its refund, as any pending registration. A name recorded here
+ * meanwhile (its retry, or anyone's) and a registry that holds nothing for it (the request failed
+ * before the registry took it) leave nothing to do. The caller clears the intent afterwards.
  */
 export async function settleRegistrationIntent(intent: RegistrationIntent, at: Date): Promise<IntentSettlement> {
-  const { domain, lock } = await readDomainCollection(intent.domainName);
-  if (domain || lock) return 'recorded';
+  const [{ domain, lock }, pending] = await Promise.all([readDomainCollection(intent.domainName), getRegistrationLock(intent.domainName)]);
+  // Recorded meanwhile: in an account, being transferred, or a registration pending here (its retry's, or anyone's).
+  if (domain || lock || pending) return 'recorded';
   const body = v.parse(RegisterBody, intent.body);
   const call: RegisterCall = {
     domainName: intent.domainName,

@@ -27,7 +27,10 @@ export interface RegistrationPollSummary {
   completed: number;
   failed: number;
   errors: number;
-  /** Registration intents settled: found recorded, adopted (their registration recorded and charged here), or with nothing to adopt. */
+  /**
+   * Registration intents settled: found recorded, adopted (their registration recorded and charged
+   * here: completed, or still pending at the registry and polled from then on), or with nothing to adopt.
+   */
   intents?: { intents: number; recorded: number; adopted: number; nothing: number; errors: number };
 }
 

@@ -16,7 +16,8 @@ import type { ExpiryView } from './lifecycle-view.ts';
 
 /**
  * `POST /v2/domains/{domainName}/restore[?quote=true]` (docs/domains.md): a domain in its
- * redemption period, before it ends, is restored. `RESTORE` is priced at the customer's prices
+ * redemption period, before it ends, is restored. `RESTORE` is priced at the customer's prices,
+ * or at the registry's restore fee where that is higher (passed on, to be acknowledged)
  * (`quote=true` answers the quote); then the acknowledgment, the registry's restore (a repeat after
  * a lost answer is that restore), and one transaction records the domain as restored (`OK`, its
  * expiry as the registry answers it), the completed process with its RESTORE billable, the
@@ -47,17 +48,23 @@ export async function restoreDomain(
     if (domain.redemptionUntil !== undefined && at.getTime() >= Date.parse(domain.redemptionUntil))
       throw new ObjectDoesNotExist('Domain', domainName);
     const { extension } = await registryOfDomain(domainName);
-    const { quote, list } = await priceDomainAction(domain, extension, 'RESTORE', 1, 'RestoreDomainCommand', at);
+    const gateway = await registryGateway();
+    // A registry's restore fee above the customer's RESTORE price is passed on in the quote (docs/domains.md).
+    const fee = gateway.restoreFee
+      ? await gateway.restoreFee({ domainName, registry: domain.registry, reason: body.reason, redemptionSince: domain.updatedDate })
+      : undefined;
+    const { quote, list } = await priceDomainAction(domain, extension, 'RESTORE', 1, 'RestoreDomainCommand', at, undefined, fee);
     if (quoteOnly) return { quote };
     assertAcknowledged(quote, list, body.billables, at);
-    const { expiryDate } = await (await registryGateway()).restoreDomain({
+    const { expiryDate } = await gateway.restoreDomain({
       domainName,
       registry: domain.registry,
       currentExpiryDate: domain.expiryDate,
       current: { ns: domain.ns, status: domain.status, keyData: domain.keyData },
       reason: body.reason,
       at,
-      ...restoreCharge(quote),
+      // What the quote covers: the registry's fee it passed on (in the registry's currency), else its RESTORE line.
+      ...(fee ? { charged: fee } : restoreCharge(quote)),
     });
     const process = await domainProcess(domain, principal.user, 'restore', at, { reason: body.reason, billables: body.billables }, quote);
     const after = restoredRecord(domain, expiryDate, process.updatedDate);

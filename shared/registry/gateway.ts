@@ -257,6 +257,22 @@ export interface RegistryGateway {
     periodMonths: number;
   }): Promise<{ currency: string; amount: number } | undefined>;
   /**
+   * A registry's own restore fee for a domain in its redemption period, for a registry that charges
+   * the account more than its plain RESTORE price (an upstream account whose registry adds a
+   * restore fee): the RESTORE line of the registry's quote of the restore beyond the account's plain
+   * price there, in the quote's currency, cents. For a domain the registry already restored since
+   * `redemptionSince` (an earlier request of ours whose answer was lost: restoreDomain answers that
+   * restore), the fee that restore was charged. Undefined when the restore costs the plain price.
+   * Without this method, restores cost the plain price (the sandbox).
+   */
+  restoreFee?(request: {
+    domainName: string;
+    registry: string;
+    reason: string;
+    /** When the domain entered its redemption period here (wire time). */
+    redemptionSince: string;
+  }): Promise<{ currency: string; amount: number } | undefined>;
+  /**
    * Deletes a domain (EPP domain delete): it enters the registry's redemption period, restorable
    * until `redemptionUntil`. Safe to repeat: a domain already in redemption answers its period.
    * Throws ObjectStatusProhibitsOperation when its statuses forbid it.
@@ -306,6 +322,12 @@ export interface RegistrationCandidate {
   registryCharges?: RegistryCharge[];
   /** The registry already holds this customer's registration of the name from an earlier request (its answer was lost). */
   held?: boolean;
+  /**
+   * With `held`: that earlier registration is still pending at the registry, under this reference
+   * of the registry's (an upstream account's process id). registerDomain answers it pending and
+   * submits nothing again.
+   */
+  pendingReference?: string;
 }
 
 /** A registration as the service refers to it at the registry. */

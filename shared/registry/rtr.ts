@@ -87,6 +87,10 @@ const ProcessPage = v.object({
   entities: v.array(v.object({ id: v.number(), status: v.string(), customer: v.optional(v.string()), createdDate: v.string() })),
 });
 
+const RestorePage = v.object({
+  entities: v.array(v.object({ createdDate: v.string(), billables: v.array(Billable) })),
+});
+
 const RegistrationAnswer = v.object({
   domainName: v.string(),
   expiryDate: v.optional(v.string()),
@@ -423,6 +427,40 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return { domain, ...(own.premium ? { premium: own.premium } : {}) };
   }
 
+  /**
+   * The upstream's registration process of the name that is still running (the registry has not
+   * answered it yet) when the request that started it was the caller's own, by the rule of
+   * ownRegistration: created at a time only the name's registration intents of that customer can
+   * explain, one of them for the same period. Its premium as that request was quoted comes with it.
+   */
+  async function ownPendingRegistration(
+    domainName: string,
+    customer: string,
+    periodMonths: number,
+  ): Promise<{ id: string; premium?: RegistrationIntent['premium'] } | undefined> {
+    const query = new URLSearchParams({
+      identifier: domainName,
+      type: 'domain',
+      action: 'create',
+      status: 'RUNNING',
+      order: '-createdDate',
+      limit: '5',
+    });
+    const answer = await upstreamCall(settings, 'processes', 'GET', `/v2/processes?${query}`);
+    const running = parsed(ProcessPage, 'processes', answer.body).entities.filter(
+      (p) => p.status === 'RUNNING' && (p.customer === undefined || p.customer === settings.customer),
+    );
+    if (running.length === 0) return undefined;
+    const intents = await listRegistrationIntentsOf(domainName);
+    for (const process of running) {
+      const explaining = intents.filter((intent) => explains(intent.requestedDate, process.createdDate));
+      if (explaining.length === 0 || explaining.some((intent) => intent.customer !== customer)) continue;
+      const own = explaining.find((intent) => intent.periodMonths === periodMonths);
+      if (own) return { id: String(process.id), ...(own.premium ? { premium: own.premium } : {}) };
+    }
+    return undefined;
+  }
+
   /** The upstream's refusals of a registration of `domainName` in our own words (anything else: 503, logged). */
   function registrationRefusalOf(error: unknown, call: string, domainName: string, order: RegistrationOrder): unknown {
     if (!(error instanceof UpstreamRefusal)) return error;
@@ -476,6 +514,11 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     return toWireTime(Date.now() + 60_000);
   }
 
+  /** A registration pending upstream under its process `id`. */
+  function stillPending(id: string): RegistrationState {
+    return { status: 'pending', actionDate: nextAsk(), registryReference: id };
+  }
+
   /** The domain as the upstream holds it now (its expiry and statuses), or undefined when it holds none. */
   async function upstreamDomain(domainName: string): Promise<v.InferOutput<typeof DomainState> | undefined> {
     try {
@@ -507,6 +550,27 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     /** Where ours limits them: whether a line of `action` the upstream wants acknowledged (in `currency`) is within what we charged. */
     within?: (line: { amount: number }, currency: string | undefined) => boolean,
   ) {
+    const { currency, lines: extra } = await quotedCharges(path, body, call, domainName, action, what);
+    if (within && extra.some((b) => !within(b, currency))) {
+      throw new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
+        { field: 'billables', message: 'no longer cover what the registry charges' },
+      ]);
+    }
+    return extra.map(({ product, action: a, quantity, amount }) => ({ product, action: a, quantity, amount }));
+  }
+
+  /**
+   * The upstream's quote of a renewal or restore: its currency and the lines that are not the
+   * account's plain price upstream, all of the operation's own action (any other charge is refused).
+   */
+  async function quotedCharges(
+    path: string,
+    body: Record<string, unknown>,
+    call: string,
+    domainName: string,
+    action: string,
+    what: string,
+  ): Promise<{ currency: string | undefined; lines: v.InferOutput<typeof Billable>[] }> {
     let quote: v.InferOutput<typeof QuoteAnswer>;
     try {
       quote = parsed(QuoteAnswer, call, (await upstreamCall(settings, call, 'POST', `${path}?quote=true`, body)).body);
@@ -519,12 +583,32 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         `The registry charges more than a ${action.toLowerCase()} for ${domainName} (${[...new Set(extra.map((b) => b.action))].join(', ')}); it cannot be done through this service.`,
       );
     }
-    if (within && extra.some((b) => !within(b, quote.quote.currency))) {
-      throw new ValidationError(`The registry's charges for ${domainName} changed since the quote; ask for a new quote.`, [
-        { field: 'billables', message: 'no longer cover what the registry charges' },
-      ]);
-    }
-    return extra.map(({ product, action: a, quantity, amount }) => ({ product, action: a, quantity, amount }));
+    return { currency: quote.quote.currency, lines: extra };
+  }
+
+  /**
+   * The restore fee the upstream charged for the restore of the name it completed since `since`
+   * (our earlier request, its answer lost): the `RESTORE` line of its process there beyond the
+   * account's plain price, in that price's currency. Undefined when it was charged the plain price
+   * or no such restore is found.
+   */
+  async function restoredFee(domainName: string, since: string): Promise<{ currency: string; amount: number } | undefined> {
+    const query = new URLSearchParams({
+      identifier: domainName,
+      type: 'domain',
+      action: 'restore',
+      status: 'COMPLETED',
+      order: '-createdDate',
+      limit: '1',
+    });
+    const answer = await upstreamCall(settings, 'processes', 'GET', `/v2/processes?${query}`);
+    const [restore] = parsed(RestorePage, 'processes', answer.body).entities;
+    if (restore === undefined || Date.parse(restore.createdDate) < Date.parse(since) - skewSeconds * 1000) return undefined;
+    const line = restore.billables.find((b) => b.action === 'RESTORE');
+    const plain = line && (await upstreamPrices()).prices.find((p) => p.product === line.product && p.action === 'RESTORE');
+    if (!line || !plain) return undefined;
+    const [fee] = await chargesNeedingAcknowledgment(plain.currency, [line]);
+    return fee ? { currency: plain.currency, amount: fee.amount } : undefined;
   }
 
   async function renewUpstream(request: DomainLifecycleRequest & { periodMonths: number; premium?: { currency: string; amount: number } }) {
@@ -857,7 +941,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
      * `POST /v2/domains/{name}?quote=true` upstream, checked before anything is committed: a line
      * that is not the account's plain price upstream must be the premium CREATE, handed back when
      * registering; any other extra charge is refused. A name the upstream account registered lately
-     * for an earlier request of ours (the answer lost) is `held`.
+     * for an earlier request of ours (the answer lost) is `held`; one it still keeps pending for such
+     * a request is `held` with its process id (`pendingReference`).
      */
     async prepareRegistration(request) {
       const { domainName, registry, periodMonths, order } = request;
@@ -874,7 +959,24 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
           const own = await ownRegistration(domainName, request.customer, periodMonths);
           if (own) return { domainName, registry, held: true, ...(own.premium ? { premium: own.premium } : {}) };
         }
+        // Still pending upstream (which refuses a second registration while one runs): the same registration, under its process id.
+        if (error instanceof UpstreamRefusal && (error.type === 'ObjectExists' || error.type === 'ObjectStatusProhibitsOperation')) {
+          const pending = await ownPendingRegistration(domainName, request.customer, periodMonths);
+          if (pending) {
+            const premium = pending.premium ? { premium: pending.premium } : {};
+            return { domainName, registry, held: true, pendingReference: pending.id, ...premium };
+          }
+        }
         throw registrationRefusalOf(error, 'quote', domainName, order);
+      }
+      // The upstream quotes a name its own registration of which is still pending: an earlier request of
+      // the caller's (an intent of it is open) may have started it, its answer lost.
+      if ((await listRegistrationIntentsOf(domainName)).some((intent) => intent.customer === request.customer)) {
+        const pending = await ownPendingRegistration(domainName, request.customer, periodMonths);
+        if (pending) {
+          const premium = pending.premium ? { premium: pending.premium } : {};
+          return { domainName, registry, held: true, pendingReference: pending.id, ...premium };
+        }
       }
       const { currency, billables = [] } = quote.quote;
       const charges: RegistryCharge[] = (await chargesNeedingAcknowledgment(currency, billables)).map((b) => ({
@@ -897,7 +999,8 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
     /**
      * `POST /v2/domains/{name}` upstream with exactly the charges acknowledged in our quote: 201
      * completed with its expiry, 202 pending under the upstream's process id. A name the upstream
-     * account already registered for an earlier request of ours answers that registration.
+     * account already registered for an earlier request of ours answers that registration; one
+     * still pending there for it answers pending under that process id, submitted no second time.
      */
     async registerDomain(reference) {
       const { domainName, periodMonths, order, candidate } = reference;
@@ -906,6 +1009,7 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         return own ? { status: 'completed', expiryDate: own.domain.expiryDate } : undefined;
       };
       if (candidate.held) {
+        if (candidate.pendingReference !== undefined) return stillPending(candidate.pendingReference);
         const held = await adopted();
         if (held) return held;
       }
@@ -926,6 +1030,10 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         if (error instanceof UpstreamRefusal && error.type === 'ObjectExists') {
           const held = await adopted();
           if (held) return held;
+        }
+        if (error instanceof UpstreamRefusal && (error.type === 'ObjectExists' || error.type === 'ObjectStatusProhibitsOperation')) {
+          const pending = await ownPendingRegistration(domainName, reference.customer, periodMonths);
+          if (pending) return stillPending(pending.id);
         }
         throw registrationRefusalOf(error, 'register', domainName, order);
       }
@@ -988,6 +1096,22 @@ export function rtrRegistry(settings: RtrSettings): RegistryGateway {
         }
         throw lifecycleRefusalOf(error, 'delete', domainName, 'delete');
       }
+    },
+
+    /**
+     * `POST /v2/domains/{name}/restore?quote=true` upstream, for a domain in redemption there: its
+     * `RESTORE` line beyond the account's plain price there (a registry's restore fee); a charge of
+     * another action is refused as restoreDomain refuses it. A domain restored upstream already (our
+     * earlier request, its answer lost): the fee of that restore, from its process there.
+     */
+    async restoreFee({ domainName, reason, redemptionSince }) {
+      const held = await upstreamDomain(domainName);
+      if (held === undefined) return undefined;
+      if (!held.status.includes('REDEMPTION_PERIOD')) return restoredFee(domainName, redemptionSince);
+      const path = `/v2/domains/${encodeURIComponent(domainName)}/restore`;
+      const { currency, lines } = await quotedCharges(path, { reason }, 'restore-quote', domainName, 'RESTORE', 'restore');
+      const line = lines.find((b) => b.action === 'RESTORE');
+      return line && currency !== undefined ? { currency, amount: line.amount } : undefined;
     },
 
     /** `POST .../restore?quote=true`, then `POST .../restore` with the reason; a domain restored already answers its expiry. */
