@@ -89,7 +89,9 @@ afterAll(async () => {
 const pageTimeout = 90_000;
 
 describe('GET /docs', () => {
-  it('lists the operations of the route table and runs a "try it" call that answers 200, with everything served locally', { timeout: pageTimeout }, async () => {
+  it('lists the operations of the route table and runs a "try it" call that answers 200, with everything served locally', {
+    timeout: pageTimeout,
+  }, async () => {
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => {
