@@ -17,6 +17,7 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
+import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import type { ContactRecord } from '../model/contact.ts';
 import type { CustomerRecord } from '../model/customer.ts';
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';
@@ -247,13 +248,20 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     designatedAgent: designatedAgentOf(body.designatedAgent ?? 'NONE', candidate),
   });
   assertWithinMaxYears(plan, at, domainName, period);
-  const quote = await priceTransfer(list, { registry, extension: found.extension }, domainName, plan, candidate, at);
+  // A PREMIUM zone the transfer provisions is charged with it (dns_premium CREATE: shared/dns/premium-charge.ts).
+  const charged = await withPremiumZoneLine(
+    { quote: await priceTransfer(list, { registry, extension: found.extension }, domainName, plan, candidate, at), list },
+    plan.zone,
+    principal.customer,
+    domainName,
+    at,
+  );
   return {
     registry,
     extension: found.extension,
     plan,
-    quote: { ...quote, plan },
-    list,
+    quote: { ...charged.quote, plan },
+    list: charged.list,
     gateway,
     candidate,
     ...(candidate.registrar !== undefined ? { losingRegistrar: candidate.registrar } : {}),

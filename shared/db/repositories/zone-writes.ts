@@ -8,6 +8,7 @@ import { batchWriteAll, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
+import { putZoneDue, zoneDueItems } from './zone-premium.ts';
 import { getZoneHead, getZoneHeadsByName, type RetiredGeneration, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
 
 /**
@@ -128,6 +129,8 @@ export interface ZoneWriteAlong {
   stage(): Promise<void>;
   /** The transaction item; its condition failing means the zone changed since it was read. */
   item(at: string): TransactItem;
+  /** Items without a condition that go along (a new PREMIUM zone's due entry: zone-premium.ts). */
+  alongItems(): TransactItem[];
   /** After the commit: the records no header names any more are deleted. */
   committed(): Promise<void>;
   /** After a transaction that did not happen (cancelled or refused; undefined: known not to have happened): the staged records removed. */
@@ -150,6 +153,9 @@ export function domainZoneWrite(write: DomainZoneWrite): ZoneWriteAlong {
   return {
     async stage() {
       if ((write.kind === 'create' || write.kind === 'replace') && !staged) staged = await stageRecords(write.zone, write.zone.records);
+    },
+    alongItems() {
+      return write.kind === 'create' ? zoneDueItems(write.zone) : [];
     },
     item(at) {
       switch (write.kind) {
@@ -374,6 +380,7 @@ export async function putZone(zone: ZoneRecord, ifAbsent = false): Promise<boole
     if (previous && ifAbsent) return false;
     const staged = await stageRecords(zone, records);
     if (await switchHeader(header, staged, previous)) {
+      await putZoneDue(header);
       await deleteOtherGenerations(zone.domainName, staged.generation);
       return true;
     }
@@ -446,6 +453,8 @@ export async function createZoneRecord(zone: ZoneRecord, along: readonly Transac
         },
       },
       ...along,
+      // A PREMIUM zone's year listed for the expiry job (zone-premium.ts).
+      ...zoneDueItems(header),
     ]);
     return undefined;
   } catch (error) {
@@ -497,6 +506,8 @@ export async function replaceZoneRecord(
         },
       },
       ...along,
+      // A zone made PREMIUM (a new paid-until time) is listed for the expiry job (zone-premium.ts).
+      ...(header.paidUntil !== previous.zone.paidUntil ? zoneDueItems(header) : []),
     ]);
   } catch (error) {
     if (!kept) await discardStaged(staged);
