@@ -25,9 +25,8 @@ import {
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { replaceWebhookSecrets, webhookEntity } from '../shared/db/repositories/webhooks.ts';
 import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
-import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { placeZoneDue, placeZonePaidUntil, zoneDueEntity } from '../shared/db/repositories/zone-premium.ts';
-import { firstUnpaidAnniversary } from '../shared/model/zone.ts';
+import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { ContactRecord } from '../shared/model/contact.ts';
@@ -38,6 +37,7 @@ import { PriceSnapshotHead } from '../shared/model/price-snapshot.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { WebhookRecord } from '../shared/model/webhook.ts';
+import { firstUnpaidAnniversary } from '../shared/model/zone.ts';
 import { repairNotificationCounts } from '../shared/notifications/repair-counts.ts';
 import { openSecret, sealSecret } from '../shared/notifications/secret-box.ts';
 import { refreshPriceSnapshot } from '../shared/pricing/price-list-snapshot.ts';

@@ -156,9 +156,10 @@ export async function withPremiumZoneLine<Q extends QuoteBody>(
   const own = await getProductPrices(customer, premiumDnsProduct);
   const found = listPriceLine(own, { product: premiumDnsProduct, action: 'CREATE', quantity: 1, providerName: premiumDnsProvider }, at);
   if (!found) {
-    throw new ValidationError(`The zone of ${domainName} cannot be PREMIUM in this account: its price list has no ${premiumDnsProduct} price.`, [
-      { field: 'zone.service', message: `has no CREATE price (${premiumDnsProduct}) on this account's price list`, value: 'PREMIUM' },
-    ]);
+    throw new ValidationError(
+      `The zone of ${domainName} cannot be PREMIUM in this account: its price list has no ${premiumDnsProduct} price.`,
+      [{ field: 'zone.service', message: `has no CREATE price (${premiumDnsProduct}) on this account's price list`, value: 'PREMIUM' }],
+    );
   }
   const { quote, list } = priced;
   const lines: QuoteLine[] = (quote.quote.billables ?? []).map(({ total: _, ...line }) => line);
@@ -166,7 +167,8 @@ export async function withPremiumZoneLine<Q extends QuoteBody>(
   let line = found.line;
   if (found.currency !== currency) {
     const rates = await latestRates();
-    if (!rates) throw new ValidationError(`No exchange rates are stored; the ${premiumDnsProduct} price in ${found.currency} cannot be quoted.`);
+    if (!rates)
+      throw new ValidationError(`No exchange rates are stored; the ${premiumDnsProduct} price in ${found.currency} cannot be quoted.`);
     line = { ...line, amount: convertCents(line.amount, found.currency, currency, rates) };
   }
   const body = buildQuote(quote.command, currency, [...lines, line]);

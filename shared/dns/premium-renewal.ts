@@ -80,7 +80,8 @@ export async function runZoneRenewals(
 /** The price of a PREMIUM zone's next year: RENEW, or CREATE where the list has no RENEW; undefined where it has neither. */
 export function yearQuote(list: PriceList, at: Date): QuoteBody | undefined {
   const charge = { product: premiumDnsProduct, quantity: 1, providerName: 'dns' };
-  const priced = listPriceLine(list, { ...charge, action: 'RENEW' }, at, false) ?? listPriceLine(list, { ...charge, action: 'CREATE' }, at, false);
+  const priced =
+    listPriceLine(list, { ...charge, action: 'RENEW' }, at, false) ?? listPriceLine(list, { ...charge, action: 'CREATE' }, at, false);
   return priced ? buildQuote('RenewDnsZoneCommand', priced.currency, [priced.line]) : undefined;
 }
 

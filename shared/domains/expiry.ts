@@ -1,8 +1,8 @@
 import { getCustomer } from '../db/repositories/customers.ts';
 import { getDomain, listDueDomains, purgeDomain, recordDomainUpdate, replaceDomain } from '../db/repositories/domains.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
-import { ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { runZoneRenewals, type ZoneRenewalRun } from '../dns/premium-renewal.ts';
+import { ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import { daysAfter, defaultGraceDays, defaultNoticeDays, dueOf, type LifecycleStep, nextStep } from '../model/domain-lifecycle.ts';

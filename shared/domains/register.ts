@@ -5,6 +5,7 @@ import { getProductPrices } from '../db/repositories/prices.ts';
 import { clearRegistrationIntent, type RegistrationIntent, recordRegistrationIntent } from '../db/repositories/registration-intents.ts';
 import { type RegistrationConflict, recordNewRegistration } from '../db/repositories/registrations.ts';
 import { readDomainCollection, readTransferSnapshot, type TransferSnapshot } from '../db/repositories/transfers.ts';
+import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import {
   AppError,
   AuthorizationError,
@@ -14,7 +15,6 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
-import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import { logger } from '../logger.ts';
 import type { ContactRecord } from '../model/contact.ts';
 import type { DomainRecord } from '../model/domain.ts';

@@ -9,6 +9,7 @@ import {
   type StartConflict,
   type TransferSnapshot,
 } from '../db/repositories/transfers.ts';
+import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -17,7 +18,6 @@ import {
   ValidationError,
   type Violation,
 } from '../errors.ts';
-import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import type { ContactRecord } from '../model/contact.ts';
 import type { CustomerRecord } from '../model/customer.ts';
 import { commandOf, type Outcome, type ProcessRecord, type StartedProcess } from '../model/process.ts';

@@ -27,8 +27,8 @@ import { notificationWrites } from './notifications.ts';
 import type { Counted } from './process-counts.ts';
 import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
-import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
 import { zoneDueItems } from './zone-premium.ts';
+import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
 import { parseZoneHead, zoneEntity } from './zones.ts';
 
 /**

@@ -156,7 +156,12 @@ export async function recordZoneYearCharged(
  * transaction: the zone made BASIC, its `paidUntil` removed (its revision raised), its due entry
  * removed, the process and its notification. False when the zone changed meanwhile.
  */
-export async function recordZonePremiumEnded(head: ZoneHead, at: string, process: ProcessRecord, notification: NotificationRecord): Promise<boolean> {
+export async function recordZonePremiumEnded(
+  head: ZoneHead,
+  at: string,
+  process: ProcessRecord,
+  notification: NotificationRecord,
+): Promise<boolean> {
   const { zone } = head;
   const condition = overPaidUntil(head);
   try {
