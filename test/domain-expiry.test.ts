@@ -8,7 +8,10 @@ import { runJob } from '../infra/local/jobs.ts';
 import { db } from '../shared/db/client.ts';
 import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
+import { listDueZones, putZoneDue } from '../shared/db/repositories/zone-premium.ts';
+import { soaSerial } from '../shared/dns/zone.ts';
 import type { ExpiryRun } from '../shared/domains/expiry.ts';
+import type { ZoneHeader } from '../shared/model/zone.ts';
 import { toWireTime } from '../shared/time.ts';
 import { call } from './support/api.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
@@ -283,8 +286,11 @@ describe("the expiry job charges the later years of PREMIUM zones (docs/zones-ap
         premiumZone(9002, 'year-create.nl', 'other', -2),
         premiumZone(9003, 'year-unpaid.nl', 'plain', -0.5),
         premiumZone(9004, 'year-far.nl', 'demo', 200),
+        { ...premiumZone(9005, 'year-stale.nl', 'demo', 0), service: 'BASIC', paidUntil: undefined },
       ],
     });
+    // A due entry its zone no longer explains (the zone made BASIC since): removed by the run, nothing charged.
+    await putZoneDue({ domainName: 'year-stale.nl', service: 'PREMIUM', paidUntil: wire(-1) });
     const { getZoneHead } = await import('../shared/db/repositories/zones.ts');
     const paid = async (name: string) => (await getZoneHead(name, true))?.zone;
     const before = await paid('year-renew.nl');
@@ -314,6 +320,8 @@ describe("the expiry job charges the later years of PREMIUM zones (docs/zones-ap
     // No price: BASIC from now on (never PREMIUM for free), its records kept, a process without charge and a notification.
     const unpaid = await paid('year-unpaid.nl');
     expect(unpaid?.service).toBe('BASIC');
+    // Served on BASIC's name servers now: a change on DNS, so its SOA serial went up.
+    expect(soaSerial(unpaid as ZoneHeader)).toBeGreaterThan(Date.parse(wire(-365)) / 1000);
     expect(unpaid?.paidUntil).toBeUndefined();
     expect(await zoneProcesses('plain', 'year-unpaid.nl')).toEqual([['dnsZone', 'update', 'COMPLETED', []]]);
     expect(await zoneNotes('plain-key', 'year-unpaid.nl')).toEqual([['DnsZonePremiumEndedEvent', 'FAILED', wire(-0.5)]]);
@@ -321,6 +329,10 @@ describe("the expiry job charges the later years of PREMIUM zones (docs/zones-ap
     expect(zone.body.entities[0]).toMatchObject({ name: 'year-unpaid.nl', service: 'BASIC' });
     expect((await call('GET', `/v2/dns/zones/${zone.body.entities[0].id}`, { key: 'plain-key' })).body.records).toHaveLength(1);
 
+    expect(await processesFor('demo', 'year-stale.nl')).toEqual([]);
+    const due = await listDueZones(wire(400), 1000);
+    expect(due.due.map((d) => d.domainName)).not.toContain('year-stale.nl');
+    expect(due.due.map((d) => d.domainName)).not.toContain('year-unpaid.nl');
     // The next year is due a year on, and charged then, once.
     const nextYear = await job(367);
     expect(nextYear.zones.failed).toBe(0);

@@ -8,6 +8,7 @@ import { premiumPaidUntil } from '../model/zone.ts';
 import { buildQuote, listPriceLine, type PriceList, type QuoteBody } from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
 import { premiumDnsProduct } from './premium-charge.ts';
+import { nextSerial } from './zone-edit.ts';
 
 /**
  * The later years of PREMIUM zones (docs/zones-api.md, "Later years of a PREMIUM zone"), a part of
@@ -105,9 +106,9 @@ async function renewZone(
   if (!quote) {
     const reason = `the price list has no ${premiumDnsProduct} price (RENEW or CREATE)`;
     const process = await zoneProcess(head, 'update', at, { service: 'BASIC' }, { reason, paidUntil });
-    return (await recordZonePremiumEnded(head, process.updatedDate, process, zonePremiumEnded(process, paidUntil, reason)))
-      ? 'ended'
-      : undefined;
+    // Served on BASIC's name servers from now on: a change that reaches DNS, so its SOA serial goes up.
+    const change = { at: process.updatedDate, serial: nextSerial(head.zone, process.updatedDate) };
+    return (await recordZonePremiumEnded(head, change, process, zonePremiumEnded(process, paidUntil, reason))) ? 'ended' : undefined;
   }
   // The next year follows the last one without a gap, whenever the run comes (a run after an outage charges each year once).
   const next = premiumPaidUntil(paidUntil);

@@ -153,12 +153,13 @@ export async function recordZoneYearCharged(
 
 /**
  * Records the end of a PREMIUM zone's paid years (its year could not be charged) in one
- * transaction: the zone made BASIC, its `paidUntil` removed (its revision raised), its due entry
+ * transaction: the zone made BASIC (served on BASIC's name servers: a change that reaches DNS, so
+ * its SOA serial is `change.serial` and its revision raised), its `paidUntil` and due entry
  * removed, the process and its notification. False when the zone changed meanwhile.
  */
 export async function recordZonePremiumEnded(
   head: ZoneHead,
-  at: string,
+  change: { at: string; serial: number },
   process: ProcessRecord,
   notification: NotificationRecord,
 ): Promise<boolean> {
@@ -170,9 +171,9 @@ export async function recordZonePremiumEnded(
         Update: {
           TableName: tableName(),
           Key: keys.zoneByName(zone.domainName),
-          UpdateExpression: 'SET service = :basic, updatedDate = :now REMOVE paidUntil ADD revision :one',
+          UpdateExpression: 'SET service = :basic, updatedDate = :now, serial = :serial REMOVE paidUntil ADD revision :one',
           ConditionExpression: condition.ConditionExpression,
-          ExpressionAttributeValues: { ...condition.values, ':basic': 'BASIC', ':now': at, ':one': 1 },
+          ExpressionAttributeValues: { ...condition.values, ':basic': 'BASIC', ':now': change.at, ':serial': change.serial, ':one': 1 },
         },
       },
       { Delete: { TableName: tableName(), Key: keys.zoneDueByName(zone.domainName) } },
