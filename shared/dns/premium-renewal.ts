@@ -1,6 +1,7 @@
 import { allocateProcessId } from '../db/repositories/processes.ts';
 import { listDueZones, recordZonePremiumEnded, recordZoneYearCharged, settleZoneDue } from '../db/repositories/zone-premium.ts';
 import { getZoneHead, type ZoneHead } from '../db/repositories/zones.ts';
+import { workThroughDue } from '../jobs/due-listing.ts';
 import { logger } from '../logger.ts';
 import { zonePremiumEnded, zonePremiumRenewed } from '../model/notification.ts';
 import type { ProcessRecord } from '../model/process.ts';
@@ -50,31 +51,21 @@ export async function runZoneRenewals(
   const run: ZoneRenewalRun = { read: 0, charged: 0, ended: 0, failed: 0, more: false };
   const pageSize = options.pageSize ?? 100;
   const concurrency = options.concurrency ?? 16;
-  let start: Record<string, unknown> | undefined;
-  do {
-    if (Date.now() >= options.deadline) {
-      run.more = true;
-      break;
-    }
-    const page = await listDueZones(toWireTime(at), pageSize, start);
-    start = page.next;
-    run.read += page.due.length;
-    let next = 0;
-    const worker = async () => {
-      while (next < page.due.length && Date.now() < options.deadline) {
-        const entry = page.due[next++] as { domainName: string; dueDate: string };
-        try {
-          const outcome = await renewZone(entry, at, options.prices);
-          if (outcome) run[outcome] += 1;
-        } catch (error) {
-          run.failed += 1;
-          logger.warn('zone year not charged', { job: 'domain-expiry', domainName: entry.domainName, error: error as Error });
-        }
+  const worked = await workThroughDue(
+    (start) => listDueZones(toWireTime(at), pageSize, start),
+    async (entry) => {
+      try {
+        const outcome = await renewZone(entry, at, options.prices);
+        if (outcome) run[outcome] += 1;
+      } catch (error) {
+        run.failed += 1;
+        logger.warn('zone year not charged', { job: 'domain-expiry', domainName: entry.domainName, error: error as Error });
       }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    if (next < page.due.length) run.more = true;
-  } while (start && !run.more);
+    },
+    { deadline: options.deadline, concurrency },
+  );
+  run.read = worked.read;
+  run.more = worked.more;
   return run;
 }
 

@@ -3,6 +3,7 @@ import { getDomain, listDueDomains, purgeDomain, recordDomainUpdate, replaceDoma
 import { getProductPrices } from '../db/repositories/prices.ts';
 import { runZoneRenewals, type ZoneRenewalRun } from '../dns/premium-renewal.ts';
 import { ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { workThroughDue } from '../jobs/due-listing.ts';
 import { logger } from '../logger.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import { daysAfter, defaultGraceDays, defaultNoticeDays, dueOf, type LifecycleStep, nextStep } from '../model/domain-lifecycle.ts';
@@ -96,31 +97,21 @@ export async function runExpiry(at: Date, options: { deadline: number; pageSize?
     return { noticeDays: noticeDays as readonly number[], ...(registry as { graceDays: number; redemptionDays: number }), prices };
   };
 
-  let start: Record<string, unknown> | undefined;
-  do {
-    if (Date.now() >= options.deadline) {
-      run.more = true;
-      break;
-    }
-    const page = await listDueDomains(toWireTime(at), pageSize, start);
-    start = page.next;
-    run.read += page.due.length;
-    let next = 0;
-    const worker = async () => {
-      while (next < page.due.length && Date.now() < options.deadline) {
-        const entry = page.due[next++] as { domainName: string };
-        try {
-          const taken = await takeStep(entry.domainName, at, rulesOf);
-          if (taken) run[taken] += 1;
-        } catch (error) {
-          run.failed += 1;
-          logger.warn('expiry step failed', { job: 'domain-expiry', domainName: entry.domainName, error: error as Error });
-        }
+  const domains = await workThroughDue(
+    (start) => listDueDomains(toWireTime(at), pageSize, start),
+    async (entry) => {
+      try {
+        const taken = await takeStep(entry.domainName, at, rulesOf);
+        if (taken) run[taken] += 1;
+      } catch (error) {
+        run.failed += 1;
+        logger.warn('expiry step failed', { job: 'domain-expiry', domainName: entry.domainName, error: error as Error });
       }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    if (next < page.due.length) run.more = true;
-  } while (start && !run.more);
+    },
+    { deadline: options.deadline, concurrency },
+  );
+  run.read = domains.read;
+  run.more = domains.more;
   // Then the PREMIUM zones whose paid year is over, within what is left of the budget.
   run.zones = await runZoneRenewals(at, { deadline: options.deadline, pageSize, concurrency, prices });
   if (run.zones.more) run.more = true;
