@@ -21,9 +21,11 @@ import type { VersionedZone } from './zone-view.ts';
 /**
  * The charge of a PREMIUM zone (docs/zones-api.md, "Charging PREMIUM zones"): the product
  * `dns_premium`, action CREATE, one unit (12 months) at the caller's own price list (its
- * currency, its promo where one applies), whenever a zone becomes PREMIUM: a new PREMIUM zone, or
- * an update that moves a zone from BASIC to PREMIUM. A zone that stays PREMIUM, or goes back to
- * BASIC, is not charged.
+ * currency, its promo where one applies), whenever a zone becomes PREMIUM: a new PREMIUM zone, an
+ * update that moves a zone from BASIC to PREMIUM, or a registration's, transfer's or domain update's
+ * `zone` that provisions a PREMIUM zone (withPremiumZoneLine: a line of that request's own quote).
+ * A zone that stays PREMIUM, or goes back to BASIC, is not charged by a write; its later years are
+ * charged by the expiry job (premium-renewal.ts) from its `paidUntil`, a year after the charge.
  *
  * The acknowledgment is the one of every charge (shared/pricing/quote.ts, as for transfers): a line
  * at the caller's own list price needs none, so both clients, which send no `billables` on a zone
