@@ -339,4 +339,33 @@ describe("the expiry job charges the later years of PREMIUM zones (docs/zones-ap
     expect((await zoneProcesses('demo', 'year-renew.nl')).map((p) => p[1])).toEqual(['renew', 'renew']);
     expect((await job(367)).zones.charged).toBe(0);
   });
+
+  it("charges a year once when a run's charge committed but its answer was lost, and when a run died before it", async () => {
+    await load({ zones: [premiumZone(9011, 'year-lost.nl', 'demo', -0.01), premiumZone(9012, 'year-died.nl', 'demo', -0.01)] });
+    const id = `lose-${crypto.randomUUID()}`;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (!String(context.commandName).startsWith('TransactWrite') || !input.includes('ZONECHARGE#')) return next(args);
+        // year-lost.nl: committed, then the answer is lost; year-died.nl: the run stops before it is sent.
+        if (input.includes('year-died.nl')) throw new Error('the run died');
+        await next(args);
+        throw new Error('the answer was lost');
+      },
+      { step: 'initialize', name: id },
+    );
+    let first: ExpiryRun;
+    try {
+      first = await job(0);
+    } finally {
+      db().middlewareStack.remove(id);
+    }
+    expect(first.zones).toMatchObject({ charged: 0, failed: 2 });
+    const second = await job(0);
+    expect(second.zones).toMatchObject({ charged: 1, failed: 0 });
+    expect((await job(0)).zones.charged).toBe(0);
+    for (const name of ['year-lost.nl', 'year-died.nl']) {
+      expect((await processesFor('demo', name)).flatMap((p) => p.billables.map((b) => b.product))).toEqual(['dns_premium']);
+    }
+  });
 });
