@@ -5,6 +5,7 @@ import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
+import { listDueZones } from '../shared/db/repositories/zone-premium.ts';
 import { premiumPaidUntil } from '../shared/model/zone.ts';
 import { apiEvent, call, invoke, limitedKey, otherKey } from './support/api.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
@@ -657,6 +658,23 @@ describe('POST /v2/domains/{domainName}/transfer: a PREMIUM zone', () => {
     ]);
     const { zone } = await readDomainCollection('zone-premium-now.com');
     expect(zone).toMatchObject({ service: 'PREMIUM', managed: true, paidUntil: premiumPaidUntil(zone?.createdDate as string) });
+  });
+
+  it('makes PREMIUM, on completion, the plain zone the caller made of the name while the paid transfer waited', async () => {
+    await sandboxDomain('zone-premium-later.com', { transfer: { stages: [{ status: 'pending', seconds: 60 }], outcome: 'completed' } });
+    const res = await transfer('zone-premium-later.com', { ...demoBody, authcode: 'TEST-CODE', zone: { service: 'PREMIUM' } });
+    expect(res.status).toBe(202);
+    const made = await call('POST', '/v2/dns/zones', { body: { name: 'zone-premium-later.com' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await poll(new Date(Date.now() + 120_000));
+    expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.status).toBe('COMPLETED');
+    const { zone } = await readDomainCollection('zone-premium-later.com');
+    expect(zone).toMatchObject({ id: made.body.id, managed: true, service: 'PREMIUM' });
+    expect(zone?.paidUntil).toBe(premiumPaidUntil(zone?.updatedDate as string));
+    expect((await listDueZones(zone?.paidUntil as string, 1000)).due).toContainEqual({
+      domainName: 'zone-premium-later.com',
+      dueDate: zone?.paidUntil,
+    });
   });
 
   it('refunds the PREMIUM zone with the transfer when the registry rejects it, and refuses an unacknowledged stale price', async () => {

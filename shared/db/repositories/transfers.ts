@@ -320,13 +320,18 @@ export function zoneWrite(): ZoneWrite {
       if (effect?.create && !staged) staged = await stageRecords(effect.record, effect.record.records);
     },
     item(effect) {
-      if (!effect.create) return convertZoneItem(effect.record, effect.record.updatedDate ?? effect.record.createdDate);
+      if (!effect.create) {
+        const { domainName, customer, service, paidUntil } = effect.record;
+        // Only a zone the conversion makes PREMIUM has its service and paid-until time written (never a stale read's).
+        const zone = effect.premium ? { domainName, customer, service, paidUntil } : { domainName, customer };
+        return convertZoneItem(zone, effect.record.updatedDate ?? effect.record.createdDate);
+      }
       if (!staged) throw new Error(`The records of the new zone of ${effect.record.domainName} were not staged`);
       const { records: _, ...header } = effect.record;
       return newZoneItem(header, staged);
     },
     alongItems(effect) {
-      return effect.create ? zoneDueItems(effect.record) : [];
+      return effect.create || effect.premium ? zoneDueItems(effect.record) : [];
     },
     async discardIfCancelled(error) {
       if (error !== undefined && cancellationCodes(error) === undefined && !refusedNames.has((error as Error)?.name)) return;

@@ -96,14 +96,27 @@ export function newZoneItem(zone: ZoneHeader, staged: StagedRecords): TransactIt
  * The transaction item turning the account's own zone into a managed one (transfer completion,
  * spec 2.2): the header only, while the zone is still the customer's; its records stay as they are.
  */
-export function convertZoneItem(zone: Pick<ZoneHeader, 'domainName' | 'customer'>, at: string, ns?: readonly string[]): TransactItem {
+export function convertZoneItem(
+  zone: Pick<ZoneHeader, 'domainName' | 'customer'> & Partial<Pick<ZoneHeader, 'service' | 'paidUntil'>>,
+  at: string,
+  ns?: readonly string[],
+): TransactItem {
+  // A zone made PREMIUM by the conversion (a transfer that paid for a PREMIUM zone: shared/transfer/lifecycle.ts).
+  const premium = zone.service === 'PREMIUM' && zone.paidUntil !== undefined;
   return {
     Update: {
       TableName: tableName(),
       Key: keys.zoneByName(zone.domainName),
-      UpdateExpression: `SET managed = :managed, updatedDate = :now${ns ? ', ns = :ns' : ''} ADD revision :one, serial :one`,
+      UpdateExpression: `SET managed = :managed, updatedDate = :now${ns ? ', ns = :ns' : ''}${premium ? ', service = :service, paidUntil = :until' : ''} ADD revision :one, serial :one`,
       ConditionExpression: 'customer = :customer',
-      ExpressionAttributeValues: { ':managed': true, ':now': at, ':one': 1, ':customer': zone.customer, ...(ns ? { ':ns': [...ns] } : {}) },
+      ExpressionAttributeValues: {
+        ':managed': true,
+        ':now': at,
+        ':one': 1,
+        ':customer': zone.customer,
+        ...(ns ? { ':ns': [...ns] } : {}),
+        ...(premium ? { ':service': 'PREMIUM', ':until': zone.paidUntil } : {}),
+      },
     },
   };
 }
@@ -162,7 +175,7 @@ export function domainZoneWrite(write: DomainZoneWrite): ZoneWriteAlong {
         case 'ns':
           return zoneNameServersItem(write.domainName, write.customer, write.ns, at);
         case 'convert':
-          return convertZoneItem(write.zone, at, write.ns);
+          return convertZoneItem({ domainName: write.zone.domainName, customer: write.zone.customer }, at, write.ns);
         case 'remove': {
           const { domainName, customer } = write.previous.zone;
           const condition = overRevision(customer, write.previous.revision);
