@@ -298,6 +298,9 @@ async function migrate(args: string[]): Promise<void> {
     `Customers not yet listed: ${report.customersUnlisted ?? 0}, ${values['dry-run'] ? (report.customersUnlisted ?? 0) : (report.customersListed ?? 0)} ${verb}.`,
   );
   console.log(
+    `PREMIUM zones without their paid-until time or its due entry: ${report.zonesPremiumUndue ?? 0}, ${values['dry-run'] ? (report.zonesPremiumUndue ?? 0) : (report.zonesPremiumDueListed ?? 0)} ${verb}.`,
+  );
+  console.log(
     `Processes without their stored detail status: ${report.processesWithoutDetail ?? 0}, ${values['dry-run'] ? (report.processesWithoutDetail ?? 0) : (report.processesDetailed ?? 0)} ${verb}.`,
   );
   console.log(

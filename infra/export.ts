@@ -36,7 +36,10 @@ import { type Dataset, parseDataset } from './dataset.ts';
  *   the listing entries of each contact (`contact-entry`: one per listed field, written with the contact) and
  *   the open-request marker of each certificate process still validating (`openCertificateRequest`),
  *   both written with the process, and the status listing of each domain (`domainStatus`) and its
- *   entry in the expiry job's listing (`domainDue`), written with the domain;
+ *   entry in the expiry job's listing (`domainDue`), written with the domain, and a PREMIUM zone's
+ *   entry in the expiry job's listing of zones (`zoneDue`), written with the zone from its `paidUntil`;
+ * - the marks of a PREMIUM zone's charged years (`zonePremiumCharge`): the zone's `paidUntil`,
+ *   exported with it, says which years are paid, and a charge moves it on under its value;
  * - short-lived items that expire through the table's TTL: Idempotency-Key records, the single
  *   use of one-time validation-manager links (`oneTimeLinkUse`) and the windows of the domain
  *   check's rate limit (`rateLimit`);
@@ -77,6 +80,10 @@ export const notExported = new Set([
   'openCertificateRequest',
   'domainStatus',
   'domainDue',
+  // A PREMIUM zone's entry in the expiry job's listing (from its header's paidUntil, put again by the load),
+  // and the marks of its charged years (the header's paidUntil, exported with the zone, says which are paid).
+  'zoneDue',
+  'zonePremiumCharge',
   'oneTimeLinkUse',
   'rateLimit',
   'processCounts',

@@ -25,6 +25,7 @@ import {
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { replaceWebhookSecrets, webhookEntity } from '../shared/db/repositories/webhooks.ts';
 import { isUnplaced, placeOwnedItem } from '../shared/db/repositories/zone-placement.ts';
+import { placeZoneDue, placeZonePaidUntil, zoneDueEntity } from '../shared/db/repositories/zone-premium.ts';
 import { indexZoneId, putZone } from '../shared/db/repositories/zone-writes.ts';
 import { assembleZone, parseZoneHead, zoneEntity } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
@@ -36,6 +37,7 @@ import { PriceSnapshotHead } from '../shared/model/price-snapshot.ts';
 import { ProcessRecord } from '../shared/model/process.ts';
 import { ProviderRecord } from '../shared/model/provider.ts';
 import { WebhookRecord } from '../shared/model/webhook.ts';
+import { firstUnpaidAnniversary } from '../shared/model/zone.ts';
 import { repairNotificationCounts } from '../shared/notifications/repair-counts.ts';
 import { openSecret, sealSecret } from '../shared/notifications/secret-box.ts';
 import { refreshPriceSnapshot } from '../shared/pricing/price-list-snapshot.ts';
@@ -81,6 +83,11 @@ import { scanTable } from './export.ts';
  * - Domains stored before the expiry job's listing (keys.domainDue: the job reads only the domains
  *   due there) get their entry at their due time, unless they changed meanwhile (their writer put
  *   it). Until then the job never acts on them: no notice, no renewal, no expiry.
+ * - PREMIUM zones stored before their later years were charged (no `paidUntil`) get one: the first
+ *   anniversary of their creation still ahead (the years before were never billed, so none is
+ *   charged after the fact), with their entry in the expiry job's listing of zones (keys.zoneDue);
+ *   a PREMIUM zone with a `paidUntil` but no entry at it gets its entry. Unless they changed
+ *   meanwhile (their writer put them).
  * - Each customer's counts of domains per expiry day (which the `total` of an expiryDate range
  *   sums) are rebuilt from the expiry index where they do not match the domains the scan found
  *   (domains written before the counts, or drift): after the domains above are rewritten.
@@ -133,6 +140,9 @@ export interface MigrationReport {
   /** Domains stored without their entry in the expiry job's listing (the job never saw them), and those given theirs. */
   domainsUndue?: number;
   domainsDueListed?: number;
+  /** PREMIUM zones without a paid-until time or its due entry (the expiry job never charged their later years), and those given them. */
+  zonesPremiumUndue?: number;
+  zonesPremiumDueListed?: number;
   /** Contacts written before the address book's shape (no brand, unlisted), and those rewritten. */
   contactsOldShape?: number;
   contactsMigrated?: number;
@@ -202,6 +212,14 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     .filter((item) => item.entity === 'domain' && !isOldDomainItem(item))
     .map((item) => parseItem(DomainRecord, 'domain', item))
     .filter((record) => lacksDueEntry(record, dueEntries));
+  // PREMIUM zones without their paid-until time, or without their entry at it in the job's listing of zones.
+  const zoneDue = new Map(
+    items.filter((item) => item.entity === zoneDueEntity).map((item) => [String(item.domainName), String(item.dueDate)] as const),
+  );
+  const premiumUndue = items
+    .filter((item) => item.entity === zoneEntity && item.generation !== undefined && item.service === 'PREMIUM')
+    .map(parseZoneHead)
+    .filter((head) => head.zone.paidUntil === undefined || zoneDue.get(head.zone.domainName) !== head.zone.paidUntil);
   const keyOf = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
   const present = new Set(items.map(keyOf));
   const unlistedByType = items.filter(
@@ -313,6 +331,8 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
     domainsMigrated: 0,
     domainsUndue: undue.length,
     domainsDueListed: 0,
+    zonesPremiumUndue: premiumUndue.length,
+    zonesPremiumDueListed: 0,
     contactsOldShape: oldContacts.length,
     contactsMigrated: 0,
     webhooksPlain: plainWebhooks.length,
@@ -353,6 +373,14 @@ export async function migrateTable(options: { dryRun?: boolean; onZone?: (domain
   });
   await forEachLimited(undue, 8, async (record) => {
     if (await placeDueEntry(record)) report.domainsDueListed = (report.domainsDueListed ?? 0) + 1;
+  });
+  const migratedAt = new Date();
+  await forEachLimited(premiumUndue, 8, async (head) => {
+    const placed =
+      head.zone.paidUntil === undefined
+        ? await placeZonePaidUntil(head, firstUnpaidAnniversary(head.zone.createdDate, migratedAt))
+        : await placeZoneDue(head);
+    if (placed) report.zonesPremiumDueListed = (report.zonesPremiumDueListed ?? 0) + 1;
   });
   await forEachLimited(oldContacts, 8, async (item) => {
     await putContact(parseItem(ContactRecord, 'contact', item));

@@ -794,12 +794,13 @@ export const jobs: readonly Job[] = [
     integrations: ['registry'],
     // The due listing (gsi1), each domain, its customer's notice days, its registry (BatchGet) and
     // prices (Query); the process ids; one transaction per step (the domain guarded, its listings,
-    // counts, process, notification), a removal deleting them.
+    // counts, process, notification), a removal deleting them. Then the PREMIUM zones due (gsi1), each
+    // zone's header, one transaction per charged year or end; a stale due entry moved or deleted.
     table: { actions: ['Query', 'GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], index: true },
     schedule: 'rate(1 hour)',
     localIntervalSeconds: 60,
     summary:
-      'Acts on domains as they expire: expiry notices, auto-renewal (charged once), expiry, redemption and removal (docs/domains.md, "Life cycle").',
+      'Acts on domains as they expire: expiry notices, auto-renewal (charged once), expiry, redemption and removal (docs/domains.md, "Life cycle"); charges the next year of PREMIUM zones whose paid year is over, or makes them BASIC (docs/zones-api.md).',
   },
 ];
 

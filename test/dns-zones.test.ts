@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPowerDns, startPowerDns } from '../infra/local/powerdns.ts';
 import { type StreamFeeder, startStreamFeeder } from '../infra/local/streams.ts';
+import { listDueZones } from '../shared/db/repositories/zone-premium.ts';
 import { getZoneHead } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import { PowerDnsProvider } from '../shared/dns/powerdns.ts';
+import { premiumPaidUntil } from '../shared/model/zone.ts';
 import { streamConsumers } from '../shared/routes.ts';
 import { type ApiResponse, call, otherKey } from './support/api.ts';
 import { compareWithDns, resolverOf } from './support/powerdns.ts';
@@ -419,6 +421,13 @@ describe('PREMIUM zones are charged (dns_premium)', () => {
     });
     expect(await processesOf('api-premium.nl')).toHaveLength(1);
     await expectOnDns(res.body);
+    // Paid for a year from its creation, and listed for the expiry job's charge of the next one.
+    const paid = (await getZoneHead('api-premium.nl', true))?.zone;
+    expect(paid?.paidUntil).toBe(premiumPaidUntil(paid?.createdDate as string));
+    expect((await listDueZones(paid?.paidUntil as string, 1000)).due).toContainEqual({
+      domainName: 'api-premium.nl',
+      dueDate: paid?.paidUntil,
+    });
 
     // The other customer pays its own price, in its own currency (USD).
     const theirs = await post('/v2/dns/zones', { name: 'api-premium-usd.nl', service: 'PREMIUM' }, {}, otherKey);
@@ -478,6 +487,13 @@ describe('PREMIUM zones are charged (dns_premium)', () => {
     expect(again.headers['x-process-id']).toBeUndefined();
     expect(await processesOf('api-upgrade.nl')).toHaveLength(1);
     await expectOnDns(again.body);
+    // Made PREMIUM: paid a year from the update, kept by a write that keeps it PREMIUM, listed for the next year's charge.
+    const paidUntil = (await getZoneHead('api-upgrade.nl', true))?.zone.paidUntil;
+    expect(paidUntil).toBe(premiumPaidUntil(upgraded.body.updatedDate));
+    expect((await listDueZones(paidUntil as string, 1000)).due).toContainEqual({ domainName: 'api-upgrade.nl', dueDate: paidUntil });
+    // Back to BASIC: no paid year any more (not refunded); the expiry job drops its stale due entry.
+    expect((await post(`/v2/dns/zones/${id}/update`, { service: 'BASIC' })).status).toBe(200);
+    expect((await getZoneHead('api-upgrade.nl', true))?.zone.paidUntil).toBeUndefined();
 
     // The managed zone of a domain, by name: the demo's BASIC zone made PREMIUM is charged the same way.
     const domainQuote = await post('/v2/domains/demo-shop.nl/zone/update?quote=true', { service: 'PREMIUM' });

@@ -8,7 +8,10 @@ import { runJob } from '../infra/local/jobs.ts';
 import { db } from '../shared/db/client.ts';
 import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
+import { listDueZones, putZoneDue } from '../shared/db/repositories/zone-premium.ts';
+import { soaSerial } from '../shared/dns/zone.ts';
 import type { ExpiryRun } from '../shared/domains/expiry.ts';
+import type { ZoneHeader } from '../shared/model/zone.ts';
 import { toWireTime } from '../shared/time.ts';
 import { call } from './support/api.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
@@ -194,7 +197,8 @@ describe('the expiry job', () => {
     expect(details.filter((d) => d.command.startsWith('Scan'))).toEqual([]);
     const queries = details.filter((d) => d.command.startsWith('Query') && d.input.IndexName === 'gsi1');
     expect(queries.length).toBeGreaterThan(0);
-    for (const q of queries) expect(JSON.stringify(q.input)).toContain('DOMAINSDUE');
+    // The domains' due listing, then the PREMIUM zones' (the zones' years: the describe below).
+    for (const q of queries) expect(JSON.stringify(q.input)).toMatch(/"(DOMAINSDUE|ZONESDUE)"/);
     const read = details.filter((d) => d.command.startsWith('Get') && JSON.stringify(d.input).includes('DOMAIN#expiry-far.com'));
     expect(read).toEqual([]);
     expect(await notificationsFor('quiet', 'expiry-quiet.com')).toEqual([]);
@@ -233,5 +237,135 @@ describe('the expiry job', () => {
     expect((await getRegistryDomain(name))?.expiryDate).toBe(renewedUpstream);
     const charges = (await processesFor('demo', name)).flatMap((p) => p.billables.map((b) => b.action));
     expect(charges).toEqual(['RENEW']);
+  });
+});
+
+function premiumZone(id: number, domainName: string, customer: string, paidUntilDays: number, createdDays = -365) {
+  return {
+    id,
+    domainName,
+    customer,
+    managed: false,
+    service: 'PREMIUM',
+    dnssec: false,
+    hostMaster: `hostmaster@${domainName}`,
+    refresh: 10800,
+    retry: 3600,
+    expire: 1209600,
+    ttl: 3600,
+    records: [{ name: domainName, type: 'A', content: '192.0.2.60', ttl: 60 }],
+    createdDate: wire(createdDays),
+    paidUntil: wire(paidUntilDays),
+  };
+}
+
+describe("the expiry job charges the later years of PREMIUM zones (docs/zones-api.md, 'Later years')", () => {
+  const zoneProcesses = async (customer: string, name: string) =>
+    (await processesFor(customer, name)).map((p) => [
+      p.type,
+      p.action,
+      p.status,
+      p.billables.map((b) => `${b.product} ${b.action} ${b.quantity} ${b.total} ${p.currency}`),
+    ]);
+  const zoneNotes = async (key: string, name: string) => {
+    const res = await call('GET', `/v2/customers/${key.split('-')[0]}/notifications?limit=100`, { key });
+    return (res.body.entities as { domainName?: string; eventType: string; subjectStatus?: string; payload?: { paidUntil?: string } }[])
+      .filter((n) => n.domainName === name)
+      .map((n) => [n.eventType, n.subjectStatus, n.payload?.paidUntil]);
+  };
+
+  it('charges each due year once (RENEW, else CREATE), reading only the due zones; a customer without a price gets a BASIC zone, notified', async () => {
+    await load({
+      customers: [{ handle: 'plain', name: 'Plain Hosting', currency: 'EUR', privacyProtect: false, createdDate: '2025-01-01T00:00:00Z' }],
+      apiKeys: [{ key: 'plain-key', customer: 'plain', user: 'ops', permissions: [] }],
+      prices: [
+        { customer: 'demo', product: 'dns_premium', action: 'RENEW', currency: 'EUR', price: 250, fromDate: '2026-01-01T00:00:00Z' },
+      ],
+      zones: [
+        premiumZone(9001, 'year-renew.nl', 'demo', -0.01),
+        premiumZone(9002, 'year-create.nl', 'other', -2),
+        premiumZone(9003, 'year-unpaid.nl', 'plain', -0.5),
+        premiumZone(9004, 'year-far.nl', 'demo', 200),
+        { ...premiumZone(9005, 'year-stale.nl', 'demo', 0), service: 'BASIC', paidUntil: undefined },
+      ],
+    });
+    // A due entry its zone no longer explains (the zone made BASIC since): removed by the run, nothing charged.
+    await putZoneDue({ domainName: 'year-stale.nl', service: 'PREMIUM', paidUntil: wire(-1) });
+    const { getZoneHead } = await import('../shared/db/repositories/zones.ts');
+    const paid = async (name: string) => (await getZoneHead(name, true))?.zone;
+    const before = await paid('year-renew.nl');
+
+    // Two runs at once, then a third: each year is charged exactly once.
+    const { result: runs, details } = await recordTableCalls(() => Promise.all([job(0), job(0)]));
+    expect(runs.map((r) => r.zones.failed)).toEqual([0, 0]);
+    expect(runs.reduce((n, r) => n + r.zones.charged, 0)).toBe(2);
+    expect(runs.reduce((n, r) => n + r.zones.ended, 0)).toBe(1);
+    expect((await job(0)).zones).toMatchObject({ charged: 0, ended: 0, failed: 0 });
+    // Only the due zones are read: by the listing of zones due, never a scan, never the zone paid further.
+    expect(details.filter((d) => d.command.startsWith('Scan'))).toEqual([]);
+    expect(details.filter((d) => JSON.stringify(d.input).includes('DOMAIN#year-far.nl'))).toEqual([]);
+
+    // RENEW at the caller's price, the paid year moved on a year from where it ended (no gap, no free time).
+    const renewed = await paid('year-renew.nl');
+    expect(renewed?.service).toBe('PREMIUM');
+    expect(renewed?.paidUntil).toBe(
+      toWireTime(new Date(before?.paidUntil as string).setUTCFullYear(new Date(wire(-0.01)).getUTCFullYear() + 1)),
+    );
+    expect(await zoneProcesses('demo', 'year-renew.nl')).toEqual([['dnsZone', 'renew', 'COMPLETED', ['dns_premium RENEW 1 250 EUR']]]);
+    expect(await zoneNotes('demo-key', 'year-renew.nl')).toEqual([['DnsZonePremiumRenewedEvent', 'OK', renewed?.paidUntil]]);
+    // A list without RENEW charges the product's CREATE price (per 12 months), in its currency.
+    expect(await zoneProcesses('other', 'year-create.nl')).toEqual([['dnsZone', 'renew', 'COMPLETED', ['dns_premium CREATE 1 350 USD']]]);
+    expect((await paid('year-create.nl'))?.paidUntil).not.toBe(wire(-2));
+
+    // No price: BASIC from now on (never PREMIUM for free), its records kept, a process without charge and a notification.
+    const unpaid = await paid('year-unpaid.nl');
+    expect(unpaid?.service).toBe('BASIC');
+    // Served on BASIC's name servers now: a change on DNS, so its SOA serial went up.
+    expect(soaSerial(unpaid as ZoneHeader)).toBeGreaterThan(Date.parse(wire(-365)) / 1000);
+    expect(unpaid?.paidUntil).toBeUndefined();
+    expect(await zoneProcesses('plain', 'year-unpaid.nl')).toEqual([['dnsZone', 'update', 'COMPLETED', []]]);
+    expect(await zoneNotes('plain-key', 'year-unpaid.nl')).toEqual([['DnsZonePremiumEndedEvent', 'FAILED', wire(-0.5)]]);
+    const zone = await call('GET', `/v2/dns/zones?name=year-unpaid.nl`, { key: 'plain-key' });
+    expect(zone.body.entities[0]).toMatchObject({ name: 'year-unpaid.nl', service: 'BASIC' });
+    expect((await call('GET', `/v2/dns/zones/${zone.body.entities[0].id}`, { key: 'plain-key' })).body.records).toHaveLength(1);
+
+    expect(await processesFor('demo', 'year-stale.nl')).toEqual([]);
+    const due = await listDueZones(wire(400), 1000);
+    expect(due.due.map((d) => d.domainName)).not.toContain('year-stale.nl');
+    expect(due.due.map((d) => d.domainName)).not.toContain('year-unpaid.nl');
+    // The next year is due a year on, and charged then, once.
+    const nextYear = await job(367);
+    expect(nextYear.zones.failed).toBe(0);
+    expect((await zoneProcesses('demo', 'year-renew.nl')).map((p) => p[1])).toEqual(['renew', 'renew']);
+    expect((await job(367)).zones.charged).toBe(0);
+  });
+
+  it("charges a year once when a run's charge committed but its answer was lost, and when a run died before it", async () => {
+    await load({ zones: [premiumZone(9011, 'year-lost.nl', 'demo', -0.01), premiumZone(9012, 'year-died.nl', 'demo', -0.01)] });
+    const id = `lose-${crypto.randomUUID()}`;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (!String(context.commandName).startsWith('TransactWrite') || !input.includes('ZONECHARGE#')) return next(args);
+        // year-lost.nl: committed, then the answer is lost; year-died.nl: the run stops before it is sent.
+        if (input.includes('year-died.nl')) throw new Error('the run died');
+        await next(args);
+        throw new Error('the answer was lost');
+      },
+      { step: 'initialize', name: id },
+    );
+    let first: ExpiryRun;
+    try {
+      first = await job(0);
+    } finally {
+      db().middlewareStack.remove(id);
+    }
+    expect(first.zones).toMatchObject({ charged: 0, failed: 2 });
+    const second = await job(0);
+    expect(second.zones).toMatchObject({ charged: 1, failed: 0 });
+    expect((await job(0)).zones.charged).toBe(0);
+    for (const name of ['year-lost.nl', 'year-died.nl']) {
+      expect((await processesFor('demo', name)).flatMap((p) => p.billables.map((b) => b.product))).toEqual(['dns_premium']);
+    }
   });
 });

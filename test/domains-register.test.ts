@@ -7,7 +7,9 @@ import { listRegistrationIntentsOf } from '../shared/db/repositories/registratio
 import { getRegistrationLock } from '../shared/db/repositories/registrations.ts';
 import { getRegistryDomain, putRegistryDomain } from '../shared/db/repositories/registry-domains.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
+import { listDueZones } from '../shared/db/repositories/zone-premium.ts';
 import { settleRegistrationIntents } from '../shared/domains/registration-poll.ts';
+import { premiumPaidUntil } from '../shared/model/zone.ts';
 import { call, otherKey } from './support/api.ts';
 import { failCalls } from './support/sdk-calls.ts';
 import { processesOf } from './support/transfer.ts';
@@ -208,6 +210,67 @@ describe('POST /v2/domains/{domainName}', () => {
     expect(await readDomainCollection('refused-later.nl')).toEqual({});
     const notified = await notificationsOf('refused-later.nl');
     expect(notified.map((n) => n.subjectStatus).sort()).toEqual(['FAILED', 'PENDING']);
+  });
+
+  it('charges the PREMIUM zone it provisions (dns_premium CREATE) with the registration, once per Idempotency-Key; a BASIC zone is free', async () => {
+    const premium = { ...body, zone: { service: 'PREMIUM' } };
+    const quote = await register('zone-premium-reg.com', premium, { query: '?quote=true' });
+    expect(quote.body.quote).toEqual({
+      total: 1349,
+      currency: 'EUR',
+      billables: [
+        { product: 'domain_com', action: 'CREATE', quantity: 1, amount: 1049, providerName: 'verisign', refundable: true, total: 1049 },
+        { product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 300, providerName: 'dns', refundable: true, total: 300 },
+      ],
+    });
+    const basic = await register('zone-premium-reg.com', { ...body, zone: { service: 'BASIC' } }, { query: '?quote=true' });
+    expect(basic.body.quote.billables.map((b: { product: string }) => b.product)).toEqual(['domain_com']);
+    // An acknowledged amount below the price now: the same 400 as for any billable, with the quote; nothing written.
+    const stale = await register('zone-premium-reg.com', {
+      ...premium,
+      billables: [{ product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 100 }],
+    });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({ type: 'BillableAcknowledgmentNeededException', quote: quote.body.quote });
+    expect(await readDomainCollection('zone-premium-reg.com')).toEqual({});
+
+    const first = await register('zone-premium-reg.com', premium, { idem: 'reg-zone-premium' });
+    expect(first.status).toBe(201);
+    const replay = await register('zone-premium-reg.com', premium, { idem: 'reg-zone-premium' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['x-process-id']).toBe(first.headers['x-process-id']);
+    const charged = (await processesOf('demo')).filter((p) => p.identifier === 'zone-premium-reg.com');
+    expect(charged.map((p) => p.billables.map((b) => `${b.product} ${b.action} ${b.total}`))).toEqual([
+      ['domain_com CREATE 1049', 'dns_premium CREATE 300'],
+    ]);
+    // The zone is PREMIUM, paid for a year from its creation, and listed for the expiry job's next charge.
+    const { zone } = await readDomainCollection('zone-premium-reg.com');
+    expect(zone).toMatchObject({ service: 'PREMIUM', managed: true, paidUntil: premiumPaidUntil(zone?.createdDate as string) });
+    const due = await listDueZones(premiumPaidUntil(new Date(Date.now() + 86_400_000)), 100);
+    expect(due.due).toContainEqual({ domainName: 'zone-premium-reg.com', dueDate: zone?.paidUntil });
+  });
+
+  it('refunds the PREMIUM zone with the rest when the registry fails a pending registration', async () => {
+    await putRegistryDomain({
+      domainName: 'refused-premium.nl',
+      registry: 'sidn',
+      statuses: [],
+      expiryDate: '2099-12-31T00:00:00Z',
+      ns: [],
+      keyData: [],
+      designatedAgentAllowed: false,
+      transfer: { stages: [], outcome: 'completed' },
+      registration: 'available',
+      createSeconds: 60,
+      createFails: 'The registry refused the registrant.',
+    });
+    const res = await register('refused-premium.nl', { ...body, zone: { service: 'PREMIUM' } });
+    expect(res.status).toBe(202);
+    expect((await poll(new Date(Date.now() + 120_000))).registrations).toMatchObject({ failed: 1, errors: 0 });
+    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
+    expect(process?.billables.map((b) => b.product)).toEqual(['domain_nl', 'dns_premium']);
+    expect(process?.refund).toEqual({ EUR: (process?.billables ?? []).reduce((sum, b) => sum + b.total, 0) });
+    expect(await readDomainCollection('refused-premium.nl')).toEqual({});
   });
 
   it('replays a keyed registration, and a retry after the recording failed registers and charges once', async () => {

@@ -147,6 +147,62 @@ describe('POST /v2/domains/{domainName}/update', () => {
     ]);
   });
 
+  it('charges the PREMIUM zone a `zone` provisions (dns_premium CREATE) with the update, once per Idempotency-Key; BASIC is free', async () => {
+    await demoDomain('zone-premium-update.com');
+    const premium = { zone: { service: 'PREMIUM' } };
+    const quote = await update('zone-premium-update.com', { ...premium, privacyProtect: true }, { quote: true });
+    expect(quote.body.quote).toMatchObject({
+      total: 550,
+      currency: 'EUR',
+      billables: [
+        expect.objectContaining({ product: 'domain_com', action: 'PRIVACY_PROTECT', total: 250 }),
+        { product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 300, providerName: 'dns', refundable: true, total: 300 },
+      ],
+    });
+    const basic = await update('zone-premium-update.com', { zone: { service: 'BASIC' } }, { quote: true });
+    expect(basic.body).toEqual({ command: 'UpdateDomainCommand', quote: { total: 0 } });
+    const headers = { 'Idempotency-Key': 'update-zone-premium' };
+    const res = await update('zone-premium-update.com', premium, { headers });
+    expect(res.status).toBe(200);
+    expect(res.body.zone).toMatchObject({ service: 'PREMIUM' });
+    const replay = await update('zone-premium-update.com', premium, { headers });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['x-process-id']).toBe(res.headers['x-process-id']);
+    const process = await call('GET', `/v2/processes/${res.headers['x-process-id']}`);
+    expect(process.body.billables.map((b: { product: string; total: number }) => `${b.product} ${b.total}`)).toEqual(['dns_premium 300']);
+    const processes = await call('GET', '/v2/processes?identifier=zone-premium-update.com&limit=100');
+    expect(processes.body.entities).toHaveLength(1);
+    // The managed zone sent back as it is changes (and charges) nothing.
+    const again = await update('zone-premium-update.com', { zone: res.body.zone });
+    expect((await call('GET', `/v2/processes/${again.headers['x-process-id']}`)).body.billables).toEqual([]);
+  });
+
+  it('needs the PREMIUM zone acknowledged where its price is in another currency than the request (converted), like any billable', async () => {
+    const { putPrice } = await import('../shared/db/repositories/prices.ts');
+    const price = { customer: 'other', product: 'dns_premium', action: 'CREATE', fromDate: '2026-01-01T00:00:00Z' } as const;
+    await demoDomain('other-zone-premium.com', { customer: 'other', registrant: 'other-registrant', contacts: [] });
+    await putPrice({ ...price, currency: 'EUR', price: 300 });
+    try {
+      // Privacy priced in USD, the zone in EUR: the request is charged in USD, the zone's line converted.
+      const body = { privacyProtect: true, zone: { service: 'PREMIUM' } };
+      const refused = await update('other-zone-premium.com', body, { key: otherKey });
+      expect(refused.status).toBe(400);
+      expect(refused.body.type).toBe('BillableAcknowledgmentNeededException');
+      const line = refused.body.quote.billables[1];
+      expect(line).toMatchObject({ product: 'dns_premium', action: 'CREATE', quantity: 1 });
+      expect(refused.body.quote.currency).toBe('USD');
+      expect(line.amount).toBeGreaterThan(300);
+      expect((await get('other-zone-premium.com')).body.zone).toBeUndefined();
+      const res = await update('other-zone-premium.com', { ...body, billables: refused.body.quote.billables }, { key: otherKey });
+      expect(res.status).toBe(200);
+      expect(res.body.zone).toMatchObject({ service: 'PREMIUM' });
+      const process = await call('GET', `/v2/processes/${res.headers['x-process-id']}`, { key: otherKey });
+      expect(process.body.billables).toEqual(refused.body.quote.billables);
+    } finally {
+      await putPrice({ ...price, currency: 'USD', price: 350 });
+    }
+  });
+
   it('changes the registrant of a gTLD with the 60-day transfer lock, unless the old registrant opts out', async () => {
     await demoDomain('new-owner.com');
     const res = await update('new-owner.com', { registrant: 'demo-admin' });

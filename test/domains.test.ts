@@ -6,9 +6,13 @@ import { db } from '../shared/db/client.ts';
 import { batchWriteAll, toItem } from '../shared/db/items.ts';
 import { keys } from '../shared/db/keys.ts';
 import { listDueDomains, putDomain } from '../shared/db/repositories/domains.ts';
+import { listDueZones } from '../shared/db/repositories/zone-premium.ts';
+import { putZone } from '../shared/db/repositories/zone-writes.ts';
+import { getZoneHead } from '../shared/db/repositories/zones.ts';
 import { tableName } from '../shared/db/table.ts';
 import type { DomainInput } from '../shared/model/domain.ts';
 import { dueOf } from '../shared/model/domain-lifecycle.ts';
+import { toWireTime } from '../shared/time.ts';
 import { apiEvent, call, invoke, otherKey } from './support/api.ts';
 import { readsEntries, recordTableCalls } from './support/sdk-calls.ts';
 import { demoBody, sandboxDomain, transfer } from './support/transfer.ts';
@@ -192,6 +196,47 @@ describe('npm run admin -- migrate, for domains', () => {
     expect((await migrateTable({ dryRun: true })).domainsUndue).toBe(0);
     expect((await migrateTable()).domainsDueListed).toBe(0);
     expect(await listedDue()).toHaveLength(1);
+  });
+
+  it('gives PREMIUM zones stored before their later years were charged a paid-until time (the next anniversary) and a due entry, once', async () => {
+    const zone = (domainName: string, id: number, createdDate: string, paidUntil?: string) => ({
+      id,
+      domainName,
+      customer: 'demo',
+      managed: false,
+      service: 'PREMIUM' as const,
+      dnssec: false,
+      hostMaster: `hostmaster@${domainName}`,
+      refresh: 10800,
+      retry: 3600,
+      expire: 1209600,
+      ttl: 3600,
+      records: [],
+      createdDate,
+      ...(paidUntil ? { paidUntil } : {}),
+    });
+    // One stored before paid-until times, one whose due entry is missing.
+    await putZone(zone('unpaid-years.nl', 8801, '2023-02-14T10:00:00Z'));
+    await putZone(zone('unlisted-year.nl', 8802, '2024-05-01T00:00:00Z', '2027-05-01T00:00:00Z'));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.zoneDueByName('unlisted-year.nl') }));
+    const listed = async () =>
+      (await listDueZones('2100-01-01T00:00:00Z', 1000)).due.filter((d) => ['unpaid-years.nl', 'unlisted-year.nl'].includes(d.domainName));
+    expect(await listed()).toEqual([]);
+    const dry = await migrateTable({ dryRun: true });
+    expect(dry).toMatchObject({ zonesPremiumUndue: 2, zonesPremiumDueListed: 0 });
+    expect(await migrateTable()).toMatchObject({ zonesPremiumUndue: 2, zonesPremiumDueListed: 2 });
+    // The first anniversary of its creation still ahead: the years before were never billed, and are not now.
+    const anniversary = new Date('2023-02-14T10:00:00Z');
+    while (anniversary.getTime() <= Date.now()) anniversary.setUTCFullYear(anniversary.getUTCFullYear() + 1);
+    const until = toWireTime(anniversary);
+    expect((await getZoneHead('unpaid-years.nl', true))?.zone.paidUntil).toBe(until);
+    expect(await listed()).toEqual(
+      expect.arrayContaining([
+        { domainName: 'unpaid-years.nl', dueDate: until },
+        { domainName: 'unlisted-year.nl', dueDate: '2027-05-01T00:00:00Z' },
+      ]),
+    );
+    expect(await migrateTable()).toMatchObject({ zonesPremiumUndue: 0, zonesPremiumDueListed: 0 });
   });
 
   it('rebuilds the per-day expiry counts of domains written before them', async () => {

@@ -5,9 +5,11 @@ import { getDomain } from '../shared/db/repositories/domains.ts';
 import { getProcess } from '../shared/db/repositories/processes.ts';
 import { putProvider } from '../shared/db/repositories/providers.ts';
 import { readDomainCollection } from '../shared/db/repositories/transfers.ts';
+import { listDueZones } from '../shared/db/repositories/zone-premium.ts';
+import { premiumPaidUntil } from '../shared/model/zone.ts';
 import { apiEvent, call, invoke, limitedKey, otherKey } from './support/api.ts';
 import { recordTableCalls } from './support/sdk-calls.ts';
-import { demoBody, processesOf, sandboxDomain, transfer } from './support/transfer.ts';
+import { demoBody, poll, processesOf, sandboxDomain, transfer } from './support/transfer.ts';
 
 const wire = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const key257 = 'RC0/0l+nLyCv7xZu9zFztbZ1V+sKoNPLGh1eikgv7PuELQkmCYlp7SKAIjVGqAiaCj1CsH47PaEiCIdnKpeQnQ==';
@@ -631,6 +633,68 @@ describe('POST /v2/domains/{domainName}/transfer: the transfer', () => {
       expect(['ObjectStatusProhibitsOperation', 'ObjectExists']).toContain(a.body.type);
     }
     expect((await processesOf('demo')).filter((p) => p.identifier === 'race-now.com')).toHaveLength(1);
+  });
+});
+
+describe('POST /v2/domains/{domainName}/transfer: a PREMIUM zone', () => {
+  it('charges the PREMIUM zone it provisions (dns_premium CREATE) with the transfer, once per Idempotency-Key; a BASIC one is free', async () => {
+    await sandboxDomain('zone-premium-now.com', { transfer: { stages: [], outcome: 'completed' } });
+    const body = { ...demoBody, authcode: 'TEST-CODE', zone: { service: 'PREMIUM' } };
+    const quote = await transfer('zone-premium-now.com', body, { quote: true });
+    expect(quote.body.quote.billables).toEqual([
+      expect.objectContaining({ product: 'domain_com', action: 'TRANSFER' }),
+      { product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 300, providerName: 'dns', refundable: true, total: 300 },
+    ]);
+    const basic = await transfer('zone-premium-now.com', { ...body, zone: { service: 'BASIC' } }, { quote: true });
+    expect(basic.body.quote.billables.map((b: { product: string }) => b.product)).toEqual(['domain_com']);
+    const headers = { 'Idempotency-Key': 'transfer-zone-premium' };
+    const first = await transfer('zone-premium-now.com', body, { headers });
+    expect(first.status).toBe(200);
+    const retry = await transfer('zone-premium-now.com', body, { headers });
+    expect(retry.headers['x-process-id']).toBe(first.headers['x-process-id']);
+    const processes = (await processesOf('demo')).filter((p) => p.identifier === 'zone-premium-now.com');
+    expect(processes.map((p) => p.billables.map((b) => `${b.product} ${b.action} ${b.total}`))).toEqual([
+      [`domain_com TRANSFER ${quote.body.quote.billables[0].total}`, 'dns_premium CREATE 300'],
+    ]);
+    const { zone } = await readDomainCollection('zone-premium-now.com');
+    expect(zone).toMatchObject({ service: 'PREMIUM', managed: true, paidUntil: premiumPaidUntil(zone?.createdDate as string) });
+  });
+
+  it('makes PREMIUM, on completion, the plain zone the caller made of the name while the paid transfer waited', async () => {
+    await sandboxDomain('zone-premium-later.com', { transfer: { stages: [{ status: 'pending', seconds: 60 }], outcome: 'completed' } });
+    const res = await transfer('zone-premium-later.com', { ...demoBody, authcode: 'TEST-CODE', zone: { service: 'PREMIUM' } });
+    expect(res.status).toBe(202);
+    const made = await call('POST', '/v2/dns/zones', { body: { name: 'zone-premium-later.com' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await poll(new Date(Date.now() + 120_000));
+    expect((await getProcess(Number(res.headers['x-process-id']), 'demo'))?.status).toBe('COMPLETED');
+    const { zone } = await readDomainCollection('zone-premium-later.com');
+    expect(zone).toMatchObject({ id: made.body.id, managed: true, service: 'PREMIUM' });
+    expect(zone?.paidUntil).toBe(premiumPaidUntil(zone?.updatedDate as string));
+    expect((await listDueZones(zone?.paidUntil as string, 1000)).due).toContainEqual({
+      domainName: 'zone-premium-later.com',
+      dueDate: zone?.paidUntil,
+    });
+  });
+
+  it('refunds the PREMIUM zone with the transfer when the registry rejects it, and refuses an unacknowledged stale price', async () => {
+    await sandboxDomain('zone-premium-rejected.com', { transfer: { stages: [{ status: 'pending', seconds: 60 }], outcome: 'rejected' } });
+    const body = { ...demoBody, authcode: 'TEST-CODE', zone: { service: 'PREMIUM' } };
+    const stale = await transfer('zone-premium-rejected.com', {
+      ...body,
+      billables: [{ product: 'dns_premium', action: 'CREATE', quantity: 1, amount: 299 }],
+    });
+    expect(stale.status).toBe(400);
+    expect(stale.body.type).toBe('BillableAcknowledgmentNeededException');
+    expect(stale.body.quote.billables.map((b: { product: string }) => b.product)).toEqual(['domain_com', 'dns_premium']);
+    const res = await transfer('zone-premium-rejected.com', body);
+    expect(res.status).toBe(202);
+    await poll(new Date(Date.now() + 120_000));
+    const process = await getProcess(Number(res.headers['x-process-id']), 'demo');
+    expect(process?.status).toBe('FAILED');
+    expect(process?.billables.map((b) => b.product)).toEqual(['domain_com', 'dns_premium']);
+    expect(process?.refund).toEqual({ EUR: (process?.billables ?? []).reduce((sum, b) => sum + b.total, 0) });
+    expect((await readDomainCollection('zone-premium-rejected.com')).zone).toBeUndefined();
   });
 });
 

@@ -333,6 +333,22 @@ export const keys = {
   domainDueByName: (domainName: string) => inDomainCollection(domainName, 'DUE'),
   /** Domains due at or before a time: gsi1sk <= `DUE#<time>#~`. */
   domainsDue: (at: string) => ({ gsi1pk: 'DOMAINSDUE', gsi1skMax: `DUE#${at}#~`, gsi1skMin: 'DUE#' }),
+  /**
+   * When a PREMIUM zone's year is next charged (its `paidUntil`: shared/dns/premium-renewal.ts), in
+   * the domain name's collection (`PREMIUMDUE` sorts before the zone's records) and listed by that
+   * time in one gsi1 partition across customers, so the expiry job reads only the zones that are due.
+   */
+  zoneDue: (domainName: string, dueDate: string): ItemKey =>
+    listed({ pk: domainPartition(domainName), sk: 'PREMIUMDUE' }, 'ZONESDUE', `DUE#${dueDate}#${domainName}`),
+  zoneDueByName: (domainName: string) => ({ pk: domainPartition(domainName), sk: 'PREMIUMDUE' }),
+  /** PREMIUM zones due at or before a time: gsi1sk <= `DUE#<time>#~`. */
+  zonesDue: (at: string) => ({ gsi1pk: 'ZONESDUE', gsi1skMax: `DUE#${at}#~`, gsi1skMin: 'DUE#' }),
+  /**
+   * The charge of one year of a PREMIUM zone (the year that starts at `periodStart`, its paid-until
+   * time before the charge): put only if absent in the transaction of the charge, so a zone's year
+   * is charged at most once whatever retries or crashes happen (its id is `<zone id>/<periodStart>`).
+   */
+  zonePremiumCharge: (zoneId: number, periodStart: string): ItemKey => ({ pk: `ZONECHARGE#${zoneId}`, sk: `YEAR#${periodStart}` }),
   /** Pending transfers due at or before a time: gsi1sk <= `TRANSFER#<time>#~`. */
   transfersDue: (at: string) => ({ gsi1pk: 'TRANSFERS#DUE', gsi1skMax: `TRANSFER#${at}#~`, gsi1skMin: 'TRANSFER#' }),
   /**

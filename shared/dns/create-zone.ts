@@ -3,7 +3,7 @@ import { nextId } from '../db/repositories/counters.ts';
 import { createZoneRecord, zoneNameTaken } from '../db/repositories/zone-writes.ts';
 import { countZonesAlong } from '../db/repositories/zones.ts';
 import { AuthorizationError, ObjectExists, ValidationError } from '../errors.ts';
-import type { ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
+import { premiumPaidUntil, type ZoneRecord, type ZoneRecordEntry } from '../model/zone.ts';
 import { now as clock, toWireTime } from '../time.ts';
 import { maxZonesPerCustomer } from './list-zones.ts';
 import { becomesPremium, chargeZoneWrite, quoteZoneWrite, type ZoneCaller, type ZoneWriteOutcome } from './premium-charge.ts';
@@ -51,6 +51,8 @@ export async function createZone(
     customer: caller,
     managed: false,
     service: command.service ?? 'BASIC',
+    // Its first year is paid by this create; the expiry job charges the next ones (premium-renewal.ts).
+    ...(command.service === 'PREMIUM' ? { paidUntil: premiumPaidUntil(at) } : {}),
     ...(template ? { template: template.name, link: linked } : {}),
     ...(command.master !== undefined ? { master: command.master } : {}),
     dnssec: command.dnssec ?? false,

@@ -4,16 +4,28 @@ import { zoneChargeItems } from '../db/repositories/zone-key-rollover.ts';
 import { ValidationError } from '../errors.ts';
 import type { ProcessRecord } from '../model/process.ts';
 import type { ZoneHeader } from '../model/zone.ts';
-import { type AcknowledgedBillable, assertAcknowledged, buildQuote, listPriceLine, type QuoteBody } from '../pricing/index.ts';
+import {
+  type AcknowledgedBillable,
+  assertAcknowledged,
+  buildQuote,
+  convertCents,
+  latestRates,
+  listPriceLine,
+  type PriceList,
+  type QuoteBody,
+  type QuoteLine,
+} from '../pricing/index.ts';
 import { toWireTime } from '../time.ts';
 import type { VersionedZone } from './zone-view.ts';
 
 /**
  * The charge of a PREMIUM zone (docs/zones-api.md, "Charging PREMIUM zones"): the product
  * `dns_premium`, action CREATE, one unit (12 months) at the caller's own price list (its
- * currency, its promo where one applies), whenever a zone becomes PREMIUM: a new PREMIUM zone, or
- * an update that moves a zone from BASIC to PREMIUM. A zone that stays PREMIUM, or goes back to
- * BASIC, is not charged.
+ * currency, its promo where one applies), whenever a zone becomes PREMIUM: a new PREMIUM zone, an
+ * update that moves a zone from BASIC to PREMIUM, or a registration's, transfer's or domain update's
+ * `zone` that provisions a PREMIUM zone (withPremiumZoneLine: a line of that request's own quote).
+ * A zone that stays PREMIUM, or goes back to BASIC, is not charged by a write; its later years are
+ * charged by the expiry job (premium-renewal.ts) from its `paidUntil`, a year after the charge.
  *
  * The acknowledgment is the one of every charge (shared/pricing/quote.ts, as for transfers): a line
  * at the caller's own list price needs none, so both clients, which send no `billables` on a zone
@@ -120,4 +132,50 @@ export async function chargeZoneWrite(
     details: { zoneId: zone.id },
   };
   return { processId, items: zoneChargeItems(process) };
+}
+
+/**
+ * A domain request's quote with the charge of the PREMIUM zone it provisions (a registration's, a
+ * transfer's or a domain update's `zone` with `service: PREMIUM` that creates the zone): the line
+ * `dns_premium` CREATE, one unit, at the caller's own price, added to the request's own lines and
+ * charged with them (the same process, the same transaction, the same acknowledgment; `refundable`,
+ * so a registration or transfer the registry refuses refunds it with the rest). Its price list's
+ * entries are added to the request's, so the acknowledgment treats the line as every other one: at
+ * the list price it needs none; in another currency than the request's (converted at the day's
+ * rates) or acknowledged at an amount below the price now it does (400
+ * BillableAcknowledgmentNeededException). A list without `dns_premium` refuses the request (400
+ * ValidationError naming `zone.service`). Anything else (no zone, a BASIC one, a zone converted as
+ * it is) leaves the quote as it was.
+ */
+export async function withPremiumZoneLine<Q extends QuoteBody>(
+  priced: { quote: Q; list: PriceList },
+  zone: { change?: string; service?: string } | undefined,
+  customer: string,
+  domainName: string,
+  at: Date,
+): Promise<{ quote: Q; list: PriceList }> {
+  if (zone?.change !== 'created' || zone.service !== 'PREMIUM') return priced;
+  const own = await getProductPrices(customer, premiumDnsProduct);
+  const found = listPriceLine(own, { product: premiumDnsProduct, action: 'CREATE', quantity: 1, providerName: premiumDnsProvider }, at);
+  if (!found) {
+    throw new ValidationError(
+      `The zone of ${domainName} cannot be PREMIUM in this account: its price list has no ${premiumDnsProduct} price.`,
+      [{ field: 'zone.service', message: `has no CREATE price (${premiumDnsProduct}) on this account's price list`, value: 'PREMIUM' }],
+    );
+  }
+  const { quote, list } = priced;
+  const lines: QuoteLine[] = (quote.quote.billables ?? []).map(({ total: _, ...line }) => line);
+  const currency = quote.quote.currency ?? found.currency;
+  let line = found.line;
+  if (found.currency !== currency) {
+    const rates = await latestRates();
+    if (!rates)
+      throw new ValidationError(`No exchange rates are stored; the ${premiumDnsProduct} price in ${found.currency} cannot be quoted.`);
+    line = { ...line, amount: convertCents(line.amount, found.currency, currency, rates) };
+  }
+  const body = buildQuote(quote.command, currency, [...lines, line]);
+  return {
+    quote: { ...quote, quote: body.quote },
+    list: { prices: [...list.prices, ...own.prices], promos: [...list.promos, ...own.promos] },
+  };
 }

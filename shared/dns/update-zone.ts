@@ -3,7 +3,7 @@ import { getDomainOf } from '../db/repositories/domains.ts';
 import { replaceZoneRecord } from '../db/repositories/zone-writes.ts';
 import { getOwnZoneHead, getZoneHeadById, withRecords, type ZoneHead } from '../db/repositories/zones.ts';
 import { ObjectDoesNotExist, ObjectStatusProhibitsOperation, PreconditionFailed, ProviderUnavailable, ValidationError } from '../errors.ts';
-import type { TemplateRecord, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
+import { premiumPaidUntil, type TemplateRecord, type ZoneRecord, type ZoneRecordEntry } from '../model/zone.ts';
 import { now as clock, toWireTime } from '../time.ts';
 import { becomesPremium, chargeZoneWrite, quoteZoneWrite, type ZoneCaller, type ZoneWriteOutcome } from './premium-charge.ts';
 import { renderZone, zoneVersion } from './zone.ts';
@@ -73,15 +73,20 @@ function applied(current: ZoneRecord, command: UpdateZoneCommand, template: Temp
     records = linkedRecords(template, sent, domainName, !given && !(wasLinked && current.template === template.name));
   } else if (given) records = given;
   else records = wasLinked ? copiedRecords(current.records, domainName) : current.records;
-  const { master: _m, ns: _n, template: _t, link: _l, ...rest } = current;
+  const { master: _m, ns: _n, template: _t, link: _l, paidUntil: _p, ...rest } = current;
   const master = command.master ?? current.master;
   const ns = command.ns ?? current.ns;
+  const service = command.service ?? current.service;
+  // A zone that stays PREMIUM keeps its paid year; one made PREMIUM is paid for a year from now (its
+  // charge is this update's); a BASIC zone has none (a move back to BASIC ends the paid year, unrefunded).
+  const paidUntil = service !== 'PREMIUM' ? undefined : current.service === 'PREMIUM' ? current.paidUntil : premiumPaidUntil(at);
   return {
     ...rest,
+    ...(paidUntil !== undefined ? { paidUntil } : {}),
     ...(templateName !== undefined ? { template: templateName, link: link ?? false } : {}),
     ...(master !== undefined ? { master } : {}),
     ...(ns !== undefined && ns.length > 0 ? { ns } : {}),
-    service: command.service ?? current.service,
+    service,
     dnssec: command.dnssec ?? current.dnssec,
     hostMaster: command.hostMaster ?? current.hostMaster,
     refresh: command.refresh ?? current.refresh,

@@ -1,7 +1,9 @@
 import { getCustomer } from '../db/repositories/customers.ts';
 import { getDomain, listDueDomains, purgeDomain, recordDomainUpdate, replaceDomain } from '../db/repositories/domains.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
+import { runZoneRenewals, type ZoneRenewalRun } from '../dns/premium-renewal.ts';
 import { ObjectStatusProhibitsOperation, ProviderUnavailable, ValidationError } from '../errors.ts';
+import { workThroughDue } from '../jobs/due-listing.ts';
 import { logger } from '../logger.ts';
 import type { DomainRecord } from '../model/domain.ts';
 import { daysAfter, defaultGraceDays, defaultNoticeDays, dueOf, type LifecycleStep, nextStep } from '../model/domain-lifecycle.ts';
@@ -23,7 +25,8 @@ import { renewedRecord } from './renew.ts';
  * notification, guarded by the domain's `updatedDate`, so a step is never taken twice; a renewal
  * the registry made whose record a crash lost is answered again by the registry as that renewal
  * (gateway.renewDomain), so a domain is never renewed or charged twice. It works within its budget
- * and leaves the rest due for the next run.
+ * and leaves the rest due for the next run. Then, in what is left of its budget, it charges the next
+ * year of the PREMIUM zones whose paid year is over (shared/dns/premium-renewal.ts).
  */
 
 export interface ExpiryRun {
@@ -35,8 +38,10 @@ export interface ExpiryRun {
   purged: number;
   waiting: number;
   failed: number;
-  /** Whether due domains were left for the next run (the budget ran out). */
+  /** Whether due domains (or zones) were left for the next run (the budget ran out). */
   more: boolean;
+  /** The PREMIUM zones whose year was due (shared/dns/premium-renewal.ts), after the domains. */
+  zones: ZoneRenewalRun;
 }
 
 /** The user a process of the job is recorded for. */
@@ -52,7 +57,18 @@ interface Rules {
 
 /** One run: pages of `pageSize` due domains, `concurrency` at a time, until none is due or `deadline` (ms since the epoch) nears. */
 export async function runExpiry(at: Date, options: { deadline: number; pageSize?: number; concurrency?: number }): Promise<ExpiryRun> {
-  const run: ExpiryRun = { read: 0, notices: 0, renewed: 0, expired: 0, redeemed: 0, purged: 0, waiting: 0, failed: 0, more: false };
+  const run: ExpiryRun = {
+    read: 0,
+    notices: 0,
+    renewed: 0,
+    expired: 0,
+    redeemed: 0,
+    purged: 0,
+    waiting: 0,
+    failed: 0,
+    more: false,
+    zones: { read: 0, charged: 0, ended: 0, failed: 0, more: false },
+  };
   const pageSize = options.pageSize ?? 100;
   const concurrency = options.concurrency ?? 16;
   const customers = new Map<string, Promise<readonly number[]>>();
@@ -81,31 +97,24 @@ export async function runExpiry(at: Date, options: { deadline: number; pageSize?
     return { noticeDays: noticeDays as readonly number[], ...(registry as { graceDays: number; redemptionDays: number }), prices };
   };
 
-  let start: Record<string, unknown> | undefined;
-  do {
-    if (Date.now() >= options.deadline) {
-      run.more = true;
-      break;
-    }
-    const page = await listDueDomains(toWireTime(at), pageSize, start);
-    start = page.next;
-    run.read += page.due.length;
-    let next = 0;
-    const worker = async () => {
-      while (next < page.due.length && Date.now() < options.deadline) {
-        const entry = page.due[next++] as { domainName: string };
-        try {
-          const taken = await takeStep(entry.domainName, at, rulesOf);
-          if (taken) run[taken] += 1;
-        } catch (error) {
-          run.failed += 1;
-          logger.warn('expiry step failed', { job: 'domain-expiry', domainName: entry.domainName, error: error as Error });
-        }
+  const domains = await workThroughDue(
+    (start) => listDueDomains(toWireTime(at), pageSize, start),
+    async (entry) => {
+      try {
+        const taken = await takeStep(entry.domainName, at, rulesOf);
+        if (taken) run[taken] += 1;
+      } catch (error) {
+        run.failed += 1;
+        logger.warn('expiry step failed', { job: 'domain-expiry', domainName: entry.domainName, error: error as Error });
       }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    if (next < page.due.length) run.more = true;
-  } while (start && !run.more);
+    },
+    { deadline: options.deadline, concurrency },
+  );
+  run.read = domains.read;
+  run.more = domains.more;
+  // Then the PREMIUM zones whose paid year is over, within what is left of the budget.
+  run.zones = await runZoneRenewals(at, { deadline: options.deadline, pageSize, concurrency, prices });
+  if (run.zones.more) run.more = true;
   return run;
 }
 

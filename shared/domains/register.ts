@@ -5,6 +5,7 @@ import { getProductPrices } from '../db/repositories/prices.ts';
 import { clearRegistrationIntent, type RegistrationIntent, recordRegistrationIntent } from '../db/repositories/registration-intents.ts';
 import { getRegistrationLock, type RegistrationConflict, recordNewRegistration } from '../db/repositories/registrations.ts';
 import { readDomainCollection, readTransferSnapshot, type TransferSnapshot } from '../db/repositories/transfers.ts';
+import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import {
   AppError,
   AuthorizationError,
@@ -283,8 +284,15 @@ async function evaluate(call: RegisterCall, at: Date): Promise<Evaluation> {
     getProductPrices(principal.customer, domainProduct(extension)),
   ]);
   const priced = { ...plan, premium: candidate.premium !== undefined };
-  const quote = await priceRegistration(list, { registry, extension }, domainName, priced, candidate, at);
-  return { registry, extension, plan: priced, quote, list, gateway, candidate, snapshot };
+  // A PREMIUM zone the registration provisions is charged with it (dns_premium CREATE: shared/dns/premium-charge.ts).
+  const charged = await withPremiumZoneLine(
+    { quote: await priceRegistration(list, { registry, extension }, domainName, priced, candidate, at), list },
+    priced.zone,
+    principal.customer,
+    domainName,
+    at,
+  );
+  return { registry, extension, plan: priced, quote: charged.quote, list: charged.list, gateway, candidate, snapshot };
 }
 
 /** What the registry is asked for besides the name and period. */

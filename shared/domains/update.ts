@@ -7,6 +7,7 @@ import { getDomainOf, recordDomainUpdate } from '../db/repositories/domains.ts';
 import { getProductPrices } from '../db/repositories/prices.ts';
 import { findRegistryForDomain } from '../db/repositories/providers.ts';
 import { getZoneHead } from '../db/repositories/zones.ts';
+import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import { AuthorizationError, ObjectDoesNotExist, ObjectStatusProhibitsOperation, ValidationError } from '../errors.ts';
 import { clientStatuses, type DomainRecord, type DomainStatus } from '../model/domain.ts';
 import { domainUpdated } from '../model/notification.ts';
@@ -231,12 +232,12 @@ export async function updateDomain(
     // The name's zone, read consistently (its write is conditional on it): what `zone` does, and what the answer shows.
     const head = await getZoneHead(domainName, true);
     const zoneDecision = await decideZone(principal.customer, domainName, body.zone, head, toWireTime(at));
-    const { quote, list } = await priceUpdate(
+    // A PREMIUM zone the update provisions is charged with it (dns_premium CREATE: shared/dns/premium-charge.ts).
+    const { quote, list } = await withPremiumZoneLine(
+      await priceUpdate(principal.customer, domain, rules.extension, change.privacyProtect === true, registrantChanges, at),
+      zoneDecision?.kind === 'create' ? zoneDecision.plan : undefined,
       principal.customer,
-      domain,
-      rules.extension,
-      change.privacyProtect === true,
-      registrantChanges,
+      domainName,
       at,
     );
     if (quoteOnly) return { quote };

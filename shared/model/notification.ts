@@ -28,6 +28,8 @@ export const eventTypes = [
   'RestoreDomainEvent',
   'DomainExpiryReportEvent',
   'DnsZoneRetrieveFailedEvent',
+  'DnsZonePremiumRenewedEvent',
+  'DnsZonePremiumEndedEvent',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -304,6 +306,38 @@ export function zoneRetrieveFailed(
     subjectStatus: 'FAILED',
     statusDetail: 'retrieveFailed',
     payload: { zone: zone.domainName, master },
+  };
+}
+
+/** The one notification of a PREMIUM zone's yearly charge, or of its end (each a process of its own). */
+const premiumYearSlot = 1;
+
+/** A PREMIUM zone's next year was charged (`dns_premium`, the expiry job): paid until `paidUntil`. */
+export function zonePremiumRenewed(process: ProcessRecord, paidUntil: string): NotificationRecord {
+  return {
+    ...aboutProcess(process, premiumYearSlot, process.updatedDate),
+    eventType: 'DnsZonePremiumRenewedEvent',
+    notificationType: 'DomainZoneNotification',
+    message: `The PREMIUM zone ${process.identifier} was charged for its next year; it is paid until ${paidUntil}.`,
+    domainName: process.identifier,
+    subjectStatus: 'OK',
+    statusDetail: 'COMPLETED',
+    payload: { zone: process.identifier, paidUntil },
+  };
+}
+
+/** A PREMIUM zone's year could not be charged (`reason`): the zone is BASIC from now on, its records kept. */
+export function zonePremiumEnded(process: ProcessRecord, paidUntil: string, reason: string): NotificationRecord {
+  return {
+    ...aboutProcess(process, premiumYearSlot, process.updatedDate),
+    eventType: 'DnsZonePremiumEndedEvent',
+    notificationType: 'DomainZoneNotification',
+    message: `The PREMIUM zone ${process.identifier} could not be charged for its next year (paid until ${paidUntil}): it is a BASIC zone now, its records kept.`,
+    reason,
+    domainName: process.identifier,
+    subjectStatus: 'FAILED',
+    statusDetail: 'premiumEnded',
+    payload: { zone: process.identifier, paidUntil },
   };
 }
 

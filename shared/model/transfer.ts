@@ -260,7 +260,10 @@ export function pendingStateOf(process: ProcessRecord): TransferLock {
 }
 
 /** The zone a completion writes: a new zone with its records (`create`), or the account's own unmanaged zone, now managed. */
-export type ZoneEffect = { create: true; record: ZoneRecord } | { create: false; record: ZoneHeader };
+export type ZoneEffect =
+  | { create: true; record: ZoneRecord }
+  /** The caller's plain zone made managed; `premium`: made PREMIUM too (the request paid for a PREMIUM zone). */
+  | { create: false; record: ZoneHeader; premium?: true };
 
 /** What a registry answer changes in a transfer: written in one transaction (shared/db/repositories/transfers.ts). */
 export interface TransferMove {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { DomainName, Handle, WireTime } from '../schemas/primitives.ts';
+import { addMonths, toWireTime } from '../time.ts';
 import { RecordType, Seconds, soaTimers, zoneSettings } from './zone-fields.ts';
 
 export { RecordType, recordTypes } from './zone-fields.ts';
@@ -58,8 +59,33 @@ export const ZoneHeader = v.object({
   serial: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4_294_967_295))),
   /** The zone's signing-key rollover, while one runs and after (its `retire` stage stays until the next one). */
   keyRollover: v.optional(ZoneKeyRollover),
+  /**
+   * A PREMIUM zone's paid-until time: twelve months after the charge that made it PREMIUM, moved
+   * on a year by each yearly charge (`dns_premium` RENEW: shared/dns/premium-renewal.ts). Absent on
+   * a BASIC zone.
+   */
+  paidUntil: v.optional(WireTime),
 });
 export type ZoneHeader = v.InferOutput<typeof ZoneHeader>;
+
+/** How long one charge of a PREMIUM zone pays for: twelve months (prices are per 12 months, as every product's). */
+export const premiumYearMonths = 12;
+
+/** A PREMIUM zone's paid-until time after the charge of the year that starts at `from`. */
+export function premiumPaidUntil(from: string | Date): string {
+  return toWireTime(addMonths(new Date(from), premiumYearMonths));
+}
+
+/**
+ * The paid-until time given to a PREMIUM zone stored before its later years were charged: the first
+ * anniversary of its creation after `now` (its years before were never billed, and are not now).
+ */
+export function firstUnpaidAnniversary(createdDate: string, now: Date): string {
+  const created = new Date(createdDate);
+  const years = Math.max(1, now.getUTCFullYear() - created.getUTCFullYear());
+  const until = addMonths(created, years * premiumYearMonths);
+  return toWireTime(until.getTime() > now.getTime() ? until : addMonths(created, (years + 1) * premiumYearMonths));
+}
 
 /** A zone with its records: what a dataset holds, what provisioning creates and what the API answers from. */
 export const ZoneRecord = v.object({

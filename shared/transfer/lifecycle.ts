@@ -11,7 +11,7 @@ import {
   transferDetailsOf,
   type ZoneEffect,
 } from '../model/transfer.ts';
-import type { TemplateRecord, ZoneHeader } from '../model/zone.ts';
+import { premiumPaidUntil, type TemplateRecord, type ZoneHeader } from '../model/zone.ts';
 import type { RegistryTransferState } from '../registry/gateway.ts';
 import { toWireTime } from '../time.ts';
 import { appliedLists, newZone } from './plan.ts';
@@ -41,7 +41,11 @@ export function zoneEffectOf(
   if (plan.zone.change === 'untouched') return undefined;
   if (existing) {
     if (existing.customer !== customer || existing.managed) return undefined;
-    return { record: { ...existing, managed: true, updatedDate: now }, create: false };
+    // A PREMIUM zone the request paid for, where the caller made a plain BASIC zone of the name since: that zone made PREMIUM.
+    const paid = plan.zone.change === 'created' && plan.zone.service === 'PREMIUM' && existing.service !== 'PREMIUM';
+    if (!paid) return { record: { ...existing, managed: true, updatedDate: now }, create: false };
+    const record = { ...existing, service: 'PREMIUM' as const, paidUntil: premiumPaidUntil(now), managed: true, updatedDate: now };
+    return { record, create: false, premium: true };
   }
   if (newId === undefined) throw new Error(`A zone id is needed to create the zone of ${domainName}`);
   return { record: newZone({ id: newId, domainName, customer, plan: plan.zone, template, now }), create: true };

@@ -1,7 +1,7 @@
 import { ValidationError, type Violation } from '../errors.ts';
 import type { KeyData } from '../model/domain.ts';
 import type { TransferPlan, ZonePlan } from '../model/transfer.ts';
-import type { TemplateRecord, ZoneHeader, ZoneRecord, ZoneRecordEntry } from '../model/zone.ts';
+import { premiumPaidUntil, type TemplateRecord, type ZoneHeader, type ZoneRecord, type ZoneRecordEntry } from '../model/zone.ts';
 import type { TransferCandidate } from '../registry/gateway.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import type { TransferBody } from './request.ts';
@@ -158,6 +158,8 @@ export function newZone(args: {
     customer: args.customer,
     managed: true,
     service: plan.service ?? 'BASIC',
+    // A PREMIUM zone is paid for its first year by the request that asked for it (shared/dns/premium-charge.ts).
+    ...(plan.service === 'PREMIUM' ? { paidUntil: premiumPaidUntil(args.now) } : {}),
     ...(template ? { template: template.name, link: linked } : {}),
     ...(plan.master !== undefined ? { master: plan.master } : {}),
     dnssec: plan.dnssec ?? false,

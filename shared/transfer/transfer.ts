@@ -9,6 +9,7 @@ import {
   type StartConflict,
   type TransferSnapshot,
 } from '../db/repositories/transfers.ts';
+import { withPremiumZoneLine } from '../dns/premium-charge.ts';
 import {
   AuthorizationError,
   ObjectDoesNotExist,
@@ -247,13 +248,20 @@ async function evaluate(call: TransferCall, at: Date): Promise<Evaluation> {
     designatedAgent: designatedAgentOf(body.designatedAgent ?? 'NONE', candidate),
   });
   assertWithinMaxYears(plan, at, domainName, period);
-  const quote = await priceTransfer(list, { registry, extension: found.extension }, domainName, plan, candidate, at);
+  // A PREMIUM zone the transfer provisions is charged with it (dns_premium CREATE: shared/dns/premium-charge.ts).
+  const charged = await withPremiumZoneLine(
+    { quote: await priceTransfer(list, { registry, extension: found.extension }, domainName, plan, candidate, at), list },
+    plan.zone,
+    principal.customer,
+    domainName,
+    at,
+  );
   return {
     registry,
     extension: found.extension,
     plan,
-    quote: { ...quote, plan },
-    list,
+    quote: { ...charged.quote, plan },
+    list: charged.list,
     gateway,
     candidate,
     ...(candidate.registrar !== undefined ? { losingRegistrar: candidate.registrar } : {}),

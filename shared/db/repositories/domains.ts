@@ -421,7 +421,13 @@ export async function recordDomainUpdate(
     const written = await replaceDomain(
       before,
       after,
-      [putNew(processItem(process)), ...newProcessItems(process), ...notificationWrites(notification), ...itemsOf(commitment)],
+      [
+        putNew(processItem(process)),
+        ...newProcessItems(process),
+        ...notificationWrites(notification),
+        ...itemsOf(commitment),
+        ...(along?.alongItems() ?? []),
+      ],
       along ? [along.item(at)] : [],
     );
     if (!written) await along?.failed(undefined);

@@ -49,6 +49,7 @@ function firstItems(move: RegistrationMove, zone: ReturnType<typeof zoneWrite>):
   if (move.zone) items.push(zone.item(move.zone));
   if (move.domain) items.push(...statusItems(move.domain));
   items.push(...newProcessItems(move.process));
+  if (move.zone) items.push(...zone.alongItems(move.zone));
   return items;
 }
 
@@ -134,7 +135,7 @@ export async function recordRegistrationMove(
     items.push({ Delete: { TableName: tableName(), Key: keys.domainRegistrationByName(previous.domainName), ...lockCondition(previous) } });
     if (move.domain) items.push(putNew(domainItem(move.domain)), ...statusItems(move.domain));
     await zone.stage(move.zone);
-    if (move.zone) items.push(zone.item(move.zone));
+    if (move.zone) items.push(zone.item(move.zone), ...zone.alongItems(move.zone));
   }
   try {
     await transact([...items, ...counts, ...notified]);

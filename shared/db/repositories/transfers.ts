@@ -27,6 +27,7 @@ import { notificationWrites } from './notifications.ts';
 import type { Counted } from './process-counts.ts';
 import { changedProcessItems, newProcessItems, processItem } from './processes.ts';
 import { registryCandidates, registryFromExtensionItems } from './providers.ts';
+import { zoneDueItems } from './zone-premium.ts';
 import { convertZoneItem, discardStaged, newZoneItem, type StagedRecords, stageRecords } from './zone-writes.ts';
 import { parseZoneHead, zoneEntity } from './zones.ts';
 
@@ -96,6 +97,7 @@ function firstItems(move: TransferMove, zone: ZoneWrite): TransactItem[] {
   // The domain's status listing: after the items whose conditions startConflict reads by position.
   if (move.domain) items.push(...statusItems(move.domain));
   items.push(...newProcessItems(move.process));
+  if (move.zone) items.push(...zone.alongItems(move.zone));
   return items;
 }
 
@@ -279,7 +281,7 @@ function finalItems({ process, domain, zone }: TransferMove, previous: TransferL
     { Delete: { TableName: tableName(), Key: keys.domainTransferByName(previous.domainName), ...lockCondition(previous) } },
   ];
   if (domain) items.push(putNew(domainItem(domain)), ...statusItems(domain));
-  if (zone) items.push(write.item(zone));
+  if (zone) items.push(write.item(zone), ...write.alongItems(zone));
   return items;
 }
 
@@ -299,6 +301,8 @@ const refusedNames = new Set([
 export interface ZoneWrite {
   stage(effect: ZoneEffect | undefined): Promise<void>;
   item(effect: ZoneEffect): TransactItem;
+  /** Items without a condition that go along: a new PREMIUM zone's due entry (zone-premium.ts), after every item whose position is read. */
+  alongItems(effect: ZoneEffect): TransactItem[];
   /**
    * Removes the staged records once the transaction is known not to have happened (`error` a
    * cancellation or a refusal such as throttling, or undefined for one already known). After a
@@ -316,10 +320,18 @@ export function zoneWrite(): ZoneWrite {
       if (effect?.create && !staged) staged = await stageRecords(effect.record, effect.record.records);
     },
     item(effect) {
-      if (!effect.create) return convertZoneItem(effect.record, effect.record.updatedDate ?? effect.record.createdDate);
+      if (!effect.create) {
+        const { domainName, customer, service, paidUntil } = effect.record;
+        // Only a zone the conversion makes PREMIUM has its service and paid-until time written (never a stale read's).
+        const zone = effect.premium ? { domainName, customer, service, paidUntil } : { domainName, customer };
+        return convertZoneItem(zone, effect.record.updatedDate ?? effect.record.createdDate);
+      }
       if (!staged) throw new Error(`The records of the new zone of ${effect.record.domainName} were not staged`);
       const { records: _, ...header } = effect.record;
       return newZoneItem(header, staged);
+    },
+    alongItems(effect) {
+      return effect.create || effect.premium ? zoneDueItems(effect.record) : [];
     },
     async discardIfCancelled(error) {
       if (error !== undefined && cancellationCodes(error) === undefined && !refusedNames.has((error as Error)?.name)) return;

@@ -8,6 +8,7 @@ import { batchWriteAll, putItem, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
+import { putZoneDue, zoneDueItems } from './zone-premium.ts';
 import { getZoneHead, getZoneHeadsByName, type RetiredGeneration, type ZoneHead, zoneEntity, zoneRecordEntity } from './zones.ts';
 
 /**
@@ -95,14 +96,27 @@ export function newZoneItem(zone: ZoneHeader, staged: StagedRecords): TransactIt
  * The transaction item turning the account's own zone into a managed one (transfer completion,
  * spec 2.2): the header only, while the zone is still the customer's; its records stay as they are.
  */
-export function convertZoneItem(zone: Pick<ZoneHeader, 'domainName' | 'customer'>, at: string, ns?: readonly string[]): TransactItem {
+export function convertZoneItem(
+  zone: Pick<ZoneHeader, 'domainName' | 'customer'> & Partial<Pick<ZoneHeader, 'service' | 'paidUntil'>>,
+  at: string,
+  ns?: readonly string[],
+): TransactItem {
+  // A zone made PREMIUM by the conversion (a transfer that paid for a PREMIUM zone: shared/transfer/lifecycle.ts).
+  const premium = zone.service === 'PREMIUM' && zone.paidUntil !== undefined;
   return {
     Update: {
       TableName: tableName(),
       Key: keys.zoneByName(zone.domainName),
-      UpdateExpression: `SET managed = :managed, updatedDate = :now${ns ? ', ns = :ns' : ''} ADD revision :one, serial :one`,
+      UpdateExpression: `SET managed = :managed, updatedDate = :now${ns ? ', ns = :ns' : ''}${premium ? ', service = :service, paidUntil = :until' : ''} ADD revision :one, serial :one`,
       ConditionExpression: 'customer = :customer',
-      ExpressionAttributeValues: { ':managed': true, ':now': at, ':one': 1, ':customer': zone.customer, ...(ns ? { ':ns': [...ns] } : {}) },
+      ExpressionAttributeValues: {
+        ':managed': true,
+        ':now': at,
+        ':one': 1,
+        ':customer': zone.customer,
+        ...(ns ? { ':ns': [...ns] } : {}),
+        ...(premium ? { ':service': 'PREMIUM', ':until': zone.paidUntil } : {}),
+      },
     },
   };
 }
@@ -128,6 +142,8 @@ export interface ZoneWriteAlong {
   stage(): Promise<void>;
   /** The transaction item; its condition failing means the zone changed since it was read. */
   item(at: string): TransactItem;
+  /** Items without a condition that go along (a new PREMIUM zone's due entry: zone-premium.ts). */
+  alongItems(): TransactItem[];
   /** After the commit: the records no header names any more are deleted. */
   committed(): Promise<void>;
   /** After a transaction that did not happen (cancelled or refused; undefined: known not to have happened): the staged records removed. */
@@ -151,12 +167,15 @@ export function domainZoneWrite(write: DomainZoneWrite): ZoneWriteAlong {
     async stage() {
       if ((write.kind === 'create' || write.kind === 'replace') && !staged) staged = await stageRecords(write.zone, write.zone.records);
     },
+    alongItems() {
+      return write.kind === 'create' ? zoneDueItems(write.zone) : [];
+    },
     item(at) {
       switch (write.kind) {
         case 'ns':
           return zoneNameServersItem(write.domainName, write.customer, write.ns, at);
         case 'convert':
-          return convertZoneItem(write.zone, at, write.ns);
+          return convertZoneItem({ domainName: write.zone.domainName, customer: write.zone.customer }, at, write.ns);
         case 'remove': {
           const { domainName, customer } = write.previous.zone;
           const condition = overRevision(customer, write.previous.revision);
@@ -374,6 +393,7 @@ export async function putZone(zone: ZoneRecord, ifAbsent = false): Promise<boole
     if (previous && ifAbsent) return false;
     const staged = await stageRecords(zone, records);
     if (await switchHeader(header, staged, previous)) {
+      await putZoneDue(header);
       await deleteOtherGenerations(zone.domainName, staged.generation);
       return true;
     }
@@ -446,6 +466,8 @@ export async function createZoneRecord(zone: ZoneRecord, along: readonly Transac
         },
       },
       ...along,
+      // A PREMIUM zone's year listed for the expiry job (zone-premium.ts).
+      ...zoneDueItems(header),
     ]);
     return undefined;
   } catch (error) {
@@ -497,6 +519,8 @@ export async function replaceZoneRecord(
         },
       },
       ...along,
+      // A zone made PREMIUM (a new paid-until time) is listed for the expiry job (zone-premium.ts).
+      ...(header.paidUntil !== previous.zone.paidUntil ? zoneDueItems(header) : []),
     ]);
   } catch (error) {
     if (!kept) await discardStaged(staged);
