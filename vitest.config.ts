@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { localSandboxEnvironment } from './infra/stages.ts';
+import LongestFirst from './test/support/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -7,6 +8,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
+    // The longest files start first, so that the two workers finish together (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // Two test files at a time (vitest's default on two cores is one): most of a file's time is spent
     // waiting on DynamoDB Local, PowerDNS, Pebble and timers, so a second file fills it. Each file has
     // a table of its own; TEST_WORKERS=1 runs them one by one.
