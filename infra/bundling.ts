@@ -49,8 +49,8 @@ export interface BundledImplementations {
  *   step machine (shared/certificates/authority-acme.ts) is left out, with acme-client and its
  *   HTTP stack (about 1 MB: the DCV job's bundle goes from about 1.3 MB to 270 KB);
  * - for a stage whose certificate authority is not the sandbox, `process.env.SANDBOX_CA_BUNDLED` is
- *   `'false'`, and the sandbox CA's signing (shared/certificates/sandbox-ca.ts, with @peculiar/x509)
- *   is left out;
+ *   `'false'`, and the sandbox CA's signing (shared/certificates/sandbox-ca.ts, with asn1js) is left
+ *   out;
  * - `process.env.BUNDLED_DNS_PROVIDER` is the stage's DNS provider, and the other providers'
  *   branches of shared/dns/select.ts are left out (the Route 53 client, the PowerDNS provider).
  */
