@@ -15,7 +15,7 @@ import { apiEvent } from './support/api.ts';
  * hold none of the replaced code, and must still sign its requests with environment credentials.
  */
 /** What a sandbox stage runs: no integration but the sandboxes. */
-const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandbox' };
+const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandbox', registry: 'sandbox' };
 
 describe('Lambda bundles (as deployed)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'registrar-bundle-test-'));
@@ -169,6 +169,25 @@ describe('Lambda bundles (as deployed)', () => {
       expect(await clients(fn, 'route53'), fn).toEqual({ route53: true, powerdns: false, sandbox: false });
       expect(await clients(fn, 'powerdns'), fn).toEqual({ route53: false, powerdns: true, sandbox: false });
     }
+  });
+
+  it('carry the registry gateway the stage runs, and not the other', async () => {
+    // Each gateway is one object with every method of the registry port (transfers, domains,
+    // contacts), so a function that uses it carries all of them: the stage's gateway only, then.
+    const gateways = async (fn: string, registry: 'sandbox' | 'rtr') => {
+      const { bundled, bytes } = await bundleFor(fn, `registry-${registry}`, { registry });
+      return {
+        rtr: bundled.some((f) => f.endsWith('shared/registry/rtr.ts')),
+        sandbox: bundled.some((f) => f.endsWith('shared/registry/sandbox.ts')),
+        secretsManager: bundled.some((f) => f.includes('node_modules/@aws-sdk/client-secrets-manager/')),
+        bytes,
+      };
+    };
+    const onSandbox = await gateways('process-cancel', 'sandbox');
+    expect(onSandbox).toMatchObject({ rtr: false, sandbox: true, secretsManager: false });
+    // 358 KB with both gateways, 312 KB with the sandbox's.
+    expect(onSandbox.bytes).toBeLessThan(340_000);
+    expect(await gateways('process-cancel', 'rtr')).toMatchObject({ rtr: true, sandbox: false, secretsManager: true });
   });
 
   it('sign requests with environment credentials only and answer from DynamoDB (in a fresh process)', async () => {
