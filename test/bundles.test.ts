@@ -133,8 +133,8 @@ describe('Lambda bundles (as deployed)', () => {
       const { bundled } = await bundleFor(fn, `signing-${authority}`, { authority, worksWithAuthority });
       return {
         signing: bundled.some((f) => f.endsWith('shared/certificates/sandbox-ca.ts')),
-        // The sandbox authority's issuing (the desk alone is authority-sandbox-desk.ts).
-        issuing: bundled.some((f) => f.endsWith('shared/certificates/authority-sandbox.ts')),
+        // An adapter's issuing, the sandbox's or ACME's (their desks alone are authority-*-desk.ts).
+        issuing: bundled.some((f) => /shared\/certificates\/authority-(sandbox|acme)\.ts$/.test(f)),
         // An ASN.1 schema library (with its decorators, tsyringe and reflect-metadata): none signs or reads here.
         schemas: bundled.some((f) => /node_modules\/(@peculiar\/|tsyringe\/|reflect-metadata\/)/.test(f)),
         // The SDK's aggregated client and waiters: kept whole only when a module is loaded with
@@ -151,6 +151,7 @@ describe('Lambda bundles (as deployed)', () => {
       expect(await signingIn(fn, 'sandbox'), fn).toEqual({ signing: false, issuing: false, schemas: false, wholeSdk: false });
     }
     for (const fn of ['dcv-check', 'renew', 'process-cancel']) expect((await signingIn(fn, 'acme')).signing, fn).toBe(false);
+    expect((await signingIn('process-resend', 'acme')).issuing).toBe(false);
     // Downloading and reading a certificate never signs: the file is made when it is issued (or loaded).
     for (const fn of ['certificate-download', 'certificate']) expect((await signingIn(fn, 'sandbox')).signing, fn).toBe(false);
   });

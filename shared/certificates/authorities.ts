@@ -3,6 +3,7 @@ import type { CertificateAuthority } from '../model/certificate.ts';
 import { requiredSetting } from '../settings.ts';
 import type { AuthorityDesk, CertificateAuthorityPort } from './authority.ts';
 import { AcmeAuthority } from './authority-acme.ts';
+import { AcmeDesk } from './authority-acme-desk.ts';
 import { SandboxAuthority } from './authority-sandbox.ts';
 import { SandboxDesk } from './authority-sandbox-desk.ts';
 
@@ -26,6 +27,6 @@ export function certificateAuthority(authority: CertificateAuthority): Certifica
  * issuing (its CA's signing) nor the ACME order's steps.
  */
 export function authorityDesk(authority: CertificateAuthority): AuthorityDesk {
-  if (chosenAuthority === 'acme') return new AcmeAuthority(authority);
+  if (chosenAuthority === 'acme') return new AcmeDesk(authority);
   return new SandboxDesk(authority);
 }
