@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { type BundledImplementations, esbuildOptions } from '../infra/bundling.ts';
 import { localSandboxEnvironment } from '../infra/stages.ts';
-import type { AuthorityImplementation } from '../shared/integrations.ts';
+import type { AuthorityImplementation, RegistryImplementation } from '../shared/integrations.ts';
 import { authorizerDir, integrationSettings, jobs, routes, streamConsumers } from '../shared/routes.ts';
 
 /** Building and timing the Lambda bundles exactly as the stack deploys them (infra/bundling.ts). */
@@ -31,6 +31,7 @@ export const baselineEntry = join('bench', 'baseline.ts');
 export const benchImplementations: BundledImplementations = {
   authority: localSandboxEnvironment[integrationSettings.authority] as AuthorityImplementation,
   dns: 'sandbox',
+  registry: localSandboxEnvironment[integrationSettings.registry] as RegistryImplementation,
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import type { AuthorityImplementation, DnsImplementation } from '../shared/integrations.ts';
+import type { AuthorityImplementation, DnsImplementation, RegistryImplementation } from '../shared/integrations.ts';
 
 /**
  * How every function is bundled, in one place: the CDK stack deploys with `lambdaBundling`, and
@@ -33,6 +33,8 @@ export const lambdaAliases: Record<string, string> = {
 export interface BundledImplementations {
   authority: AuthorityImplementation;
   dns: DnsImplementation;
+  /** The registry gateway the stage runs; absent: every gateway is bundled. */
+  registry?: RegistryImplementation;
   /**
    * Whether the function works with the certificate authority (calls it, rather than only naming
    * it: `namesOnly` in shared/routes.ts); absent: it does. Only such a function carries the ACME client.
@@ -49,16 +51,20 @@ export interface BundledImplementations {
  *   step machine (shared/certificates/authority-acme.ts) is left out, with acme-client and its
  *   HTTP stack (about 1 MB: the DCV job's bundle goes from about 1.3 MB to 270 KB);
  * - for a stage whose certificate authority is not the sandbox, `process.env.SANDBOX_CA_BUNDLED` is
- *   `'false'`, and the sandbox CA's signing (shared/certificates/sandbox-ca.ts, with @peculiar/x509)
- *   is left out;
+ *   `'false'`, and the sandbox CA's signing (shared/certificates/sandbox-ca.ts, with asn1js) is left
+ *   out;
  * - `process.env.BUNDLED_DNS_PROVIDER` is the stage's DNS provider, and the other providers'
- *   branches of shared/dns/select.ts are left out (the Route 53 client, the PowerDNS provider).
+ *   branches of shared/dns/select.ts are left out (the Route 53 client, the PowerDNS provider);
+ * - `process.env.BUNDLED_REGISTRY_GATEWAY` is the stage's registry gateway, and the other's branch
+ *   of shared/registry/select.ts is left out (each gateway is one object with every method of the
+ *   port: the upstream `rtr` client is about 24 KB of bundle, the sandbox registry 8 KB).
  */
-export function stageDefines({ authority, dns, worksWithAuthority = true }: BundledImplementations): Record<string, string> {
+export function stageDefines({ authority, dns, registry, worksWithAuthority = true }: BundledImplementations): Record<string, string> {
   return {
     ...(authority === 'acme' && worksWithAuthority ? {} : { 'process.env.ACME_CLIENT_BUNDLED': JSON.stringify('false') }),
     ...(authority === 'sandbox' ? {} : { 'process.env.SANDBOX_CA_BUNDLED': JSON.stringify('false') }),
     'process.env.BUNDLED_DNS_PROVIDER': JSON.stringify(dns),
+    ...(registry === undefined ? {} : { 'process.env.BUNDLED_REGISTRY_GATEWAY': JSON.stringify(registry) }),
   };
 }
 

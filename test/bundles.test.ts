@@ -15,7 +15,7 @@ import { apiEvent } from './support/api.ts';
  * hold none of the replaced code, and must still sign its requests with environment credentials.
  */
 /** What a sandbox stage runs: no integration but the sandboxes. */
-const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandbox' };
+const sandboxStage: BundledImplementations = { authority: 'sandbox', dns: 'sandbox', registry: 'sandbox' };
 
 describe('Lambda bundles (as deployed)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'registrar-bundle-test-'));
@@ -119,9 +119,10 @@ describe('Lambda bundles (as deployed)', () => {
       // On a stage whose authority is not ACME, not even the DCV job carries it.
       const onSandbox = await acmeIn(fn, 'sandbox');
       expect(onSandbox.acme, fn).toBe(false);
-      // On a sandbox stage every function that runs the sandbox authority carries the sandbox CA's
-      // signing (@peculiar/x509, about 140 KB, evaluated on first issuance only): docs/certificates.md, "The sandbox CA".
-      expect(onSandbox.bytes, fn).toBeLessThan(700_000);
+      // On a sandbox stage, with the sandbox CA's signing where the sandbox authority issues (renew,
+      // the DCV job: asn1js and node:crypto, docs/certificates.md, "The sandbox CA"). Each was
+      // 550-660 KB while the signing was @peculiar/x509 loaded with import(), and 330-420 KB since.
+      expect(onSandbox.bytes, fn).toBeLessThan(500_000);
     }
   });
 
@@ -130,14 +131,29 @@ describe('Lambda bundles (as deployed)', () => {
       const declaration = [...routes, ...jobs].find((d) => d.dir === fn);
       const worksWithAuthority = declaration !== undefined && callsOf(declaration).includes('authority');
       const { bundled } = await bundleFor(fn, `signing-${authority}`, { authority, worksWithAuthority });
-      return bundled.some((f) => f.endsWith('shared/certificates/sandbox-ca.ts'));
+      return {
+        signing: bundled.some((f) => f.endsWith('shared/certificates/sandbox-ca.ts')),
+        // An adapter's issuing, the sandbox's or ACME's (their desks alone are authority-*-desk.ts).
+        issuing: bundled.some((f) => /shared\/certificates\/authority-(sandbox|acme)\.ts$/.test(f)),
+        // An ASN.1 schema library (with its decorators, tsyringe and reflect-metadata): none signs or reads here.
+        schemas: bundled.some((f) => /node_modules\/(@peculiar\/|tsyringe\/|reflect-metadata\/)/.test(f)),
+        // The SDK's aggregated client and waiters: kept whole only when a module is loaded with
+        // import() beside table code, which makes esbuild wrap every module it reaches (the SDK's too).
+        wholeSdk: bundled.some((f) => f.endsWith('@aws-sdk/client-dynamodb/dist-es/DynamoDB.js')),
+      };
     };
-    for (const fn of ['dcv-check', 'renew', 'process-cancel']) {
-      if (fn !== 'process-cancel') expect(await signingIn(fn, 'sandbox'), fn).toBe(true);
-      expect(await signingIn(fn, 'acme'), fn).toBe(false);
+    for (const fn of ['dcv-check', 'renew']) {
+      expect(await signingIn(fn, 'sandbox'), fn).toEqual({ signing: true, issuing: true, schemas: false, wholeSdk: false });
     }
+    // Cancel and resend (and a DCV change, through resend's route) never issue: they take the
+    // authority's desk only (`authorityDesk`, shared/certificates/authorities.ts).
+    for (const fn of ['process-cancel', 'process-resend']) {
+      expect(await signingIn(fn, 'sandbox'), fn).toEqual({ signing: false, issuing: false, schemas: false, wholeSdk: false });
+    }
+    for (const fn of ['dcv-check', 'renew', 'process-cancel']) expect((await signingIn(fn, 'acme')).signing, fn).toBe(false);
+    expect((await signingIn('process-resend', 'acme')).issuing).toBe(false);
     // Downloading and reading a certificate never signs: the file is made when it is issued (or loaded).
-    for (const fn of ['certificate-download', 'certificate']) expect(await signingIn(fn, 'sandbox'), fn).toBe(false);
+    for (const fn of ['certificate-download', 'certificate']) expect((await signingIn(fn, 'sandbox')).signing, fn).toBe(false);
   });
 
   it('carry the DNS adapter the stage runs (the sandbox provider included), and none of another', async () => {
@@ -154,6 +170,25 @@ describe('Lambda bundles (as deployed)', () => {
       expect(await clients(fn, 'route53'), fn).toEqual({ route53: true, powerdns: false, sandbox: false });
       expect(await clients(fn, 'powerdns'), fn).toEqual({ route53: false, powerdns: true, sandbox: false });
     }
+  });
+
+  it('carry the registry gateway the stage runs, and not the other', async () => {
+    // Each gateway is one object with every method of the registry port (transfers, domains,
+    // contacts), so a function that uses it carries all of them: the stage's gateway only, then.
+    const gateways = async (fn: string, registry: 'sandbox' | 'rtr') => {
+      const { bundled, bytes } = await bundleFor(fn, `registry-${registry}`, { registry });
+      return {
+        rtr: bundled.some((f) => f.endsWith('shared/registry/rtr.ts')),
+        sandbox: bundled.some((f) => f.endsWith('shared/registry/sandbox.ts')),
+        secretsManager: bundled.some((f) => f.includes('node_modules/@aws-sdk/client-secrets-manager/')),
+        bytes,
+      };
+    };
+    const onSandbox = await gateways('process-cancel', 'sandbox');
+    expect(onSandbox).toMatchObject({ rtr: false, sandbox: true, secretsManager: false });
+    // 356 KB with both gateways, 309 KB with the sandbox's.
+    expect(onSandbox.bytes).toBeLessThan(340_000);
+    expect(await gateways('process-cancel', 'rtr')).toMatchObject({ rtr: true, sandbox: false, secretsManager: true });
   });
 
   it('sign requests with environment credentials only and answer from DynamoDB (in a fresh process)', async () => {

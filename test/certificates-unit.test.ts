@@ -1,10 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import * as asn1 from 'asn1js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caaStatus, parseCaa } from '../shared/certificates/caa.ts';
-import { CsrRejected, parseCsr } from '../shared/certificates/csr.ts';
+import { CsrRejected, csrPublicKey, parseCsr } from '../shared/certificates/csr.ts';
 import { absoluteRecordName, approverEmails, dcvInstructions, wwwCounterpart } from '../shared/certificates/dcv.ts';
 import { OneTimeLinkRejected, oneTimeLink, redeemOneTimeLink } from '../shared/certificates/one-time-link.ts';
+import { caOf, signedBy } from '../shared/certificates/sandbox-ca.ts';
 import { listCertificateProducts, listCertificates } from '../shared/db/repositories/certificates.ts';
 import type { CertificateAuthority } from '../shared/model/certificate.ts';
 import type { ZoneRecord } from '../shared/model/zone.ts';
@@ -432,5 +435,98 @@ describe('certificate repository', () => {
       ['ssl_sectigo_dv_multi', 'sectigo', 'DV', 'MULTI_DOMAIN'],
       ['ssl_sectigo_ov', 'sectigo', 'OV', 'SINGLE_DOMAIN'],
     ]);
+  });
+});
+
+describe("the sandbox CA's signing (asn1js and node:crypto)", () => {
+  /** A CA as tables keep it since the sandbox signed: made by @peculiar/x509, before the signing was written with asn1js. */
+  const keptCa = async () => {
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+    const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+    const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+      name: [{ CN: ['Registrar Sandbox CA 0A1B2C3D'] }, { O: ['Registrar sandbox (not trusted)'] }],
+      notBefore: new Date('2021-11-28T00:00:00Z'),
+      notAfter: new Date('2051-11-28T00:00:00Z'),
+      keys,
+      signingAlgorithm: alg,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      ],
+    });
+    const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+    return {
+      certificate: `${certificate.toString('pem')}\n`,
+      privateKey: `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/.{1,64}/g, '$&\n')}-----END PRIVATE KEY-----\n`,
+      createdDate: '2026-11-28T00:00:00Z',
+    };
+  };
+
+  it('signs with a CA kept before: the names, key, dates, serial and extensions of the request, chained to the CA', async () => {
+    const kept = await keptCa();
+    const ca = caOf(kept);
+    for (const [key, usages] of [
+      ['rsa2048', ['digitalSignature', 'keyEncipherment']],
+      ['p256', ['digitalSignature']],
+    ] as const) {
+      const names = ['www.example.nl', 'example.nl', 'shop.example.nl'];
+      const csr = makeCsr({ key, cn: names[0], san: names });
+      const signed = signedBy(ca, {
+        serialNumber: '0A3F9C',
+        commonName: 'www.example.nl',
+        names: [...names, 'example.nl'],
+        organization: 'Voorbeeld B.V. (Café)',
+        startDate: '2026-11-28T03:00:00Z',
+        expiryDate: '2027-11-28T03:00:00Z',
+        csr,
+      });
+      expect(signed.chain).toEqual([kept.certificate]);
+      const leaf = new X509Certificate(signed.certificate);
+      const issuer = new X509Certificate(kept.certificate);
+      expect(leaf.checkIssued(issuer), key).toBe(true);
+      expect(leaf.verify(issuer.publicKey), key).toBe(true);
+      expect(leaf.ca).toBe(false);
+      expect(leaf.subject).toBe('CN=www.example.nl\nO=Voorbeeld B.V. (Café)');
+      expect(leaf.issuer).toBe(issuer.subject);
+      expect(leaf.subjectAltName).toBe('DNS:www.example.nl, DNS:example.nl, DNS:shop.example.nl');
+      expect(leaf.publicKey.equals(csrPublicKey(csr))).toBe(true);
+      expect(new Date(leaf.validFrom).toISOString()).toBe('2026-11-28T03:00:00.000Z');
+      expect(new Date(leaf.validTo).toISOString()).toBe('2027-11-28T03:00:00.000Z');
+      expect(leaf.serialNumber).toBe('0A3F9C');
+      expect(leaf.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
+      // The extensions as a third party reads them.
+      const read = new x509.X509Certificate(signed.certificate);
+      const basic = read.getExtension(x509.BasicConstraintsExtension);
+      expect([basic?.critical, basic?.ca]).toEqual([true, false]);
+      const usage = read.getExtension(x509.KeyUsagesExtension);
+      expect(usage?.critical).toBe(true);
+      expect(usage?.usages).toBe(usages.reduce((bits, u) => bits | x509.KeyUsageFlags[u], 0));
+      const authorityKey = read.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId;
+      expect(authorityKey).toBe(new x509.X509Certificate(kept.certificate).getExtension(x509.SubjectKeyIdentifierExtension)?.keyId);
+      expect(read.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId).toBe(
+        Buffer.from(await new x509.PublicKey(leaf.publicKey.export({ type: 'spki', format: 'der' })).getKeyIdentifier()).toString('hex'),
+      );
+    }
+  });
+
+  it('writes dates from 2050 as GeneralizedTime and a serial with its high bit set as a positive integer', async () => {
+    const ca = caOf(await keptCa());
+    const signed = signedBy(ca, {
+      serialNumber: 'F00D',
+      commonName: 'example.nl',
+      names: ['example.nl'],
+      startDate: '2049-12-31T23:59:59Z',
+      expiryDate: '2050-01-01T00:00:00Z',
+      csr: makeCsr({ key: 'p256', cn: 'example.nl' }),
+    });
+    const leaf = new X509Certificate(signed.certificate);
+    expect(new Date(leaf.validTo).toISOString()).toBe('2050-01-01T00:00:00.000Z');
+    expect(new Date(leaf.validFrom).toISOString()).toBe('2049-12-31T23:59:59.000Z');
+    expect(leaf.serialNumber).toBe('F00D');
+    // DER: a leading zero byte keeps it positive.
+    const tbs = (asn1.fromBER(Uint8Array.from(leaf.raw).buffer).result as asn1.Sequence).valueBlock.value[0] as asn1.Sequence;
+    expect(Buffer.from((tbs.valueBlock.value[1] as asn1.Integer).valueBlock.valueHexView).toString('hex')).toBe('00f00d');
+    expect(leaf.subject).toBe('CN=example.nl');
   });
 });

@@ -1,9 +1,11 @@
 import { authorityImplementations, integrationSettings } from '../integrations.ts';
 import type { CertificateAuthority } from '../model/certificate.ts';
 import { requiredSetting } from '../settings.ts';
-import type { CertificateAuthorityPort } from './authority.ts';
+import type { AuthorityDesk, CertificateAuthorityPort } from './authority.ts';
 import { AcmeAuthority } from './authority-acme.ts';
+import { AcmeDesk } from './authority-acme-desk.ts';
 import { SandboxAuthority } from './authority-sandbox.ts';
+import { SandboxDesk } from './authority-sandbox-desk.ts';
 
 /**
  * The certificate-authority port's one selector: `CERTIFICATE_AUTHORITY`, `sandbox` (the
@@ -17,4 +19,14 @@ export const chosenAuthority = requiredSetting(integrationSettings.authority, au
 export function certificateAuthority(authority: CertificateAuthority): CertificateAuthorityPort {
   if (chosenAuthority === 'acme') return new AcmeAuthority(authority);
   return new SandboxAuthority(authority);
+}
+
+/**
+ * The desk of an authority record's adapter, as the stage chose it: the port's methods that never
+ * issue (cancel, resend, change DCV). A function that takes only this imports neither the sandbox's
+ * issuing (its CA's signing) nor the ACME order's steps.
+ */
+export function authorityDesk(authority: CertificateAuthority): AuthorityDesk {
+  if (chosenAuthority === 'acme') return new AcmeDesk(authority);
+  return new SandboxDesk(authority);
 }

@@ -5,6 +5,7 @@ import type { DcvState } from '../model/certificate-process.ts';
 import type { ZoneRecord } from '../model/zone.ts';
 import type { AcmeOrders } from './acme-authority.ts';
 import type { CertificateAuthorityPort, DcvChoice, Opened, OpeningRequest, RequestView, Step, Withdrawal } from './authority.ts';
+import { AcmeDesk } from './authority-acme-desk.ts';
 import { caaStatus } from './caa.ts';
 import { dcvBase } from './dcv.ts';
 
@@ -13,12 +14,11 @@ import { dcvBase } from './dcv.ts';
  * and the customer's DCV requests are answered without calling the CA; the work with it (the
  * order's steps, a withdrawal) is acme-authority.ts, on the ACME client, which is loaded only by
  * `advance` and `withdraw` (the DCV job), and bundled only where the stage runs ACME and the
- * function works with the CA (infra/bundling.ts): renew, cancel and resend carry no client.
+ * function works with the CA (infra/bundling.ts): renew, cancel and resend carry no client. Its desk
+ * (cancel, resend, change DCV) is authority-acme-desk.ts, which cancel and resend take alone.
  */
-export class AcmeAuthority implements CertificateAuthorityPort {
+export class AcmeAuthority extends AcmeDesk implements CertificateAuthorityPort {
   private orders: Promise<AcmeOrders> | undefined;
-
-  constructor(readonly authority: CertificateAuthority) {}
 
   /**
    * dns-01 for every name: the record `_acme-challenge.<name>` (TXT), its value known once the
@@ -70,32 +70,10 @@ export class AcmeAuthority implements CertificateAuthorityPort {
     return (await this.work()).advance(request, now, run);
   }
 
-  /** Nothing to call now: an order the CA holds is withdrawn by the DCV job on its next pass. */
-  async cancel(request: RequestView, _now: Date): Promise<{ withdrawLater: boolean }> {
-    return { withdrawLater: request.order?.url !== undefined };
-  }
-
   /** Deactivates the order's authorizations at the CA and removes its challenge records (acme-authority.ts). */
   async withdraw(request: RequestView, now: Date): Promise<Withdrawal> {
     if (!request.order?.url) return { done: true };
     return (await this.work()).withdraw(request, now);
-  }
-
-  async resendDcvEmails(
-    _request: RequestView,
-    _entries: readonly DcvState[],
-    _now: Date,
-  ): Promise<{ date: string; commonNames: string[] }> {
-    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: there are no DCV e-mails to send.`);
-  }
-
-  /** ACME validates every name by its dns-01 challenge: there is no other method or approver to change to. */
-  async changeDcv(
-    _request: RequestView,
-    _choices: readonly DcvChoice[],
-    _now: Date,
-  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
-    throw new ValidationError(`${this.authority.displayName} validates over ACME by DNS only: the validation method cannot be changed.`);
   }
 
   /** The order's step machine, with the ACME client (about 1 MB with its HTTP stack), loaded once. */

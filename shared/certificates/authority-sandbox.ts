@@ -1,33 +1,26 @@
-import { ProviderUnavailable } from '../errors.ts';
-import { attentionChecks, type CertificateAuthority, organizationChecks } from '../model/certificate.ts';
+import { attentionChecks, organizationChecks } from '../model/certificate.ts';
 import { allValidated, type CaaRecordStatus, type DcvState, type Validations } from '../model/certificate-process.ts';
 import { servedRecords, type ZoneRecord } from '../model/zone.ts';
 import { addMonths, toWireTime } from '../time.ts';
 import type { CertificateAuthorityPort, DcvChoice, Issued, Opened, OpeningRequest, RequestView, Step, Withdrawal } from './authority.ts';
+import { SandboxDesk } from './authority-sandbox-desk.ts';
 import { caaStatus } from './caa.ts';
 import { absoluteRecordName, dcvInstructions, digest } from './dcv.ts';
+import { type SandboxCertificateRequest, type SandboxSigned, signSandboxCertificate } from './sandbox-ca.ts';
 
 /**
  * The sandbox authority (the certificate-authority port, authority.ts), driven by the authority's
  * record (no network, deterministic): DCV found after the record's delays, organization checks
  * answered as the record scripts them (ATTENTION until the customer answers the validation
  * manager: validation-manager.ts), e-mail approvers, auth-key validation at once, and an outage
- * on demand (`sandbox.unavailable`).
+ * on demand (`sandbox.unavailable`). Its desk (cancel, resend, change DCV: no issuance) is
+ * authority-sandbox-desk.ts, which the functions serving only those requests take alone.
  */
 
 const badCaa = new Set<CaaRecordStatus>(['INVALID', 'MALFORMED_RESPONSE', 'UNRECOGNIZED_CRITICAL_TAG']);
 
 /** The sandbox authority for one authority record. */
-export class SandboxAuthority implements CertificateAuthorityPort {
-  constructor(readonly authority: CertificateAuthority) {}
-
-  /** The data-driven outage (`sandbox.unavailable`): the authority answers nothing. */
-  private reachable(): void {
-    if (this.authority.sandbox.unavailable === true) {
-      throw new ProviderUnavailable(`The certificate authority ${this.authority.displayName} is unavailable; retry later.`, 30);
-    }
-  }
-
+export class SandboxAuthority extends SandboxDesk implements CertificateAuthorityPort {
   /**
    * The DCV entries with their instructions and the organization checks of an OV/EV request, as
    * the sandbox finds them at once; an auth-key request whose every name is a DNS entry in a
@@ -103,8 +96,7 @@ export class SandboxAuthority implements CertificateAuthorityPort {
     const startDate = toWireTime(now);
     const expiryDate = toWireTime(addMonths(now, months));
     const [commonName = '', ...others] = request.names;
-    const { signSandboxCertificate } = await signer();
-    const signed = await signSandboxCertificate({
+    const signed = await sign({
       serialNumber,
       commonName,
       names: [commonName, ...others],
@@ -130,57 +122,21 @@ export class SandboxAuthority implements CertificateAuthorityPort {
     return { validations, issued: await this.issue({ ...request, validations }, now) };
   }
 
-  /** The sandbox keeps no order of its own: withdrawing one only needs the authority to answer. */
-  async cancel(_request: RequestView, _now: Date): Promise<{ withdrawLater: boolean }> {
-    this.reachable();
-    return { withdrawLater: false };
-  }
-
   /** Nothing is left to withdraw: the sandbox withdrew the request when it was cancelled. */
   async withdraw(_request: RequestView, _now: Date): Promise<Withdrawal> {
     return { done: true };
   }
-
-  /**
-   * New instructions for each chosen name (the same record, file or mailbox values a request
-   * opened with that method gets), waiting again; the CAA finding and a managed zone holding the
-   * DNS record are kept. The sandbox sends nothing; it answers the record of the resend.
-   */
-  async changeDcv(
-    request: RequestView,
-    choices: readonly DcvChoice[],
-    now: Date,
-  ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }> {
-    this.reachable();
-    const entries = choices.map((choice): DcvState => {
-      const before = request.validations.dcv.find((e) => e.commonName === choice.commonName);
-      const zone = choice.type === 'DNS' && before?.type === 'DNS' ? before.zone : undefined;
-      return {
-        ...dcvInstructions(this.authority, request.csrSha256, request.uniqueValue, choice.commonName, choice.type, choice.email),
-        status: 'WAITING',
-        caaRecordStatus: before?.caaRecordStatus ?? 'UNKNOWN',
-        ...(this.authority.riskChecks ? { riskStatus: 'WAITING' as const } : {}),
-        ...(zone !== undefined ? { zone } : {}),
-      };
-    });
-    return { entries, resend: { date: toWireTime(now), commonNames: choices.map((c) => c.commonName) } };
-  }
-
-  /** The sandbox sends nothing; it answers the record of what it would have sent, which the process keeps. */
-  async resendDcvEmails(_request: RequestView, entries: readonly DcvState[], now: Date): Promise<{ date: string; commonNames: string[] }> {
-    this.reachable();
-    return { date: toWireTime(now), commonNames: entries.map((e) => e.commonName) };
-  }
 }
 
 /**
- * The sandbox CA's signing (sandbox-ca.ts, with @peculiar/x509), loaded on first issuance; left out
- * of the bundles of a stage that runs another authority (`SANDBOX_CA_BUNDLED`, infra/bundling.ts).
+ * The sandbox CA's signing (sandbox-ca.ts); left out of the bundles of a stage that runs another
+ * authority (`SANDBOX_CA_BUNDLED`, infra/bundling.ts: the condition is then a constant, and the
+ * branch that signs, with its import, is dropped).
  */
-function signer(): Promise<typeof import('./sandbox-ca.ts')> {
+function sign(request: SandboxCertificateRequest): Promise<SandboxSigned> {
   return process.env.SANDBOX_CA_BUNDLED === 'false'
     ? Promise.reject(new Error('The sandbox CA is not bundled: this stage does not run the sandbox authority'))
-    : import('./sandbox-ca.ts');
+    : signSandboxCertificate(request);
 }
 
 /** A DNS entry against the managed zone: the record with the right contents validates it. */

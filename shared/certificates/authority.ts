@@ -115,3 +115,11 @@ export interface CertificateAuthorityPort {
     now: Date,
   ): Promise<{ entries: DcvState[]; resend: { date: string; commonNames: string[] } }>;
 }
+
+/**
+ * What a customer's request on an open certificate request asks of its authority (cancel it,
+ * resend its DCV e-mails, change its DCV method): the port's methods that never issue. The
+ * functions serving those requests take this part only (`authorityDesk`, authorities.ts), so
+ * their bundles carry no signing (the sandbox CA's) and no order machine (ACME).
+ */
+export type AuthorityDesk = Pick<CertificateAuthorityPort, 'cancel' | 'resendDcvEmails' | 'changeDcv'>;

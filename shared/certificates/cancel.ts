@@ -11,7 +11,7 @@ import {
 } from '../model/certificate-process.ts';
 import { type ProcessRecord, refundOf } from '../model/process.ts';
 import { toWireTime } from '../time.ts';
-import { certificateAuthority } from './authorities.ts';
+import { authorityDesk } from './authorities.ts';
 import { catalogueAuthority } from './catalogue.ts';
 import { requestView } from './issue.ts';
 
@@ -55,7 +55,7 @@ function addedRecords(state: CertificateProcessState): ZoneRecordRef[] {
 export async function gatewayFor(process: ProcessRecord, state: CertificateProcessState) {
   const authority = await catalogueAuthority(state.authority);
   if (!authority) throw new Error(`Process ${process.id} names unknown certificate authority '${state.authority}'`);
-  return certificateAuthority(authority);
+  return authorityDesk(authority);
 }
 
 /** Cancels a certificate request at `at`; answers the process as it ends, CANCELLED. */

@@ -17,10 +17,28 @@ import { sandboxRegistry } from './sandbox.ts';
  */
 const chosen = requiredSetting(integrationSettings.registry, registryImplementations);
 
+/**
+ * A gateway is in a Lambda bundle only when the stage runs it: `process.env.BUNDLED_REGISTRY_GATEWAY`
+ * is replaced by the stage's choice when the function is bundled (infra/bundling.ts), so the other
+ * entry below folds to `notBundled`, and its adapter goes with it. Local runs and tests define
+ * nothing and have both. The comparison stays written out in each entry: esbuild folds it only there.
+ */
+function notBundled(implementation: string): never {
+  throw new Error(
+    `${integrationSettings.registry} is '${implementation}', but this function was bundled for a stage running '${process.env.BUNDLED_REGISTRY_GATEWAY}': it carries no gateway for it`,
+  );
+}
+
 /** How each adapter is made; one entry per name of `registryImplementations`. */
 const adapters: { [name in RegistryImplementation]: () => RegistryGateway } = {
-  sandbox: () => sandboxRegistry,
-  rtr: () => rtrRegistry(rtrSettingsFromEnvironment()),
+  sandbox: () =>
+    process.env.BUNDLED_REGISTRY_GATEWAY === undefined || process.env.BUNDLED_REGISTRY_GATEWAY === 'sandbox'
+      ? sandboxRegistry
+      : notBundled('sandbox'),
+  rtr: () =>
+    process.env.BUNDLED_REGISTRY_GATEWAY === undefined || process.env.BUNDLED_REGISTRY_GATEWAY === 'rtr'
+      ? rtrRegistry(rtrSettingsFromEnvironment())
+      : notBundled('rtr'),
 };
 
 const gateway: RegistryGateway = adapters[chosen]();
