@@ -151,6 +151,20 @@ export async function listGsi1Range<S extends v.GenericSchema>(
   schema: S,
   entity: string,
 ): Promise<v.InferOutput<S>[]> {
+  return (await pageGsi1Range(range, limit, schema, entity)).items;
+}
+
+/**
+ * One Query page of a gsi1 range, oldest first, from `start` (the page before's `next`): at most
+ * `limit` items, and where the next page starts when there is one (a job's due listing, paged).
+ */
+export async function pageGsi1Range<S extends v.GenericSchema>(
+  range: Gsi1Range,
+  limit: number,
+  schema: S,
+  entity: string,
+  start?: Record<string, unknown>,
+): Promise<{ items: v.InferOutput<S>[]; next?: Record<string, unknown> }> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -158,9 +172,11 @@ export async function listGsi1Range<S extends v.GenericSchema>(
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
       ExpressionAttributeValues: { ':pk': range.gsi1pk, ':min': range.gsi1skMin, ':max': range.gsi1skMax },
       Limit: limit,
+      ...(start ? { ExclusiveStartKey: start } : {}),
     }),
   );
-  return (out.Items ?? []).map((item) => parseItem(schema, entity, item));
+  const items = (out.Items ?? []).map((item) => parseItem(schema, entity, item));
+  return { items, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
 }
 
 /** BatchGet's limit of keys per request. */

@@ -5,7 +5,7 @@ import { dueOf } from '../../model/domain-lifecycle.ts';
 import type { NotificationRecord } from '../../model/notification.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import { db } from '../client.ts';
-import { batchGetAll, getItem, getItemOf, listByGsi1, parseItem, queryAll, toItem } from '../items.ts';
+import { batchGetAll, getItem, getItemOf, listByGsi1, pageGsi1Range, parseItem, queryAll, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
@@ -287,19 +287,8 @@ export async function listDueDomains(
   limit: number,
   start?: DomainCursor,
 ): Promise<{ due: { domainName: string; dueDate: string }[]; next?: DomainCursor }> {
-  const range = keys.domainsDue(at);
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
-      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':min': range.gsi1skMin, ':max': range.gsi1skMax },
-      Limit: limit,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    }),
-  );
-  const due = (out.Items ?? []).map((item) => parseItem(DueListing, dueEntity, item));
-  return { due, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+  const { items, next } = await pageGsi1Range(keys.domainsDue(at), limit, DueListing, dueEntity, start);
+  return { due: items, ...(next ? { next } : {}) };
 }
 
 /**

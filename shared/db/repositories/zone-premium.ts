@@ -1,10 +1,10 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { NotificationRecord } from '../../model/notification.ts';
 import type { ProcessRecord } from '../../model/process.ts';
 import type { ZoneHeader } from '../../model/zone.ts';
 import { db } from '../client.ts';
-import { parseItem, toItem } from '../items.ts';
+import { pageGsi1Range, toItem } from '../items.ts';
 import { keys } from '../keys.ts';
 import { tableName } from '../table.ts';
 import { cancellationCodes, putNew, type TransactItem, transact } from '../transactions.ts';
@@ -54,19 +54,8 @@ export async function listDueZones(
   limit: number,
   start?: Record<string, unknown>,
 ): Promise<{ due: ZoneDue[]; next?: Record<string, unknown> }> {
-  const range = keys.zonesDue(at);
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :min AND :max',
-      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':min': range.gsi1skMin, ':max': range.gsi1skMax },
-      Limit: limit,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    }),
-  );
-  const due = (out.Items ?? []).map((item) => parseItem(ZoneDue, zoneDueEntity, item));
-  return { due, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+  const { items, next } = await pageGsi1Range(keys.zonesDue(at), limit, ZoneDue, zoneDueEntity, start);
+  return { due: items, ...(next ? { next } : {}) };
 }
 
 /**
