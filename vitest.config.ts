@@ -10,10 +10,10 @@ export default defineConfig({
     pool: 'forks',
     // The longest files start first, so that the two workers finish together (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirst },
-    // Two test files at a time (vitest's default on two cores is one): most of a file's time is spent
-    // waiting on DynamoDB Local, PowerDNS, Pebble and timers, so a second file fills it. Each file has
+    // Three test files at a time (vitest's default on two cores is one): most of a file's time is spent
+    // waiting on DynamoDB Local, PowerDNS, Pebble and timers, so the others fill it. Each file has
     // a table of its own; TEST_WORKERS=1 runs them one by one.
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],

@@ -5,7 +5,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * but the files that take longest are short ones that start servers (the crash test, `npm start`
  * itself, the stack synths) or write real-size data (the round trips, compression, big zones). One
  * of them started last keeps a worker busy long after the other is done. These start first, longest
- * first (as measured in full runs on a loaded two-core machine, docs/performance.md), then the rest
+ * first (as measured in full runs on a loaded two-core machine), then the rest
  * in vitest's own order.
  */
 const longestFirst = [
