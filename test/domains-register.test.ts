@@ -183,9 +183,10 @@ describe('POST /v2/domains/{domainName}', () => {
     expect(notified.map((n) => n.subjectStatus).sort()).toEqual(['OK', 'PENDING']);
   });
 
-  it('refunds a pending registration the registry fails, and notifies the failure with its reason', async () => {
-    await putRegistryDomain({
-      domainName: 'refused-later.nl',
+  /** A free .nl name the sandbox registry takes pending, then fails a minute later. */
+  const failsLater = (domainName: string) =>
+    putRegistryDomain({
+      domainName,
       registry: 'sidn',
       statuses: [],
       expiryDate: '2099-12-31T00:00:00Z',
@@ -197,6 +198,9 @@ describe('POST /v2/domains/{domainName}', () => {
       createSeconds: 60,
       createFails: 'The registry refused the registrant.',
     });
+
+  it('refunds a pending registration the registry fails, and notifies the failure with its reason', async () => {
+    await failsLater('refused-later.nl');
     const res = await register('refused-later.nl', body);
     expect(res.status).toBe(202);
     const processId = Number(res.headers['x-process-id']);
@@ -251,19 +255,7 @@ describe('POST /v2/domains/{domainName}', () => {
   });
 
   it('refunds the PREMIUM zone with the rest when the registry fails a pending registration', async () => {
-    await putRegistryDomain({
-      domainName: 'refused-premium.nl',
-      registry: 'sidn',
-      statuses: [],
-      expiryDate: '2099-12-31T00:00:00Z',
-      ns: [],
-      keyData: [],
-      designatedAgentAllowed: false,
-      transfer: { stages: [], outcome: 'completed' },
-      registration: 'available',
-      createSeconds: 60,
-      createFails: 'The registry refused the registrant.',
-    });
+    await failsLater('refused-premium.nl');
     const res = await register('refused-premium.nl', { ...body, zone: { service: 'PREMIUM' } });
     expect(res.status).toBe(202);
     expect((await poll(new Date(Date.now() + 120_000))).registrations).toMatchObject({ failed: 1, errors: 0 });
